@@ -1,0 +1,64 @@
+// createApp(deps): the error mapping, transport rules and every module; no listen(), so tests call app.handle().
+import { Elysia } from "elysia";
+import type { Deps } from "./deps";
+import { errorHandler } from "./http/error-handler";
+import { checkTransport } from "./http/transport";
+import { json } from "./errors";
+import { API_PREFIX, createAuthKit } from "./auth/plugin";
+import { healthRoutes } from "./modules/health/routes";
+import { authRoutes } from "./modules/auth/routes";
+import { usersRoutes } from "./modules/users/routes";
+import { apiKeysRoutes } from "./modules/api-keys/routes";
+import { supportRoutes } from "./modules/support/routes";
+
+const started = new WeakMap<Request, number>();
+
+// The logged status is the one the client saw: a returned Response carries its own, otherwise set.status applies.
+function statusOf(ctx: { set: { status?: number | string }; responseValue?: unknown }): number {
+  if (ctx.responseValue instanceof Response) return ctx.responseValue.status;
+  return typeof ctx.set.status === "number" ? ctx.set.status : 200;
+}
+
+export function createApp(deps: Deps) {
+  const kit = createAuthKit(deps);
+
+  const api = new Elysia({ prefix: API_PREFIX })
+    .use(healthRoutes(deps))
+    .use(authRoutes(deps, kit))
+    .use(usersRoutes(deps, kit))
+    .use(apiKeysRoutes(deps, kit))
+    .use(supportRoutes(deps, kit));
+  // Feature modules register here (one line each).
+
+  const app = new Elysia()
+    .use(errorHandler(deps.log))
+    .onRequest(({ request, server, set }) => {
+      started.set(request, performance.now());
+      const rejected = checkTransport(deps.config, request, server?.requestIP(request)?.address);
+      if (rejected) return rejected;
+      set.headers["x-content-type-options"] = "nosniff";
+    })
+    .onAfterResponse({ as: "global" }, (ctx) => {
+      const t0 = started.get(ctx.request);
+      const auth = (ctx as unknown as { auth?: { user: { id: string } } }).auth;
+      deps.log.info("request", {
+        method: ctx.request.method,
+        route: ctx.route,
+        status: statusOf(ctx),
+        duration_ms: t0 === undefined ? undefined : Math.round((performance.now() - t0) * 100) / 100,
+        user_id: auth?.user.id,
+      });
+    })
+    .use(api)
+    .all("*", () => json(404, { error: "Not found" }));
+
+  return {
+    app,
+    kit,
+    /** Flushes in-memory counters; the caller closes the database. */
+    close() {
+      kit.limiter.close();
+    },
+  };
+}
+export type App = ReturnType<typeof createApp>["app"];

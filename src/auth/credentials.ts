@@ -1,0 +1,90 @@
+// Resolves the caller in the spec's fixed order: Bearer (session, then API key) → X-API-Key (svc_ only) → svc_session cookie.
+import type { Deps } from "../deps";
+import { sha256Hex } from "../lib/crypto";
+import { addDays, toStamp } from "../lib/time";
+import { createApiKeysRepo } from "../modules/api-keys/repo";
+import { createUsersRepo, type UserRow } from "../modules/users/repo";
+import { effectivePlan, type Plan } from "./plans";
+import { createSessionsRepo } from "./sessions-repo";
+
+export const SESSION_COOKIE = "svc_session";
+export const SESSION_DAYS = 30;
+// Sliding expiry and last_used_at are written at most this often per credential, to keep writes off the hot path.
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface AuthContext {
+  user: UserRow;
+  plan: Plan;
+  scopes: string | null;
+  via: "session-bearer" | "api-key-bearer" | "api-key-header" | "session-cookie";
+  /** SHA-256 of the session token when the caller used a session (logout deletes it). */
+  sessionHash: string | null;
+}
+
+export function readCookie(header: string | null, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const i = part.indexOf("=");
+    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return null;
+}
+
+export function createCredentialResolver(deps: Deps) {
+  const sessions = createSessionsRepo(deps.db);
+  const keys = createApiKeysRepo(deps.db);
+  const users = createUsersRepo(deps.db);
+  const lastTouch = new Map<string, number>();
+
+  const due = (hash: string, nowMs: number) => {
+    const prev = lastTouch.get(hash);
+    if (prev !== undefined && nowMs - prev < TOUCH_INTERVAL_MS) return false;
+    if (lastTouch.size > 50_000) lastTouch.clear();
+    lastTouch.set(hash, nowMs);
+    return true;
+  };
+
+  function viaSession(hash: string, now: Date, via: AuthContext["via"]): AuthContext | null {
+    const s = sessions.findLive(hash, toStamp(now));
+    if (!s) return null;
+    const user = users.findById(s.user_id);
+    if (!user) return null;
+    if (due(hash, now.getTime())) sessions.slide(hash, toStamp(addDays(now, SESSION_DAYS)), toStamp(now));
+    return { user, plan: effectivePlan(user, now), scopes: null, via, sessionHash: hash };
+  }
+
+  function viaKey(hash: string, now: Date, via: AuthContext["via"]): AuthContext | null {
+    const k = keys.findByHash(hash);
+    if (!k) return null;
+    const user = users.findById(k.user_id);
+    if (!user) return null;
+    if (due(hash, now.getTime())) keys.touch(k.id, toStamp(now));
+    return { user, plan: effectivePlan(user, now), scopes: k.scopes, via, sessionHash: null };
+  }
+
+  return {
+    resolve(headers: Headers, now: Date): AuthContext | null {
+      const authz = headers.get("authorization");
+      if (authz) {
+        const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
+        if (m) {
+          const hash = sha256Hex(m[1]);
+          const hit = viaSession(hash, now, "session-bearer") ?? viaKey(hash, now, "api-key-bearer");
+          if (hit) return hit;
+        }
+      }
+      const apiKey = headers.get("x-api-key");
+      if (apiKey && apiKey.startsWith("svc_")) {
+        const hit = viaKey(sha256Hex(apiKey), now, "api-key-header");
+        if (hit) return hit;
+      }
+      const cookie = readCookie(headers.get("cookie"), SESSION_COOKIE);
+      if (cookie) return viaSession(sha256Hex(cookie), now, "session-cookie");
+      return null;
+    },
+    /** Forget throttling state for a credential (after revocation) so nothing stale lingers. */
+    forget(hash: string) {
+      lastTouch.delete(hash);
+    },
+  };
+}

@@ -1,0 +1,17 @@
+// SQL for sign-in sessions, stored by token hash only.
+import type { Db } from "../db/open";
+
+export interface SessionRow { token_hash: string; user_id: string; expires_at: string; last_used_at: string | null; created_at: string }
+
+export function createSessionsRepo(db: Db) {
+  const byHash = db.query<SessionRow, [string, string]>("SELECT * FROM sessions WHERE token_hash = ? AND expires_at > ?");
+  const slide = db.query("UPDATE sessions SET expires_at = ?, last_used_at = ? WHERE token_hash = ?");
+  return {
+    findLive: (hash: string, now: string) => byHash.get(hash, now),
+    insert: (row: SessionRow) =>
+      db.query("INSERT INTO sessions (token_hash, user_id, expires_at, last_used_at, created_at) VALUES ($token_hash, $user_id, $expires_at, $last_used_at, $created_at)").run({ ...row }),
+    slide: (hash: string, expiresAt: string, usedAt: string) => slide.run(expiresAt, usedAt, hash),
+    delete: (hash: string) => db.query("DELETE FROM sessions WHERE token_hash = ?").run(hash),
+    deleteExpired: (now: string) => db.query("DELETE FROM sessions WHERE expires_at <= ?").run(now).changes,
+  };
+}

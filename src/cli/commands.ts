@@ -1,0 +1,4 @@
+// Further CLI commands register here (one entry each): import, export, backup, restore, reindex, models …
+export interface CliCommand { usage: string; run(argv: string[]): Promise<void> }
+
+export const COMMANDS: Record<string, CliCommand> = {};

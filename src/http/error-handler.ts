@@ -1,0 +1,31 @@
+// The one place that turns anything thrown into an HTTP answer in the spec's shapes; internals never reach a client.
+import { Elysia } from "elysia";
+import { AppError, json, validationBody } from "../errors";
+import type { Logger } from "../lib/log";
+
+export function errorHandler(log: Logger) {
+  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request }) => {
+    if (error instanceof AppError) return json(error.status, error.body);
+    switch (code) {
+      case "VALIDATION": {
+        const all = (error as unknown as { all?: Array<{ path?: string; message?: string; summary?: string }> }).all ?? [];
+        return json(400, validationBody(all));
+      }
+      case "PARSE":
+        return json(400, { error: "Invalid JSON body" });
+      case "NOT_FOUND":
+        return json(404, { error: "Not found" });
+      case "INVALID_COOKIE_SIGNATURE":
+        return json(401, { error: "Unauthorized" });
+    }
+    const status = (error as { status?: number }).status;
+    if (status === 413) return json(413, { error: "Request body too large" });
+    log.error("unhandled error", {
+      method: request.method,
+      path: new URL(request.url).pathname,
+      error: error instanceof Error ? error.message : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    });
+    return json(500, { error: "Internal server error" });
+  });
+}

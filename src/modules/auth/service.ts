@@ -1,0 +1,46 @@
+// Sign-in: password check, session minting (token shown once, stored hashed), logout, and a brute-force brake.
+import type { Deps } from "../../deps";
+import { rateLimited, unauthorized } from "../../errors";
+import { newSessionToken, sha256Hex } from "../../lib/crypto";
+import { addDays, toStamp } from "../../lib/time";
+import { SESSION_DAYS } from "../../auth/credentials";
+import { createSessionsRepo } from "../../auth/sessions-repo";
+import { createUsersRepo } from "../users/repo";
+import { createUsersService } from "../users/service";
+import type { LoginBody } from "./model";
+
+const MAX_FAILURES = 10;
+const FAILURE_WINDOW_MS = 15 * 60_000;
+// Verifying against a fixed hash when the e-mail is unknown keeps response time from revealing which accounts exist.
+const DUMMY_HASH = Bun.password.hashSync("idearepo-dummy-password");
+
+export function createAuthService(deps: Deps) {
+  const sessions = createSessionsRepo(deps.db);
+  const users = createUsersRepo(deps.db);
+  const usersService = createUsersService(deps);
+  const failures = new Map<string, number[]>();
+
+  return {
+    async login(body: LoginBody) {
+      const now = deps.clock();
+      const key = body.email.trim().toLowerCase();
+      const recent = (failures.get(key) ?? []).filter((t) => now.getTime() - t < FAILURE_WINDOW_MS);
+      if (recent.length >= MAX_FAILURES) throw rateLimited();
+      const user = users.findByEmail(body.email.trim());
+      const ok = await Bun.password.verify(body.password, user?.password_hash ?? DUMMY_HASH);
+      if (!user || !user.password_hash || !ok) {
+        failures.set(key, [...recent, now.getTime()]);
+        throw unauthorized();
+      }
+      failures.delete(key);
+      const token = newSessionToken();
+      const expires_at = toStamp(addDays(now, SESSION_DAYS));
+      sessions.insert({ token_hash: sha256Hex(token), user_id: user.id, expires_at, last_used_at: null, created_at: toStamp(now) });
+      return { token, expires_at, user: usersService.toUser(user, now) };
+    },
+    logout(sessionHash: string | null) {
+      if (sessionHash) sessions.delete(sessionHash);
+      return { success: true as const };
+    },
+  };
+}

@@ -1,0 +1,15 @@
+// GET /health: no auth; a real database probe decides between 200 and the spec's 503 body.
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
+
+export function healthRoutes(deps: Deps, extra: () => Record<string, unknown> = () => ({})) {
+  return new Elysia().get("/health", ({ set }) => {
+    try {
+      deps.db.query("SELECT 1 AS ok FROM users LIMIT 1").get();
+    } catch {
+      set.status = 503;
+      return { status: "error", error: "Database unavailable" };
+    }
+    return { status: "ok", environment: deps.config.env, timestamp: deps.clock().toISOString(), ...extra() };
+  });
+}

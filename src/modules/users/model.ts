@@ -1,0 +1,13 @@
+// TypeBox schemas for the account routes.
+import { t } from "elysia";
+
+export const UpdateMeBody = t.Object(
+  {
+    display_name: t.Optional(t.String({ minLength: 1, maxLength: 100, error: "display_name must be 1-100 characters" })),
+    settings_json: t.Optional(t.String({ maxLength: 10_000, error: "settings_json must be a JSON string of at most 10000 characters" })),
+  },
+  { additionalProperties: true },
+);
+export type UpdateMeBody = typeof UpdateMeBody.static;
+
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -1,0 +1,48 @@
+// SQL for accounts: rows in, rows out; no HTTP and no rules.
+import type { Db } from "../../db/open";
+
+export interface UserRow {
+  id: string;
+  email: string;
+  display_name: string;
+  avatar_url: string;
+  plan: "free" | "pro";
+  settings_json: string;
+  password_hash: string | null;
+  provider_a_key_enc: string | null;
+  provider_b_key_enc: string | null;
+  provider_c_key_enc: string | null;
+  trial_ends_at: string | null;
+  trial_used: number;
+  subscription_id: string | null;
+  idea_seq: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export function createUsersRepo(db: Db) {
+  const byId = db.query<UserRow, [string]>("SELECT * FROM users WHERE id = ?");
+  const byEmail = db.query<UserRow, [string]>("SELECT * FROM users WHERE email = ?");
+  const activeCount = db.query<{ n: number }, [string]>(
+    "SELECT count(*) AS n FROM ideas WHERE user_id = ? AND is_archived = 0",
+  );
+  return {
+    findById: (id: string) => byId.get(id),
+    findByEmail: (email: string) => byEmail.get(email),
+    list: () => db.query<UserRow, []>("SELECT * FROM users ORDER BY created_at, email").all(),
+    countActiveIdeas: (userId: string) => activeCount.get(userId)!.n,
+    insert(row: Pick<UserRow, "id" | "email" | "display_name" | "plan" | "password_hash" | "trial_ends_at" | "trial_used" | "created_at" | "updated_at">) {
+      db.query(
+        `INSERT INTO users (id, email, display_name, plan, password_hash, trial_ends_at, trial_used, created_at, updated_at)
+         VALUES ($id, $email, $display_name, $plan, $password_hash, $trial_ends_at, $trial_used, $created_at, $updated_at)`,
+      ).run(row);
+    },
+    update(id: string, fields: Partial<Omit<UserRow, "id">>) {
+      const keys = Object.keys(fields);
+      if (keys.length === 0) return;
+      const sets = keys.map((k) => `${k} = $${k}`).join(", ");
+      db.query(`UPDATE users SET ${sets} WHERE id = $id`).run({ ...fields, id } as Record<string, string | number | null>);
+    },
+  };
+}
+export type UsersRepo = ReturnType<typeof createUsersRepo>;

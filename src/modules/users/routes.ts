@@ -1,0 +1,15 @@
+// /user/me routes: thin handlers over the users service.
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
+import { authPlugin, type AuthKit } from "../../auth/plugin";
+import { createUsersService } from "./service";
+import { UpdateMeBody } from "./model";
+
+export function usersRoutes(deps: Deps, kit: AuthKit) {
+  const users = createUsersService(deps);
+  return new Elysia({ prefix: "/user" })
+    .use(authPlugin(deps, kit))
+    .get("/me", ({ auth }) => users.getMe(auth.user.id))
+    .patch("/me", ({ auth, body }) => users.updateMe(auth.user.id, body), { body: UpdateMeBody })
+    .get("/shortcuts", () => ({ quick_capture_url: deps.config.quick_capture_url }));
+}

@@ -1,0 +1,128 @@
+// Account rules: creating users (operator CLI), the User object the spec shows, profile and settings edits, plans.
+import type { Deps } from "../../deps";
+import { fieldError, notFound } from "../../errors";
+import { isTrialing, effectivePlan } from "../../auth/plans";
+import { addDays, fromStamp, toStamp } from "../../lib/time";
+import { createUsersRepo, type UserRow } from "./repo";
+import { EMAIL_RE, type UpdateMeBody } from "./model";
+import { createApiKeysService } from "../api-keys/service";
+
+export class CliError extends Error {}
+
+export function createUsersService(deps: Deps) {
+  const repo = createUsersRepo(deps.db);
+  const keys = createApiKeysService(deps);
+
+  function toUser(row: UserRow, now: Date) {
+    return {
+      id: row.id,
+      email: row.email,
+      display_name: row.display_name,
+      avatar_url: row.avatar_url,
+      plan: effectivePlan(row, now),
+      settings_json: row.settings_json,
+      has_provider_a_key: row.provider_a_key_enc !== null,
+      has_provider_b_key: row.provider_b_key_enc !== null,
+      has_provider_c_key: row.provider_c_key_enc !== null,
+      trial_ends_at: row.trial_ends_at,
+      trial_used: row.trial_used,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  function toUserWithStats(row: UserRow, now: Date) {
+    const trialing = isTrialing(row, now);
+    return {
+      ...toUser(row, now),
+      active_idea_count: repo.countActiveIdeas(row.id),
+      is_trialing: trialing,
+      trial_days_remaining: trialing ? Math.ceil((fromStamp(row.trial_ends_at!).getTime() - now.getTime()) / 86_400_000) : null,
+    };
+  }
+
+  function mustFindByEmail(email: string): UserRow {
+    const row = repo.findByEmail(email);
+    if (!row) throw new CliError(`No user with e-mail ${email}`);
+    return row;
+  }
+
+  return {
+    toUser,
+    findById: repo.findById,
+    getMe(userId: string) {
+      const row = repo.findById(userId);
+      if (!row) throw notFound("User not found");
+      return toUserWithStats(row, deps.clock());
+    },
+    updateMe(userId: string, body: UpdateMeBody) {
+      const row = repo.findById(userId);
+      if (!row) throw notFound("User not found");
+      const fields: Partial<UserRow> = {};
+      if (body.display_name !== undefined) fields.display_name = body.display_name;
+      if (body.settings_json !== undefined) {
+        try {
+          const parsed = JSON.parse(body.settings_json);
+          if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error();
+        } catch {
+          throw fieldError("settings_json", "settings_json must be a JSON object string");
+        }
+        fields.settings_json = body.settings_json;
+      }
+      if (Object.keys(fields).length > 0) {
+        fields.updated_at = toStamp(deps.clock());
+        repo.update(userId, fields);
+      }
+      return toUser(repo.findById(userId)!, deps.clock());
+    },
+
+    /** Operator action: creates the account and mints its first API key in one transaction. */
+    async createUser(input: { email: string; plan?: string; name?: string; password?: string | null }) {
+      const email = input.email.trim();
+      if (!EMAIL_RE.test(email)) throw new CliError(`Invalid e-mail address: ${input.email}`);
+      const plan = input.plan ?? "free";
+      if (plan !== "free" && plan !== "pro") throw new CliError(`Invalid plan "${plan}": use free or pro`);
+      const name = (input.name ?? email.split("@")[0]).trim();
+      if (name.length < 1 || name.length > 100) throw new CliError("Display name must be 1-100 characters");
+      if (repo.findByEmail(email)) throw new CliError(`A user with e-mail ${email} already exists`);
+      if (input.password !== undefined && input.password !== null && input.password.length < 8) {
+        throw new CliError("Password must be at least 8 characters");
+      }
+      const passwordHash = input.password ? await Bun.password.hash(input.password) : null;
+      const now = toStamp(deps.clock());
+      const id = crypto.randomUUID();
+      const minted = deps.db.transaction(() => {
+        repo.insert({ id, email, display_name: name, plan, password_hash: passwordHash, trial_ends_at: null, trial_used: 0, created_at: now, updated_at: now });
+        return keys.mint(id, "default", null, "manual");
+      })();
+      return { user: toUser(repo.findById(id)!, deps.clock()), api_key: minted.key };
+    },
+    setPlan(email: string, plan: string) {
+      if (plan !== "free" && plan !== "pro") throw new CliError(`Invalid plan "${plan}": use free or pro`);
+      const row = mustFindByEmail(email);
+      // Setting a plan explicitly ends any trial bookkeeping for it.
+      repo.update(row.id, { plan, trial_ends_at: null, updated_at: toStamp(deps.clock()) });
+      return toUser(repo.findById(row.id)!, deps.clock());
+    },
+    startTrial(email: string, days: number) {
+      if (!Number.isInteger(days) || days < 1 || days > 365) throw new CliError("--days must be a whole number from 1 to 365");
+      const row = mustFindByEmail(email);
+      const now = deps.clock();
+      repo.update(row.id, { plan: "pro", trial_ends_at: toStamp(addDays(now, days)), trial_used: 1, updated_at: toStamp(now) });
+      return toUserWithStats(repo.findById(row.id)!, now);
+    },
+    setPassword: async (email: string, password: string) => {
+      if (password.length < 8) throw new CliError("Password must be at least 8 characters");
+      const row = mustFindByEmail(email);
+      repo.update(row.id, { password_hash: await Bun.password.hash(password), updated_at: toStamp(deps.clock()) });
+    },
+    list: () => repo.list().map((r) => toUserWithStats(r, deps.clock())),
+    mustFindByEmail,
+    requireUser(userId: string) {
+      const row = repo.findById(userId);
+      if (!row) throw notFound("User not found");
+      return row;
+    },
+  };
+}
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,50 @@
+// Parses settings_json into typed settings; out-of-range or mistyped values are dropped silently, as the spec says.
+export interface UserSettings {
+  preferred_ai_provider: "provider_a" | "provider_b" | "provider_c" | null;
+  search_threshold: number;
+  dedup_threshold: number;
+  related_threshold: number;
+  code_mode: boolean;
+  weekly_digest: boolean;
+  stale_nudges: boolean;
+  stale_threshold_days: number;
+}
+
+export const DEFAULT_SETTINGS: Readonly<UserSettings> = Object.freeze({
+  preferred_ai_provider: null,
+  search_threshold: 0.2,
+  dedup_threshold: 0.75,
+  related_threshold: 0.5,
+  code_mode: false,
+  weekly_digest: true,
+  stale_nudges: true,
+  stale_threshold_days: 30,
+});
+
+const inRange = (v: unknown, lo: number, hi: number): v is number =>
+  typeof v === "number" && Number.isFinite(v) && v >= lo && v <= hi;
+
+export function parseSettings(json: string | null | undefined): UserSettings {
+  let raw: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(json || "{}");
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) raw = parsed;
+  } catch {
+    // A corrupt settings string must never break the account: defaults apply.
+  }
+  const s: UserSettings = { ...DEFAULT_SETTINGS };
+  if (raw.preferred_ai_provider === "provider_a" || raw.preferred_ai_provider === "provider_b" || raw.preferred_ai_provider === "provider_c") {
+    s.preferred_ai_provider = raw.preferred_ai_provider;
+  }
+  for (const k of ["search_threshold", "dedup_threshold", "related_threshold"] as const) {
+    if (inRange(raw[k], 0.1, 0.9)) s[k] = raw[k] as number;
+  }
+  if (typeof raw.code_mode === "boolean") s.code_mode = raw.code_mode;
+  // Only an explicit false opts out of mail.
+  s.weekly_digest = raw.weekly_digest !== false;
+  s.stale_nudges = raw.stale_nudges !== false;
+  if (inRange(raw.stale_threshold_days, 7, 180) && Number.isInteger(raw.stale_threshold_days)) {
+    s.stale_threshold_days = raw.stale_threshold_days as number;
+  }
+  return s;
+}
