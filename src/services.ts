@@ -1,5 +1,6 @@
 // Long-running background parts (model worker, job runner, scheduler, mail) that start with the server and stop with it.
 import type { Deps } from "./deps";
+import { createScheduler } from "./jobs/scheduler";
 
 export interface BackgroundService {
   name: string;
@@ -10,4 +11,4 @@ export interface BackgroundService {
 }
 
 /** Each feature appends a factory here (one line each). */
-export const SERVICE_FACTORIES: Array<(deps: Deps) => BackgroundService> = [];
+export const SERVICE_FACTORIES: Array<(deps: Deps) => BackgroundService> = [createScheduler];

@@ -1,0 +1,37 @@
+// Every scheduled (croner) job in one list; features append entries, the server runs them while it is up.
+import { Cron } from "croner";
+import type { Deps } from "../deps";
+import type { BackgroundService } from "../services";
+
+export interface ScheduledJob {
+  name: string;
+  /** Cron pattern, or a function of config (e.g. the digest time is configurable). */
+  pattern: string | ((deps: Deps) => string);
+  run(deps: Deps): Promise<void> | void;
+}
+
+export const SCHEDULED_JOBS: ScheduledJob[] = [];
+
+export function createScheduler(deps: Deps): BackgroundService {
+  const crons: Cron[] = [];
+  return {
+    name: "scheduler",
+    start() {
+      for (const job of SCHEDULED_JOBS) {
+        const pattern = typeof job.pattern === "function" ? job.pattern(deps) : job.pattern;
+        crons.push(
+          new Cron(pattern, { name: job.name, timezone: deps.config.timezone, protect: true }, async () => {
+            try {
+              await job.run(deps);
+            } catch (e) {
+              deps.log.error("scheduled job failed", { job: job.name, error: (e as Error).message });
+            }
+          }),
+        );
+      }
+    },
+    stop() {
+      for (const c of crons) c.stop();
+    },
+  };
+}
