@@ -1,0 +1,192 @@
+// Main-thread API to the model worker: startModels() → embed / rerank, queued, batched, restarted after a crash.
+import { clipText, planBatches } from "./batching";
+import { findModelFolder } from "./model-folder";
+import { USE_LITE, type EmbedResult, type ModelInfo, type ModelOptions, type Reply, type Request } from "./protocol";
+
+export { cosine } from "./vectors";
+export { USE_LITE, type ModelOptions } from "./protocol";
+
+export interface ModelClient {
+  /** Stable identity of the embedding model, e.g. "use-lite@0.2.0" or "onnx:<name>:<sha256 prefix of the file>". */
+  embedModelId: string;
+  dim: number;
+  hasReranker: boolean;
+  /** One L2-normalised vector per text, in input order (so cosine = dot product). */
+  embed(texts: string[]): Promise<Float32Array[]>;
+  /** One score per doc, in input order; higher = more relevant. Rejects when no reranker is configured. */
+  rerank(query: string, docs: string[]): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Inside a `bun build --compile` binary, modules are bundled into the executable, so import.meta.url no longer
+ * points next to worker.ts; the worker is found by its entrypoint path relative to the build root instead. This
+ * assumes the build passes src/main.ts and src/ml/worker.ts as entrypoints (root src/), see docs/models.md.
+ */
+const COMPILED_WORKER_PATH = "./ml/worker.ts";
+
+export function workerUrl(): string {
+  return import.meta.url.startsWith("file:///$bunfs/") ? COMPILED_WORKER_PATH : new URL("./worker.ts", import.meta.url).href;
+}
+
+/** Docs per rerank request; like embed batches, keeps other callers' turns short. */
+const RERANK_BATCH = 32;
+
+type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+
+interface Job {
+  body: RequestBody;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Starts the worker and loads the models; rejects with a readable message if a model folder is missing or broken.
+ * The returned client may be shared by all request handlers: calls are queued and run one batch at a time.
+ */
+export async function startModels(options: ModelOptions): Promise<ModelClient> {
+  // Checked here too, so a bad configuration fails before a worker is spawned, with the folder and the fix named.
+  if (options.embedModel !== USE_LITE) findModelFolder(options.modelsDir, options.embedModel);
+  if (options.rerankModel) findModelFolder(options.modelsDir, options.rerankModel);
+  const client = new WorkerModelClient(options);
+  await client.start();
+  return client;
+}
+
+class WorkerModelClient implements ModelClient {
+  embedModelId = "";
+  dim = 0;
+  hasReranker = false;
+
+  private worker: Worker | null = null;
+  private queue: Job[] = [];
+  private pending: { id: number; job: Job } | null = null;
+  private pumping = false;
+  private closed = false;
+  private nextId = 1;
+
+  constructor(private options: ModelOptions) {}
+
+  async start(): Promise<void> {
+    await this.ensureWorker();
+    this.worker?.unref();
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const vectors = new Array<Float32Array>(texts.length);
+    // One request per batch, each queued only after the previous returns, so concurrent callers take turns.
+    for (const batch of planBatches(texts)) {
+      const result = (await this.call({ type: "embed", texts: batch.map((i) => clipText(texts[i])) })) as EmbedResult;
+      batch.forEach((textIndex, row) => {
+        vectors[textIndex] = result.vectors.slice(row * result.dim, (row + 1) * result.dim);
+      });
+    }
+    return vectors;
+  }
+
+  async rerank(query: string, docs: string[]): Promise<number[]> {
+    if (!this.hasReranker) throw new Error("no rerank model is configured");
+    const scores: number[] = [];
+    for (let i = 0; i < docs.length; i += RERANK_BATCH) {
+      const chunk = docs.slice(i, i + RERANK_BATCH).map(clipText);
+      scores.push(...((await this.call({ type: "rerank", query: clipText(query), docs: chunk })) as number[]));
+    }
+    return scores;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.worker) await this.call({ type: "close" }).catch(() => {});
+    this.closed = true;
+    this.worker?.terminate();
+    this.worker = null;
+  }
+
+  /** Test hook: makes the worker throw an uncaught error, as a runtime fault would. */
+  crashForTest(): Promise<unknown> {
+    return this.call({ type: "crash" });
+  }
+
+  private call(body: RequestBody): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error("model client is closed"));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ body, resolve, reject });
+      void this.pump();
+    });
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length > 0) {
+        const job = this.queue.shift()!;
+        try {
+          const worker = await this.ensureWorker();
+          worker.ref(); // keep the process alive while a reply is owed
+          job.resolve(await this.send(worker, job));
+        } catch (error) {
+          job.reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+    } finally {
+      this.pumping = false;
+      this.worker?.unref(); // an idle model worker must not keep a CLI command or test run from exiting
+    }
+  }
+
+  private send(worker: Worker, job: Job): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending = { id, job: { body: job.body, resolve, reject } };
+      worker.postMessage({ id, ...job.body } as Request);
+    });
+  }
+
+  private async ensureWorker(): Promise<Worker> {
+    if (this.worker) return this.worker;
+    const worker = new Worker(workerUrl());
+    worker.addEventListener("message", (event: MessageEvent<Reply>) => this.onReply(event.data));
+    worker.addEventListener("error", (event: ErrorEvent) => this.onCrash(worker, errorSummary(event)));
+    worker.addEventListener("close", () => this.onCrash(worker, "worker exited"));
+    this.worker = worker;
+    try {
+      const info = (await this.send(worker, { body: { type: "init", options: this.options } } as Job)) as ModelInfo;
+      if (this.embedModelId && info.embedModelId !== this.embedModelId) {
+        // Vectors already stored came from the old model; mixing them silently would corrupt search.
+        throw new Error(`embedding model changed on restart (${this.embedModelId} → ${info.embedModelId})`);
+      }
+      Object.assign(this, { embedModelId: info.embedModelId, dim: info.dim, hasReranker: info.hasReranker });
+      return worker;
+    } catch (error) {
+      if (this.worker === worker) this.worker = null;
+      worker.terminate();
+      throw error;
+    }
+  }
+
+  private onReply(reply: Reply): void {
+    if (!this.pending || this.pending.id !== reply.id) return;
+    const { job } = this.pending;
+    this.pending = null;
+    if (reply.ok) job.resolve(reply.result);
+    else job.reject(new Error(reply.error));
+  }
+
+  /** A dead worker fails what it owed and everything queued behind it; the next call starts a fresh one. */
+  private onCrash(worker: Worker, reason: string): void {
+    if (worker !== this.worker || this.closed) return;
+    this.worker = null;
+    worker.terminate();
+    const error = new Error(`model worker crashed: ${reason}`);
+    const owed = [...(this.pending ? [this.pending.job] : []), ...this.queue.splice(0)];
+    this.pending = null;
+    for (const job of owed) job.reject(error);
+  }
+}
+
+/** Bun's ErrorEvent message carries a source excerpt; keep only the "error: ..." line for logs and callers. */
+function errorSummary(event: ErrorEvent): string {
+  const text = event.message || String(event.error ?? "uncaught error");
+  return text.match(/^error: (.*)$/m)?.[1] ?? text.split("\n")[0];
+}

@@ -1,0 +1,114 @@
+// Universal Sentence Encoder lite on TF.js: loads the graph model from explicit files, runs it on the wasm backend.
+import * as tf from "@tensorflow/tfjs-core";
+import { loadGraphModel, type GraphModel } from "@tensorflow/tfjs-converter";
+import { setThreadsCount, setWasmPaths } from "@tensorflow/tfjs-backend-wasm";
+import { readFile } from "node:fs/promises";
+import { USE_LITE } from "./protocol";
+import { USE_LITE_VERSION, type UseLiteFiles } from "./use-lite-files";
+import { UseTokenizer, type UseVocabulary } from "./use-tokenizer";
+import { normalizeRows, type Embedder } from "./vectors";
+
+export const USE_LITE_DIM = 512;
+
+/**
+ * "wasm" (default) is ~18× faster than "cpu" (pure JS) with the same vectors (cosine 1.0 on STS-B sentences);
+ * "cpu" exists only as the reference the benchmark compares against and needs @tensorflow/tfjs-backend-cpu.
+ */
+export type TfBackend = "wasm" | "cpu";
+
+export async function loadUseLite(files: UseLiteFiles, backend: TfBackend = "wasm"): Promise<Embedder> {
+  await startBackend(files, backend);
+  const [model, vocabulary] = await Promise.all([loadModel(files), readJson<UseVocabulary>(files.vocabJson)]);
+  const tokenizer = new UseTokenizer(vocabulary);
+  return {
+    id: `${USE_LITE}@${USE_LITE_VERSION}`,
+    runtime: `tfjs-${backend}`,
+    dim: USE_LITE_DIM,
+    embed: async (texts) => normalizeRows(await runModel(model, tokenizer, texts), texts.length, USE_LITE_DIM),
+    dispose: () => model.dispose(),
+  };
+}
+
+async function startBackend(files: UseLiteFiles, backend: TfBackend): Promise<void> {
+  if (tf.getBackend() === backend) return;
+  if (backend === "wasm") {
+    // Paths must be set before the backend starts; a compiled binary has no node_modules to find them next to.
+    setWasmPaths(files.wasm);
+    // One thread: the threaded build spawns pthread workers from blob: URLs, which Bun's worker_threads refuses,
+    // and on a 2-core box the HTTP thread needs the other core anyway.
+    setThreadsCount(1);
+    tf.env().set("WASM_HAS_MULTITHREAD_SUPPORT", false);
+  } else {
+    // @ts-ignore -- dev-only reference backend, absent from production installs
+    await import("@tensorflow/tfjs-backend-cpu");
+  }
+  if (!(await tf.setBackend(backend))) throw new Error(`TF.js ${backend} backend failed to start`);
+}
+
+async function loadModel(files: UseLiteFiles): Promise<GraphModel> {
+  const json = await readJson<{ modelTopology: object; weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[] }>(
+    files.modelJson,
+  );
+  const weightSpecs: tf.io.WeightsManifestEntry[] = [];
+  const buffers: Uint8Array[] = [];
+  for (const group of json.weightsManifest) {
+    for (const name of group.paths) {
+      const path = files.shards[name];
+      if (!path) throw new Error(`use-lite weight shard ${name} is not among the resolved files`);
+      buffers.push(await readFile(path));
+    }
+    weightSpecs.push(...group.weights);
+  }
+  const weightData = concatBytes(buffers);
+  return loadGraphModel(tf.io.fromMemory({ modelTopology: json.modelTopology, weightSpecs, weightData }));
+}
+
+/**
+ * The graph takes a sparse batch: (row, position) indices plus token ids, so texts need no padding. A text with no
+ * tokens (the empty string) cannot be expressed that way (the row count comes from the largest index), so it is
+ * left out of the run and gets an all-zero vector: similar to nothing.
+ */
+async function runModel(model: GraphModel, tokenizer: UseTokenizer, texts: string[]): Promise<Float32Array> {
+  const encodings = texts.map((t) => tokenizer.encode(t));
+  const rows = encodings.map((ids, i) => i).filter((i) => encodings[i].length > 0);
+  const result = new Float32Array(texts.length * USE_LITE_DIM);
+  if (rows.length === 0) return result;
+
+  const total = rows.reduce((n, i) => n + encodings[i].length, 0);
+  const indices = new Int32Array(total * 2);
+  const values = new Int32Array(total);
+  let k = 0;
+  rows.forEach((textIndex, row) =>
+    encodings[textIndex].forEach((id, pos) => {
+      indices[2 * k] = row;
+      indices[2 * k + 1] = pos;
+      values[k++] = id;
+    }),
+  );
+  const inputs = { indices: tf.tensor2d(indices, [total, 2], "int32"), values: tf.tensor1d(values, "int32") };
+  try {
+    const output = (await model.executeAsync(inputs)) as tf.Tensor;
+    const data = (await output.data()) as Float32Array;
+    output.dispose();
+    if (data.length !== rows.length * USE_LITE_DIM) throw new Error(`use-lite returned ${data.length} floats for ${rows.length} texts`);
+    rows.forEach((textIndex, row) => result.set(data.subarray(row * USE_LITE_DIM, (row + 1) * USE_LITE_DIM), textIndex * USE_LITE_DIM));
+    return result;
+  } finally {
+    inputs.indices.dispose();
+    inputs.values.dispose();
+  }
+}
+
+async function readJson<T>(path: string): Promise<T> {
+  return JSON.parse(await readFile(path, "utf8")) as T;
+}
+
+function concatBytes(parts: Uint8Array[]): ArrayBuffer {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out.buffer;
+}
