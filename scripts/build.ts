@@ -1,0 +1,68 @@
+// `npm run build`: compiles idearepo into one self-contained executable, dist/idearepo (see docs/operations.md).
+//
+// Inside it: the code, the SQL migrations (text imports), the default model's weights and the tfjs wasm runtime
+// (file imports in src/ml/use-lite-files.ts), the model worker (a second entrypoint) and this platform's
+// sqlite-vec library (a virtual file import resolved below, written out at start by src/compiled/entry.ts).
+import type { BunPlugin } from "bun";
+import { getLoadablePath } from "sqlite-vec";
+import { mkdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dir, "..");
+
+export interface BuildOptions {
+  outfile?: string;
+  /** Precompiled bytecode: faster cold start, somewhat larger file. */
+  bytecode?: boolean;
+  minify?: boolean;
+}
+
+/** `idearepo-embedded:<name>` → a real file of the build machine, embedded with `with { type: "file" }`. */
+const embedded: BunPlugin = {
+  name: "idearepo-embedded",
+  setup(build) {
+    build.onResolve({ filter: /^idearepo-embedded:/ }, (args) => {
+      const name = args.path.slice("idearepo-embedded:".length);
+      if (name === "sqlite-vec") return { path: getLoadablePath() };
+      throw new Error(`unknown embedded file ${name}`);
+    });
+  },
+};
+
+export async function buildBinary(opts: BuildOptions = {}): Promise<{ outfile: string; bytes: number; ms: number }> {
+  const outfile = resolve(opts.outfile ?? join(ROOT, "dist", "idearepo"));
+  mkdirSync(resolve(outfile, ".."), { recursive: true });
+  const t0 = performance.now();
+  const result = await Bun.build({
+    entrypoints: [join(ROOT, "src/compiled/entry.ts"), join(ROOT, "src/ml/worker.ts")],
+    compile: {
+      outfile,
+      // The binary's behaviour comes from IDEAREPO_* and config.json only, never from files that happen to sit in
+      // the working directory.
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+    },
+    target: "bun",
+    format: "esm",
+    minify: opts.minify ?? true,
+    bytecode: opts.bytecode ?? false,
+    sourcemap: "none",
+    plugins: [embedded],
+  });
+  if (!result.success) {
+    for (const log of result.logs) console.error(log);
+    throw new Error("build failed");
+  }
+  return { outfile, bytes: statSync(outfile).size, ms: Math.round(performance.now() - t0) };
+}
+
+if (import.meta.main) {
+  const args = process.argv.slice(2);
+  const outIdx = args.indexOf("--outfile");
+  const out = await buildBinary({
+    outfile: outIdx >= 0 ? args[outIdx + 1] : undefined,
+    bytecode: args.includes("--bytecode"),
+    minify: !args.includes("--no-minify"),
+  });
+  console.log(`built ${out.outfile} (${(out.bytes / 1024 / 1024).toFixed(1)} MB) in ${(out.ms / 1000).toFixed(1)} s`);
+}

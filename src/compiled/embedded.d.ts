@@ -1,0 +1,5 @@
+// Virtual modules the build plugin (scripts/build.ts) resolves to real files; a file import yields its path.
+declare module "idearepo-embedded:*" {
+  const path: string;
+  export default path;
+}
