@@ -10,6 +10,7 @@ import { authRoutes } from "./modules/auth/routes";
 import { usersRoutes } from "./modules/users/routes";
 import { apiKeysRoutes } from "./modules/api-keys/routes";
 import { supportRoutes } from "./modules/support/routes";
+import { agentRoutes } from "./modules/agent/routes";
 
 const started = new WeakMap<Request, number>();
 
@@ -27,7 +28,8 @@ export function createApp(deps: Deps) {
     .use(authRoutes(deps, kit))
     .use(usersRoutes(deps, kit))
     .use(apiKeysRoutes(deps, kit))
-    .use(supportRoutes(deps, kit));
+    .use(supportRoutes(deps, kit))
+    .use(agentRoutes(deps, kit));
   // Feature modules register here (one line each).
 
   const app = new Elysia()

@@ -29,7 +29,7 @@ export function authenticate(deps: Deps, kit: AuthKit, request: Request, path: s
   }
   const route = path.startsWith(API_PREFIX) ? path.slice(API_PREFIX.length) : path;
   const scope = requiredScope(request.method, route);
-  if (!hasScope(auth.scopes, scope)) throw scopeError(scope);
+  if (scope !== null && !hasScope(auth.scopes, scope)) throw scopeError(scope);
   const gate = findGate(request.method, route);
   if (gate && auth.plan !== "pro") throw planGate(gate.label, gate.feature, deps.config.upgrade_url);
   return auth;
