@@ -1,0 +1,28 @@
+// What every provider client takes and returns, independent of wire protocol.
+export const PROVIDERS = ["provider_a", "provider_b", "provider_c"] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+export const isProviderName = (s: string): s is ProviderName => (PROVIDERS as readonly string[]).includes(s);
+
+export type Protocol = "anthropic" | "openai" | "gemini";
+
+export interface ProviderEndpoint {
+  protocol: Protocol;
+  base_url: string;
+  model: string;
+}
+
+export interface CompletionRequest {
+  system: string;
+  user: string;
+  maxTokens: number;
+}
+
+export interface Completion {
+  text: string;
+  /** The model the provider says answered (falls back to the configured one). */
+  model: string;
+  usage: { input_tokens: number; output_tokens: number };
+}
+
+/** A provider call that failed; `message` is safe to show the user (key redacted, length capped). */
+export class ProviderError extends Error {}
