@@ -10,7 +10,9 @@ import { authRoutes } from "./modules/auth/routes";
 import { usersRoutes } from "./modules/users/routes";
 import { apiKeysRoutes } from "./modules/api-keys/routes";
 import { supportRoutes } from "./modules/support/routes";
+import { byokRoutes } from "./modules/byok/routes";
 import { agentRoutes } from "./modules/agent/routes";
+import { relationsRoutes } from "./modules/relations/routes";
 
 const started = new WeakMap<Request, number>();
 
@@ -29,7 +31,9 @@ export function createApp(deps: Deps) {
     .use(usersRoutes(deps, kit))
     .use(apiKeysRoutes(deps, kit))
     .use(supportRoutes(deps, kit))
-    .use(agentRoutes(deps, kit));
+    .use(byokRoutes(deps, kit))
+    .use(agentRoutes(deps, kit))
+    .use(relationsRoutes(deps, kit));
   // Feature modules register here (one line each).
 
   const app = new Elysia()

@@ -1,0 +1,52 @@
+// TypeBox schemas for relation routes; `duplicate` is system-only, so clients can never send it.
+import { t } from "elysia";
+
+export const USER_RELATION_TYPES = ["related", "parent", "blocks", "inspires", "supersedes"] as const;
+export type UserRelationType = (typeof USER_RELATION_TYPES)[number];
+export type RelationType = UserRelationType | "duplicate";
+
+export const TYPE_MESSAGE = `relation_type must be one of ${USER_RELATION_TYPES.join(", ")}`;
+export const NOTE_MAX_CHARS = 500;
+export const BULK_MAX_LINKS = 50;
+
+const RelationTypeField = t.Union(USER_RELATION_TYPES.map((v) => t.Literal(v)), { error: TYPE_MESSAGE });
+const IdeaIdField = (name: string) => t.Integer({ error: `${name} must be an idea id (integer)` });
+
+/** One entry of a bulk body. The type is checked per link so one bad entry fails alone, not the whole batch. */
+export const BulkLink = t.Object({
+  source_idea_id: IdeaIdField("source_idea_id"),
+  target_idea_id: IdeaIdField("target_idea_id"),
+  relation_type: t.Optional(t.String({ error: TYPE_MESSAGE })),
+  note: t.Optional(t.Union([t.String(), t.Null()], { error: "note must be a string" })),
+});
+
+/** Single or bulk: `links` selects bulk mode; otherwise both idea ids are required (checked in the service). */
+export const CreateRelationBody = t.Object({
+  source_idea_id: t.Optional(IdeaIdField("source_idea_id")),
+  target_idea_id: t.Optional(IdeaIdField("target_idea_id")),
+  relation_type: t.Optional(RelationTypeField),
+  note: t.Optional(t.Union([t.String(), t.Null()], { error: "note must be a string" })),
+  links: t.Optional(
+    t.Array(BulkLink, {
+      minItems: 1,
+      maxItems: BULK_MAX_LINKS,
+      error: `links must be an array of 1-${BULK_MAX_LINKS} links, each with source_idea_id and target_idea_id`,
+    }),
+  ),
+});
+export type CreateRelationBody = typeof CreateRelationBody.static;
+
+export const UpdateRelationBody = t.Object({
+  relation_type: t.Optional(RelationTypeField),
+  note: t.Optional(t.Union([t.String(), t.Null()], { error: "note must be a string or null" })),
+});
+export type UpdateRelationBody = typeof UpdateRelationBody.static;
+
+export const ForceQuery = t.Object({ force: t.Optional(t.String()) });
+
+export interface NewRelation {
+  source_idea_id: number;
+  target_idea_id: number;
+  relation_type: string;
+  note: string | null;
+}
