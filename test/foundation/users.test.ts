@@ -32,12 +32,16 @@ describe("PATCH /user/me", () => {
     expect(r.body).not.toHaveProperty("trial_days_remaining");
   });
 
-  test("settings_json is stored verbatim (defaults apply when a feature reads an out-of-range value)", async () => {
+  test("settings_json: out-of-range or mistyped values are discarded silently, the rest kept", async () => {
     const u = await makeUser(t);
-    const settings = JSON.stringify({ search_threshold: 5, stale_threshold_days: 14, weekly_digest: false });
+    const settings = JSON.stringify({
+      search_threshold: 5, dedup_threshold: 0.8, related_threshold: "0.5", stale_threshold_days: 14,
+      weekly_digest: false, stale_nudges: "no", preferred_ai_provider: "provider_z", theme: "dark",
+    });
     const r = await call(t, "PATCH", "/user/me", { key: u.key, body: { settings_json: settings } });
     expect(r.status).toBe(200);
-    expect(r.body.settings_json).toBe(settings);
+    expect(JSON.parse(r.body.settings_json)).toEqual({ dedup_threshold: 0.8, stale_threshold_days: 14, weekly_digest: false, theme: "dark" });
+    expect((await call(t, "GET", "/user/me", { key: u.key })).body.settings_json).toBe(r.body.settings_json);
   });
 
   test("limits: display name 1-100, settings_json ≤ 10,000 chars and a JSON object", async () => {

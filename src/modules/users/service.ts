@@ -5,6 +5,7 @@ import { isTrialing, effectivePlan } from "../../auth/plans";
 import { addDays, fromStamp, toStamp } from "../../lib/time";
 import { createUsersRepo, type UserRow } from "./repo";
 import { EMAIL_RE, type UpdateMeBody } from "./model";
+import { sanitizeSettings } from "./settings";
 import { createApiKeysService } from "../api-keys/service";
 
 export class CliError extends Error {}
@@ -61,13 +62,17 @@ export function createUsersService(deps: Deps) {
       const fields: Partial<UserRow> = {};
       if (body.display_name !== undefined) fields.display_name = body.display_name;
       if (body.settings_json !== undefined) {
+        let parsed: unknown;
         try {
-          const parsed = JSON.parse(body.settings_json);
-          if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error();
+          parsed = JSON.parse(body.settings_json);
         } catch {
+          parsed = null;
+        }
+        if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
           throw fieldError("settings_json", "settings_json must be a JSON object string");
         }
-        fields.settings_json = body.settings_json;
+        // Out-of-range values are discarded silently (the default applies); unknown keys are the client's business.
+        fields.settings_json = JSON.stringify(sanitizeSettings(parsed as Record<string, unknown>));
       }
       if (Object.keys(fields).length > 0) {
         fields.updated_at = toStamp(deps.clock());

@@ -48,3 +48,19 @@ export function parseSettings(json: string | null | undefined): UserSettings {
   }
   return s;
 }
+
+/**
+ * Drops known keys whose values are out of range or mistyped, keeping everything else as the client sent it,
+ * so settings_json never holds a value the service would ignore.
+ */
+export function sanitizeSettings(raw: Record<string, unknown>): Record<string, unknown> {
+  const parsed = parseSettings(JSON.stringify(raw));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (!(k in DEFAULT_SETTINGS)) out[k] = v;
+    else if (k === "weekly_digest" || k === "stale_nudges" || k === "code_mode") {
+      if (typeof v === "boolean") out[k] = v;
+    } else if (parsed[k as keyof UserSettings] === v) out[k] = v;
+  }
+  return out;
+}
