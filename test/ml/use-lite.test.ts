@@ -1,0 +1,111 @@
+// The default embedder (Universal Sentence Encoder lite) through the worker client: shape, quality, batching, liveness.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { cosine, startModels, type ModelClient } from "../../src/ml/client";
+
+let models: ModelClient;
+
+beforeAll(async () => {
+  models = await startModels({ modelsDir: "/nonexistent-models-dir", embedModel: "use-lite", rerankModel: null });
+});
+afterAll(() => models.close());
+
+const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+
+describe("use-lite embeddings", () => {
+  test("identity and size come from the model", () => {
+    expect(models.embedModelId).toBe("use-lite@0.2.0");
+    expect(models.dim).toBe(512);
+    expect(models.hasReranker).toBe(false);
+  });
+
+  test("returns one 512-d unit vector per text, in order", async () => {
+    const vectors = await models.embed(["A cat sleeps on the sofa.", "Quarterly revenue grew by ten percent."]);
+    expect(vectors).toHaveLength(2);
+    for (const v of vectors) {
+      expect(v).toBeInstanceOf(Float32Array);
+      expect(v.length).toBe(512);
+      expect(norm(v)).toBeCloseTo(1, 4);
+    }
+  });
+
+  test("paraphrases score clearly higher than unrelated sentences", async () => {
+    const [guitar, guitarParaphrase, kitchen, kitchenParaphrase, market] = await models.embed([
+      "A man is playing a guitar.",
+      "Someone is strumming an acoustic guitar.",
+      "How can I make my small kitchen look bigger?",
+      "Ideas for making a tiny kitchen feel more spacious",
+      "The central bank raised interest rates again.",
+    ]);
+    const paraphrases = [cosine(guitar, guitarParaphrase), cosine(kitchen, kitchenParaphrase)];
+    const unrelated = [cosine(guitar, market), cosine(kitchen, market), cosine(guitar, kitchen)];
+    expect(Math.min(...paraphrases)).toBeGreaterThan(0.5);
+    expect(Math.max(...unrelated)).toBeLessThan(0.3);
+    expect(Math.min(...paraphrases) - Math.max(...unrelated)).toBeGreaterThan(0.3);
+  });
+
+  test("a batch gives the same vectors as one text at a time", async () => {
+    const texts = ["Short one.", "A somewhat longer sentence about gardening in spring.", "Third!", "Café déjà vu — ünïcödé"];
+    const batch = await models.embed(texts);
+    for (let i = 0; i < texts.length; i++) {
+      const [single] = await models.embed([texts[i]]);
+      expect(cosine(single, batch[i])).toBeGreaterThan(0.9999);
+    }
+  });
+
+  test("more texts than one batch come back complete and in input order", async () => {
+    const texts = Array.from({ length: 70 }, (_, i) => `Idea number ${i}: ${"word ".repeat(i % 9)}`);
+    const vectors = await models.embed(texts);
+    expect(vectors).toHaveLength(70);
+    const [again] = await models.embed([texts[41]]);
+    expect(cosine(again, vectors[41])).toBeGreaterThan(0.9999);
+  });
+
+  test("an empty text gets a zero vector instead of failing the batch", async () => {
+    const [empty, full] = await models.embed(["", "Not empty."]);
+    expect(norm(empty)).toBe(0);
+    expect(norm(full)).toBeCloseTo(1, 4);
+    expect(await models.embed([])).toEqual([]);
+  });
+
+  test("rerank without a rerank model rejects", async () => {
+    await expect(models.rerank("q", ["a"])).rejects.toThrow("no rerank model");
+  });
+});
+
+describe("worker", () => {
+  test("the main thread keeps running timers during a large batch", async () => {
+    const texts = Array.from({ length: 256 }, (_, i) => `Sentence ${i} about planning a small community garden project.`);
+    const ticks: number[] = [];
+    const timer = setInterval(() => ticks.push(performance.now()), 5);
+    const started = performance.now();
+    await models.embed(texts);
+    const elapsed = performance.now() - started;
+    clearInterval(timer);
+    const gaps = ticks.slice(1).map((t, i) => t - ticks[i]);
+    expect(elapsed).toBeGreaterThan(100); // long enough for the check to mean something
+    expect(ticks.length).toBeGreaterThan(elapsed / 5 / 4);
+    expect(Math.max(...gaps)).toBeLessThan(100);
+  });
+
+  test("concurrent callers each get their own results", async () => {
+    const [a, b, c] = await Promise.all([
+      models.embed(Array.from({ length: 40 }, (_, i) => `first caller text ${i}`)),
+      models.embed(["second caller"]),
+      models.embed(["third caller", "third caller again"]),
+    ]);
+    expect([a.length, b.length, c.length]).toEqual([40, 1, 2]);
+    const [second] = await models.embed(["second caller"]);
+    expect(cosine(second, b[0])).toBeGreaterThan(0.9999);
+  });
+
+  test("a crash rejects pending calls and the next call restarts the worker", async () => {
+    const crashing = (models as unknown as { crashForTest(): Promise<unknown> }).crashForTest();
+    const queued = models.embed(["queued behind the crash"]);
+    const [a, b] = await Promise.allSettled([crashing, queued]);
+    expect(a.status === "rejected" && String(a.reason)).toContain("model worker crashed");
+    expect(b.status === "rejected" && String(b.reason)).toContain("model worker crashed");
+    const [after] = await models.embed(["A man is playing a guitar."]);
+    expect(after.length).toBe(512);
+    expect(models.embedModelId).toBe("use-lite@0.2.0");
+  });
+});
