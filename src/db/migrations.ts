@@ -1,10 +1,12 @@
 // The embedded, ordered list of SQL migrations; text imports make them part of the compiled binary.
 import m0001 from "../../migrations/0001_init.sql" with { type: "text" };
+import m0002 from "../../migrations/0002_search.sql" with { type: "text" };
 import m0003 from "../../migrations/0003_mail.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
 export const MIGRATIONS: Migration[] = [
   { version: 1, name: "0001_init", sql: m0001 },
+  { version: 2, name: "0002_search", sql: m0002 },
   { version: 3, name: "0003_mail", sql: m0003 },
 ];
