@@ -10,6 +10,7 @@ import { authRoutes } from "./modules/auth/routes";
 import { usersRoutes } from "./modules/users/routes";
 import { apiKeysRoutes } from "./modules/api-keys/routes";
 import { supportRoutes } from "./modules/support/routes";
+import { openapiRoutes } from "./modules/openapi/routes";
 import { byokRoutes } from "./modules/byok/routes";
 import { agentRoutes } from "./modules/agent/routes";
 import { relationsRoutes } from "./modules/relations/routes";
@@ -31,6 +32,7 @@ export function createApp(deps: Deps) {
     .use(usersRoutes(deps, kit))
     .use(apiKeysRoutes(deps, kit))
     .use(supportRoutes(deps, kit))
+    .use(openapiRoutes())
     .use(byokRoutes(deps, kit))
     .use(agentRoutes(deps, kit))
     .use(relationsRoutes(deps, kit));

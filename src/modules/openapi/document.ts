@@ -1,0 +1,191 @@
+// Builds the OpenAPI 3.1 document from the live route table: every registered /api/v1 route, with its TypeBox schemas.
+import { API_PREFIX } from "../../auth/plugin";
+import { requiredProps, toJsonSchema, type JsonSchema } from "./schema";
+import { ROUTE_DOCS, type RouteDoc } from "./summaries";
+
+/** The part of an Elysia route entry the generator reads (`app.routes`). */
+export interface RouteEntry {
+  method: string;
+  path: string;
+  hooks?: Record<string, unknown>;
+}
+
+export interface DocumentInfo {
+  version: string;
+  /** Extra Markdown for info.description (e.g. the configured base URL). */
+  note?: string;
+}
+
+const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
+const CREDENTIAL_HEADERS = new Set(["authorization", "x-api-key", "cookie"]);
+const SECURITY = [{ apiKeyHeader: [] }, { bearer: [] }, { sessionCookie: [] }];
+
+// Feature groups for the reference page; the first matching prefix wins, otherwise the first path segment.
+const GROUPS: Array<[RegExp, string]> = [
+  [/^\/ideas\/search/, "search"],
+  [/^\/ideas\/duplicates/, "duplicates"],
+  [/^\/ideas\/[^/]+\/links/, "links"],
+  [/^\/ideas\/[^/]+\/relations|^\/map\/relations/, "relations"],
+  [/^\/user\/(api-keys|mcp-tokens)/, "api-keys"],
+  [/^\/user\/byok/, "byok"],
+  [/^\/user\/(export|import)/, "export"],
+  [/^\/(health|openapi\.json|docs)$/, "meta"],
+];
+
+const routeKey = (method: string, rel: string) => `${method} ${rel}`;
+
+/** Does the route run the central auth plugin? It is the only derive our modules register (src/auth/plugin.ts). */
+export function requiresAuth(route: RouteEntry): boolean {
+  const transform = route.hooks?.transform;
+  return Array.isArray(transform) && transform.some((h) => (h as { subType?: string })?.subType === "derive");
+}
+
+export function buildOpenApiDocument(routes: readonly RouteEntry[], info: DocumentInfo) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const usedIds = new Set<string>();
+  const groups = new Set<string>();
+  for (const route of routes) {
+    const method = route.method.toUpperCase();
+    if (!METHODS.has(method) || !route.path.startsWith(API_PREFIX + "/")) continue;
+    // A module's root route ("/" under its prefix) is registered with a trailing slash; clients call it without.
+    const rel = route.path.slice(API_PREFIX.length).replace(/(.)\/$/, "$1");
+    const doc: RouteDoc = ROUTE_DOCS[routeKey(method, rel)] ?? { summary: `${method} ${rel}` };
+    const group = GROUPS.find(([re]) => re.test(rel))?.[1] ?? rel.split("/")[1];
+    groups.add(group);
+    const oasPath = API_PREFIX + rel.replace(/:(\w+)\??/g, "{$1}");
+    paths[oasPath] ??= {};
+    paths[oasPath][method.toLowerCase()] = operation(route, method, rel, doc, group, usedIds);
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "idearepo API",
+      version: info.version,
+      description:
+        "Per-account idea repository. Every route under /api/v1 except health and this reference needs a credential: " +
+        "`X-API-Key: svc_…`, `Authorization: Bearer <API key or session token>`, or the `svc_session` cookie. " +
+        "Timestamps are UTC strings `YYYY-MM-DD HH:MM:SS`." + (info.note ? `\n\n${info.note}` : ""),
+    },
+    servers: [{ url: "/" }],
+    tags: [...groups].sort().map((name) => ({ name })),
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    components: {
+      securitySchemes: {
+        apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key (svc_ followed by 64 hex characters)." },
+        bearer: { type: "http", scheme: "bearer", description: "A session token or an API key." },
+        sessionCookie: { type: "apiKey", in: "cookie", name: "svc_session", description: "The web app's session cookie (exempt from the rate limit)." },
+      },
+      schemas: {
+        Error: { type: "object", required: ["error"], properties: { error: { type: "string" } } },
+        ValidationError: {
+          type: "object",
+          required: ["error"],
+          properties: { error: { anyOf: [{ type: "string" }, { type: "object", additionalProperties: { type: "array", items: { type: "string" } } }] } },
+          description: "`{error:{<field>:[<message>]}}` for field problems, `{error:<string>}` otherwise.",
+        },
+        PlanGate: {
+          type: "object",
+          required: ["error"],
+          properties: {
+            error: { type: "string" },
+            pro_required: { type: "boolean" },
+            feature: { type: "string" },
+            upgrade_url: { type: "string" },
+            message: { type: "string" },
+          },
+          description: "Scope errors carry only `error`; Pro gates add pro_required, feature and upgrade_url.",
+        },
+      },
+    },
+  };
+}
+
+function operation(route: RouteEntry, method: string, rel: string, doc: RouteDoc, group: string, usedIds: Set<string>) {
+  const hooks = route.hooks ?? {};
+  const secured = requiresAuth(route);
+  const op: Record<string, unknown> = {
+    operationId: uniqueId(method, rel, usedIds),
+    summary: doc.summary,
+    tags: [group],
+  };
+  if (doc.description) op.description = doc.description;
+  if (doc.internal) op["x-internal"] = true;
+  const parameters = [...pathParams(route.path, hooks.params), ...objectParams(hooks.query, "query"), ...objectParams(hooks.headers, "header")];
+  if (parameters.length) op.parameters = parameters;
+  if (hooks.body) {
+    op.requestBody = { required: true, content: { "application/json": { schema: toJsonSchema(hooks.body) } } };
+  }
+  op.responses = responses(hooks.response, doc, secured, parameters.length > 0 || hooks.body !== undefined, route.path.includes(":"));
+  op.security = secured ? SECURITY : [];
+  return op;
+}
+
+function uniqueId(method: string, rel: string, used: Set<string>): string {
+  const words = rel.split("/").filter(Boolean).map((seg) => (seg.startsWith(":") ? `by-${seg.slice(1)}` : seg));
+  const base = [method.toLowerCase(), ...words]
+    .join("-")
+    .replace(/[^a-zA-Z0-9]+(.)/g, (_, c: string) => c.toUpperCase())
+    .replace(/[^a-zA-Z0-9]/g, "");
+  let id = base;
+  for (let n = 2; used.has(id); n++) id = `${base}${n}`;
+  used.add(id);
+  return id;
+}
+
+function pathParams(path: string, schema: unknown) {
+  const props = (toJsonSchema(schema).properties ?? {}) as Record<string, JsonSchema>;
+  return [...path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+    name,
+    in: "path",
+    required: true,
+    schema: props[name] ?? { type: "string" },
+  }));
+}
+
+function objectParams(schema: unknown, where: "query" | "header") {
+  if (!schema) return [];
+  const json = toJsonSchema(schema);
+  const required = requiredProps(json);
+  return Object.entries((json.properties ?? {}) as Record<string, JsonSchema>)
+    .filter(([name]) => where !== "header" || !CREDENTIAL_HEADERS.has(name.toLowerCase()))
+    .map(([name, s]) => {
+      const { description, ...rest } = s;
+      return { name, in: where, required: required.has(name), schema: rest, ...(description ? { description } : {}) };
+    });
+}
+
+const errorRef = (name: string, description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } },
+});
+
+function responses(declared: unknown, doc: RouteDoc, secured: boolean, validated: boolean, hasId: boolean) {
+  const out: Record<string, unknown> = {};
+  const byStatus = declaredByStatus(declared);
+  const success = String(doc.status ?? 200);
+  if (!Object.keys(byStatus).some((s) => s.startsWith("2"))) byStatus[success] = undefined;
+  for (const [status, schema] of Object.entries(byStatus)) {
+    out[status] = {
+      description: status.startsWith("2") ? "Success" : "See the error body",
+      content: { [doc.contentType ?? "application/json"]: { schema: schema === undefined ? {} : toJsonSchema(schema) } },
+    };
+  }
+  for (const [status, meaning] of Object.entries(doc.errors ?? {})) out[status] ??= errorRef("Error", meaning);
+  if (validated) out["400"] ??= errorRef("ValidationError", "Invalid input");
+  if (secured) {
+    out["401"] ??= errorRef("Error", "Missing, malformed, revoked or expired credential: always `{error:\"Unauthorized\"}`");
+    out["403"] ??= errorRef("PlanGate", "Missing scope, or a Pro feature on the Free plan");
+    out["429"] ??= errorRef("Error", "Daily request quota spent");
+  }
+  if (hasId) out["404"] ??= errorRef("Error", "Absent, or owned by another account (indistinguishable)");
+  out["500"] ??= errorRef("Error", "Unexpected failure: `{error:\"Internal server error\"}`");
+  return out;
+}
+
+// Elysia keeps `response` either as one schema (the 200 body) or as a map of status → schema.
+function declaredByStatus(declared: unknown): Record<string, unknown> {
+  if (!declared || typeof declared !== "object") return {};
+  const isSchema = Object.getOwnPropertySymbols(declared).length > 0 || "type" in declared || "anyOf" in declared;
+  if (isSchema) return { "200": declared };
+  return Object.fromEntries(Object.entries(declared).filter(([k]) => /^\d{3}$/.test(k)));
+}

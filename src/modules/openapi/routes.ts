@@ -1,0 +1,26 @@
+// GET /openapi.json and GET /docs: the API described from the live route table; public, like /health.
+//
+// A function plugin on purpose: it receives the /api/v1 instance itself, so it can read that instance's route table
+// (`app.routes`) at request time and every module registered after it is described too.
+import type { AnyElysia } from "elysia";
+import pkg from "../../../package.json" with { type: "json" };
+import { buildOpenApiDocument } from "./document";
+import { renderDocsPage } from "./docs-page";
+
+export function openapiRoutes() {
+  return <App extends AnyElysia>(api: App) => {
+    // Routes are fixed once the app is assembled; rebuild only if the table grew (tests add nothing later either).
+    let cached: { count: number; json: string; html: string } | null = null;
+    const current = () => {
+      const routes = api.routes;
+      if (cached?.count !== routes.length) {
+        const doc = buildOpenApiDocument(routes, { version: pkg.version });
+        cached = { count: routes.length, json: JSON.stringify(doc), html: renderDocsPage(doc) };
+      }
+      return cached;
+    };
+    return api
+      .get("/openapi.json", () => new Response(current().json, { headers: { "content-type": "application/json" } }))
+      .get("/docs", () => new Response(current().html, { headers: { "content-type": "text/html; charset=utf-8" } }));
+  };
+}

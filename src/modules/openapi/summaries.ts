@@ -1,0 +1,78 @@
+// Human text for the OpenAPI document, keyed by "METHOD /path" under /api/v1; schemas come from the routes themselves.
+//
+// A route missing here still appears in the document (with a generated summary), so a new module is never invisible.
+
+export interface RouteDoc {
+  summary: string;
+  description?: string;
+  /** Success status when it is not 200 (the spec's 201s). */
+  status?: number;
+  /** Routes the spec places outside the documented surface (agent socket, billing, admin). */
+  internal?: boolean;
+  /** Success media type when it is not JSON. */
+  contentType?: string;
+  /** Further statuses the route answers beyond the common ones (400/401/403/404/429/500), with their meaning. */
+  errors?: Record<number, string>;
+}
+
+export const ROUTE_DOCS: Record<string, RouteDoc> = {
+  "GET /health": { summary: "Service health", description: "No auth.", errors: { 503: "Database probe failed: `{status:\"error\", error:\"Database unavailable\"}`" } },
+  "GET /openapi.json": { summary: "This OpenAPI document", description: "No auth." },
+  "GET /docs": { summary: "Browsable API reference (HTML)", description: "No auth; a self-contained page rendered from this document.", contentType: "text/html" },
+
+  "POST /auth/login": { summary: "Sign in with e-mail and password", description: "Returns a session token and sets the HTTP-only svc_session cookie." },
+  "POST /auth/logout": { summary: "Sign out", description: "Deletes the calling session at once." },
+
+  "GET /ideas": { summary: "List unarchived ideas, newest first", description: "Filters: status, and either tag or connection_types (tag wins). limit defaults to 20 and is clamped to 100. has_more is true exactly when the page holds `limit` items." },
+  "POST /ideas": { summary: "Capture an idea", status: 201, description: "Queued for background processing (embedding, auto-tags, relations, duplicate check); the response carries processing true and vectorize_id null. A Free account holding 50 unarchived ideas gets 403 idea_limit_reached." },
+  "GET /ideas/:id": { summary: "One idea with tags, links and relations", description: "Archived ideas are returned too." },
+  "PATCH /ideas/:id": { summary: "Update an idea", description: "Only the given fields change; tags replaces all tags." },
+  "DELETE /ideas/:id": { summary: "Archive an idea", description: "Permanent; repeating it succeeds." },
+  "PATCH /ideas/bulk": { summary: "Update up to 50 ideas at once", description: "Unknown or foreign ids become per-id error rows, not a 404." },
+  "POST /ideas/:id/merge": { summary: "Merge another idea into this one", description: "The idea in the path survives; the absorbed one is shelved and archived." },
+  "POST /ideas/:id/develop": { summary: "Draft a buildable spec with the caller's AI provider key", errors: { 502: "The provider rejected the request or failed" } },
+  "GET /ideas/search": { summary: "Keyword or semantic search", description: "Free accounts get 10 semantic searches per calendar month, then keyword results with semantic_limit_reached." },
+  "GET /ideas/duplicates": { summary: "Pending duplicate detections", description: "Always empty on Free." },
+  "POST /ideas/duplicates/:id/dismiss": { summary: "Dismiss a duplicate detection" },
+  "POST /ideas/duplicates/:id/merge": { summary: "Merge a detected duplicate pair", description: "The newer idea (idea_id) survives." },
+  "GET /ideas/:id/links": { summary: "Links of an idea, newest first" },
+  "POST /ideas/:id/links": { summary: "Attach a link to an idea", status: 201 },
+  "DELETE /ideas/:id/links/:linkId": { summary: "Remove a link", description: "Answers success also for a link that does not exist." },
+  "GET /ideas/:id/relations": { summary: "Outgoing and incoming relations of an idea" },
+
+  "GET /tags": { summary: "Every tag with its idea count" },
+  "GET /tags/similar": { summary: "Tags similar to a given tag" },
+  "POST /tags": { summary: "Create a tag", status: 201, errors: { 409: "Tag name already exists" } },
+  "PATCH /tags/:id": { summary: "Rename or recolour a tag" },
+  "DELETE /tags/:id": { summary: "Delete a tag and detach it from every idea" },
+
+  "POST /map/relations": { summary: "Create one relation or up to 50 (Pro)", status: 201, errors: { 409: "Relation already exists" }, description: "Cycle checks for blocks, parent and supersedes (force=true overrides supersedes only)." },
+  "PATCH /map/relations/:id": { summary: "Change a relation's type or note (Pro)" },
+  "DELETE /map/relations/:id": { summary: "Delete a relation (Pro)", description: "Always 200, also for unknown ids." },
+  "GET /map": { summary: "Mind-map graph of ideas and relations" },
+
+  "GET /review": { summary: "Review queue: stale ideas, new connections, duplicates" },
+  "POST /review/:ideaId/keep": { summary: "Keep a stale idea (resets its staleness)" },
+
+  "GET /user/me": { summary: "The calling account" },
+  "PATCH /user/me": { summary: "Update display name, avatar or settings" },
+  "GET /user/api-keys": { summary: "List API keys" },
+  "POST /user/api-keys": { summary: "Create an API key (Pro)", status: 201, description: "The key is shown only in this response." },
+  "DELETE /user/api-keys/:id": { summary: "Revoke an API key or MCP token" },
+  "GET /user/mcp-tokens": { summary: "List tokens issued through MCP OAuth" },
+  "PUT /user/byok/:provider": { summary: "Store an AI provider key (Pro)" },
+  "DELETE /user/byok/:provider": { summary: "Remove an AI provider key" },
+  "POST /user/byok/:provider/test": { summary: "Test the stored provider key (Pro)", description: "Always 200; check ok." },
+  "GET /user/byok/status": { summary: "Which provider keys are stored and which is active" },
+  "GET /user/shortcuts": { summary: "Quick-capture shortcut URL" },
+  "GET /user/support-link": { summary: "Single-use sign-in URL for the support site", errors: { 502: "The support service is unreachable" } },
+  "POST /user/test-digest": { summary: "Send the weekly digest to yourself now" },
+  "POST /user/export": { summary: "Export everything as JSON" },
+  "POST /user/export/csv": { summary: "Export ideas as CSV", contentType: "text/csv" },
+  "POST /user/export/markdown": { summary: "Export ideas as a ZIP of Markdown files", contentType: "application/zip" },
+  "POST /user/import": { summary: "Import a previous JSON export" },
+
+  "GET /agent/ws": { summary: "Agent WebSocket (Pro)", internal: true },
+  "POST /user/billing/checkout": { summary: "Payment checkout URL", internal: true },
+  "POST /user/billing/portal": { summary: "Payment portal URL", internal: true },
+};
