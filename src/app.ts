@@ -14,6 +14,7 @@ import { openapiRoutes } from "./modules/openapi/routes";
 import { byokRoutes } from "./modules/byok/routes";
 import { agentRoutes } from "./modules/agent/routes";
 import { relationsRoutes } from "./modules/relations/routes";
+import { ideasRoutes } from "./modules/ideas/routes";
 
 const started = new WeakMap<Request, number>();
 
@@ -35,7 +36,8 @@ export function createApp(deps: Deps) {
     .use(openapiRoutes())
     .use(byokRoutes(deps, kit))
     .use(agentRoutes(deps, kit))
-    .use(relationsRoutes(deps, kit));
+    .use(relationsRoutes(deps, kit))
+    .use(ideasRoutes(deps, kit));
   // Feature modules register here (one line each).
 
   const app = new Elysia()

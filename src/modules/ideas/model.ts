@@ -1,0 +1,75 @@
+// TypeBox schemas for the idea routes, and the closed vocabularies (statuses, sources, relation types) they use.
+import { t } from "elysia";
+import { fieldError } from "../../errors";
+
+export const IDEA_STATUSES = ["captured", "exploring", "building", "shipped", "shelved"] as const;
+export const IDEA_SOURCES = ["web", "cli", "assistant-mcp", "siri", "email", "api", "shortcut", "ios"] as const;
+export const RELATION_TYPES = ["related", "parent", "blocks", "inspires", "supersedes", "duplicate"] as const;
+export type IdeaStatus = (typeof IDEA_STATUSES)[number];
+
+export const MAX_TITLE = 200;
+export const MAX_BODY = 50_000;
+export const MAX_TAGS = 20;
+export const MAX_TAG_NAME = 50;
+export const MAX_URL = 2_000;
+export const MAX_BULK_IDS = 50;
+
+// Enums are plain strings here and checked by `checkEnum` in the service: TypeBox's union messages name types
+// ("should be one of: 'string', 'string'"), not the allowed values a client needs to read.
+const Status = t.String();
+const Source = t.String();
+const Title = t.String({ minLength: 1, maxLength: MAX_TITLE });
+const Body = t.String({ maxLength: MAX_BODY });
+const TagName = t.String({ minLength: 1, maxLength: MAX_TAG_NAME });
+export const TagList = t.Array(TagName, { maxItems: MAX_TAGS });
+/** Bulk add/remove lists are not an idea's final tag set, so only the name limit applies to them. */
+const TagDelta = t.Array(TagName, { maxItems: 100 });
+const IdeaRef = t.Integer();
+
+export const CreateIdeaBody = t.Object({
+  title: Title,
+  body: t.Optional(Body),
+  tags: t.Optional(TagList),
+  source: t.Optional(Source),
+  source_url: t.Optional(t.Nullable(t.String({ maxLength: MAX_URL }))),
+  status: t.Optional(Status),
+  parent_id: t.Optional(t.Nullable(IdeaRef)),
+});
+export type CreateIdeaBody = typeof CreateIdeaBody.static;
+
+export const UpdateIdeaBody = t.Object({
+  title: t.Optional(Title),
+  body: t.Optional(Body),
+  status: t.Optional(Status),
+  parent_id: t.Optional(t.Nullable(IdeaRef)),
+  tags: t.Optional(TagList),
+});
+export type UpdateIdeaBody = typeof UpdateIdeaBody.static;
+
+export const BulkUpdateBody = t.Object({
+  ids: t.Array(IdeaRef, { minItems: 1, maxItems: MAX_BULK_IDS }),
+  status: t.Optional(Status),
+  tags: t.Optional(TagList),
+  add_tags: t.Optional(TagDelta),
+  remove_tags: t.Optional(TagDelta),
+});
+export type BulkUpdateBody = typeof BulkUpdateBody.static;
+
+export const MergeBody = t.Object({ absorb_id: IdeaRef });
+export type MergeBody = typeof MergeBody.static;
+
+// limit/offset stay strings: the spec clamps instead of rejecting, so the service parses them leniently.
+export const ListIdeasQuery = t.Object({
+  status: t.Optional(Status),
+  tag: t.Optional(t.String()),
+  connection_types: t.Optional(t.String()),
+  limit: t.Optional(t.String()),
+  offset: t.Optional(t.String()),
+});
+export type ListIdeasQuery = typeof ListIdeasQuery.static;
+
+/** 400 `{error:{field:["field must be one of …"]}}` unless the value is one of `allowed`. */
+export function checkEnum<T extends string>(field: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw fieldError(field, `${field} must be one of ${allowed.join(", ")}`);
+  return value as T;
+}

@@ -1,0 +1,101 @@
+// SQL for ideas: ownership-scoped lookups, the filtered list, inserts with the per-account number, updates, archive.
+import type { Db } from "../../db/open";
+import type { IdeaStatus } from "./model";
+
+export interface IdeaRow {
+  id: number;
+  user_id: string;
+  number: number;
+  title: string;
+  body: string;
+  status: IdeaStatus;
+  source: string;
+  source_url: string | null;
+  source_summary: string | null;
+  parent_id: number | null;
+  vectorize_id: string | null;
+  is_archived: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdeaFilter {
+  userId: string;
+  status: string | null;
+  tag: string | null;
+  /** Relation types; null means no connection filter. */
+  types: string[] | null;
+  limit: number;
+  offset: number;
+}
+
+export type IdeaChanges = Partial<Pick<IdeaRow, "title" | "body" | "status" | "parent_id" | "created_at" | "updated_at">>;
+
+export function createIdeasRepo(db: Db) {
+  const owned = db.query<IdeaRow, [string, number]>("SELECT * FROM ideas WHERE user_id = ? AND id = ?");
+  const activeCount = db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM ideas WHERE user_id = ? AND is_archived = 0");
+  const bumpSeq = db.query<{ idea_seq: number }, [string]>("UPDATE users SET idea_seq = idea_seq + 1 WHERE id = ? RETURNING idea_seq");
+  const insert = db.query<{ id: number }, Record<string, string | number | null>>(
+    `INSERT INTO ideas (user_id, number, title, body, status, source, source_url, parent_id, created_at, updated_at)
+     VALUES ($user_id, $number, $title, $body, $status, $source, $source_url, $parent_id, $now, $now) RETURNING id`,
+  );
+  // One statement for every filter combination; a NULL parameter switches its filter off.
+  const list = db.query<IdeaRow, Record<string, string | number | null>>(
+    `SELECT i.* FROM ideas i
+     WHERE i.user_id = $user AND i.is_archived = 0
+       AND ($status IS NULL OR i.status = $status)
+       AND ($tag IS NULL OR EXISTS (
+             SELECT 1 FROM idea_tags it JOIN tags t ON t.id = it.tag_id
+             WHERE it.idea_id = i.id AND t.user_id = $user AND t.name = $tag))
+       AND ($types IS NULL
+            OR EXISTS (SELECT 1 FROM relations r JOIN ideas o ON o.id = r.target_idea_id
+                       WHERE r.source_idea_id = i.id AND o.is_archived = 0
+                         AND r.relation_type IN (SELECT value FROM json_each($types)))
+            OR EXISTS (SELECT 1 FROM relations r JOIN ideas o ON o.id = r.source_idea_id
+                       WHERE r.target_idea_id = i.id AND o.is_archived = 0
+                         AND r.relation_type IN (SELECT value FROM json_each($types))))
+     ORDER BY i.created_at DESC, i.id DESC
+     LIMIT $limit OFFSET $offset`,
+  );
+  // UNION (not UNION ALL) keeps the walk finite even if a cycle already exists in stored data.
+  const ancestorHit = db.query<{ hit: number }, [number, number]>(
+    `WITH RECURSIVE chain(id) AS (
+       SELECT ?1 UNION SELECT i.parent_id FROM ideas i JOIN chain c ON i.id = c.id WHERE i.parent_id IS NOT NULL)
+     SELECT 1 AS hit FROM chain WHERE id = ?2 LIMIT 1`,
+  );
+  const archive = db.query("UPDATE ideas SET is_archived = 1, updated_at = ? WHERE id = ? AND is_archived = 0");
+  const reparent = db.query("UPDATE ideas SET parent_id = ?1 WHERE parent_id = ?2 AND id <> ?1");
+
+  return {
+    findOwned: (userId: string, id: number) => owned.get(userId, id),
+    countActive: (userId: string) => activeCount.get(userId)!.n,
+    /** Hands out the account's next display number; must run in the same transaction as the insert. */
+    nextNumber: (userId: string) => bumpSeq.get(userId)!.idea_seq,
+    insert(row: Pick<IdeaRow, "user_id" | "number" | "title" | "body" | "status" | "source" | "source_url" | "parent_id">, now: string): number {
+      return insert.get({ ...row, now })!.id;
+    },
+    list(f: IdeaFilter): IdeaRow[] {
+      return list.all({
+        user: f.userId,
+        status: f.status,
+        tag: f.tag,
+        types: f.types === null ? null : JSON.stringify(f.types),
+        limit: f.limit,
+        offset: f.offset,
+      });
+    },
+    update(id: number, fields: IdeaChanges): void {
+      const keys = Object.keys(fields);
+      if (keys.length === 0) return;
+      const sets = keys.map((k) => `${k} = $${k}`).join(", ");
+      db.query(`UPDATE ideas SET ${sets} WHERE id = $id`).run({ ...fields, id } as Record<string, string | number | null>);
+    },
+    /** True when `candidate` is `id` itself or one of its ancestors through parent_id. */
+    isSelfOrAncestor: (id: number, candidate: number) => ancestorHit.get(id, candidate) !== null,
+    /** Sets is_archived; false when it already was archived. */
+    archive: (id: number, now: string) => archive.run(now, id).changes > 0,
+    /** Children of `from` now hang under `to` (used when `from` is absorbed into `to`). */
+    reparentChildren: (from: number, to: number) => reparent.run(to, from).changes,
+  };
+}
+export type IdeasRepo = ReturnType<typeof createIdeasRepo>;

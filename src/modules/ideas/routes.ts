@@ -1,0 +1,39 @@
+// /ideas routes: list, capture, bulk update, detail, update, archive, merge. (/ideas/search and /ideas/duplicates are
+// static routes registered by their own modules; static segments win over `:id`, and `bulk` never reaches it.)
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../deps";
+import { authPlugin, type AuthKit } from "../../auth/plugin";
+import { createIdeasService } from "./service";
+import { createBulkIdeasService } from "./service-bulk";
+import { createIdeaMerger } from "./service-merge";
+import { BulkUpdateBody, CreateIdeaBody, ListIdeasQuery, MergeBody, UpdateIdeaBody } from "./model";
+import { ideaId } from "./params";
+
+const IdParams = t.Object({ id: t.String() });
+// The id is checked in transform, before body validation, so a non-numeric id is always "Invalid idea ID".
+const byId = { params: IdParams, transform: ({ params }: { params: { id: string } }) => void ideaId(params.id) };
+
+export function ideasRoutes(deps: Deps, kit: AuthKit) {
+  const ideas = createIdeasService(deps);
+  const bulk = createBulkIdeasService(deps);
+  const merger = createIdeaMerger(deps);
+  return new Elysia({ prefix: "/ideas" })
+    .use(authPlugin(deps, kit))
+    .get("/", ({ auth, query }) => ideas.list(auth.user.id, query), { query: ListIdeasQuery })
+    .post("/", ({ auth, body, set }) => {
+      set.status = 201;
+      return ideas.create(auth, body);
+    }, {
+      // transform runs before body validation: a Free account at the cap hears about the cap, not about its payload.
+      transform: ({ auth }) => ideas.assertCanCapture(auth),
+      body: CreateIdeaBody,
+    })
+    .patch("/bulk", ({ auth, body }) => bulk.update(auth.user.id, body), { body: BulkUpdateBody })
+    .get("/:id", ({ auth, params }) => ideas.get(auth.user.id, ideaId(params.id)), byId)
+    .patch("/:id", ({ auth, params, body }) => ideas.update(auth.user.id, ideaId(params.id), body), { ...byId, body: UpdateIdeaBody })
+    .delete("/:id", ({ auth, params }) => ideas.archive(auth.user.id, ideaId(params.id)), byId)
+    .post("/:id/merge", ({ auth, params, body }) => merger.merge(auth.user.id, ideaId(params.id), body.absorb_id), {
+      ...byId,
+      body: MergeBody,
+    });
+}

@@ -1,0 +1,59 @@
+// PATCH /ideas/bulk: one status/tag change over up to 50 ideas, reported per id instead of failing the request.
+import type { Deps } from "../../deps";
+import { badRequest } from "../../errors";
+import { enqueueJob } from "../../jobs/queue";
+import { toStamp } from "../../lib/time";
+import { createTagAttacher, normalizeTagNames } from "../tags/attach";
+import { createIdeasRepo } from "./repo";
+import { IDEA_STATUSES, MAX_TAGS, checkEnum, type BulkUpdateBody } from "./model";
+import { wakeWorker } from "./effects";
+
+type BulkResult = { id: number; status: "updated" } | { id: number; status: "error"; error: string };
+
+export function createBulkIdeasService(deps: Deps) {
+  const { db } = deps;
+  const repo = createIdeasRepo(db);
+  const tags = createTagAttacher(db);
+
+  return {
+    update(userId: string, body: BulkUpdateBody) {
+      if (body.tags !== undefined && (body.add_tags !== undefined || body.remove_tags !== undefined)) {
+        throw badRequest("tags cannot be combined with add_tags or remove_tags");
+      }
+      if (body.status === undefined && body.tags === undefined && body.add_tags === undefined && body.remove_tags === undefined) {
+        throw badRequest("Nothing to update: give at least one of status, tags, add_tags, remove_tags");
+      }
+      const status = body.status !== undefined ? checkEnum("status", body.status, IDEA_STATUSES) : undefined;
+      const replace = body.tags !== undefined ? normalizeTagNames(body.tags, "tags") : null;
+      const add = normalizeTagNames(body.add_tags ?? [], "add_tags");
+      const remove = normalizeTagNames(body.remove_tags ?? [], "remove_tags");
+      const ids = [...new Set(body.ids)]; // one result per distinct id
+      const now = toStamp(deps.clock());
+      let queued = false;
+
+      const results = db.transaction(() =>
+        ids.map((id): BulkResult => {
+          const row = repo.findOwned(userId, id);
+          if (!row) return { id, status: "error", error: "Idea not found" };
+          const current = tags.namesFor(id);
+          // add first, then remove: a name in both lists ends up removed.
+          const next = replace ?? [...current, ...add.filter((n) => !current.includes(n))].filter((n) => !remove.includes(n));
+          if (next.length > MAX_TAGS) return { id, status: "error", error: `An idea can have at most ${MAX_TAGS} tags` };
+          const tagsChanged = next.length !== current.length || next.some((n) => !current.includes(n));
+          const statusChanged = status !== undefined && status !== row.status;
+          if (!tagsChanged && !statusChanged) return { id, status: "updated" };
+          repo.update(id, statusChanged ? { status, updated_at: now } : { updated_at: now });
+          if (tagsChanged) tags.replace(userId, id, next, now);
+          if (!row.is_archived) {
+            enqueueJob(db, "light", id, now);
+            queued = true;
+          }
+          return { id, status: "updated" };
+        }),
+      )();
+      if (queued) wakeWorker(deps);
+      const updated = results.filter((r) => r.status === "updated").length;
+      return { updated, errors: results.length - updated, results };
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// Folding one idea into another: POST /ideas/:id/merge, and the shared fold the duplicate merge reuses.
+import type { Deps } from "../../deps";
+import { badRequest } from "../../errors";
+import { enqueueJob } from "../../jobs/queue";
+import { toStamp } from "../../lib/time";
+import { createTagAttacher } from "../tags/attach";
+import { createIdeasRepo, type IdeaRow } from "./repo";
+import { createIdeaRelationsRepo } from "./relations-repo";
+import { MAX_BODY, MAX_TAGS } from "./model";
+import { ideaNotFound } from "./service";
+import { toIdea } from "./views";
+import { notifyArchived, wakeWorker } from "./effects";
+
+export const MERGE_SEPARATOR = "\n\n---\n\n";
+
+export interface FoldPlan {
+  kept: IdeaRow;
+  absorbed: IdeaRow;
+  body: string;
+  tags: string[];
+}
+
+export function createIdeaMerger(deps: Deps) {
+  const { db } = deps;
+  const repo = createIdeasRepo(db);
+  const tags = createTagAttacher(db);
+  const relations = createIdeaRelationsRepo(db);
+
+  return {
+    /**
+     * Computes the merged body and tags, refusing a result no single idea could hold (stored ideas always stay within
+     * the 50,000-char body and 20-tag limits, so exports re-import cleanly).
+     */
+    plan(kept: IdeaRow, absorbed: IdeaRow): FoldPlan {
+      const body = kept.body + MERGE_SEPARATOR + absorbed.body;
+      if (body.length > MAX_BODY) throw badRequest(`The merged body would exceed ${MAX_BODY} characters`);
+      const keptTags = tags.namesFor(kept.id);
+      const union = [...keptTags, ...tags.namesFor(absorbed.id).filter((n) => !keptTags.includes(n))];
+      if (union.length > MAX_TAGS) throw badRequest(`The merged idea would have more than ${MAX_TAGS} tags`);
+      return { kept, absorbed, body, tags: union };
+    },
+
+    /**
+     * Writes a planned fold. `transferRelations` is the general merge (relations and child ideas move to the kept idea,
+     * the absorbed one is shelved); without it (duplicate merge) the loser keeps its status and relations.
+     * Run inside a transaction; call `finish` after it commits.
+     */
+    apply(p: FoldPlan, userId: string, now: string, transferRelations: boolean): void {
+      const createdAt = p.absorbed.created_at < p.kept.created_at ? p.absorbed.created_at : p.kept.created_at;
+      repo.update(p.kept.id, {
+        body: p.body,
+        created_at: createdAt,
+        updated_at: now,
+        // a kept idea whose parent was the absorbed one would otherwise point at itself
+        ...(transferRelations && p.kept.parent_id === p.absorbed.id ? { parent_id: null } : {}),
+      });
+      tags.replace(userId, p.kept.id, p.tags, now);
+      if (transferRelations) {
+        relations.repoint(p.absorbed.id, p.kept.id);
+        repo.reparentChildren(p.absorbed.id, p.kept.id);
+        repo.update(p.absorbed.id, { status: "shelved" });
+      }
+      repo.archive(p.absorbed.id, now);
+      enqueueJob(db, "full", p.kept.id, now);
+    },
+
+    finish(p: FoldPlan): void {
+      wakeWorker(deps);
+      notifyArchived(deps, [p.absorbed.id]);
+    },
+
+    /** POST /ideas/:id/merge — the idea in the path survives; the response is it, with the merged tags. */
+    merge(userId: string, keptId: number, absorbId: number) {
+      if (keptId === absorbId) throw badRequest("Cannot merge an idea with itself");
+      const kept = repo.findOwned(userId, keptId);
+      const absorbed = repo.findOwned(userId, absorbId);
+      if (!kept || !absorbed) throw ideaNotFound();
+      if (kept.is_archived || absorbed.is_archived) throw badRequest("Cannot merge an archived idea");
+      const p = this.plan(kept, absorbed);
+      db.transaction(() => this.apply(p, userId, toStamp(deps.clock()), true))();
+      this.finish(p);
+      return toIdea(repo.findOwned(userId, keptId)!, tags.namesFor(keptId));
+    },
+  };
+}

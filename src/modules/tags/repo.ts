@@ -1,0 +1,62 @@
+// SQL for tags and the idea↔tag join: rows in, rows out; names are exact (case-sensitive) per account.
+import type { Db } from "../../db/open";
+
+export interface TagRow {
+  id: number;
+  user_id: string;
+  name: string;
+  color: string | null;
+  vectorize_id: string | null;
+  created_at: string;
+}
+export type TagWithCount = TagRow & { idea_count: number };
+
+export function createTagsRepo(db: Db) {
+  const listWithCounts = db.query<TagWithCount, [string]>(
+    `SELECT t.*, (SELECT count(*) FROM idea_tags it JOIN ideas i ON i.id = it.idea_id
+                  WHERE it.tag_id = t.id AND i.is_archived = 0) AS idea_count
+     FROM tags t WHERE t.user_id = ? ORDER BY idea_count DESC, t.name ASC, t.id ASC`,
+  );
+  const byId = db.query<TagRow, [string, number]>("SELECT * FROM tags WHERE user_id = ? AND id = ?");
+  const byName = db.query<TagRow, [string, string]>("SELECT * FROM tags WHERE user_id = ? AND name = ?");
+  const insertTag = db.query<{ id: number }, [string, string, string | null, string]>(
+    "INSERT INTO tags (user_id, name, color, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+  );
+  const namesOf = db.query<{ idea_id: number; name: string }, [string]>(
+    `SELECT it.idea_id, t.name FROM idea_tags it JOIN tags t ON t.id = it.tag_id
+     WHERE it.idea_id IN (SELECT value FROM json_each(?)) ORDER BY t.name`,
+  );
+  const attach = db.query("INSERT OR IGNORE INTO idea_tags (idea_id, tag_id) VALUES (?, ?)");
+  const detachAll = db.query("DELETE FROM idea_tags WHERE idea_id = ?");
+  const ideasOfTag = db.query<{ idea_id: number; is_archived: number }, [number]>(
+    "SELECT it.idea_id, i.is_archived FROM idea_tags it JOIN ideas i ON i.id = it.idea_id WHERE it.tag_id = ?",
+  );
+  const deleteTag = db.query("DELETE FROM tags WHERE user_id = ? AND id = ?");
+
+  return {
+    listWithCounts: (userId: string) => listWithCounts.all(userId),
+    findById: (userId: string, id: number) => byId.get(userId, id),
+    findByName: (userId: string, name: string) => byName.get(userId, name),
+    insert: (userId: string, name: string, color: string | null, now: string) => insertTag.get(userId, name, color, now)!.id,
+    update(userId: string, id: number, fields: { name?: string; color?: string | null }) {
+      const keys = Object.keys(fields) as Array<keyof typeof fields>;
+      if (keys.length === 0) return;
+      const sets = keys.map((k) => `${k} = $${k}`).join(", ");
+      db.query(`UPDATE tags SET ${sets} WHERE user_id = $user_id AND id = $id`).run({ ...fields, user_id: userId, id });
+    },
+    delete: (userId: string, id: number) => deleteTag.run(userId, id).changes > 0,
+    /** Ideas carrying the tag (archived ones too), so callers can queue metadata updates for the live ones. */
+    ideasOfTag: (tagId: number) => ideasOfTag.all(tagId),
+
+    /** Tag names per idea, alphabetical; every requested id has an entry. */
+    namesForIdeas(ideaIds: number[]): Map<number, string[]> {
+      const out = new Map<number, string[]>(ideaIds.map((id) => [id, []]));
+      if (ideaIds.length === 0) return out;
+      for (const r of namesOf.all(JSON.stringify(ideaIds))) out.get(r.idea_id)!.push(r.name);
+      return out;
+    },
+    attach: (ideaId: number, tagId: number) => attach.run(ideaId, tagId),
+    detachAll: (ideaId: number) => detachAll.run(ideaId),
+  };
+}
+export type TagsRepo = ReturnType<typeof createTagsRepo>;
