@@ -15,6 +15,7 @@ import { byokRoutes } from "./modules/byok/routes";
 import { agentRoutes } from "./modules/agent/routes";
 import { relationsRoutes } from "./modules/relations/routes";
 import { ideasRoutes } from "./modules/ideas/routes";
+import { mapRoutes } from "./modules/map/routes";
 
 const started = new WeakMap<Request, number>();
 
@@ -37,7 +38,8 @@ export function createApp(deps: Deps) {
     .use(byokRoutes(deps, kit))
     .use(agentRoutes(deps, kit))
     .use(relationsRoutes(deps, kit))
-    .use(ideasRoutes(deps, kit));
+    .use(ideasRoutes(deps, kit))
+    .use(mapRoutes(deps, kit));
   // Feature modules register here (one line each).
 
   const app = new Elysia()
