@@ -1,0 +1,87 @@
+// Where the master key comes from (deps engine → config → <data_dir>/master.key, created once) and its cache.
+import { existsSync, mkdirSync, renameSync } from "node:fs";
+import type { Deps } from "../../deps";
+import type { Db } from "../../db/open";
+import { PROVIDERS } from "../../ai/types";
+import {
+  createSecretBox, generateMasterKey, isKeyFileExposed, keyId, masterKeyPath, parseMasterKey, readKeyFile,
+  removeIfExists, sealedKeyId, SecretBoxError, syncDir, writeKeyFile, type SecretBox,
+} from "../../lib/secret-box";
+import { createByokRepo, sealedColumn } from "./repo";
+
+export interface MasterKey {
+  key: Buffer;
+  source: "engine" | "config" | "file";
+  /** The key file, when the key lives in one. */
+  path: string | null;
+}
+
+/** A rotation writes the new key here first, and renames it over master.key only after the database commit. */
+export const pendingKeyPath = (path: string) => `${path}.next`;
+
+/** Does any stored value name this key id? Decides which side of an interrupted rotation the database is on. */
+export function databaseUsesKey(db: Db, kid: string): boolean {
+  for (const row of createByokRepo(db).listAllSealed()) {
+    for (const p of PROVIDERS) {
+      const v = sealedColumn(row, p);
+      if (v && sealedKeyId(v) === kid) return true;
+    }
+  }
+  return false;
+}
+
+/** Finishes (or undoes) a rotation that stopped between the database commit and the key-file rename. */
+export function recoverInterruptedRotation(db: Db, path: string): "none" | "completed" | "discarded" {
+  const next = pendingKeyPath(path);
+  if (!existsSync(next)) return "none";
+  const nextKey = readKeyFile(next);
+  if (databaseUsesKey(db, keyId(nextKey))) {
+    renameSync(next, path);
+    syncDir(path.slice(0, path.lastIndexOf("/")) || "/");
+    return "completed";
+  }
+  removeIfExists(next);
+  return "discarded";
+}
+
+export function resolveMasterKey(deps: Deps): MasterKey {
+  const injected = deps.engines.masterKey;
+  if (injected instanceof Uint8Array) return { key: Buffer.from(injected), source: "engine", path: null };
+  if (deps.config.master_key) {
+    try {
+      return { key: parseMasterKey(deps.config.master_key), source: "config", path: null };
+    } catch (e) {
+      throw new SecretBoxError(`master_key (IDEAREPO_MASTER_KEY): ${(e as Error).message}`);
+    }
+  }
+  const path = masterKeyPath(deps.config.data_dir);
+  const recovered = recoverInterruptedRotation(deps.db, path);
+  if (recovered !== "none") deps.log.warn("finished an interrupted master key rotation", { outcome: recovered });
+  if (!existsSync(path)) {
+    mkdirSync(deps.config.data_dir, { recursive: true });
+    try {
+      writeKeyFile(path, generateMasterKey(), true);
+      deps.log.info("generated a new master key", { path });
+    } catch (e) {
+      // Another process created it first; use theirs.
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+  }
+  if (isKeyFileExposed(path)) deps.log.warn("master key file is readable by group or others; chmod 600 it", { path });
+  return { key: readKeyFile(path), source: "file", path };
+}
+
+const boxes = new WeakMap<Deps, SecretBox>();
+
+/** The secret box for this process, resolved on first use and then cached. */
+export function secretBoxFor(deps: Deps): SecretBox {
+  let box = boxes.get(deps);
+  if (!box) {
+    box = createSecretBox(resolveMasterKey(deps).key);
+    boxes.set(deps, box);
+  }
+  return box;
+}
+
+/** Additional data binding a sealed provider key to its account and slot. */
+export const keyContext = (userId: string, provider: string) => `idearepo:provider-key:${userId}:${provider}`;

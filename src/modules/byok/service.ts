@@ -1,0 +1,131 @@
+// Provider-key rules: seal on save, never return, pick the active provider, test a key with a minimal live call.
+import type { Deps } from "../../deps";
+import { fieldError, notFound } from "../../errors";
+import { toStamp } from "../../lib/time";
+import { SecretBoxError } from "../../lib/secret-box";
+import { complete } from "../../ai/client";
+import { isProviderName, PROVIDERS, ProviderError, type ProviderEndpoint, type ProviderName } from "../../ai/types";
+import { parseSettings } from "../users/settings";
+import { API_KEY_MAX, API_KEY_MIN, type SaveKeyBody } from "./model";
+import { createByokRepo, sealedColumn, type SealedKeysRow } from "./repo";
+import { keyContext, secretBoxFor } from "./master-key";
+
+/** A usable key for one provider slot: what develop and test need to make a call. */
+export interface ProviderCredential {
+  provider: ProviderName;
+  endpoint: ProviderEndpoint;
+  apiKey: string;
+}
+
+/** The stored key exists but cannot be opened (master key changed without a rotation, or the value was damaged). */
+export class UnreadableKeyError extends Error {
+  constructor(public readonly provider: ProviderName) {
+    super(`The stored ${provider} key can no longer be decrypted (the server's master key changed); save the key again`);
+  }
+}
+
+/** The spec's rule: the preference if its key exists, else the first stored key in order a, b, c, else null. */
+export function pickActiveProvider(row: SealedKeysRow): ProviderName | null {
+  const preferred = parseSettings(row.settings_json).preferred_ai_provider;
+  if (preferred && sealedColumn(row, preferred)) return preferred;
+  return PROVIDERS.find((p) => sealedColumn(row, p)) ?? null;
+}
+
+// Control characters (newlines above all) can never be sent in an HTTP header, so such a "key" can never work.
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+export function parseProvider(raw: string): ProviderName {
+  if (!isProviderName(raw)) throw fieldError("provider", `provider must be one of ${PROVIDERS.join(", ")}`);
+  return raw;
+}
+
+function parseApiKey(body: SaveKeyBody | null | undefined): string {
+  const raw = body?.api_key;
+  if (raw === undefined || raw === null) throw fieldError("api_key", "api_key is required");
+  if (typeof raw !== "string") throw fieldError("api_key", "api_key must be a string");
+  // Pasted keys often carry a trailing newline or spaces; they are never part of a real key.
+  const key = raw.trim();
+  if (key.length < API_KEY_MIN) throw fieldError("api_key", `api_key must be at least ${API_KEY_MIN} characters`);
+  if (key.length > API_KEY_MAX) throw fieldError("api_key", `api_key must be at most ${API_KEY_MAX} characters`);
+  if (CONTROL_CHARS.test(key)) throw fieldError("api_key", "api_key must not contain control characters or line breaks");
+  return key;
+}
+
+export function createByokService(deps: Deps) {
+  const repo = createByokRepo(deps.db);
+
+  function mustFindKeys(userId: string): SealedKeysRow {
+    const row = repo.findKeys(userId);
+    if (!row) throw notFound("User not found");
+    return row;
+  }
+
+  function credentialFor(row: SealedKeysRow, provider: ProviderName): ProviderCredential | null {
+    const sealed = sealedColumn(row, provider);
+    if (!sealed) return null;
+    let apiKey: string;
+    try {
+      apiKey = secretBoxFor(deps).open(sealed, keyContext(row.id, provider));
+    } catch (e) {
+      if (!(e instanceof SecretBoxError)) throw e;
+      deps.log.error("stored provider key cannot be decrypted", { user_id: row.id, provider, reason: e.message });
+      throw new UnreadableKeyError(provider);
+    }
+    return { provider, endpoint: deps.config.providers[provider], apiKey };
+  }
+
+  return {
+    saveKey(userId: string, rawProvider: string, body: SaveKeyBody | null | undefined) {
+      const provider = parseProvider(rawProvider);
+      const apiKey = parseApiKey(body);
+      const sealed = secretBoxFor(deps).seal(apiKey, keyContext(userId, provider));
+      if (!repo.setKey(userId, provider, sealed, toStamp(deps.clock()))) throw notFound("User not found");
+      return { success: true as const, provider };
+    },
+
+    deleteKey(userId: string, rawProvider: string) {
+      const provider = parseProvider(rawProvider);
+      if (!repo.setKey(userId, provider, null, toStamp(deps.clock()))) throw notFound("User not found");
+      return { success: true as const, provider };
+    },
+
+    status(userId: string) {
+      const row = mustFindKeys(userId);
+      return {
+        active_provider: pickActiveProvider(row),
+        has_provider_a_key: row.provider_a_key_enc !== null,
+        has_provider_b_key: row.provider_b_key_enc !== null,
+        has_provider_c_key: row.provider_c_key_enc !== null,
+      };
+    },
+
+    /** The active provider's credential, or null when the account stores no key at all. */
+    activeCredential(userId: string): ProviderCredential | null {
+      const row = mustFindKeys(userId);
+      const provider = pickActiveProvider(row);
+      return provider ? credentialFor(row, provider) : null;
+    },
+
+    /** Always an answer, never an error: the spec's `{ok:true}` or `{ok:false, error}`. */
+    async testKey(userId: string, rawProvider: string): Promise<{ ok: true } | { ok: false; error: string }> {
+      const provider = parseProvider(rawProvider);
+      let cred: ProviderCredential | null;
+      try {
+        cred = credentialFor(mustFindKeys(userId), provider);
+      } catch (e) {
+        if (e instanceof UnreadableKeyError) return { ok: false, error: e.message };
+        throw e;
+      }
+      if (!cred) return { ok: false, error: `No ${provider} key is stored` };
+      try {
+        await complete(cred.endpoint, cred.apiKey, { system: "", user: "Reply with the single word OK.", maxTokens: 16 }, deps.config.provider_timeout_ms);
+        return { ok: true };
+      } catch (e) {
+        if (e instanceof ProviderError) return { ok: false, error: e.message };
+        deps.log.error("provider key test failed unexpectedly", { provider, error: (e as Error).message });
+        return { ok: false, error: "The provider call failed unexpectedly" };
+      }
+    },
+  };
+}
+export type ByokService = ReturnType<typeof createByokService>;

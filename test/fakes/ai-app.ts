@@ -1,0 +1,43 @@
+// An in-memory app wired to three fake providers (one per wire protocol) and a per-run master key.
+import { randomBytes } from "node:crypto";
+import type { Config } from "../../src/config";
+import { makeApp, type TestApp } from "../helpers";
+import { startFakeProvider, type FakeProvider } from "./providers";
+
+export interface Fakes {
+  a: FakeProvider;
+  b: FakeProvider;
+  c: FakeProvider;
+  stop(): void;
+}
+
+export function startFakes(): Fakes {
+  const f = { a: startFakeProvider("anthropic"), b: startFakeProvider("openai"), c: startFakeProvider("gemini") };
+  return { ...f, stop: () => [f.a, f.b, f.c].forEach((p) => p.stop()) };
+}
+
+export const MODELS = { provider_a: "claude-fake-1", provider_b: "gpt-fake-1", provider_c: "gemini-fake-1" } as const;
+
+export function providersConfig(f: Pick<Fakes, "a" | "b" | "c">): Config["providers"] {
+  return {
+    provider_a: { protocol: "anthropic", base_url: f.a.baseUrl, model: MODELS.provider_a },
+    provider_b: { protocol: "openai", base_url: f.b.baseUrl, model: MODELS.provider_b },
+    provider_c: { protocol: "gemini", base_url: f.c.baseUrl, model: MODELS.provider_c },
+  };
+}
+
+export function makeAiApp(f: Fakes, opts: { config?: Partial<Config>; logs?: string[]; now?: string } = {}): TestApp {
+  return makeApp({
+    now: opts.now,
+    logs: opts.logs,
+    config: {
+      master_key: randomBytes(32).toString("hex"),
+      provider_timeout_ms: 1000,
+      providers: providersConfig(f),
+      ...opts.config,
+    },
+  });
+}
+
+/** A provider key that looks real enough and is unique per test. */
+export const fakeKey = (prefix = "sk-test") => `${prefix}-${randomBytes(18).toString("hex")}`;
