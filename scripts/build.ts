@@ -42,6 +42,8 @@ export async function buildBinary(opts: BuildOptions = {}): Promise<{ outfile: s
       autoloadDotenv: false,
       autoloadBunfig: false,
     },
+    // src/ is the bundle root: the model client finds its worker at ./ml/worker.ts inside the executable.
+    root: join(ROOT, "src"),
     target: "bun",
     format: "esm",
     minify: opts.minify ?? true,

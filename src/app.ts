@@ -16,6 +16,7 @@ import { agentRoutes } from "./modules/agent/routes";
 import { relationsRoutes } from "./modules/relations/routes";
 import { ideasRoutes } from "./modules/ideas/routes";
 import { mapRoutes } from "./modules/map/routes";
+import { exportRoutes } from "./modules/export/routes";
 
 const started = new WeakMap<Request, number>();
 
@@ -39,7 +40,8 @@ export function createApp(deps: Deps) {
     .use(agentRoutes(deps, kit))
     .use(relationsRoutes(deps, kit))
     .use(ideasRoutes(deps, kit))
-    .use(mapRoutes(deps, kit));
+    .use(mapRoutes(deps, kit))
+    .use(exportRoutes(deps, kit));
   // Feature modules register here (one line each).
 
   const app = new Elysia()

@@ -5,6 +5,7 @@ import { UsageError } from "./cli/args";
 import { CliError } from "./modules/users/service";
 import { usersCommand, keysCommand } from "./cli/users";
 import { COMMANDS } from "./cli/commands";
+import { DataDirBusyError } from "./lib/pid-file";
 
 const HELP = `idearepo — self-hosted idea repository
 
@@ -22,8 +23,11 @@ ${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join("\n")}`;
 async function serve(): Promise<void> {
   const { startServer } = await import("./server");
   const server = await startServer();
-  const onSignal = async () => {
-    await server.stop();
+  let signals = 0;
+  const onSignal = async (signal: NodeJS.Signals) => {
+    // A second Ctrl-C means "now": nothing is lost, the jobs table and the WAL are durable.
+    if (++signals > 1) process.exit(130);
+    await server.stop(signal);
     process.exit(0);
   };
   process.on("SIGTERM", onSignal);
@@ -54,7 +58,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
-  const known = e instanceof UsageError || e instanceof CliError || e instanceof ConfigError || e instanceof SchemaTooNewError;
+  const known = e instanceof UsageError || e instanceof CliError || e instanceof ConfigError || e instanceof SchemaTooNewError || e instanceof DataDirBusyError;
   process.stderr.write(`idearepo: ${known ? (e as Error).message : `unexpected error: ${(e as Error)?.message ?? e}`}\n`);
   process.exit(2);
 });

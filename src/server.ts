@@ -8,10 +8,27 @@ import { createLogger } from "./lib/log";
 import { systemClock } from "./lib/time";
 import { dbPath } from "./cli/context";
 import { SERVICE_FACTORIES, type BackgroundService } from "./services";
+import { DataDirBusyError, liveServerPid, removePidFile, writePidFile } from "./lib/pid-file";
 import pkg from "../package.json" with { type: "json" };
 
+/** How long shutdown waits for in-flight requests, then for each background service, before cutting them off. */
+const DRAIN_MS = 10_000;
+
+/** Resolves true when `work` settles in time, false after `ms`; the timer never holds the process open. */
+function within(ms: number, work: Promise<unknown>): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref?.();
+  });
+  return Promise.race([work.then(() => true), late]).finally(() => clearTimeout(timer));
+}
+
 export async function startServer(config: Readonly<Config> = loadConfig()) {
+  const t0 = performance.now();
   const log = createLogger(config.log_level);
+  const other = liveServerPid(config.data_dir);
+  if (other !== null) throw new DataDirBusyError(`Another idearepo server (pid ${other}) is serving ${config.data_dir}; stop it first`);
   const db = openDb(dbPath(config));
   const deps: Deps = { config, db, clock: systemClock, log, engines: {} };
   const services: BackgroundService[] = [];
@@ -32,28 +49,44 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
     maxRequestBodySize: Math.max(config.body_limit_bytes, config.import_body_limit_bytes),
   });
   const port = app.server!.port;
+  writePidFile(config.data_dir);
   log.info("idearepo started", {
     version: pkg.version,
+    pid: process.pid,
     data_dir: config.data_dir,
     embed_model: config.embed_model,
     rerank_model: config.rerank_model,
     listen: `${tls ? "https" : "http"}://${config.host}:${port}`,
+    startup_ms: Math.round(performance.now() - t0),
   });
 
+  // Shutdown order: stop accepting and let in-flight requests answer (every acknowledged write is committed, since
+  // handlers commit before they respond), then stop background services (they finish or release their jobs, which
+  // stay durable in the jobs table either way), then flush counters and close the database.
   let stopping: Promise<void> | null = null;
-  const stop = () =>
+  const stop = (reason = "stop") =>
     (stopping ??= (async () => {
-      log.info("shutting down");
-      await app.server?.stop(false); // stop accepting, let in-flight requests finish
+      log.info("shutting down", { reason });
+      const server = app.server;
+      if (server && !(await within(DRAIN_MS, server.stop(false)))) {
+        log.warn("in-flight requests still open after the drain period; closing them", { drain_ms: DRAIN_MS });
+        await server.stop(true);
+      }
       for (const s of services.reverse()) {
         try {
-          await s.stop();
+          if (!(await within(DRAIN_MS, Promise.resolve(s.stop())))) log.warn("service did not stop in time", { service: s.name });
         } catch (e) {
           log.error("service stop failed", { service: s.name, error: (e as Error).message });
         }
       }
       close();
+      try {
+        db.exec("PRAGMA optimize");
+      } catch {
+        // Only a planner hint; never a reason to skip closing.
+      }
       db.close();
+      removePidFile(config.data_dir);
       log.info("stopped");
     })());
   return { app, port, deps, stop };

@@ -1,4 +1,9 @@
 // Further CLI commands register here (one entry each): import, export, backup, restore, reindex, models …
+import { backupCommand, restoreCommand } from "./backup";
+
 export interface CliCommand { usage: string; run(argv: string[]): Promise<void> }
 
-export const COMMANDS: Record<string, CliCommand> = {};
+export const COMMANDS: Record<string, CliCommand> = {
+  backup: backupCommand,
+  restore: restoreCommand,
+};
