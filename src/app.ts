@@ -12,6 +12,7 @@ import { apiKeysRoutes } from "./modules/api-keys/routes";
 import { supportRoutes } from "./modules/support/routes";
 import { openapiRoutes } from "./modules/openapi/routes";
 import { byokRoutes } from "./modules/byok/routes";
+import { developRoutes } from "./modules/develop/routes";
 import { agentRoutes } from "./modules/agent/routes";
 import { relationsRoutes } from "./modules/relations/routes";
 import { ideasRoutes } from "./modules/ideas/routes";
@@ -37,6 +38,7 @@ export function createApp(deps: Deps) {
     .use(supportRoutes(deps, kit))
     .use(openapiRoutes())
     .use(byokRoutes(deps, kit))
+    .use(developRoutes(deps, kit))
     .use(agentRoutes(deps, kit))
     .use(relationsRoutes(deps, kit))
     .use(ideasRoutes(deps, kit))

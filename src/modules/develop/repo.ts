@@ -1,0 +1,56 @@
+// SQL for what develop sends: the idea, its tags, its unarchived related ideas and its links.
+import type { Db } from "../../db/open";
+
+export interface DevelopIdeaRow {
+  id: number;
+  number: number;
+  title: string;
+  body: string;
+  status: string;
+  is_archived: number;
+}
+
+export interface RelatedRow {
+  relation_type: string;
+  /** 'outgoing' when this idea is the relation's source. */
+  direction: "outgoing" | "incoming";
+  number: number;
+  title: string;
+  body: string;
+  status: string;
+}
+
+export interface LinkRow {
+  url: string;
+  title: string | null;
+  link_type: string;
+}
+
+export function createDevelopRepo(db: Db) {
+  const idea = db.query<DevelopIdeaRow, [number, string]>(
+    "SELECT id, number, title, body, status, is_archived FROM ideas WHERE id = ? AND user_id = ?",
+  );
+  const tags = db.query<{ name: string }, [number]>(
+    "SELECT t.name FROM idea_tags it JOIN tags t ON t.id = it.tag_id WHERE it.idea_id = ? ORDER BY t.name",
+  );
+  // Both directions, the other side unarchived and the caller's; user-made relations first (deliberate), then by score.
+  const related = db.query<RelatedRow, [number, string, number]>(
+    `SELECT r.relation_type, CASE WHEN r.source_idea_id = ?1 THEN 'outgoing' ELSE 'incoming' END AS direction,
+            o.number, o.title, o.body, o.status
+       FROM relations r
+       JOIN ideas o ON o.id = CASE WHEN r.source_idea_id = ?1 THEN r.target_idea_id ELSE r.source_idea_id END
+      WHERE (r.source_idea_id = ?1 OR r.target_idea_id = ?1) AND r.user_id = ?2
+        AND o.user_id = ?2 AND o.is_archived = 0
+      ORDER BY r.created_by = 'user' DESC, r.score DESC, r.id
+      LIMIT ?3`,
+  );
+  const links = db.query<LinkRow, [number, number]>(
+    "SELECT url, title, link_type FROM links WHERE idea_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
+  );
+  return {
+    findIdea: (userId: string, id: number) => idea.get(id, userId),
+    tagNames: (ideaId: number) => tags.all(ideaId).map((r) => r.name),
+    related: (userId: string, ideaId: number, limit: number) => related.all(ideaId, userId, limit),
+    links: (ideaId: number, limit: number) => links.all(ideaId, limit),
+  };
+}

@@ -1,0 +1,12 @@
+// POST /ideas/:id/develop: turn one idea into a spec with the caller's own AI provider key.
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
+import { authPlugin, type AuthKit } from "../../auth/plugin";
+import { createDevelopService } from "./service";
+
+export function developRoutes(deps: Deps, kit: AuthKit) {
+  const develop = createDevelopService(deps);
+  return new Elysia({ prefix: "/ideas" })
+    .use(authPlugin(deps, kit))
+    .post("/:id/develop", ({ auth, params }) => develop.develop(auth.user.id, params.id));
+}

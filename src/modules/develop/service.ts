@@ -1,0 +1,69 @@
+// develop: the idea and its context → the caller's AI provider → a buildable spec, with the spec's error bodies.
+import type { Deps } from "../../deps";
+import { AppError, badGateway, invalidIdeaId, notFound } from "../../errors";
+import { complete } from "../../ai/client";
+import { ProviderError } from "../../ai/types";
+import { createByokService, UnreadableKeyError, type ProviderCredential } from "../byok/service";
+import { createDevelopRepo } from "./repo";
+import { buildDevelopPrompt } from "./prompt";
+
+export const DEVELOP_MAX_TOKENS = 4096;
+const RELATED_LIMIT = 20;
+const LINK_LIMIT = 50;
+
+const needsByok = (error: string) => new AppError(400, { error, needs_byok: true });
+
+export function parseIdeaId(raw: string): number {
+  // Same rule as the ideas routes: any plain integer is an id (absent ones answer 404), anything else is 400.
+  if (!/^-?\d{1,18}$/.test(raw)) throw invalidIdeaId();
+  return Number(raw);
+}
+
+export function createDevelopService(deps: Deps) {
+  const repo = createDevelopRepo(deps.db);
+  const byok = createByokService(deps);
+
+  function credentialOrThrow(userId: string): ProviderCredential {
+    let cred: ProviderCredential | null;
+    try {
+      cred = byok.activeCredential(userId);
+    } catch (e) {
+      // An undecryptable key is as good as none: the fix is the same (store the key again).
+      if (e instanceof UnreadableKeyError) throw needsByok(e.message);
+      throw e;
+    }
+    if (!cred) throw needsByok("No AI provider key is stored. Add one with PUT /user/byok/:provider to develop ideas.");
+    return cred;
+  }
+
+  return {
+    async develop(userId: string, rawId: string) {
+      const id = parseIdeaId(rawId);
+      // Archived ideas stay readable through GET /ideas/:id, so they can be developed too.
+      const idea = repo.findIdea(userId, id);
+      if (!idea) throw notFound("Idea not found");
+      const cred = credentialOrThrow(userId);
+      const prompt = buildDevelopPrompt({
+        idea,
+        tags: repo.tagNames(id),
+        related: repo.related(userId, id, RELATED_LIMIT),
+        links: repo.links(id, LINK_LIMIT),
+      });
+      const started = performance.now();
+      try {
+        const out = await complete(cred.endpoint, cred.apiKey, { ...prompt, maxTokens: DEVELOP_MAX_TOKENS }, deps.config.provider_timeout_ms);
+        if (!out.text.trim()) throw new ProviderError("Provider returned an empty answer");
+        deps.log.info("idea developed", {
+          user_id: userId, provider: cred.provider, model: out.model, ...out.usage,
+          duration_ms: Math.round(performance.now() - started),
+        });
+        return { spec: out.text, provider: cred.provider, model: out.model, usage: out.usage };
+      } catch (e) {
+        if (!(e instanceof ProviderError)) throw e;
+        // The message is already key-free (see ai/http.ts); it is what the user sees.
+        deps.log.warn("develop provider call failed", { user_id: userId, provider: cred.provider, error: e.message });
+        throw badGateway(e.message, { provider: cred.provider });
+      }
+    },
+  };
+}
