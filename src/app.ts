@@ -18,6 +18,10 @@ import { relationsRoutes } from "./modules/relations/routes";
 import { ideasRoutes } from "./modules/ideas/routes";
 import { mapRoutes } from "./modules/map/routes";
 import { exportRoutes } from "./modules/export/routes";
+import { tagsRoutes } from "./modules/tags/routes";
+import { linksRoutes } from "./modules/links/routes";
+import { reviewRoutes } from "./modules/review/routes";
+import { duplicatesRoutes } from "./modules/duplicates/routes";
 
 const started = new WeakMap<Request, number>();
 
@@ -43,7 +47,11 @@ export function createApp(deps: Deps) {
     .use(relationsRoutes(deps, kit))
     .use(ideasRoutes(deps, kit))
     .use(mapRoutes(deps, kit))
-    .use(exportRoutes(deps, kit));
+    .use(exportRoutes(deps, kit))
+    .use(tagsRoutes(deps, kit))
+    .use(linksRoutes(deps, kit))
+    .use(reviewRoutes(deps, kit))
+    .use(duplicatesRoutes(deps, kit));
   // Feature modules register here (one line each).
 
   const app = new Elysia()

@@ -1,0 +1,79 @@
+// SQL for duplicate detections: the pending listing with both ideas' display fields, lookups and resolution.
+import type { Db } from "../../db/open";
+
+export const BODY_PREVIEW_CHARS = 280;
+
+export interface DetectionRow {
+  id: number;
+  user_id: string;
+  idea_id: number;
+  duplicate_of_id: number;
+  similarity_score: number;
+  status: "pending" | "dismissed" | "merged";
+  created_at: string;
+  resolved_at: string | null;
+}
+
+export interface DetectionView {
+  id: number;
+  user_id: string;
+  idea_id: number;
+  idea_number: number;
+  idea_title: string;
+  idea_body: string;
+  idea_status: string;
+  idea_source: string;
+  idea_created_at: string;
+  duplicate_of_id: number;
+  duplicate_number: number;
+  duplicate_title: string;
+  duplicate_body: string;
+  duplicate_status: string;
+  duplicate_source: string;
+  duplicate_created_at: string;
+  similarity_score: number;
+  status: "pending";
+  created_at: string;
+}
+
+export function createDuplicatesRepo(db: Db) {
+  // substr counts characters (not bytes) on TEXT, so previews never split a multi-byte character.
+  const pending = db.query<DetectionView, [string]>(
+    `SELECT d.id, d.user_id,
+            d.idea_id, a.number AS idea_number, a.title AS idea_title, substr(a.body, 1, ${BODY_PREVIEW_CHARS}) AS idea_body,
+            a.status AS idea_status, a.source AS idea_source, a.created_at AS idea_created_at,
+            d.duplicate_of_id, b.number AS duplicate_number, b.title AS duplicate_title,
+            substr(b.body, 1, ${BODY_PREVIEW_CHARS}) AS duplicate_body, b.status AS duplicate_status,
+            b.source AS duplicate_source, b.created_at AS duplicate_created_at,
+            d.similarity_score, d.status, d.created_at
+     FROM duplicate_detections d
+     JOIN ideas a ON a.id = d.idea_id AND a.is_archived = 0
+     JOIN ideas b ON b.id = d.duplicate_of_id AND b.is_archived = 0
+     WHERE d.user_id = ? AND d.status = 'pending'
+     ORDER BY d.similarity_score DESC, d.created_at DESC, d.id DESC`,
+  );
+  // A detection whose idea was archived meanwhile is resolved for every purpose: it no longer shows and cannot be acted on.
+  const actionable = db.query<DetectionRow, [string, number]>(
+    `SELECT d.* FROM duplicate_detections d
+     JOIN ideas a ON a.id = d.idea_id AND a.is_archived = 0
+     JOIN ideas b ON b.id = d.duplicate_of_id AND b.is_archived = 0
+     WHERE d.user_id = ? AND d.id = ? AND d.status = 'pending'`,
+  );
+  const resolve = db.query("UPDATE duplicate_detections SET status = ?, resolved_at = ? WHERE id = ? AND status = 'pending'");
+  const insert = db.query<{ id: number }, Record<string, string | number>>(
+    `INSERT INTO duplicate_detections (user_id, idea_id, duplicate_of_id, similarity_score, status, created_at, pair_lo, pair_hi)
+     VALUES ($user_id, $idea_id, $duplicate_of_id, $similarity_score, 'pending', $created_at, min($idea_id, $duplicate_of_id), max($idea_id, $duplicate_of_id))
+     ON CONFLICT (pair_lo, pair_hi) DO NOTHING RETURNING id`,
+  );
+
+  return {
+    listPending: (userId: string) => pending.all(userId),
+    findActionable: (userId: string, id: number) => actionable.get(userId, id),
+    /** Marks a pending detection; false when it was no longer pending. */
+    resolve: (id: number, status: "dismissed" | "merged", now: string) => resolve.run(status, now, id).changes > 0,
+    /** Records a detection; null when the unordered pair was already detected (pending, dismissed or merged). */
+    insert(row: { user_id: string; idea_id: number; duplicate_of_id: number; similarity_score: number; created_at: string }): number | null {
+      return insert.get(row)?.id ?? null;
+    },
+  };
+}

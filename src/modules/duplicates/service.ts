@@ -1,0 +1,44 @@
+// Duplicate rules: the Pro-only pending listing, dismiss, and the merge that folds the older idea into the newer one.
+import type { Deps } from "../../deps";
+import type { Plan } from "../../auth/plans";
+import { notFound } from "../../errors";
+import { toStamp } from "../../lib/time";
+import { createIdeasRepo } from "../ideas/repo";
+import { createIdeaMerger } from "../ideas/service-merge";
+import { createDuplicatesRepo } from "./repo";
+
+const unresolvable = () => notFound("Duplicate not found or already resolved");
+
+export function createDuplicatesService(deps: Deps) {
+  const { db } = deps;
+  const repo = createDuplicatesRepo(db);
+  const ideas = createIdeasRepo(db);
+  const merger = createIdeaMerger(deps);
+
+  return {
+    /** Free accounts always get an empty list, without an error (detections may still be stored for them). */
+    list(userId: string, plan: Plan) {
+      return { duplicates: plan === "pro" ? repo.listPending(userId) : [] };
+    },
+
+    dismiss(userId: string, id: number) {
+      if (!repo.findActionable(userId, id)) throw unresolvable();
+      repo.resolve(id, "dismissed", toStamp(deps.clock()));
+      return { success: true as const };
+    },
+
+    /** The idea whose capture triggered the detection survives; the older one is archived with its status unchanged. */
+    merge(userId: string, id: number) {
+      const d = repo.findActionable(userId, id);
+      if (!d) throw unresolvable();
+      const p = merger.plan(ideas.findOwned(userId, d.idea_id)!, ideas.findOwned(userId, d.duplicate_of_id)!);
+      const now = toStamp(deps.clock());
+      db.transaction(() => {
+        merger.apply(p, userId, now, false);
+        repo.resolve(id, "merged", now);
+      })();
+      merger.finish(p);
+      return { success: true as const };
+    },
+  };
+}

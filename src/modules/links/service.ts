@@ -1,0 +1,39 @@
+// Link rules: links hang off one of the caller's ideas (archived ones included, as they stay readable).
+import type { Deps } from "../../deps";
+import { fieldError } from "../../errors";
+import { toStamp } from "../../lib/time";
+import { checkEnum } from "../ideas/model";
+import { createIdeasRepo } from "../ideas/repo";
+import { ideaNotFound } from "../ideas/service";
+import { createLinksRepo } from "./repo";
+import { LINK_TYPES, type CreateLinkBody } from "./model";
+
+export function createLinksService(deps: Deps) {
+  const ideas = createIdeasRepo(deps.db);
+  const repo = createLinksRepo(deps.db);
+
+  function mustOwnIdea(userId: string, ideaId: number): void {
+    if (!ideas.findOwned(userId, ideaId)) throw ideaNotFound();
+  }
+
+  return {
+    list(userId: string, ideaId: number) {
+      mustOwnIdea(userId, ideaId);
+      return { links: repo.listForIdea(ideaId) };
+    },
+
+    create(userId: string, ideaId: number, body: CreateLinkBody) {
+      mustOwnIdea(userId, ideaId);
+      // The URL is stored as given: never fetched, never normalised; it only has to parse.
+      if (!URL.canParse(body.url)) throw fieldError("url", "url must be a valid URL");
+      const linkType = checkEnum("link_type", body.link_type ?? "url", LINK_TYPES);
+      return { link: repo.insert(ideaId, body.url, body.title ?? null, linkType, toStamp(deps.clock())) };
+    },
+
+    /** Always succeeds; deletes only a link of that idea, and only when the idea is the caller's. */
+    remove(userId: string, ideaId: number, linkId: number) {
+      if (ideas.findOwned(userId, ideaId)) repo.deleteFromIdea(ideaId, linkId);
+      return { success: true as const };
+    },
+  };
+}

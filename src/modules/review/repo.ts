@@ -1,0 +1,54 @@
+// SQL for the review queue: stale captured ideas and the week's new connections between live ideas.
+import type { Db } from "../../db/open";
+
+export interface StaleRow {
+  id: number;
+  number: number;
+  title: string;
+  body: string;
+  status: string;
+  source: string;
+  updated_at: string;
+}
+
+export interface ConnectionRow {
+  id: number;
+  relation_type: string;
+  score: number | null;
+  created_by: string;
+  created_at: string;
+  source_idea_id: number;
+  source_number: number;
+  source_title: string;
+  target_idea_id: number;
+  target_number: number;
+  target_title: string;
+}
+
+export function createReviewRepo(db: Db) {
+  // Only captured ideas can be stale; one that moved on never comes back, whatever its date.
+  const stale = db.query<StaleRow, [string, string]>(
+    `SELECT id, number, title, body, status, source, updated_at FROM ideas
+     WHERE user_id = ? AND is_archived = 0 AND status = 'captured' AND updated_at < ?
+     ORDER BY updated_at ASC, id ASC`,
+  );
+  const connections = db.query<ConnectionRow, [string, string]>(
+    `SELECT r.id, r.relation_type, r.score, r.created_by, r.created_at,
+            s.id AS source_idea_id, s.number AS source_number, s.title AS source_title,
+            g.id AS target_idea_id, g.number AS target_number, g.title AS target_title
+     FROM relations r
+     JOIN ideas s ON s.id = r.source_idea_id AND s.is_archived = 0
+     JOIN ideas g ON g.id = r.target_idea_id AND g.is_archived = 0
+     WHERE r.user_id = ? AND r.created_at >= ?
+     ORDER BY r.created_at DESC, r.id DESC`,
+  );
+  const touch = db.query("UPDATE ideas SET updated_at = ? WHERE user_id = ? AND id = ?");
+  return {
+    /** Captured, live ideas last updated strictly before `cutoff`, oldest first. */
+    stale: (userId: string, cutoff: string) => stale.all(userId, cutoff),
+    /** Relations created at or after `since` whose two ends are live, newest first. */
+    connectionsSince: (userId: string, since: string) => connections.all(userId, since),
+    /** Sets updated_at only; false when the idea is not the caller's. */
+    touch: (userId: string, ideaId: number, now: string) => touch.run(now, userId, ideaId).changes > 0,
+  };
+}

@@ -1,0 +1,16 @@
+// /review routes: the queue and the "keep" action.
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../deps";
+import { authPlugin, type AuthKit } from "../../auth/plugin";
+import { ideaId } from "../ideas/params";
+import { createReviewService } from "./service";
+
+export function reviewRoutes(deps: Deps, kit: AuthKit) {
+  const review = createReviewService(deps);
+  return new Elysia({ prefix: "/review" })
+    .use(authPlugin(deps, kit))
+    .get("/", ({ auth }) => review.queue(auth.user.id, auth.plan))
+    .post("/:ideaId/keep", ({ auth, params }) => review.keep(auth.user.id, ideaId(params.ideaId)), {
+      params: t.Object({ ideaId: t.String() }),
+    });
+}

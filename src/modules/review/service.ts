@@ -1,0 +1,48 @@
+// Review queue rules: stale threshold from the user's settings, the fixed 7-day connection window, duplicates, keep.
+import type { Deps } from "../../deps";
+import type { Plan } from "../../auth/plans";
+import { notFound } from "../../errors";
+import { addDays, fromStamp, toStamp } from "../../lib/time";
+import { createUsersRepo } from "../users/repo";
+import { parseSettings } from "../users/settings";
+import { createDuplicatesService } from "../duplicates/service";
+import { ideaNotFound } from "../ideas/service";
+import { createReviewRepo } from "./repo";
+
+export const CONNECTIONS_WINDOW_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+export function createReviewService(deps: Deps) {
+  const repo = createReviewRepo(deps.db);
+  const users = createUsersRepo(deps.db);
+  const duplicates = createDuplicatesService(deps);
+
+  return {
+    queue(userId: string, plan: Plan) {
+      const user = users.findById(userId);
+      if (!user) throw notFound("User not found");
+      const threshold = parseSettings(user.settings_json).stale_threshold_days;
+      const now = deps.clock();
+      const stale = repo.stale(userId, toStamp(addDays(now, -threshold))).map((r) => ({
+        ...r,
+        // whole days since the last update, rounded down
+        days_stale: Math.floor((now.getTime() - fromStamp(r.updated_at).getTime()) / DAY_MS),
+      }));
+      const connections = repo.connectionsSince(userId, toStamp(addDays(now, -CONNECTIONS_WINDOW_DAYS)));
+      const dups = duplicates.list(userId, plan).duplicates;
+      return {
+        stale,
+        connections,
+        duplicates: dups,
+        counts: { stale: stale.length, connections: connections.length, duplicates: dups.length, total: stale.length + connections.length + dups.length },
+        stale_threshold_days: threshold,
+      };
+    },
+
+    /** "Keep": the idea leaves the stale group for another threshold period; nothing but updated_at changes. */
+    keep(userId: string, ideaId: number) {
+      if (!repo.touch(userId, ideaId, toStamp(deps.clock()))) throw ideaNotFound();
+      return { success: true as const };
+    },
+  };
+}

@@ -1,0 +1,102 @@
+// Tag rules: the counted list, explicit create, rename/recolour, delete (detaching from ideas), similar tags.
+import type { Deps } from "../../deps";
+import { badRequest, conflict, fieldError, internal, notFound } from "../../errors";
+import { enqueueJob } from "../../jobs/queue";
+import { toStamp } from "../../lib/time";
+import { clampLimit } from "../ideas/params";
+import { wakeWorker } from "../ideas/effects";
+import { createTagsRepo, type TagRow } from "./repo";
+import type { CreateTagBody, SimilarQuery, TagSimilarEngine, UpdateTagBody } from "./model";
+
+export const SIMILAR_DEFAULT_LIMIT = 5;
+export const SIMILAR_MAX_LIMIT = 20;
+
+const tagNotFound = () => notFound("Tag not found");
+const isUniqueViolation = (e: unknown) => e instanceof Error && /UNIQUE constraint failed/.test(e.message);
+
+function cleanName(name: string): string {
+  const out = name.trim();
+  if (out === "") throw fieldError("name", "name must not be blank");
+  return out;
+}
+
+export function createTagsService(deps: Deps) {
+  const { db } = deps;
+  const repo = createTagsRepo(db);
+  const stamp = () => toStamp(deps.clock());
+
+  /** Tag changes are idea metadata changes: every live idea carrying the tag gets a light update. */
+  function queueLightUpdates(tagId: number, now: string): boolean {
+    const live = repo.ideasOfTag(tagId).filter((r) => !r.is_archived);
+    for (const r of live) enqueueJob(db, "light", r.idea_id, now);
+    return live.length > 0;
+  }
+
+  return {
+    list: (userId: string) => ({ tags: repo.listWithCounts(userId) }),
+
+    create(userId: string, body: CreateTagBody): { tag: TagRow } {
+      const name = cleanName(body.name);
+      if (repo.findByName(userId, name)) throw conflict("Tag name already exists");
+      const now = stamp();
+      const id = db.transaction(() => {
+        const id = repo.insert(userId, name, body.color ?? null, now);
+        enqueueJob(db, "tag-embed", null, now, { tag_id: id });
+        return id;
+      })();
+      wakeWorker(deps);
+      return { tag: repo.findById(userId, id)! };
+    },
+
+    update(userId: string, id: number, body: UpdateTagBody): { tag: TagRow } {
+      const tag = repo.findById(userId, id);
+      if (!tag) throw tagNotFound();
+      const fields: { name?: string; color?: string | null } = {};
+      if (body.name !== undefined && cleanName(body.name) !== tag.name) fields.name = cleanName(body.name);
+      if (body.color !== undefined && body.color !== tag.color) fields.color = body.color;
+      if (Object.keys(fields).length === 0) return { tag };
+      let queued = false;
+      try {
+        db.transaction(() => {
+          repo.update(userId, id, fields);
+          // A rename changes the tag lists of ideas; the embedding catches up in the background (old one used until then).
+          if (fields.name !== undefined) {
+            queued = queueLightUpdates(id, stamp());
+            enqueueJob(db, "tag-embed", null, stamp(), { tag_id: id });
+          }
+        })();
+      } catch (e) {
+        // The spec keeps a rename onto an existing name as a 500 (not a 409); answer it without logging a crash.
+        if (isUniqueViolation(e)) throw internal();
+        throw e;
+      }
+      if (queued || fields.name !== undefined) wakeWorker(deps);
+      return { tag: repo.findById(userId, id)! };
+    },
+
+    remove(userId: string, id: number) {
+      const tag = repo.findById(userId, id);
+      if (!tag) throw tagNotFound();
+      const queued = db.transaction(() => {
+        const queued = queueLightUpdates(id, stamp());
+        repo.delete(userId, id); // idea_tags rows go with it (ON DELETE CASCADE)
+        return queued;
+      })();
+      if (queued) wakeWorker(deps);
+      return { success: true as const };
+    },
+
+    async similar(userId: string, q: SimilarQuery) {
+      if (q.tag === undefined || q.tag.trim() === "") throw badRequest('Missing "tag" query parameter');
+      const name = q.tag.trim();
+      const tag = repo.findByName(userId, name);
+      if (!tag) throw notFound(`Tag "${name}" not found`);
+      if (tag.vectorize_id === null) return { similar: [], message: "Tag has no embedding yet" };
+      const limit = clampLimit(q.limit, SIMILAR_DEFAULT_LIMIT, SIMILAR_MAX_LIMIT);
+      const engine = deps.engines.tagSimilar as TagSimilarEngine | undefined;
+      if (typeof engine !== "function") return { similar: [] };
+      const found = await engine(userId, tag.id, limit);
+      return { similar: found.slice(0, limit).map((s) => ({ name: s.name, idea_count: s.idea_count, similarity: s.similarity })) };
+    },
+  };
+}
