@@ -15,6 +15,7 @@ import { byokRoutes } from "./modules/byok/routes";
 import { developRoutes } from "./modules/develop/routes";
 import { agentRoutes } from "./modules/agent/routes";
 import { relationsRoutes } from "./modules/relations/routes";
+import { searchRoutes } from "./modules/search/routes";
 import { ideasRoutes } from "./modules/ideas/routes";
 import { mapRoutes } from "./modules/map/routes";
 import { exportRoutes } from "./modules/export/routes";
@@ -45,6 +46,7 @@ export function createApp(deps: Deps) {
     .use(developRoutes(deps, kit))
     .use(agentRoutes(deps, kit))
     .use(relationsRoutes(deps, kit))
+    .use(searchRoutes(deps, kit))
     .use(ideasRoutes(deps, kit))
     .use(mapRoutes(deps, kit))
     .use(exportRoutes(deps, kit))

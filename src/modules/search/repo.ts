@@ -1,0 +1,57 @@
+// SQL for search: BM25 keyword matches, result rows by id, and the monthly semantic-search counter.
+import type { Db } from "../../db/open";
+
+export interface SearchRow {
+  id: number;
+  number: number;
+  title: string;
+  body: string;
+  status: string;
+  source: string;
+  source_url: string | null;
+  is_archived: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Title hits weigh twice body hits: a word in the title says more about what the idea is. */
+const BM25 = "bm25(ideas_fts, 2.0, 1.0)";
+
+export function createSearchRepo(db: Db) {
+  const keyword = db.query<{ id: number }, [string, string, number]>(
+    `SELECT f.rowid AS id FROM ideas_fts f JOIN ideas i ON i.id = f.rowid
+     WHERE ideas_fts MATCH ?1 AND i.user_id = ?2 AND i.is_archived = 0
+     ORDER BY ${BM25}, f.rowid LIMIT ?3`,
+  );
+  const keywordAmong = db.query<{ id: number }, [string, string]>(
+    `SELECT rowid AS id FROM ideas_fts WHERE ideas_fts MATCH ?1 AND rowid IN (SELECT value FROM json_each(?2))
+     ORDER BY ${BM25}`,
+  );
+  const rows = db.query<SearchRow, [string, string]>(
+    `SELECT id, number, title, body, status, source, source_url, is_archived, created_at, updated_at
+     FROM ideas WHERE user_id = ?1 AND is_archived = 0 AND id IN (SELECT value FROM json_each(?2))`,
+  );
+  const usage = db.query<{ count: number }, [string, string, string]>(
+    "SELECT count FROM usage_counters WHERE user_id = ? AND kind = ? AND period = ?",
+  );
+  const bump = db.query(
+    `INSERT INTO usage_counters (user_id, kind, period, count) VALUES (?1, ?2, ?3, 1)
+     ON CONFLICT (user_id, kind, period) DO UPDATE SET count = count + 1`,
+  );
+
+  return {
+    /** The caller's live ideas matching an FTS5 expression, best BM25 first. */
+    keywordIds: (match: string, userId: string, limit: number) => keyword.all(match, userId, limit).map((r) => r.id),
+    /** Which of `ids` match the expression, best BM25 first (the second-stage ranking of semantic candidates). */
+    keywordRankAmong: (match: string, ids: number[]) => keywordAmong.all(match, JSON.stringify(ids)).map((r) => r.id),
+    /** The caller's live ideas among `ids`, in the order of `ids`; others' and archived ids drop out. */
+    rowsInOrder(userId: string, ids: number[]): SearchRow[] {
+      if (ids.length === 0) return [];
+      const byId = new Map(rows.all(userId, JSON.stringify(ids)).map((r) => [r.id, r]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    },
+    usageCount: (userId: string, kind: string, period: string) => usage.get(userId, kind, period)?.count ?? 0,
+    bumpUsage: (userId: string, kind: string, period: string) => void bump.run(userId, kind, period),
+  };
+}
+export type SearchRepo = ReturnType<typeof createSearchRepo>;

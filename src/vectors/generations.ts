@@ -1,0 +1,126 @@
+// Embedding generations: one pair of vec0 tables per embedding model, and which pair answers searches while another is built.
+import type { Db } from "../db/open";
+import { forgetStore } from "./store";
+import { ideaTable, tagTable } from "./tables";
+
+/** One embedding model's vector space: its own tables, so a model change never mixes vectors of two spaces. */
+export interface Generation {
+  gen: number;
+  /** The configured name that loads the model again ("use-lite" or a folder under models_dir). */
+  model: string;
+  /** The model's stable identity reported by the worker (name + version or file hash). */
+  model_id: string;
+  dim: number;
+}
+
+/**
+ * `active` answers searches and neighbour lookups. `building` exists only while a new model re-embeds everything in
+ * the background; when it holds every vector it becomes `active` in one transaction and the old tables are dropped.
+ */
+export interface EmbeddingState {
+  active: Generation | null;
+  building: Generation | null;
+  next_gen: number;
+}
+
+export type ModelIdentity = Omit<Generation, "gen">;
+
+const STATE_KEY = "embeddings";
+const EMPTY: EmbeddingState = { active: null, building: null, next_gen: 1 };
+
+/** vectorize_id names the generation the vector lives in, so "embedded with an old model" is a prefix test. */
+export const vectorId = (gen: number, id: number) => `g${gen}-${id}`;
+/** [lo, hi) bounds of the vectorize_ids of one generation: an index range scan instead of a LIKE. */
+export const vectorIdRange = (gen: number): [string, string] => [`g${gen}-`, `g${gen}.`];
+
+/** Where new vectors must end up: the generation being built if any, else the active one. */
+export const targetGeneration = (s: EmbeddingState): Generation | null => s.building ?? s.active;
+
+export function readState(db: Db): EmbeddingState {
+  const row = db.query<{ value: string }, [string]>("SELECT value FROM app_state WHERE key = ?").get(STATE_KEY);
+  return row ? { ...EMPTY, ...(JSON.parse(row.value) as Partial<EmbeddingState>) } : { ...EMPTY };
+}
+
+function writeState(db: Db, state: EmbeddingState, now: string): void {
+  db.query(
+    `INSERT INTO app_state (key, value, updated_at) VALUES (?1, ?2, ?3)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  ).run(STATE_KEY, JSON.stringify(state), now);
+}
+
+const sameModel = (g: Generation | null, m: ModelIdentity) => !!g && g.model_id === m.model_id && g.dim === m.dim;
+
+function createTables(db: Db, g: Generation): void {
+  // Partitioned by account: a KNN scans only the caller's vectors, so a huge neighbour can never crowd them out.
+  // The auxiliary columns remember what was embedded (a text hash, a tag name) so unchanged text is never re-embedded.
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${ideaTable(g.gen)} USING vec0(
+    user_id text partition key, embedding float[${g.dim}] distance_metric=cosine, +text_hash text)`);
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${tagTable(g.gen)} USING vec0(
+    user_id text partition key, embedding float[${g.dim}] distance_metric=cosine, +name text)`);
+}
+
+function dropTables(db: Db, gen: number): void {
+  forgetStore(db, gen); // a prepared statement on a table would make DROP fail
+  db.exec(`DROP TABLE IF EXISTS ${ideaTable(gen)}`);
+  db.exec(`DROP TABLE IF EXISTS ${tagTable(gen)}`);
+}
+
+/**
+ * Reconciles the stored state with the model this process loaded (IMMEDIATE, so a CLI `reindex` and the server
+ * cannot both start a generation). Same model: nothing to do (an abandoned build is dropped). New model: a building
+ * generation is started and the active one keeps answering until it is complete. `force` rebuilds even for the
+ * same model. The very first generation becomes active at once: there is nothing older to keep serving.
+ */
+export function planGenerations(db: Db, want: ModelIdentity, now: string, opts: { force?: boolean } = {}): EmbeddingState {
+  return db.transaction(() => {
+    const s = readState(db);
+    const fresh = (): Generation => {
+      const g = { gen: s.next_gen, ...want };
+      s.next_gen += 1;
+      createTables(db, g);
+      return g;
+    };
+    if (!s.active) {
+      s.active = fresh();
+    } else if (sameModel(s.active, want) && !opts.force) {
+      if (s.building) dropTables(db, s.building.gen);
+      s.building = null;
+    } else if (!(sameModel(s.building, want) && !opts.force)) {
+      if (s.building) dropTables(db, s.building.gen);
+      s.building = fresh();
+    }
+    writeState(db, s, now);
+    return s;
+  }).immediate();
+}
+
+/** Live ideas and tags that still lack a vector of generation `gen` (null vectorize_id counts for tags only). */
+export function countMissing(db: Db, gen: number): { ideas: number; tags: number } {
+  const [lo, hi] = vectorIdRange(gen);
+  const ideas = db.query<{ n: number }, [string, string]>(
+    `SELECT count(*) AS n FROM ideas WHERE is_archived = 0 AND vectorize_id IS NOT NULL
+       AND (vectorize_id < ?1 OR vectorize_id >= ?2)`,
+  ).get(lo, hi)!.n;
+  const tags = db.query<{ n: number }, [string, string]>(
+    "SELECT count(*) AS n FROM tags WHERE vectorize_id IS NULL OR vectorize_id < ?1 OR vectorize_id >= ?2",
+  ).get(lo, hi)!.n;
+  return { ideas, tags };
+}
+
+/**
+ * Makes the building generation active once nothing is missing from it, dropping the old tables in the same
+ * transaction: searches see either the old complete index or the new complete one, never a half-built one.
+ */
+export function switchIfComplete(db: Db, now: string): Generation | null {
+  return db.transaction(() => {
+    const s = readState(db);
+    if (!s.building) return null;
+    const missing = countMissing(db, s.building.gen);
+    if (missing.ideas > 0 || missing.tags > 0) return null;
+    if (s.active) dropTables(db, s.active.gen);
+    s.active = s.building;
+    s.building = null;
+    writeState(db, s, now);
+    return s.active;
+  }).immediate();
+}
