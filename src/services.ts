@@ -1,6 +1,7 @@
 // Long-running background parts (model worker, job runner, scheduler, mail) that start with the server and stop with it.
 import type { Deps } from "./deps";
 import { createScheduler } from "./jobs/scheduler";
+import { createMasterKeyCheck } from "./modules/byok/master-key";
 
 export interface BackgroundService {
   name: string;
@@ -11,4 +12,4 @@ export interface BackgroundService {
 }
 
 /** Each feature appends a factory here (one line each). */
-export const SERVICE_FACTORIES: Array<(deps: Deps) => BackgroundService> = [createScheduler];
+export const SERVICE_FACTORIES: Array<(deps: Deps) => BackgroundService> = [createMasterKeyCheck, createScheduler];

@@ -1,9 +1,11 @@
 // Further CLI commands register here (one entry each): import, export, backup, restore, reindex, models …
 import { backupCommand, restoreCommand } from "./backup";
+import { masterKeyCommand } from "./master-key";
 
 export interface CliCommand { usage: string; run(argv: string[]): Promise<void> }
 
 export const COMMANDS: Record<string, CliCommand> = {
   backup: backupCommand,
   restore: restoreCommand,
+  "master-key": masterKeyCommand,
 };

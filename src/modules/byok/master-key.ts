@@ -1,6 +1,8 @@
 // Where the master key comes from (deps engine → config → <data_dir>/master.key, created once) and its cache.
 import { existsSync, mkdirSync, renameSync } from "node:fs";
 import type { Deps } from "../../deps";
+import { ConfigError } from "../../config";
+import type { BackgroundService } from "../../services";
 import type { Db } from "../../db/open";
 import { PROVIDERS } from "../../ai/types";
 import {
@@ -44,6 +46,7 @@ export function recoverInterruptedRotation(db: Db, path: string): "none" | "comp
   return "discarded";
 }
 
+/** Throws ConfigError (one clear line at boot or in the CLI) when the key is unusable. */
 export function resolveMasterKey(deps: Deps): MasterKey {
   const injected = deps.engines.masterKey;
   if (injected instanceof Uint8Array) return { key: Buffer.from(injected), source: "engine", path: null };
@@ -51,9 +54,18 @@ export function resolveMasterKey(deps: Deps): MasterKey {
     try {
       return { key: parseMasterKey(deps.config.master_key), source: "config", path: null };
     } catch (e) {
-      throw new SecretBoxError(`master_key (IDEAREPO_MASTER_KEY): ${(e as Error).message}`);
+      throw new ConfigError(`master_key (IDEAREPO_MASTER_KEY): ${(e as Error).message}`);
     }
   }
+  try {
+    return resolveKeyFile(deps);
+  } catch (e) {
+    if (e instanceof SecretBoxError) throw new ConfigError(e.message);
+    throw e;
+  }
+}
+
+function resolveKeyFile(deps: Deps): MasterKey {
   const path = masterKeyPath(deps.config.data_dir);
   const recovered = recoverInterruptedRotation(deps.db, path);
   if (recovered !== "none") deps.log.warn("finished an interrupted master key rotation", { outcome: recovered });
@@ -81,6 +93,11 @@ export function secretBoxFor(deps: Deps): SecretBox {
     boxes.set(deps, box);
   }
   return box;
+}
+
+/** Resolves the key when the server starts, so a bad key or key file stops the boot instead of a later request. */
+export function createMasterKeyCheck(deps: Deps): BackgroundService {
+  return { name: "master-key", start: () => void secretBoxFor(deps), stop: () => {} };
 }
 
 /** Additional data binding a sealed provider key to its account and slot. */

@@ -1,0 +1,48 @@
+// `master-key` operator command: rotate the key that seals provider keys, or show what it can open.
+import type { CliCommand } from "./commands";
+import { cliDeps, printJson } from "./context";
+import { parseArgs, rejectUnknown, UsageError } from "./args";
+import { parseMasterKey } from "../lib/secret-box";
+import { inspectSealedKeys, rotateMasterKey, RotationError } from "../modules/byok/rotate";
+
+async function readStdin(): Promise<string> {
+  return (await new Response(Bun.stdin.stream()).text()).trim();
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  const p = parseArgs(rest, ["new-key-stdin", "drop-unreadable"]);
+  if (sub !== "rotate" && sub !== "status") throw new UsageError(`Unknown master-key command "${sub ?? ""}". Use: rotate, status`);
+  rejectUnknown(p, sub === "rotate" ? ["new-key-stdin", "drop-unreadable"] : []);
+  let newKey: Buffer | undefined;
+  if (p.flags["new-key-stdin"]) {
+    try {
+      newKey = parseMasterKey(await readStdin());
+    } catch (e) {
+      throw new UsageError(`--new-key-stdin: ${(e as Error).message}`);
+    }
+  }
+  const deps = cliDeps();
+  try {
+    if (sub === "status") {
+      printJson(inspectSealedKeys(deps));
+      return;
+    }
+    const result = rotateMasterKey(deps, { newKey, dropUnreadable: p.flags["drop-unreadable"] === true });
+    printJson(
+      result.source === "config"
+        ? { ...result, next_step: "Set master_key / IDEAREPO_MASTER_KEY to the new key before starting the server again" }
+        : result,
+    );
+  } catch (e) {
+    if (e instanceof RotationError) throw new UsageError(e.message);
+    throw e;
+  } finally {
+    deps.db.close();
+  }
+}
+
+export const masterKeyCommand: CliCommand = {
+  usage: "idearepo master-key rotate [--new-key-stdin] [--drop-unreadable]   (stop the server first)\n  idearepo master-key status",
+  run,
+};

@@ -1,0 +1,182 @@
+// The master key on disk: generated once with owner-only permissions, rotated by the CLI (a real process),
+// interrupted rotations finished or undone on the next start, bad keys refused with one clear line.
+import { afterAll, describe, expect, test } from "bun:test";
+import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config";
+import { openDb } from "../../src/db/open";
+import { createApp } from "../../src/app";
+import { createLogger } from "../../src/lib/log";
+import type { Deps } from "../../src/deps";
+import { runCli, tempDir } from "../cli";
+import { fakeKey, providersConfig, startFakes } from "../fakes/ai-app";
+
+const fakes = startFakes();
+afterAll(() => fakes.stop());
+
+/** The app in-process on a real data dir (file database, key from <data_dir>/master.key), requests through HTTP handling. */
+function fileApp(dataDir: string) {
+  const config = loadConfig(
+    { IDEAREPO_DATA_DIR: dataDir, IDEAREPO_ENV: "test" },
+    { log_level: "silent", providers: providersConfig(fakes), provider_timeout_ms: 1000 },
+  );
+  const db = openDb(join(dataDir, "idearepo.db"));
+  const deps: Deps = { config, db, clock: () => new Date(), log: createLogger("silent"), engines: {} };
+  const { app, close } = createApp(deps);
+  const req = async (method: string, path: string, key: string, body?: unknown) => {
+    const res = await app.handle(new Request(`http://localhost/api/v1${path}`, {
+      method,
+      headers: { "x-api-key": key, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    }));
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  return { req, db, close: () => (close(), db.close()) };
+}
+
+const sealedValues = (dataDir: string) => {
+  const db = openDb(join(dataDir, "idearepo.db"));
+  try {
+    return db.query<{ a: string | null; b: string | null }, []>("SELECT provider_a_key_enc AS a, provider_b_key_enc AS b FROM users WHERE provider_a_key_enc IS NOT NULL").all();
+  } finally {
+    db.close();
+  }
+};
+
+const modeOf = (path: string) => statSync(path).mode & 0o777;
+const json = (s: string) => JSON.parse(s.trim().split("\n").pop()!);
+
+describe("master key file and rotation", () => {
+  const dataDir = tempDir("idearepo-mk-");
+  const keyFile = join(dataDir, "master.key");
+  const providerKeys = { a: fakeKey("sk-ant"), b: fakeKey("sk-proj") };
+  fakes.a.validKeys.add(providerKeys.a);
+  fakes.b.validKeys.add(providerKeys.b);
+  let userKey = "";
+
+  const bothKeysWork = async () => {
+    const app = fileApp(dataDir);
+    try {
+      const a = await app.req("POST", "/user/byok/provider_a/test", userKey);
+      const b = await app.req("POST", "/user/byok/provider_b/test", userKey);
+      return [a.body, b.body];
+    } finally {
+      app.close();
+    }
+  };
+
+  test("the first use generates <data_dir>/master.key: 32 random bytes in hex, mode 0600", async () => {
+    const created = runCli(["users", "create", "--email", "rot@example.com", "--plan", "pro"], { dataDir });
+    expect(created.code).toBe(0);
+    userKey = JSON.parse(created.stdout).api_key;
+    const app = fileApp(dataDir);
+    try {
+      expect((await app.req("PUT", "/user/byok/provider_a", userKey, { api_key: providerKeys.a })).status).toBe(200);
+      expect((await app.req("PUT", "/user/byok/provider_b", userKey, { api_key: providerKeys.b })).status).toBe(200);
+    } finally {
+      app.close();
+    }
+    expect(readFileSync(keyFile, "utf8")).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(modeOf(keyFile)).toBe(0o600);
+    expect(await bothKeysWork()).toEqual([{ ok: true }, { ok: true }]);
+  });
+
+  test("master-key status reports the key id and what it can open", () => {
+    const r = runCli(["master-key", "status"], { dataDir });
+    expect(r.code).toBe(0);
+    const out = json(r.stdout);
+    expect(out).toMatchObject({ source: "file", key_file: keyFile, readable: 2, unreadable: [] });
+    expect(out.key_id).toBe(sealedValues(dataDir)[0].a!.split(":")[1]);
+  });
+
+  test("master-key rotate re-seals every value under a new key and replaces the file atomically", async () => {
+    const before = readFileSync(keyFile, "utf8");
+    const sealedBefore = sealedValues(dataDir)[0];
+    const r = runCli(["master-key", "rotate"], { dataDir });
+    expect(r.code).toBe(0);
+    const out = json(r.stdout);
+    expect(out).toMatchObject({ success: true, source: "file", key_file: keyFile, reencrypted: 2, dropped: 0 });
+    expect(out.key_id).not.toBe(out.previous_key_id);
+    expect(r.stdout).not.toContain(readFileSync(keyFile, "utf8").trim()); // the new key is never printed
+    const after = readFileSync(keyFile, "utf8");
+    expect(after).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(after).not.toBe(before);
+    expect(modeOf(keyFile)).toBe(0o600);
+    expect(existsSync(`${keyFile}.next`)).toBe(false);
+    const sealedAfter = sealedValues(dataDir)[0];
+    expect(sealedAfter.a!.split(":")[1]).toBe(out.key_id);
+    expect(sealedAfter.a).not.toBe(sealedBefore.a);
+    expect(await bothKeysWork()).toEqual([{ ok: true }, { ok: true }]);
+  });
+
+  test("a rotation that crashed after the database commit is completed on the next start", async () => {
+    const oldCopy = join(dataDir, "old.key");
+    copyFileSync(keyFile, oldCopy);
+    expect(runCli(["master-key", "rotate"], { dataDir }).code).toBe(0);
+    // Recreate the crash window: the database uses the new key, master.key is still the old one, .next holds the new.
+    copyFileSync(keyFile, `${keyFile}.next`);
+    const newKey = readFileSync(keyFile, "utf8");
+    copyFileSync(oldCopy, keyFile);
+    expect(await bothKeysWork()).toEqual([{ ok: true }, { ok: true }]);
+    expect(readFileSync(keyFile, "utf8")).toBe(newKey);
+    expect(existsSync(`${keyFile}.next`)).toBe(false);
+  });
+
+  test("a rotation that crashed before the commit is undone on the next start", async () => {
+    const current = readFileSync(keyFile, "utf8");
+    writeFileSync(`${keyFile}.next`, randomBytes(32).toString("hex") + "\n", { mode: 0o600 });
+    expect(await bothKeysWork()).toEqual([{ ok: true }, { ok: true }]);
+    expect(readFileSync(keyFile, "utf8")).toBe(current);
+    expect(existsSync(`${keyFile}.next`)).toBe(false);
+  });
+
+  test("values the current key cannot open stop the rotation unchanged, unless --drop-unreadable", () => {
+    const wrong = randomBytes(32).toString("hex");
+    const env = { IDEAREPO_MASTER_KEY: wrong };
+    const sealedBefore = sealedValues(dataDir);
+    const refused = runCli(["master-key", "rotate", "--new-key-stdin"], { dataDir, env, stdin: randomBytes(32).toString("hex") });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("cannot be decrypted with the current master key");
+    expect(refused.stderr).toContain("Nothing was changed");
+    expect(sealedValues(dataDir)).toEqual(sealedBefore);
+
+    const status = json(runCli(["master-key", "status"], { dataDir, env }).stdout);
+    expect(status).toMatchObject({ source: "config", key_file: null, readable: 0 });
+    expect(status.unreadable).toHaveLength(2);
+
+    const dropped = runCli(["master-key", "rotate", "--new-key-stdin", "--drop-unreadable"], { dataDir, env, stdin: randomBytes(32).toString("hex") });
+    expect(dropped.code).toBe(0);
+    expect(json(dropped.stdout)).toMatchObject({ success: true, reencrypted: 0, dropped: 2 });
+    expect(sealedValues(dataDir)).toEqual([]);
+  });
+
+  test("a key from configuration is rotated only with --new-key-stdin; the operator then updates the config", () => {
+    const dir = tempDir("idearepo-mk-cfg-");
+    const env = { IDEAREPO_MASTER_KEY: randomBytes(32).toString("hex") };
+    const refused = runCli(["master-key", "rotate"], { dataDir: dir, env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--new-key-stdin");
+    const same = runCli(["master-key", "rotate", "--new-key-stdin"], { dataDir: dir, env, stdin: env.IDEAREPO_MASTER_KEY });
+    expect(same.code).toBe(2);
+    expect(same.stderr).toContain("same as the current one");
+    const ok = runCli(["master-key", "rotate", "--new-key-stdin"], { dataDir: dir, env, stdin: randomBytes(32).toString("base64") });
+    expect(ok.code).toBe(0);
+    expect(json(ok.stdout)).toMatchObject({ success: true, source: "config", key_file: null, reencrypted: 0, next_step: expect.stringContaining("IDEAREPO_MASTER_KEY") });
+    expect(existsSync(join(dir, "master.key"))).toBe(false);
+  });
+
+  test("a malformed master key is one clear line, for the CLI and for the server at boot", () => {
+    const dir = tempDir("idearepo-mk-bad-");
+    const env = { IDEAREPO_MASTER_KEY: "not-a-real-key" };
+    const cli = runCli(["master-key", "status"], { dataDir: dir, env });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr.trim()).toMatch(/^idearepo: master_key \(IDEAREPO_MASTER_KEY\): master key must be 32 bytes/);
+    const serve = runCli(["serve"], { dataDir: dir, env: { ...env, IDEAREPO_PORT: "0" } });
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toContain("master_key (IDEAREPO_MASTER_KEY)");
+    const short = runCli(["master-key", "rotate", "--new-key-stdin"], { dataDir: dir, stdin: "abc" });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain("--new-key-stdin");
+  });
+});
