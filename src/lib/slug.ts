@@ -7,11 +7,18 @@ const MAX_SLUG_CHARS = 60;
  * ZIP tools handle UTF-8 names). Returns "untitled" when nothing usable is left.
  */
 export function slugify(title: string): string {
-  const folded = title.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
-  const slug = folded.replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "");
+  const folded = Array.from(title.normalize("NFC"), foldLatin).join("").toLowerCase();
+  // Marks stay: in scripts like Devanagari or Japanese kana they are part of the letter, not decoration.
+  const slug = folded.replace(/[^\p{L}\p{M}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "");
   // Cut by code points so a surrogate pair is never split, then drop a dash left dangling by the cut.
   const cut = Array.from(slug).slice(0, MAX_SLUG_CHARS).join("").replace(/-+$/, "");
   return cut === "" ? "untitled" : cut;
+}
+
+/** é → e, ﬁ → fi, Ｆ → F; characters of other scripts are returned unchanged (デ keeps its voicing mark). */
+function foldLatin(ch: string): string {
+  const decomposed = ch.normalize("NFKD");
+  return /^\p{Script=Latin}/u.test(decomposed) ? decomposed.replace(/\p{M}+/gu, "") : ch;
 }
 
 /** `NNNN-slug`: the display number zero-padded to four digits (longer numbers keep all their digits). */

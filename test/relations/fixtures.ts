@@ -78,3 +78,8 @@ export function archive(t: TestApp, ideaId: number): void {
 export function relationCount(t: TestApp, where = "1 = 1", ...args: any[]): number {
   return t.deps.db.query<{ n: number }, any[]>(`SELECT count(*) AS n FROM relations WHERE ${where}`).get(...args)!.n;
 }
+
+/** Many plain ideas in one transaction (export caps, benchmarks); returns their ids in number order. */
+export function insertManyIdeas(t: TestApp, user: TestUser | string, n: number, make: (i: number) => IdeaFixture = () => ({})): number[] {
+  return t.deps.db.transaction(() => Array.from({ length: n }, (_, i) => insertIdea(t, user, make(i))))();
+}

@@ -1,0 +1,48 @@
+// The JSON export: a single document written page by page, so memory stays flat however many ideas there are.
+import type { ExportIdeaRow, ExportRepo } from "./repo";
+import { EXPORT_FORMAT, EXPORT_VERSION } from "./model";
+import type { Chunks } from "./stream";
+
+export interface ExportScope {
+  userId: string;
+  /** Highest display number inside the 10,000-idea cap. */
+  maxNumber: number;
+}
+
+/** Unarchived ideas of the scope in display-number order, one page at a time (keyset paging: no long-lived cursor). */
+export function* ideaPages(repo: ExportRepo, scope: ExportScope): Generator<ExportIdeaRow[], void, void> {
+  let after = 0;
+  for (;;) {
+    const rows = repo.page(scope.userId, after, scope.maxNumber);
+    if (rows.length === 0) return;
+    yield rows;
+    after = rows[rows.length - 1].number;
+  }
+}
+
+export function exportIdea(repo: ExportRepo, scope: ExportScope, i: ExportIdeaRow) {
+  return {
+    ...i,
+    tags: repo.tagNames(i.id),
+    links: repo.links(i.id),
+    // Each relation appears once, under its source idea; the other end is always inside the export.
+    relations: repo.outgoing(i.id, scope.maxNumber),
+  };
+}
+
+export function* jsonExport(
+  repo: ExportRepo,
+  scope: ExportScope,
+  head: { exported_at: string; idea_count: number; truncated: boolean; profile: unknown },
+): Chunks {
+  const J = JSON.stringify;
+  yield `{"format":${J(EXPORT_FORMAT)},"version":${EXPORT_VERSION},"exported_at":${J(head.exported_at)},` +
+    `"idea_count":${head.idea_count},"truncated":${head.truncated},\n"profile":${J(head.profile)},\n` +
+    `"tags":${J(repo.tags(scope.userId))},\n"ideas":[`;
+  let first = true;
+  for (const page of ideaPages(repo, scope)) {
+    yield (first ? "\n" : ",\n") + page.map((i) => J(exportIdea(repo, scope, i))).join(",\n");
+    first = false;
+  }
+  yield "\n]}\n";
+}

@@ -1,0 +1,72 @@
+// The JSON export document as a TypeBox schema: what POST /user/export writes and POST /user/import reads back.
+import { t } from "elysia";
+
+export const EXPORT_FORMAT = "idearepo-export";
+export const EXPORT_VERSION = 1;
+
+const Stamp = t.String({ pattern: "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$", error: "must be a 'YYYY-MM-DD HH:MM:SS' timestamp" });
+const Id = t.Integer({ error: "must be an integer id" });
+const NullableString = (opts: { maxLength?: number; error?: string } = {}) => t.Union([t.String(opts), t.Null()], { error: opts.error });
+
+export const IDEA_STATUSES = ["captured", "exploring", "building", "shipped", "shelved"] as const;
+export const IDEA_SOURCES = ["web", "cli", "assistant-mcp", "siri", "email", "api", "shortcut", "ios"] as const;
+export const LINK_TYPES = ["url", "assistant-chat", "code-repo", "code-issue", "attachment"] as const;
+export const RELATION_TYPES = ["related", "parent", "blocks", "inspires", "supersedes", "duplicate"] as const;
+const oneOf = (values: readonly string[], what: string) =>
+  t.Union(values.map((v) => t.Literal(v)), { error: `${what} must be one of ${values.join(", ")}` });
+
+export const ExportLink = t.Object({
+  id: t.Optional(Id),
+  url: t.String({ minLength: 1, maxLength: 2000, error: "url must be 1-2000 characters" }),
+  title: t.Optional(NullableString({ maxLength: 200, error: "title must be at most 200 characters" })),
+  link_type: t.Optional(oneOf(LINK_TYPES, "link_type")),
+  created_at: t.Optional(Stamp),
+});
+
+export const ExportRelation = t.Object({
+  id: t.Optional(Id),
+  source_idea_id: Id,
+  target_idea_id: Id,
+  relation_type: oneOf(RELATION_TYPES, "relation_type"),
+  score: t.Optional(t.Union([t.Number(), t.Null()])),
+  note: t.Optional(NullableString()),
+  created_by: t.Optional(oneOf(["user", "system"], "created_by")),
+  created_at: t.Optional(Stamp),
+});
+
+export const ExportIdea = t.Object({
+  id: Id,
+  number: t.Optional(t.Integer()),
+  title: t.String({ minLength: 1, maxLength: 200, error: "title must be 1-200 characters" }),
+  body: t.Optional(t.String({ maxLength: 50_000, error: "body must be at most 50000 characters" })),
+  status: t.Optional(oneOf(IDEA_STATUSES, "status")),
+  source: t.Optional(oneOf(IDEA_SOURCES, "source")),
+  source_url: t.Optional(NullableString({ maxLength: 2000, error: "source_url must be at most 2000 characters" })),
+  source_summary: t.Optional(NullableString()),
+  parent_id: t.Optional(t.Union([Id, t.Null()])),
+  created_at: t.Optional(Stamp),
+  updated_at: t.Optional(Stamp),
+  tags: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 50, error: "tag names must be 1-50 characters" }), { maxItems: 20, error: "at most 20 tags per idea" })),
+  links: t.Optional(t.Array(ExportLink)),
+  relations: t.Optional(t.Array(ExportRelation)),
+});
+
+export const ExportTag = t.Object({
+  id: t.Optional(Id),
+  name: t.String({ minLength: 1, maxLength: 50, error: "tag names must be 1-50 characters" }),
+  color: t.Optional(t.Union([t.String({ pattern: "^#[0-9a-fA-F]{6}$" }), t.Null()], { error: "color must be #rrggbb or null" })),
+  created_at: t.Optional(Stamp),
+  idea_count: t.Optional(t.Integer()),
+});
+
+/** The whole document. Unknown keys are ignored so newer exports stay readable; `format` tells our files apart. */
+export const ExportFile = t.Object({
+  format: t.Literal(EXPORT_FORMAT, { error: `format must be "${EXPORT_FORMAT}"` }),
+  version: t.Integer({ minimum: 1, maximum: EXPORT_VERSION, error: `version must be an integer from 1 to ${EXPORT_VERSION}` }),
+  exported_at: t.Optional(t.String()),
+  profile: t.Optional(t.Unknown()),
+  tags: t.Optional(t.Array(ExportTag)),
+  ideas: t.Array(ExportIdea),
+});
+export type ExportFile = typeof ExportFile.static;
+export type ExportIdea = typeof ExportIdea.static;
