@@ -1,0 +1,144 @@
+// Durability and shutdown of a real server process: kill -9 mid-burst loses no acknowledged capture; SIGTERM drains.
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../cli";
+import { api, createUser, listAllIdeas, runCommand, startServer, type ServerProcess } from "./harness";
+
+const dirs: string[] = [];
+const servers: ServerProcess[] = [];
+afterAll(async () => {
+  for (const s of servers) s.proc.kill("SIGKILL");
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function newDataDir(): string {
+  const d = tempDir("idearepo-ops-");
+  dirs.push(d);
+  return d;
+}
+
+async function serve(dataDir: string) {
+  const s = await startServer({ dataDir });
+  servers.push(s);
+  return s;
+}
+
+interface Acked { id: number; title: string }
+
+/** `streams` concurrent clients capture ideas back to back until `stop()`; returns every 201 they received. */
+function burst(base: string, key: string, streams: number) {
+  const acked: Acked[] = [];
+  let running = true;
+  let failures = 0;
+  let lastRefusal = "";
+  let n = 0;
+  const workers = Array.from({ length: streams }, async (_, w) => {
+    while (running) {
+      const title = `burst ${w}-${n++}`;
+      try {
+        const res = await api(base, key, "POST", "/ideas", { title, body: `body of ${title}`, tags: ["burst"] });
+        if (res.status === 201) acked.push({ id: res.body.id, title });
+        else {
+          lastRefusal = `${res.status} ${res.text}`;
+          if (res.status >= 500) failures++;
+        }
+      } catch {
+        // The connection died with the server: that request was never acknowledged.
+        if (running) await Bun.sleep(5);
+      }
+    }
+  });
+  return {
+    acked,
+    failures: () => failures,
+    /** Waits until `n` captures were acknowledged; fails fast with the server's answer if they are refused. */
+    async waitForAcks(n: number) {
+      const deadline = Date.now() + 20_000;
+      while (acked.length < n) {
+        if (Date.now() > deadline) throw new Error(`only ${acked.length} captures acknowledged; last refusal: ${lastRefusal}`);
+        await Bun.sleep(5);
+      }
+    },
+    async stop() {
+      running = false;
+      await Promise.all(workers);
+    },
+  };
+}
+
+describe("kill -9 during a burst of captures", () => {
+  test("every idea that got a 201 is there after a restart", async () => {
+    const dataDir = newDataDir();
+    const key = createUser(dataDir, "crash@example.com");
+    const first = await serve(dataDir);
+    const load = burst(first.base, key, 8);
+    await load.waitForAcks(150);
+    await first.kill9(); // mid-burst: requests are in flight right now
+    await load.stop();
+    expect(load.failures()).toBe(0);
+    const acked = [...load.acked];
+    expect(acked.length).toBeGreaterThanOrEqual(150);
+
+    // The stale pid file left by the killed process does not block the restart.
+    expect(existsSync(join(dataDir, "idearepo.pid"))).toBe(true);
+    const second = await serve(dataDir);
+    const ideas = new Map((await listAllIdeas(second.base, key)).map((i) => [i.id, i]));
+    const missing = acked.filter((a) => ideas.get(a.id)?.title !== a.title);
+    expect(missing).toEqual([]);
+    // Each one is whole: its tag committed with it.
+    for (const a of acked) expect(ideas.get(a.id)!.tags).toEqual(["burst"]);
+    // Per-account numbers stay unique across the crash.
+    const numbers = [...ideas.values()].map((i) => i.number);
+    expect(new Set(numbers).size).toBe(numbers.length);
+    expect(await second.stop()).toBe(0);
+  }, 60_000);
+});
+
+describe("SIGTERM", () => {
+  test("answers in-flight requests, exits 0, removes its pid file and leaves a checkpointed database", async () => {
+    const dataDir = newDataDir();
+    const key = createUser(dataDir, "term@example.com");
+    const server = await serve(dataDir);
+    const load = burst(server.base, key, 8);
+    await load.waitForAcks(100);
+    const code = await server.stop();
+    await load.stop();
+    expect(code).toBe(0);
+    expect(load.failures()).toBe(0);
+    const lines = server.logs.map((l) => JSON.parse(l));
+    expect(lines.some((l) => l.msg === "shutting down" && l.reason === "SIGTERM")).toBe(true);
+    expect(lines.at(-1)!.msg).toBe("stopped");
+    expect(existsSync(join(dataDir, "idearepo.pid"))).toBe(false);
+    // The last connection closed cleanly: SQLite checkpointed the WAL into the main file and removed it.
+    expect(existsSync(join(dataDir, "idearepo.db-wal"))).toBe(false);
+
+    const again = await serve(dataDir);
+    const ideas = new Map((await listAllIdeas(again.base, key)).map((i) => [i.id, i.title]));
+    expect(load.acked.filter((a) => ideas.get(a.id) !== a.title)).toEqual([]);
+    await again.stop();
+  }, 60_000);
+});
+
+describe("one server per data dir", () => {
+  test("a second server on the same data dir refuses to start, naming the first", async () => {
+    const dataDir = newDataDir();
+    createUser(dataDir, "solo@example.com");
+    const first = await serve(dataDir);
+    const out = runCommand(["serve"], { dataDir, env: { IDEAREPO_PORT: "0" } });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain(`Another idearepo server (pid ${first.pid})`);
+    // The first one is unaffected.
+    expect((await api(first.base, null, "GET", "/health")).status).toBe(200);
+    await first.stop();
+  }, 30_000);
+
+  test("a pid file naming a dead process is ignored", async () => {
+    const dataDir = newDataDir();
+    createUser(dataDir, "stale@example.com");
+    writeFileSync(join(dataDir, "idearepo.pid"), "999999\n");
+    const s = await serve(dataDir);
+    expect((await api(s.base, null, "GET", "/health")).status).toBe(200);
+    await s.stop();
+  }, 30_000);
+});

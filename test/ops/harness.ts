@@ -1,0 +1,162 @@
+// Real server processes for operations tests: spawn `serve` (source or binary) on port 0, read the start-up line.
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { ROOT } from "../cli";
+
+export interface ServerProcess {
+  proc: ReturnType<typeof Bun.spawn>;
+  base: string;
+  pid: number;
+  /** Every stderr line so far (JSON log lines). */
+  logs: string[];
+  /** The parsed start-up log line. */
+  started: Record<string, unknown>;
+  /** Resolves with the exit code. */
+  exited: Promise<number>;
+  /** SIGTERM and wait; returns the exit code. */
+  stop(): Promise<number>;
+  kill9(): Promise<void>;
+}
+
+export interface SpawnOptions {
+  dataDir: string;
+  /** Command prefix; the source CLI by default, e.g. [binaryPath] for the compiled executable. */
+  cmd?: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export const sourceCmd = () => [process.execPath, join(ROOT, "src/main.ts")];
+
+export async function startServer(opts: SpawnOptions): Promise<ServerProcess> {
+  const proc = Bun.spawn([...(opts.cmd ?? sourceCmd()), "serve"], {
+    cwd: opts.cwd ?? ROOT,
+    env: { ...process.env, IDEAREPO_DATA_DIR: opts.dataDir, IDEAREPO_PORT: "0", IDEAREPO_HOST: "127.0.0.1", IDEAREPO_LOG_LEVEL: "info", ...opts.env },
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  const logs: string[] = [];
+  let onLine: ((line: string) => void) | null = null;
+  (async () => {
+    const decoder = new TextDecoder();
+    let buf = "";
+    for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
+      buf += decoder.decode(chunk, { stream: true });
+      let nl: number;
+      while ((nl = buf.indexOf("\n")) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        logs.push(line);
+        onLine?.(line);
+      }
+    }
+    if (buf) logs.push(buf);
+  })();
+  const started = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("\n")}`)), opts.timeoutMs ?? 20_000);
+    const check = (line: string) => {
+      try {
+        const parsed = JSON.parse(line);
+        if (parsed.msg === "idearepo started") {
+          clearTimeout(timer);
+          resolve(parsed);
+        }
+      } catch {
+        // not a JSON line (e.g. a crash message); kept in logs
+      }
+    };
+    for (const l of logs) check(l);
+    onLine = check;
+    proc.exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before starting:\n${logs.join("\n")}`));
+    });
+  });
+  const base = String(started.listen);
+  return {
+    proc,
+    base,
+    pid: proc.pid,
+    logs,
+    started,
+    exited: proc.exited,
+    async stop() {
+      proc.kill("SIGTERM");
+      return proc.exited;
+    },
+    async kill9() {
+      proc.kill("SIGKILL");
+      await proc.exited;
+    },
+  };
+}
+
+/** Runs a CLI command (source or binary) to completion. */
+export function runCommand(args: string[], opts: { dataDir: string; cmd?: string[]; cwd?: string; stdin?: string; env?: Record<string, string> }) {
+  const out = Bun.spawnSync([...(opts.cmd ?? sourceCmd()), ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { ...process.env, IDEAREPO_DATA_DIR: opts.dataDir, ...opts.env },
+    stdin: opts.stdin !== undefined ? Buffer.from(opts.stdin) : undefined,
+  });
+  return { code: out.exitCode, stdout: out.stdout.toString(), stderr: out.stderr.toString() };
+}
+
+/** Creates a user through the CLI; returns its API key. */
+export function createUser(dataDir: string, email: string, plan: "free" | "pro" = "pro", cmd?: string[], cwd?: string): string {
+  const out = runCommand(["users", "create", "--email", email, "--plan", plan], { dataDir, cmd, cwd });
+  if (out.code !== 0) throw new Error(`users create failed: ${out.stderr}`);
+  return JSON.parse(out.stdout).api_key;
+}
+
+export async function api(base: string, key: string | null, method: string, path: string, body?: unknown) {
+  const headers: Record<string, string> = {};
+  if (key) headers["x-api-key"] = key;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const res = await fetch(`${base}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, body: json, text };
+}
+
+/** Every unarchived idea of the caller, page by page, as the API returns them. */
+export async function listAllIdeas(base: string, key: string): Promise<any[]> {
+  const all: any[] = [];
+  for (let offset = 0; ; offset += 100) {
+    const page = await api(base, key, "GET", `/ideas?limit=100&offset=${offset}`);
+    if (page.status !== 200) throw new Error(`GET /ideas: ${page.status} ${page.text}`);
+    all.push(...page.body.ideas);
+    if (page.body.ideas.length < 100) return all;
+  }
+}
+
+/**
+ * Waits until background processing has nothing left to do: the jobs table is empty, or (with no pipeline
+ * consuming it) unchanged and unlocked for a while. Read-only peek at the database file; asserts nothing.
+ */
+export async function waitForQuiescence(dataDir: string, timeoutMs = 60_000): Promise<void> {
+  const db = new Database(join(dataDir, "idearepo.db"), { readonly: true });
+  try {
+    const deadline = Date.now() + timeoutMs;
+    let last = "";
+    let stableSince = Date.now();
+    while (Date.now() < deadline) {
+      const row = db.query<{ n: number; locked: number }, []>("SELECT count(*) AS n, count(locked_at) AS locked FROM jobs").get()!;
+      if (row.n === 0) return;
+      const now = `${row.n}/${row.locked}`;
+      if (now !== last) {
+        last = now;
+        stableSince = Date.now();
+      } else if (row.locked === 0 && Date.now() - stableSince > 1500) return;
+      await Bun.sleep(100);
+    }
+    throw new Error(`background jobs did not settle within ${timeoutMs} ms (${last})`);
+  } finally {
+    db.close();
+  }
+}
