@@ -31,7 +31,9 @@ export async function completeAnthropic(ep: ProviderEndpoint, apiKey: string, re
     .map((b) => pick(b, "text") as string)
     .join("");
   const model = pick(out, "model");
+  const stop = pick(out, "stop_reason");
   return {
+    stopReason: typeof stop === "string" ? stop : null,
     text,
     model: typeof model === "string" && model ? model : ep.model,
     usage: { input_tokens: tokenCount(pick(out, "usage", "input_tokens")), output_tokens: tokenCount(pick(out, "usage", "output_tokens")) },

@@ -34,7 +34,9 @@ export async function completeGemini(ep: ProviderEndpoint, apiKey: string, req: 
     ? parts.filter((p) => typeof pick(p, "text") === "string" && pick(p, "thought") !== true).map((p) => pick(p, "text") as string).join("")
     : "";
   const version = pick(out, "modelVersion");
+  const finish = pick(candidates[0], "finishReason");
   return {
+    stopReason: typeof finish === "string" ? finish : null,
     text,
     model: typeof version === "string" && version ? version : model,
     usage: {

@@ -39,7 +39,9 @@ export async function completeOpenAi(ep: ProviderEndpoint, apiKey: string, req: 
     throw new ProviderError("Provider returned an unexpected response (message content is not text)");
   }
   const model = pick(out, "model");
+  const finish = pick(choices[0], "finish_reason");
   return {
+    stopReason: typeof finish === "string" ? finish : null,
     text: content ?? "",
     model: typeof model === "string" && model ? model : ep.model,
     usage: { input_tokens: tokenCount(pick(out, "usage", "prompt_tokens")), output_tokens: tokenCount(pick(out, "usage", "completion_tokens")) },

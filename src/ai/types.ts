@@ -22,6 +22,8 @@ export interface Completion {
   /** The model the provider says answered (falls back to the configured one). */
   model: string;
   usage: { input_tokens: number; output_tokens: number };
+  /** The provider's own stop/finish reason, when it gave one (explains an empty answer). */
+  stopReason: string | null;
 }
 
 /** A provider call that failed; `message` is safe to show the user (key redacted, length capped). */

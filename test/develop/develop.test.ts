@@ -245,6 +245,7 @@ describe("POST /ideas/:id/develop — failures", () => {
       [() => new Response("not json at all", { status: 200 }), /not JSON/],
       [() => Response.json({ id: "msg_1", type: "message" }), /unexpected response/],
       [() => Response.json({ type: "message", content: [{ type: "text", text: "   " }], usage: { input_tokens: 1, output_tokens: 0 } }), /empty answer/],
+      [() => Response.json({ type: "message", content: [], stop_reason: "max_tokens", usage: { input_tokens: 9, output_tokens: 4096 } }), /empty answer \(stop reason: max_tokens\)/],
     ];
     for (const [reply, message] of cases) {
       fakes.a.override = reply;

@@ -52,7 +52,10 @@ export function createDevelopService(deps: Deps) {
       const started = performance.now();
       try {
         const out = await complete(cred.endpoint, cred.apiKey, { ...prompt, maxTokens: DEVELOP_MAX_TOKENS }, deps.config.provider_timeout_ms);
-        if (!out.text.trim()) throw new ProviderError("Provider returned an empty answer");
+        if (!out.text.trim()) {
+          // Reasoning models can spend the whole 4,096-token budget thinking; the stop reason says so.
+          throw new ProviderError(`Provider returned an empty answer${out.stopReason ? ` (stop reason: ${out.stopReason})` : ""}`);
+        }
         deps.log.info("idea developed", {
           user_id: userId, provider: cred.provider, model: out.model, ...out.usage,
           duration_ms: Math.round(performance.now() - started),
