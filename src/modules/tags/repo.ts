@@ -45,6 +45,8 @@ export function createTagsRepo(db: Db) {
       db.query(`UPDATE tags SET ${sets} WHERE user_id = $user_id AND id = $id`).run({ ...fields, user_id: userId, id });
     },
     delete: (userId: string, id: number) => deleteTag.run(userId, id).changes > 0,
+    /** Records (or clears) the tag's embedding id; written by the background embedding pass. */
+    setVectorizeId: (id: number, vectorizeId: string | null) => db.query("UPDATE tags SET vectorize_id = ? WHERE id = ?").run(vectorizeId, id),
     /** Ideas carrying the tag (archived ones too), so callers can queue metadata updates for the live ones. */
     ideasOfTag: (tagId: number) => ideasOfTag.all(tagId),
 

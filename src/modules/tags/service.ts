@@ -39,11 +39,17 @@ export function createTagsService(deps: Deps) {
       const name = cleanName(body.name);
       if (repo.findByName(userId, name)) throw conflict("Tag name already exists");
       const now = stamp();
-      const id = db.transaction(() => {
-        const id = repo.insert(userId, name, body.color ?? null, now);
-        enqueueJob(db, "tag-embed", null, now, { tag_id: id });
-        return id;
-      })();
+      let id: number;
+      try {
+        id = db.transaction(() => {
+          const id = repo.insert(userId, name, body.color ?? null, now);
+          enqueueJob(db, "tag-embed", null, now, { tag_id: id });
+          return id;
+        })();
+      } catch (e) {
+        if (isUniqueViolation(e)) throw conflict("Tag name already exists"); // lost a race with a concurrent create
+        throw e;
+      }
       wakeWorker(deps);
       return { tag: repo.findById(userId, id)! };
     },
