@@ -37,7 +37,7 @@ export async function startServer(opts: SpawnOptions): Promise<ServerProcess> {
     stderr: "pipe",
   });
   const logs: string[] = [];
-  let onLine: ((line: string) => void) | null = null;
+  const listeners: Array<(line: string) => void> = [];
   (async () => {
     const decoder = new TextDecoder();
     let buf = "";
@@ -48,7 +48,7 @@ export async function startServer(opts: SpawnOptions): Promise<ServerProcess> {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
         logs.push(line);
-        onLine?.(line);
+        for (const l of listeners) l(line);
       }
     }
     if (buf) logs.push(buf);
@@ -67,7 +67,7 @@ export async function startServer(opts: SpawnOptions): Promise<ServerProcess> {
       }
     };
     for (const l of logs) check(l);
-    onLine = check;
+    listeners.push(check);
     proc.exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code} before starting:\n${logs.join("\n")}`));
