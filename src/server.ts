@@ -72,6 +72,8 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
         log.warn("in-flight requests still open after the drain period; closing them", { drain_ms: DRAIN_MS });
         await server.stop(true);
       }
+      // Elysia writes request logs from setImmediate after each response; let the last ones run before closing.
+      for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
       for (const s of services.reverse()) {
         try {
           if (!(await within(DRAIN_MS, Promise.resolve(s.stop())))) log.warn("service did not stop in time", { service: s.name });
