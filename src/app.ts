@@ -23,6 +23,7 @@ import { tagsRoutes } from "./modules/tags/routes";
 import { linksRoutes } from "./modules/links/routes";
 import { reviewRoutes } from "./modules/review/routes";
 import { duplicatesRoutes } from "./modules/duplicates/routes";
+import { importRoutes } from "./modules/import/routes";
 
 const started = new WeakMap<Request, number>();
 
@@ -53,7 +54,8 @@ export function createApp(deps: Deps) {
     .use(tagsRoutes(deps, kit))
     .use(linksRoutes(deps, kit))
     .use(reviewRoutes(deps, kit))
-    .use(duplicatesRoutes(deps, kit));
+    .use(duplicatesRoutes(deps, kit))
+    .use(importRoutes(deps, kit));
   // Feature modules register here (one line each).
 
   const app = new Elysia()

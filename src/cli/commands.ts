@@ -1,6 +1,8 @@
 // Further CLI commands register here (one entry each): import, export, backup, restore, reindex, models …
 import { backupCommand, restoreCommand } from "./backup";
 import { masterKeyCommand } from "./master-key";
+import { importCommand } from "./import";
+import { exportCommand } from "./export";
 
 export interface CliCommand { usage: string; run(argv: string[]): Promise<void> }
 
@@ -8,4 +10,6 @@ export const COMMANDS: Record<string, CliCommand> = {
   backup: backupCommand,
   restore: restoreCommand,
   "master-key": masterKeyCommand,
+  import: importCommand,
+  export: exportCommand,
 };
