@@ -6,6 +6,7 @@ import { checkTransport } from "./http/transport";
 import { json } from "./errors";
 import { API_PREFIX, createAuthKit } from "./auth/plugin";
 import { healthRoutes } from "./modules/health/routes";
+import { embeddingsHealth } from "./pipeline/engines";
 import { authRoutes } from "./modules/auth/routes";
 import { usersRoutes } from "./modules/users/routes";
 import { apiKeysRoutes } from "./modules/api-keys/routes";
@@ -37,7 +38,7 @@ export function createApp(deps: Deps) {
   const kit = createAuthKit(deps);
 
   const api = new Elysia({ prefix: API_PREFIX })
-    .use(healthRoutes(deps))
+    .use(healthRoutes(deps, () => embeddingsHealth(deps.db)))
     .use(authRoutes(deps, kit))
     .use(usersRoutes(deps, kit))
     .use(apiKeysRoutes(deps, kit))

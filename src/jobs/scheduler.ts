@@ -2,6 +2,7 @@
 import { Cron } from "croner";
 import type { Deps } from "../deps";
 import type { BackgroundService } from "../services";
+import { pipelineRecoveryJob } from "../pipeline/recovery";
 
 export interface ScheduledJob {
   name: string;
@@ -10,7 +11,7 @@ export interface ScheduledJob {
   run(deps: Deps): Promise<void> | void;
 }
 
-export const SCHEDULED_JOBS: ScheduledJob[] = [];
+export const SCHEDULED_JOBS: ScheduledJob[] = [pipelineRecoveryJob];
 
 export function createScheduler(deps: Deps): BackgroundService {
   const crons: Cron[] = [];
