@@ -2,6 +2,7 @@
 import type { Deps } from "./deps";
 import { createScheduler } from "./jobs/scheduler";
 import { createMasterKeyCheck } from "./modules/byok/master-key";
+import { createPipelineService } from "./pipeline/service";
 
 export interface BackgroundService {
   name: string;
@@ -12,4 +13,4 @@ export interface BackgroundService {
 }
 
 /** Each feature appends a factory here (one line each). */
-export const SERVICE_FACTORIES: Array<(deps: Deps) => BackgroundService> = [createMasterKeyCheck, createScheduler];
+export const SERVICE_FACTORIES: Array<(deps: Deps) => BackgroundService> = [createMasterKeyCheck, createScheduler, (deps) => createPipelineService(deps)];

@@ -19,15 +19,18 @@ export interface ModelSet {
 export const matches = (client: ModelClient, g: Generation | null) =>
   !!g && client.embedModelId === g.model_id && client.dim === g.dim;
 
-/** Builds a set around already-started clients (tests and benchmarks load the model once and share it). */
-export function modelSetOf(target: ModelClient, previous: ModelClient | null = null): ModelSet {
+/**
+ * Builds a set around started clients. A target passed in by the caller (tests and benchmarks load the model once
+ * and share it) stays open on close(); clients the set started itself are closed.
+ */
+export function modelSetOf(target: ModelClient, previous: ModelClient | null = null, ownsTarget = true): ModelSet {
   const clients = previous ? [target, previous] : [target];
   return {
     target,
     clientFor: (g) => clients.find((c) => matches(c, g)) ?? null,
     reranker: target.hasReranker ? target : null,
     async close() {
-      await Promise.all(clients.map((c) => c.close()));
+      await Promise.all(clients.filter((c) => c !== target || ownsTarget).map((c) => c.close()));
     },
   };
 }
@@ -63,7 +66,7 @@ export async function startModelSet(
     }
   }
   if (state.building) log.info("re-embedding for a new model", { from: state.active?.model_id, to: state.building.model_id });
-  return { models: modelSetOf(target, previous), state };
+  return { models: modelSetOf(target, previous, !opts.target), state };
 }
 
 /**

@@ -90,3 +90,8 @@ export function forgetStore(db: Db, gen: number): void {
   perDb?.get(gen)?.finalize();
   perDb?.delete(gen);
 }
+
+/** Finalizes the statements of every cached generation not listed (another process dropped their tables). */
+export function forgetStoresExcept(db: Db, live: Array<number | undefined>): void {
+  for (const gen of [...(cache.get(db)?.keys() ?? [])]) if (!live.includes(gen)) forgetStore(db, gen);
+}

@@ -1,0 +1,87 @@
+// One unit of background work: claimed jobs (or a slice of the reindex backlog), their texts, and the new vectors.
+import type { Db } from "../db/open";
+import type { JobRow } from "../jobs/queue";
+import type { Logger } from "../lib/log";
+import { targetGeneration, type EmbeddingState, type Generation } from "../vectors/generations";
+import { embedItems, ideaText, isCurrent, itemKey, type EmbedItem, type FreshVectors } from "./embed";
+import type { ModelSet } from "./models";
+import type { PipelineRepo } from "./repo";
+
+export interface Batch {
+  kind: "jobs" | "reindex";
+  jobs: JobRow[];
+  state: EmbeddingState;
+  /** Generations whose model is loaded: new vectors are written to each of them. */
+  gens: Generation[];
+  /** Items to store, per job id (reindex batches use job id 0). */
+  items: Map<number, EmbedItem[]>;
+  fresh: FreshVectors;
+  /** Job id → error, for jobs whose text could not be embedded. */
+  failed: Map<number, string>;
+}
+
+export function writableGenerations(state: EmbeddingState, models: ModelSet): Generation[] {
+  return [state.active, state.building].filter((g): g is Generation => !!g && !!models.clientFor(g));
+}
+
+const tagItem = (t: { id: number; user_id: string; name: string }): EmbedItem => ({ kind: "tag", id: t.id, userId: t.user_id, text: t.name });
+
+/** What each claimed job needs embedded: a full pass its idea, a light pass its tags that lack a current vector. */
+export function itemsForJobs(db: Db, repo: PipelineRepo, state: EmbeddingState, jobs: JobRow[]): Map<number, EmbedItem[]> {
+  const target = targetGeneration(state)!;
+  const out = new Map<number, EmbedItem[]>();
+  for (const job of jobs) {
+    const items: EmbedItem[] = [];
+    if (job.kind === "full" && job.idea_id !== null) {
+      const idea = repo.idea(job.idea_id);
+      if (idea && !idea.is_archived) items.push({ kind: "idea", id: idea.id, userId: idea.user_id, text: ideaText(idea.title, idea.body) });
+    } else if (job.kind === "light" && job.idea_id !== null) {
+      for (const t of repo.tagsOfIdea(job.idea_id)) {
+        const item = tagItem(t);
+        if (!isCurrent(db, target, item)) items.push(item);
+      }
+    } else if (job.kind === "tag-embed") {
+      const tagId = parseTagId(job.payload);
+      const tag = tagId === null ? null : repo.tag(tagId);
+      if (tag) items.push(tagItem(tag));
+    }
+    out.set(job.id, items);
+  }
+  return out;
+}
+
+function parseTagId(payload: string | null): number | null {
+  try {
+    const id = (JSON.parse(payload ?? "null") as { tag_id?: unknown } | null)?.tag_id;
+    return typeof id === "number" && Number.isInteger(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Embeds every job's items in one batched call per generation. If the batch fails, jobs are retried one by one so
+ * a single bad text only holds back its own job.
+ */
+export async function embedBatch(db: Db, models: ModelSet, log: Logger, batch: Omit<Batch, "fresh" | "failed">): Promise<Batch> {
+  const all = [...batch.items.values()].flat();
+  try {
+    return { ...batch, fresh: await embedItems(db, models, batch.gens, all), failed: new Map() };
+  } catch (e) {
+    log.warn("batch embedding failed, retrying jobs one by one", { error: (e as Error).message, items: all.length });
+  }
+  const fresh: FreshVectors = new Map(batch.gens.map((g) => [g.gen, new Map()]));
+  const failed = new Map<number, string>();
+  for (const [jobId, items] of batch.items) {
+    try {
+      const one = await embedItems(db, models, batch.gens, items);
+      for (const [gen, vectors] of one) for (const [k, v] of vectors) fresh.get(gen)!.set(k, v);
+    } catch (e) {
+      failed.set(jobId, (e as Error).message);
+    }
+  }
+  return { ...batch, fresh, failed };
+}
+
+export const freshVector = (batch: Batch, gen: number, item: Pick<EmbedItem, "kind" | "id">) =>
+  batch.fresh.get(gen)?.get(itemKey(item.kind, item.id)) ?? null;

@@ -1,0 +1,61 @@
+// The hourly recovery job: re-queues ideas that slipped through (a lost queue write, a crash), re-embeds renamed
+// tags, frees orphaned vectors, and wakes the runner so an unfinished reindex keeps going.
+import type { Deps } from "../deps";
+import { enqueueJob } from "../jobs/queue";
+import type { ScheduledJob } from "../jobs/scheduler";
+import { toStamp } from "../lib/time";
+import { readState } from "../vectors/generations";
+import { vectorStore } from "../vectors/store";
+import { createPipelineRepo } from "./repo";
+import type { Runner } from "./runner";
+
+/**
+ * Queues a full pass for every live idea that was never embedded and has no full pass queued. Ideas embedded by an
+ * older model need no job: the runner's reindex slices pick them up by their vectorize_id generation.
+ */
+export function requeueUnprocessed(deps: Deps): number {
+  const repo = createPipelineRepo(deps.db);
+  const now = toStamp(deps.clock());
+  return deps.db.transaction(() => {
+    const ids = repo.unembeddedWithoutJob();
+    for (const id of ids) enqueueJob(deps.db, "full", id, now);
+    return ids.length;
+  })();
+}
+
+/** Renamed tags keep their old vector until this pass (or the tag-embed job their rename queued) re-embeds them. */
+export function requeueRenamedTags(deps: Deps): number {
+  const s = readState(deps.db);
+  const now = toStamp(deps.clock());
+  return deps.db.transaction(() => {
+    let n = 0;
+    for (const g of [s.active, s.building]) {
+      if (!g) continue;
+      for (const id of vectorStore(deps.db, g).renamedTagIds()) {
+        enqueueJob(deps.db, "tag-embed", null, now, { tag_id: id });
+        n++;
+      }
+    }
+    return n;
+  })();
+}
+
+export function pruneOrphanVectors(deps: Deps): number {
+  const s = readState(deps.db);
+  return deps.db.transaction(() =>
+    [s.active, s.building].reduce((n, g) => n + (g ? vectorStore(deps.db, g).pruneOrphans() : 0), 0),
+  )();
+}
+
+export function runRecovery(deps: Deps): { requeued: number; renamed: number; pruned: number } {
+  const out = { requeued: requeueUnprocessed(deps), renamed: requeueRenamedTags(deps), pruned: pruneOrphanVectors(deps) };
+  if (out.requeued || out.renamed || out.pruned) deps.log.info("pipeline recovery", out);
+  (deps.engines.pipeline as Runner | undefined)?.wake();
+  return out;
+}
+
+export const pipelineRecoveryJob: ScheduledJob = {
+  name: "pipeline-recovery",
+  pattern: "17 * * * *", // hourly, off the top of the hour when other schedules run
+  run: (deps) => void runRecovery(deps),
+};

@@ -1,0 +1,149 @@
+// SQL the background pipeline runs: claiming its jobs, idea/tag rows, auto-tags, system relations, detections.
+import type { Db } from "../db/open";
+import type { JobRow } from "../jobs/queue";
+import { vectorIdRange } from "../vectors/generations";
+
+export const PIPELINE_JOB_KINDS = ["full", "light", "tag-embed"] as const;
+
+export interface PipelineIdea {
+  id: number;
+  user_id: string;
+  title: string;
+  body: string;
+  parent_id: number | null;
+  is_archived: number;
+  vectorize_id: string | null;
+  created_at: string;
+  plan: "free" | "pro";
+  trial_ends_at: string | null;
+  subscription_id: string | null;
+  settings_json: string;
+}
+
+export interface PipelineTag {
+  id: number;
+  user_id: string;
+  name: string;
+  vectorize_id: string | null;
+}
+
+export interface SystemRelation {
+  id: number;
+  source_idea_id: number;
+  target_idea_id: number;
+  relation_type: string;
+  note: string | null;
+}
+
+export function createPipelineRepo(db: Db) {
+  const claimable = db.query<JobRow, [string, number]>(
+    `SELECT * FROM jobs WHERE locked_at IS NULL AND run_after <= ?1
+       AND kind IN (${PIPELINE_JOB_KINDS.map((k) => `'${k}'`).join(", ")}) ORDER BY id LIMIT ?2`,
+  );
+  const lock = db.query("UPDATE jobs SET locked_at = ?, attempts = attempts + 1 WHERE id = ? AND locked_at IS NULL");
+  const nextRunAfter = db.query<{ at: string | null }, []>(
+    `SELECT min(run_after) AS at FROM jobs WHERE locked_at IS NULL
+       AND kind IN (${PIPELINE_JOB_KINDS.map((k) => `'${k}'`).join(", ")})`,
+  );
+  const idea = db.query<PipelineIdea, [number]>(
+    `SELECT i.id, i.user_id, i.title, i.body, i.parent_id, i.is_archived, i.vectorize_id, i.created_at,
+            u.plan, u.trial_ends_at, u.subscription_id, u.settings_json
+     FROM ideas i JOIN users u ON u.id = i.user_id WHERE i.id = ?`,
+  );
+  const setIdeaVector = db.query("UPDATE ideas SET vectorize_id = ? WHERE id = ?");
+  const tag = db.query<PipelineTag, [number]>("SELECT id, user_id, name, vectorize_id FROM tags WHERE id = ?");
+  const tagsOfIdea = db.query<PipelineTag, [number]>(
+    "SELECT t.id, t.user_id, t.name, t.vectorize_id FROM idea_tags it JOIN tags t ON t.id = it.tag_id WHERE it.idea_id = ?",
+  );
+  const setTagVector = db.query("UPDATE tags SET vectorize_id = ? WHERE id = ?");
+  const tagCount = db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM idea_tags WHERE idea_id = ?");
+  const attachTag = db.query("INSERT OR IGNORE INTO idea_tags (idea_id, tag_id) VALUES (?, ?)");
+  const tagIdsOf = db.query<{ idea_id: number; tag_id: number }, [string]>(
+    "SELECT idea_id, tag_id FROM idea_tags WHERE idea_id IN (SELECT value FROM json_each(?))",
+  );
+  const ideaAges = db.query<{ id: number; created_at: string }, [string]>(
+    "SELECT id, created_at FROM ideas WHERE is_archived = 0 AND id IN (SELECT value FROM json_each(?))",
+  );
+  const systemBetween = db.query<SystemRelation, [number, number]>(
+    `SELECT id, source_idea_id, target_idea_id, relation_type, note FROM relations WHERE created_by = 'system'
+       AND ((source_idea_id = ?1 AND target_idea_id = ?2) OR (source_idea_id = ?2 AND target_idea_id = ?1))`,
+  );
+  const systemTouching = db.query<SystemRelation, [number, string]>(
+    `SELECT id, source_idea_id, target_idea_id, relation_type, note FROM relations
+     WHERE created_by = 'system' AND relation_type = ?2 AND (source_idea_id = ?1 OR target_idea_id = ?1)`,
+  );
+  const insertRelation = db.query(
+    `INSERT INTO relations (user_id, source_idea_id, target_idea_id, relation_type, score, created_by, created_at)
+     VALUES (?, ?, ?, ?, ?, 'system', ?) ON CONFLICT (source_idea_id, target_idea_id, created_by) DO NOTHING`,
+  );
+  const setRelation = db.query("UPDATE relations SET relation_type = ?, score = ? WHERE id = ?");
+  const deleteRelation = db.query("DELETE FROM relations WHERE id = ?");
+  // The unordered pair is unique: a dismissed or merged pair is never detected again; a pending one keeps its row.
+  const upsertDetection = db.query(
+    `INSERT INTO duplicate_detections (user_id, idea_id, duplicate_of_id, similarity_score, status, created_at, pair_lo, pair_hi)
+     VALUES (?1, ?2, ?3, ?4, 'pending', ?5, min(?2, ?3), max(?2, ?3))
+     ON CONFLICT (pair_lo, pair_hi) DO UPDATE SET similarity_score = excluded.similarity_score WHERE status = 'pending'`,
+  );
+  const pendingOf = db.query<{ id: number; other: number }, [number]>(
+    `SELECT id, CASE WHEN idea_id = ?1 THEN duplicate_of_id ELSE idea_id END AS other FROM duplicate_detections
+     WHERE status = 'pending' AND (idea_id = ?1 OR duplicate_of_id = ?1)`,
+  );
+  const deleteDetection = db.query("DELETE FROM duplicate_detections WHERE id = ? AND status = 'pending'");
+  const staleIdeas = db.query<{ id: number; user_id: string; title: string; body: string }, [string, string, number]>(
+    `SELECT id, user_id, title, body FROM ideas WHERE is_archived = 0 AND vectorize_id IS NOT NULL
+       AND (vectorize_id < ?1 OR vectorize_id >= ?2) LIMIT ?3`,
+  );
+  const staleTags = db.query<PipelineTag, [string, string, number]>(
+    `SELECT id, user_id, name, vectorize_id FROM tags
+     WHERE vectorize_id IS NULL OR vectorize_id < ?1 OR vectorize_id >= ?2 LIMIT ?3`,
+  );
+  const unembedded = db.query<{ id: number }, []>(
+    `SELECT i.id FROM ideas i WHERE i.is_archived = 0 AND i.vectorize_id IS NULL
+       AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.idea_id = i.id AND j.kind = 'full')`,
+  );
+
+  return {
+    /** Claims up to `limit` ready pipeline jobs (other features' job kinds are left alone). */
+    claim(now: string, limit: number): JobRow[] {
+      return db.transaction(() => {
+        const rows = claimable.all(now, limit);
+        for (const r of rows) lock.run(now, r.id);
+        return rows.map((r) => ({ ...r, locked_at: now, attempts: r.attempts + 1 }));
+      })();
+    },
+    nextRunAfter: () => nextRunAfter.get()?.at ?? null,
+    idea: (id: number) => idea.get(id),
+    setIdeaVectorId: (id: number, vid: string | null) => void setIdeaVector.run(vid, id),
+    tag: (id: number) => tag.get(id),
+    tagsOfIdea: (ideaId: number) => tagsOfIdea.all(ideaId),
+    setTagVectorId: (id: number, vid: string | null) => void setTagVector.run(vid, id),
+    tagCount: (ideaId: number) => tagCount.get(ideaId)!.n,
+    attachTag: (ideaId: number, tagId: number) => attachTag.run(ideaId, tagId).changes > 0,
+    /** Tag ids per idea for the given ideas. */
+    tagIdsOf(ideaIds: number[]): Map<number, number[]> {
+      const out = new Map<number, number[]>(ideaIds.map((id) => [id, []]));
+      if (ideaIds.length > 0) for (const r of tagIdsOf.all(JSON.stringify(ideaIds))) out.get(r.idea_id)!.push(r.tag_id);
+      return out;
+    },
+    /** created_at of the live ideas among `ids` (archived and missing ones are absent). */
+    liveCreatedAt: (ids: number[]) =>
+      new Map(ids.length ? ideaAges.all(JSON.stringify(ids)).map((r) => [r.id, r.created_at]) : []),
+    systemRelationsBetween: (a: number, b: number) => systemBetween.all(a, b),
+    systemRelationsTouching: (ideaId: number, type: string) => systemTouching.all(ideaId, type),
+    insertSystemRelation: (userId: string, source: number, target: number, type: string, score: number | null, now: string) =>
+      insertRelation.run(userId, source, target, type, score, now).changes > 0,
+    setRelation: (id: number, type: string, score: number | null) => void setRelation.run(type, score, id),
+    deleteRelation: (id: number) => void deleteRelation.run(id),
+    upsertDetection: (userId: string, ideaId: number, duplicateOf: number, score: number, now: string) =>
+      void upsertDetection.run(userId, ideaId, duplicateOf, score, now),
+    pendingDetectionsOf: (ideaId: number) => pendingOf.all(ideaId),
+    deletePendingDetection: (id: number) => void deleteDetection.run(id),
+    /** Live ideas whose vector is of another generation than `gen` (the reindex backlog). */
+    ideasOutsideGen: (gen: number, limit: number) => staleIdeas.all(...vectorIdRange(gen), limit),
+    /** Tags without a vector of generation `gen` (new, or of an older generation). */
+    tagsOutsideGen: (gen: number, limit: number) => staleTags.all(...vectorIdRange(gen), limit),
+    /** Live ideas never embedded and with no full pass queued: the recovery job's work. */
+    unembeddedWithoutJob: () => unembedded.all().map((r) => r.id),
+  };
+}
+export type PipelineRepo = ReturnType<typeof createPipelineRepo>;

@@ -1,0 +1,153 @@
+// The full pass after an idea's vector is stored: auto-tags → related relations → duplicate detections → parent.
+// Every step is idempotent (it converges to the same rows however often it runs), so at-least-once delivery is safe.
+import type { Plan } from "../auth/plans";
+import type { UserSettings } from "../modules/users/settings";
+import { cosine } from "../ml/vectors";
+import type { Neighbour, VectorStore } from "../vectors/store";
+import type { PipelineIdea, PipelineRepo } from "./repo";
+
+/** Neighbours looked at per idea; related relations and detections come from this list. */
+export const NEIGHBOURS = 20;
+/** At most this many automatic `related` relations are created from one idea (its closest ones). */
+export const RELATED_MAX = 5;
+/** At most this many auto-tags per idea. */
+export const AUTO_TAGS_MAX = 3;
+/**
+ * Pro auto-tags: a vocabulary tag qualifies when its name's embedding scores at least PRO_TAG_MIN against the idea
+ * and is within PRO_TAG_MARGIN of the best tag. Measured on USE-lite: fitting one-word tags score 0.40–0.66 against
+ * a one-line idea, unrelated ones mostly below 0.35 but up to 0.43 next to a strong match, hence the margin.
+ */
+export const PRO_TAG_MIN = 0.4;
+export const PRO_TAG_MARGIN = 0.1;
+/** Free auto-tags: a tag is taken when at least this many similar neighbours (above related_threshold) carry it. */
+export const FREE_TAG_MIN_SHARED = 2;
+
+export interface StepContext {
+  repo: PipelineRepo;
+  /** The generation that answers searches: neighbours and tag vectors are read from it. */
+  store: VectorStore;
+  now: string;
+  plan: Plan;
+  settings: UserSettings;
+}
+
+/** Runs the steps for one idea whose vector in `ctx.store` is `vector`. Call inside a transaction. */
+export function runIdeaSteps(ctx: StepContext, idea: PipelineIdea, vector: Float32Array): void {
+  const near = ctx.store.nearestIdeas(idea.user_id, vector, NEIGHBOURS + 1).filter((n) => n.id !== idea.id);
+  // Vectors of archived ideas are removed on archive; filtering again covers a missed hook.
+  const createdAt = ctx.repo.liveCreatedAt(near.map((n) => n.id));
+  const neighbours = near.filter((n) => createdAt.has(n.id));
+  autoTag(ctx, idea, vector, neighbours);
+  syncRelated(ctx, idea, vector, neighbours);
+  syncDuplicates(ctx, idea, vector, neighbours, createdAt);
+  syncParent(ctx, idea);
+}
+
+/** Only ideas with zero tags get auto-tags; a tag the user removed is never forced back (their edit set tags). */
+function autoTag(ctx: StepContext, idea: PipelineIdea, vector: Float32Array, neighbours: Neighbour[]): void {
+  if (ctx.repo.tagCount(idea.id) > 0) return;
+  const picked = ctx.plan === "pro" ? vocabularyTags(ctx, idea, vector) : neighbourTags(ctx, neighbours);
+  for (const tagId of picked) ctx.repo.attachTag(idea.id, tagId);
+}
+
+function vocabularyTags(ctx: StepContext, idea: PipelineIdea, vector: Float32Array): number[] {
+  const candidates = ctx.store.nearestTags(idea.user_id, vector, AUTO_TAGS_MAX * 3).filter((t) => ctx.repo.tag(t.id));
+  if (candidates.length === 0) return [];
+  const best = candidates[0].score;
+  return candidates
+    .filter((t) => t.score >= PRO_TAG_MIN && t.score >= best - PRO_TAG_MARGIN)
+    .slice(0, AUTO_TAGS_MAX)
+    .map((t) => t.id);
+}
+
+function neighbourTags(ctx: StepContext, neighbours: Neighbour[]): number[] {
+  const similar = neighbours.filter((n) => n.score > ctx.settings.related_threshold);
+  const tagsOf = ctx.repo.tagIdsOf(similar.map((n) => n.id));
+  const votes = new Map<number, { count: number; weight: number }>();
+  for (const n of similar) {
+    for (const tagId of tagsOf.get(n.id) ?? []) {
+      const v = votes.get(tagId) ?? { count: 0, weight: 0 };
+      votes.set(tagId, { count: v.count + 1, weight: v.weight + n.score });
+    }
+  }
+  return [...votes.entries()]
+    .filter(([, v]) => v.count >= FREE_TAG_MIN_SHARED)
+    .sort((a, b) => b[1].count - a[1].count || b[1].weight - a[1].weight)
+    .slice(0, AUTO_TAGS_MAX)
+    .map(([id]) => id);
+}
+
+/**
+ * One system `related` relation per similar pair (whichever idea was processed second creates it, pointing at the
+ * other). Existing system relations of the pair are kept (their score refreshed); system `related` relations of
+ * this idea whose pair no longer scores above the threshold are removed, unless the user annotated them.
+ */
+function syncRelated(ctx: StepContext, idea: PipelineIdea, vector: Float32Array, neighbours: Neighbour[]): void {
+  const threshold = ctx.settings.related_threshold;
+  const keep = new Set<number>();
+  for (const n of neighbours.filter((x) => x.score > threshold).slice(0, RELATED_MAX)) {
+    keep.add(n.id);
+    const existing = ctx.repo.systemRelationsBetween(idea.id, n.id);
+    if (existing.length === 0) ctx.repo.insertSystemRelation(idea.user_id, idea.id, n.id, "related", n.score, ctx.now);
+    for (const r of existing) if (r.relation_type === "related") ctx.repo.setRelation(r.id, "related", n.score);
+  }
+  for (const r of ctx.repo.systemRelationsTouching(idea.id, "related")) {
+    const other = r.source_idea_id === idea.id ? r.target_idea_id : r.source_idea_id;
+    if (keep.has(other) || r.note !== null) continue;
+    const score = pairScore(ctx, vector, other);
+    if (score === null) continue; // other side archived or not embedded yet: hidden anyway, decided when it is
+    if (score > threshold) ctx.repo.setRelation(r.id, "related", score);
+    else ctx.repo.deleteRelation(r.id);
+  }
+}
+
+/**
+ * A pending detection for every neighbour above dedup_threshold. The newer idea is `idea_id` (the survivor of a
+ * duplicate merge), the older `duplicate_of_id`. The pair key is unordered, so a dismissed pair never comes back;
+ * a pending detection whose pair fell below the threshold after an edit is withdrawn.
+ */
+function syncDuplicates(
+  ctx: StepContext,
+  idea: PipelineIdea,
+  vector: Float32Array,
+  neighbours: Neighbour[],
+  createdAt: Map<number, string>,
+): void {
+  const threshold = ctx.settings.dedup_threshold;
+  const isNewer = (a: { id: number; at: string }, b: { id: number; at: string }) => a.at > b.at || (a.at === b.at && a.id > b.id);
+  for (const n of neighbours.filter((x) => x.score > threshold)) {
+    const me = { id: idea.id, at: idea.created_at };
+    const other = { id: n.id, at: createdAt.get(n.id)! };
+    const [newer, older] = isNewer(me, other) ? [me, other] : [other, me];
+    ctx.repo.upsertDetection(idea.user_id, newer.id, older.id, n.score, ctx.now);
+  }
+  for (const d of ctx.repo.pendingDetectionsOf(idea.id)) {
+    const score = pairScore(ctx, vector, d.other);
+    if (score !== null && score <= threshold) ctx.repo.deletePendingDetection(d.id);
+  }
+}
+
+/**
+ * parent_id becomes one system `parent` relation, child → parent (the direction parent_id points). It is created by
+ * the system because it mirrors a field: it follows parent_id (moved or removed with it) and never blocks a
+ * relation the user makes for the same pair. A system `related` relation of the same ordered pair is upgraded.
+ */
+function syncParent(ctx: StepContext, idea: PipelineIdea): void {
+  const parent = idea.parent_id;
+  const parentLive = parent !== null && ctx.repo.liveCreatedAt([parent]).has(parent);
+  for (const r of ctx.repo.systemRelationsTouching(idea.id, "parent")) {
+    if (r.source_idea_id === idea.id && !(parentLive && r.target_idea_id === parent)) ctx.repo.deleteRelation(r.id);
+  }
+  if (!parentLive) return;
+  const sameDirection = ctx.repo.systemRelationsBetween(idea.id, parent).find((r) => r.source_idea_id === idea.id);
+  if (sameDirection) {
+    if (sameDirection.relation_type !== "parent") ctx.repo.setRelation(sameDirection.id, "parent", null);
+  } else {
+    ctx.repo.insertSystemRelation(idea.user_id, idea.id, parent, "parent", null, ctx.now);
+  }
+}
+
+function pairScore(ctx: StepContext, vector: Float32Array, otherId: number): number | null {
+  const other = ctx.store.ideaVector(otherId);
+  return other ? cosine(vector, other) : null;
+}
