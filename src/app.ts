@@ -14,6 +14,7 @@ import { supportRoutes } from "./modules/support/routes";
 import { openapiRoutes } from "./modules/openapi/routes";
 import { byokRoutes } from "./modules/byok/routes";
 import { developRoutes } from "./modules/develop/routes";
+import { digestRoutes } from "./modules/digest/routes";
 import { agentRoutes } from "./modules/agent/routes";
 import { relationsRoutes } from "./modules/relations/routes";
 import { searchRoutes } from "./modules/search/routes";
@@ -46,6 +47,7 @@ export function createApp(deps: Deps) {
     .use(openapiRoutes())
     .use(byokRoutes(deps, kit))
     .use(developRoutes(deps, kit))
+    .use(digestRoutes(deps, kit))
     .use(agentRoutes(deps, kit))
     .use(relationsRoutes(deps, kit))
     .use(searchRoutes(deps, kit))

@@ -2,6 +2,7 @@
 import { Cron } from "croner";
 import type { Deps } from "../deps";
 import type { BackgroundService } from "../services";
+import { MAIL_JOBS } from "../mail/jobs";
 import { pipelineRecoveryJob } from "../pipeline/recovery";
 
 export interface ScheduledJob {
@@ -11,7 +12,7 @@ export interface ScheduledJob {
   run(deps: Deps): Promise<void> | void;
 }
 
-export const SCHEDULED_JOBS: ScheduledJob[] = [pipelineRecoveryJob];
+export const SCHEDULED_JOBS: ScheduledJob[] = [...MAIL_JOBS, pipelineRecoveryJob];
 
 export function createScheduler(deps: Deps): BackgroundService {
   const crons: Cron[] = [];

@@ -1,0 +1,66 @@
+// SMTP delivery through nodemailer, configured once from config.smtp; callers learn why mail cannot be sent.
+import nodemailer, { type Transporter } from "nodemailer";
+import type { Deps } from "../deps";
+import type { Config } from "../config";
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+}
+
+/** A send that failed; the message is safe to show (the SMTP password is never in it). */
+export class MailError extends Error {}
+
+/** Why mail cannot go out with this configuration, or null when it can. */
+export function smtpUnavailableReason(config: Readonly<Config>): string | null {
+  if (!config.smtp.host) return "SMTP is not configured: set smtp.host (IDEAREPO_SMTP_HOST) to send e-mail";
+  return null;
+}
+
+function createTransport(config: Readonly<Config>): Transporter {
+  const { smtp } = config;
+  return nodemailer.createTransport({
+    host: smtp.host!,
+    port: smtp.port,
+    secure: smtp.secure,
+    requireTLS: smtp.require_tls,
+    auth: smtp.user ? { user: smtp.user, pass: smtp.pass ?? "" } : undefined,
+    // Bounded so a dead mail server cannot hold a request (test-digest) or the scheduler for minutes.
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
+}
+
+const transports = new WeakMap<Deps, Transporter>();
+
+/** The mailer for these deps; throws MailError with the reason when SMTP is not configured. */
+export function mailerFor(deps: Deps): Mailer {
+  const reason = smtpUnavailableReason(deps.config);
+  if (reason) throw new MailError(reason);
+  let transport = transports.get(deps);
+  if (!transport) {
+    transport = createTransport(deps.config);
+    transports.set(deps, transport);
+  }
+  const t = transport;
+  return {
+    async send(mail) {
+      try {
+        // The Date header follows the app clock like every other timestamp we write.
+        await t.sendMail({ from: deps.config.smtp.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, date: deps.clock() });
+      } catch (e) {
+        const pass = deps.config.smtp.pass;
+        let message = (e as Error).message || "SMTP delivery failed";
+        if (pass) message = message.split(pass).join("[redacted]");
+        throw new MailError(message);
+      }
+    },
+  };
+}
