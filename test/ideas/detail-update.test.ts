@@ -70,6 +70,15 @@ describe("GET /ideas/:id", () => {
     expect((await get(u, other.id)).body.relations).toEqual([]);
   });
 
+  test("/ideas/search and /ideas/duplicates are their own routes, never read as an :id", async () => {
+    const u = await makeUser(t);
+    await newIdea(t, u, { title: "Findable kettle" });
+    const search = await call(t, "GET", "/ideas/search?q=kettle&mode=keyword", { key: u.key });
+    expect(search.status).toBe(200);
+    expect(search.body.results.map((r: any) => r.title)).toEqual(["Findable kettle"]);
+    expect(await call(t, "GET", "/ideas/duplicates", { key: u.key })).toMatchObject({ status: 200, body: { duplicates: [] } });
+  });
+
   test("another account's idea and absent ids are 404 Idea not found", async () => {
     const a = await makeUser(t);
     const b = await makeUser(t);
