@@ -81,7 +81,9 @@ const RELATION_RE = new RegExp(`^- ${OUT} ([a-z]+) \\[\\[([^\\]|#]+)\\]\\](?: \\
  * itself contains "## Links". Returns null when the file does not have the exported shape.
  */
 export function parseIdeaMarkdown(text: string): ParsedMarkdown | null {
-  const src = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
+  const raw = text.replace(/^\uFEFF/, "");
+  // We write LF; a CRLF fence means an editor converted the whole file, otherwise CRs belong to the body.
+  const src = raw.startsWith("---\r\n") ? raw.replace(/\r\n/g, "\n") : raw;
   if (!src.startsWith("---\n")) return null;
   const fmEnd = src.indexOf("\n---\n", 3);
   if (fmEnd === -1) return null;

@@ -44,7 +44,7 @@ export function zipToExportDocument(bytes: Uint8Array): { doc: unknown; skippedF
     source: str(p.fm.source),
     source_url: str(p.fm.source_url) ?? null,
     created_at: str(p.fm.created),
-    updated_at: str(p.fm.updated) ?? str(p.fm.created),
+    updated_at: str(p.fm.updated),
     tags: Array.isArray(p.fm.tags) ? p.fm.tags.map(String) : p.fm.tags === null || p.fm.tags === undefined ? [] : p.fm.tags,
     links: p.md.links,
     relations: p.md.relations
