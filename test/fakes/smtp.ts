@@ -31,6 +31,7 @@ export async function startFakeSmtp(opts: { users?: Record<string, string> } = {
     authOptional: true,
     allowInsecureAuth: true,
     disabledCommands: ["STARTTLS"],
+    disableReverseLookup: true,
     logger: false,
     onAuth(auth, _session, cb) {
       const ok = opts.users && opts.users[auth.username ?? ""] === auth.password;
