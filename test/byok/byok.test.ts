@@ -232,6 +232,18 @@ describe("POST /user/byok/:provider/test", () => {
 });
 
 describe("sealing at rest", () => {
+  test("neither the key nor its sealed value is ever in an export", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const apiKey = fakeKey();
+    await call(t, "PUT", "/user/byok/provider_a", { key: u.key, body: { api_key: apiKey } });
+    const sealed = sealedColumns(u.id).provider_a_key_enc!;
+    const r = await call(t, "POST", "/user/export", { key: u.key });
+    expect(r.status).toBe(200);
+    expect(r.body.profile.has_provider_a_key).toBe(true);
+    for (const secret of [apiKey, sealed, sealed.split(":")[2], "key_enc"]) expect(r.text).not.toContain(secret);
+  });
+
+
   test("a sealed value is bound to its account and slot: copied elsewhere it does not open", async () => {
     const a = await makeUser(t, { plan: "pro" });
     const b = await makeUser(t, { plan: "pro" });
