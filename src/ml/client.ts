@@ -63,6 +63,7 @@ class WorkerModelClient implements ModelClient {
   private pending: { id: number; job: Job } | null = null;
   private pumping = false;
   private closed = false;
+  private closing: Promise<void> | null = null;
   private nextId = 1;
 
   constructor(private options: ModelOptions) {}
@@ -94,12 +95,15 @@ class WorkerModelClient implements ModelClient {
     return scores;
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    if (this.worker) await this.call({ type: "close" }).catch(() => {});
-    this.closed = true;
-    this.worker?.terminate();
-    this.worker = null;
+  /** Lets queued calls finish, frees the models, stops the worker; later calls reject. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.worker) await this.call({ type: "close" }).catch(() => {});
+      this.closed = true;
+      this.worker?.terminate();
+      this.worker = null;
+    })();
+    return this.closing;
   }
 
   /** Test hook: makes the worker throw an uncaught error, as a runtime fault would. */
@@ -108,7 +112,7 @@ class WorkerModelClient implements ModelClient {
   }
 
   private call(body: RequestBody): Promise<unknown> {
-    if (this.closed) return Promise.reject(new Error("model client is closed"));
+    if (this.closed || (this.closing && body.type !== "close")) return Promise.reject(new Error("model client is closed"));
     return new Promise((resolve, reject) => {
       this.queue.push({ body, resolve, reject });
       void this.pump();

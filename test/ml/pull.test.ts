@@ -77,8 +77,11 @@ describe("pullModel", () => {
       expect(models.embedModelId).toMatch(/^onnx:test-org\/tiny-minilm:/);
       expect((await models.embed(["pulled"]))[0].length).toBe(fixtures.hidden);
     } finally {
+      const queued = models.embed(["queued before close"]);
       await models.close();
+      expect((await queued)[0].length).toBe(fixtures.hidden);
     }
+    await expect(models.embed(["after close"])).rejects.toThrow("model client is closed");
   });
 
   test("a 404 on config.json is a clear not-found error and leaves nothing behind", async () => {
