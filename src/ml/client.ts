@@ -32,7 +32,10 @@ export function workerUrl(): string {
 /** Docs per rerank request; like embed batches, keeps other callers' turns short. */
 const RERANK_BATCH = 32;
 
-type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+/** Omit applied to each member of a union rather than to the union as a whole. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** A request before the client numbers it. */
+type RequestBody = DistributiveOmit<Request, "id">;
 
 interface Job {
   body: RequestBody;
