@@ -1,7 +1,7 @@
 // The master key on disk: generated once with owner-only permissions, rotated by the CLI (a real process),
 // interrupted rotations finished or undone on the next start, bad keys refused with one clear line.
 import { afterAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config";
@@ -164,6 +164,25 @@ describe("master key file and rotation", () => {
     expect(ok.code).toBe(0);
     expect(json(ok.stdout)).toMatchObject({ success: true, source: "config", key_file: null, reencrypted: 0, next_step: expect.stringContaining("IDEAREPO_MASTER_KEY") });
     expect(existsSync(join(dir, "master.key"))).toBe(false);
+  });
+
+  test("a data dir restored without its key file: a new key is made, the orphaned values are reported, not destroyed", async () => {
+    const dir = tempDir("idearepo-mk-lost-");
+    const key = JSON.parse(runCli(["users", "create", "--email", "lost@example.com", "--plan", "pro"], { dataDir: dir }).stdout).api_key;
+    const app = fileApp(dir);
+    try {
+      expect((await app.req("PUT", "/user/byok/provider_a", key, { api_key: providerKeys.a })).status).toBe(200);
+    } finally {
+      app.close();
+    }
+    const original = readFileSync(join(dir, "master.key"));
+    unlinkSync(join(dir, "master.key"));
+    const r = runCli(["master-key", "status"], { dataDir: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("sealed under a different master key");
+    expect(json(r.stdout)).toMatchObject({ readable: 0, unreadable: [{ provider: "provider_a" }] });
+    writeFileSync(join(dir, "master.key"), original, { mode: 0o600 }); // the backup turns up
+    expect(json(runCli(["master-key", "status"], { dataDir: dir }).stdout)).toMatchObject({ readable: 1, unreadable: [] });
   });
 
   test("a malformed master key is one clear line, for the CLI and for the server at boot", () => {

@@ -1,5 +1,6 @@
 // Where the master key comes from (deps engine → config → <data_dir>/master.key, created once) and its cache.
 import { existsSync, mkdirSync, renameSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Deps } from "../../deps";
 import { ConfigError } from "../../config";
 import type { BackgroundService } from "../../services";
@@ -21,16 +22,20 @@ export interface MasterKey {
 /** A rotation writes the new key here first, and renames it over master.key only after the database commit. */
 export const pendingKeyPath = (path: string) => `${path}.next`;
 
-/** Does any stored value name this key id? Decides which side of an interrupted rotation the database is on. */
-export function databaseUsesKey(db: Db, kid: string): boolean {
+/** Key ids named by stored values, with how many values each sealed. */
+function sealedKeyIds(db: Db): Map<string | null, number> {
+  const ids = new Map<string | null, number>();
   for (const row of createByokRepo(db).listAllSealed()) {
     for (const p of PROVIDERS) {
       const v = sealedColumn(row, p);
-      if (v && sealedKeyId(v) === kid) return true;
+      if (v) ids.set(sealedKeyId(v), (ids.get(sealedKeyId(v)) ?? 0) + 1);
     }
   }
-  return false;
+  return ids;
 }
+
+/** Does any stored value name this key id? Decides which side of an interrupted rotation the database is on. */
+export const databaseUsesKey = (db: Db, kid: string) => sealedKeyIds(db).has(kid);
 
 /** Finishes (or undoes) a rotation that stopped between the database commit and the key-file rename. */
 export function recoverInterruptedRotation(db: Db, path: string): "none" | "completed" | "discarded" {
@@ -39,7 +44,7 @@ export function recoverInterruptedRotation(db: Db, path: string): "none" | "comp
   const nextKey = readKeyFile(next);
   if (databaseUsesKey(db, keyId(nextKey))) {
     renameSync(next, path);
-    syncDir(path.slice(0, path.lastIndexOf("/")) || "/");
+    syncDir(dirname(path));
     return "completed";
   }
   removeIfExists(next);
@@ -72,8 +77,19 @@ function resolveKeyFile(deps: Deps): MasterKey {
   if (!existsSync(path)) {
     mkdirSync(deps.config.data_dir, { recursive: true });
     try {
-      writeKeyFile(path, generateMasterKey(), true);
+      const key = generateMasterKey();
+      writeKeyFile(path, key, true);
       deps.log.info("generated a new master key", { path });
+      // A data dir restored without its key file: the old values stay in place (restoring the file makes them
+      // readable again) but cannot be opened with the new key, so say so loudly.
+      const orphaned = [...sealedKeyIds(deps.db).entries()].filter(([kid]) => kid !== keyId(key));
+      if (orphaned.length > 0) {
+        deps.log.warn("stored provider keys were sealed under a different master key; restore the original master.key to read them", {
+          path,
+          values: orphaned.reduce((n, [, c]) => n + c, 0),
+          key_ids: orphaned.map(([kid]) => kid),
+        });
+      }
     } catch (e) {
       // Another process created it first; use theirs.
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
