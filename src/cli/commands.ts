@@ -3,6 +3,8 @@ import { backupCommand, restoreCommand } from "./backup";
 import { masterKeyCommand } from "./master-key";
 import { importCommand } from "./import";
 import { exportCommand } from "./export";
+import { reindexCommand } from "./reindex";
+import { modelsCommand } from "./models";
 
 export interface CliCommand { usage: string; run(argv: string[]): Promise<void> }
 
@@ -12,4 +14,6 @@ export const COMMANDS: Record<string, CliCommand> = {
   "master-key": masterKeyCommand,
   import: importCommand,
   export: exportCommand,
+  reindex: reindexCommand,
+  models: modelsCommand,
 };

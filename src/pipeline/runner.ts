@@ -25,7 +25,12 @@ const yieldToHttp = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Retry delay after a failure: 30 s doubling per attempt, at most an hour. The job is never dropped. */
 const backoffMs = (attempts: number) => Math.min(3_600_000, 30_000 * 2 ** Math.max(0, attempts - 1));
 
-export function createRunner(deps: Deps, models: ModelSet) {
+export interface RunnerOptions {
+  /** false: leave the job queue to the server and only work through the reindex backlog (CLI `reindex`). */
+  jobs?: boolean;
+}
+
+export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions = {}) {
   const { db, log } = deps;
   const repo = createPipelineRepo(db);
   const queue = createQueue(db);
@@ -53,7 +58,7 @@ export function createRunner(deps: Deps, models: ModelSet) {
     const target = targetGeneration(state);
     if (!target) return null;
     const gens = writableGenerations(state, models);
-    const jobs = repo.claim(stamp(), BATCH_JOBS);
+    const jobs = opts.jobs === false ? [] : repo.claim(stamp(), BATCH_JOBS);
     if (jobs.length > 0) {
       return embedBatch(db, models, log, { kind: "jobs", jobs, state, gens, items: itemsForJobs(db, repo, state, jobs) });
     }

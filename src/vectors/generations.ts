@@ -83,8 +83,11 @@ export function planGenerations(db: Db, want: ModelIdentity, now: string, opts: 
     if (!s.active) {
       s.active = fresh();
     } else if (sameModel(s.active, want) && !opts.force) {
-      if (s.building) dropTables(db, s.building.gen);
-      s.building = null;
+      // A forced rebuild of the same model keeps going; a build for another model is abandoned.
+      if (s.building && !sameModel(s.building, want)) {
+        dropTables(db, s.building.gen);
+        s.building = null;
+      }
     } else if (!(sameModel(s.building, want) && !opts.force)) {
       if (s.building) dropTables(db, s.building.gen);
       s.building = fresh();
