@@ -23,12 +23,67 @@ export function planGate(label: string, feature: string, upgradeUrl: string): Ap
   return new AppError(403, { error: `${label} requires a Pro plan`, pro_required: true, feature, upgrade_url: upgradeUrl });
 }
 
+interface SchemaLike {
+  type?: string;
+  const?: unknown;
+  anyOf?: SchemaLike[];
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  maxItems?: number;
+  minItems?: number;
+}
+interface Issue { path?: string; value?: unknown; schema?: SchemaLike & { error?: unknown } }
+
+/** A plain-language message for the common TypeBox failures, so clients never see schema jargon. */
+function describeIssue(field: string, issue: Issue): string | null {
+  const s = issue.schema;
+  const v = issue.value;
+  if (!s) return null;
+  if (v === undefined) return `${field} is required`;
+  const branches = s.anyOf ?? [s];
+  const literals = branches.filter((b) => b.const !== undefined).map((b) => String(b.const));
+  if (literals.length > 0 && literals.length === branches.filter((b) => b.type !== "null").length) {
+    return `${field} must be one of: ${literals.join(", ")}`;
+  }
+  const str = branches.find((b) => b.type === "string");
+  if (typeof v === "string" && str) {
+    if (str.maxLength !== undefined && v.length > str.maxLength) return `${field} must be at most ${str.maxLength} characters`;
+    if (str.minLength !== undefined && v.length < str.minLength) {
+      return str.minLength === 1 ? `${field} must not be empty` : `${field} must be at least ${str.minLength} characters`;
+    }
+    if (str.pattern !== undefined || str.format !== undefined) return `${field} has an invalid format`;
+  }
+  const arr = branches.find((b) => b.type === "array");
+  if (Array.isArray(v) && arr) {
+    if (arr.maxItems !== undefined && v.length > arr.maxItems) return `${field} must have at most ${arr.maxItems} items`;
+    if (arr.minItems !== undefined && v.length < arr.minItems) return `${field} must have at least ${arr.minItems} items`;
+  }
+  const num = branches.find((b) => b.type === "number" || b.type === "integer");
+  if (typeof v === "number" && num) {
+    if (num.minimum !== undefined && v < num.minimum) return `${field} must be at least ${num.minimum}`;
+    if (num.maximum !== undefined && v > num.maximum) return `${field} must be at most ${num.maximum}`;
+  }
+  const types = [...new Set(branches.map((b) => b.type).filter((t): t is string => !!t))];
+  if (types.length > 0 && !types.some((t) => typeMatches(t, v))) return `${field} must be ${types.map(article).join(" or ")}`;
+  return null;
+}
+
+const typeMatches = (t: string, v: unknown) =>
+  t === "null" ? v === null : t === "array" ? Array.isArray(v) : t === "integer" ? Number.isInteger(v) : typeof v === t && !Array.isArray(v);
+const article = (t: string) => (t === "null" ? "null" : t === "integer" || t === "array" || t === "object" ? `an ${t}` : `a ${t}`);
+
 /** Turn TypeBox/Elysia validation issues into the spec's `{error:{field:[messages]}}` body. */
-export function validationBody(issues: Array<{ path?: string; message?: string; summary?: string }>): ErrorBody {
+export function validationBody(issues: Array<{ path?: string; message?: string; summary?: string; schema?: { error?: unknown } }>): ErrorBody {
   const fields: Record<string, string[]> = {};
   for (const issue of issues) {
     const field = (issue.path ?? "").replace(/^\//, "").split("/")[0] || "body";
-    const msg = issue.summary || issue.message || "Invalid value";
+    // A schema's own `error` text is written for users; TypeBox's generic summary is the fallback.
+    const custom = typeof issue.schema?.error === "string" ? issue.schema.error : null;
+    const msg = custom || describeIssue(field, issue as Issue) || issue.summary || issue.message || "Invalid value";
     (fields[field] ??= []).includes(msg) || fields[field].push(msg);
   }
   if (Object.keys(fields).length === 0) fields.body = ["Invalid request body"];

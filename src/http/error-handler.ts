@@ -8,7 +8,7 @@ export function errorHandler(log: Logger) {
     if (error instanceof AppError) return json(error.status, error.body);
     switch (code) {
       case "VALIDATION": {
-        const all = (error as unknown as { all?: Array<{ path?: string; message?: string; summary?: string }> }).all ?? [];
+        const all = (error as unknown as { all?: Parameters<typeof validationBody>[0] }).all ?? [];
         return json(400, validationBody(all));
       }
       case "PARSE":
