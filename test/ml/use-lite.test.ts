@@ -84,7 +84,8 @@ describe("worker", () => {
     const gaps = ticks.slice(1).map((t, i) => t - ticks[i]);
     expect(elapsed).toBeGreaterThan(100); // long enough for the check to mean something
     expect(ticks.length).toBeGreaterThan(elapsed / 5 / 4);
-    expect(Math.max(...gaps)).toBeLessThan(100);
+    // Were the model on this thread, one gap would span the whole batch; a loaded 2-core CI box may still stall briefly.
+    expect(Math.max(...gaps)).toBeLessThan(Math.max(100, elapsed / 4));
   });
 
   test("concurrent callers each get their own results", async () => {
