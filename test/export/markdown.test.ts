@@ -139,6 +139,20 @@ describe("POST /user/export/markdown", () => {
     expect(files["0001-live.md"]).not.toContain("[[");
   });
 
+  test("entries are UTF-8 named, deflated, and dated with the idea's updated_at", async () => {
+    const u = await makeUser(t);
+    insertIdea(t, u, { title: "Zürich", body: "z".repeat(4000), updated_at: "2026-07-04 13:45:58" });
+    const { r, files } = await exportVault(u);
+    const v = new DataView(r.bytes.buffer, r.bytes.byteOffset);
+    expect(v.getUint16(6, true) & 0x0800).toBe(0x0800); // UTF-8 names flag
+    expect(v.getUint16(8, true)).toBe(8); // deflate
+    const time = v.getUint16(10, true);
+    const date = v.getUint16(12, true);
+    expect([(date >> 9) + 1980, (date >> 5) & 15, date & 31, time >> 11, (time >> 5) & 63, (time & 31) * 2]).toEqual([2026, 7, 4, 13, 45, 58]);
+    expect(v.getUint32(18, true)).toBeLessThan(v.getUint32(22, true)); // compressed smaller than the text
+    expect(Object.keys(files)).toEqual(["0001-zurich.md"]);
+  });
+
   test("an empty account gets a valid empty ZIP", async () => {
     const u = await makeUser(t, { plan: "free" });
     const { files } = await exportVault(u);

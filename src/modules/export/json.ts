@@ -9,14 +9,27 @@ export interface ExportScope {
   maxNumber: number;
 }
 
-/** Unarchived ideas of the scope in display-number order, one page at a time (keyset paging: no long-lived cursor). */
+const GC_EVERY_CHARS = 4 * 1024 * 1024;
+
+/**
+ * Unarchived ideas of the scope in display-number order, one page at a time (keyset paging: no long-lived cursor).
+ * Every few MB of idea text it asks for a collection: the copies an export makes of each body (row, JSON or
+ * Markdown, bytes, deflate) live outside the JS heap, and JSC otherwise lets them pile up until RSS roughly tracks
+ * the whole export (measured in scripts/bench/export.ts).
+ */
 export function* ideaPages(repo: ExportRepo, scope: ExportScope): Generator<ExportIdeaRow[], void, void> {
   let after = 0;
+  let sinceGc = 0;
   for (;;) {
     const rows = repo.page(scope.userId, after, scope.maxNumber);
     if (rows.length === 0) return;
     yield rows;
     after = rows[rows.length - 1].number;
+    for (const r of rows) sinceGc += r.title.length + r.body.length;
+    if (sinceGc >= GC_EVERY_CHARS) {
+      Bun.gc(true);
+      sinceGc = 0;
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 import type { Db } from "../../db/open";
 
 export const EXPORT_IDEA_LIMIT = 10_000;
-export const EXPORT_PAGE = 250;
+export const EXPORT_PAGE = 50;
 
 export interface ExportIdeaRow {
   id: number;
