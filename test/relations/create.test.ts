@@ -223,3 +223,22 @@ describe("POST /map/relations (bulk)", () => {
     expect(relationCount(t, "user_id = ?", u.id)).toBe(0);
   });
 });
+
+describe("with ideas captured through POST /ideas", () => {
+  test("relations connect API-made ideas; a read-only MCP token cannot create them", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const a = await call(t, "POST", "/ideas", { key: u.key, body: { title: "Captured A" } });
+    const b = await call(t, "POST", "/ideas", { key: u.key, body: { title: "Captured B" } });
+    expect([a.status, b.status]).toEqual([201, 201]);
+    const r = await post(u, { source_idea_id: a.body.id, target_idea_id: b.body.id, relation_type: "inspires" });
+    expect(r.status).toBe(201);
+    const listed = await call(t, "GET", `/ideas/${b.body.id}/relations`, { key: u.key });
+    expect(listed.body.incoming).toEqual([expect.objectContaining({ id: r.body.relation.id, idea_id: a.body.id, idea_title: "Captured A", idea_number: a.body.number })]);
+    const { createApiKeysService } = await import("../../src/modules/api-keys/service");
+    const reader = createApiKeysService(t.deps).mint(u.id, "MCP (test)", "ideas:read", "mcp").key;
+    const refused = await call(t, "POST", "/map/relations", { key: reader, body: { source_idea_id: b.body.id, target_idea_id: a.body.id } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: "Insufficient scope: requires ideas:write" });
+    expect((await call(t, "GET", `/ideas/${a.body.id}/relations`, { key: reader })).status).toBe(200);
+  });
+});
