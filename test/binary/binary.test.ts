@@ -1,0 +1,138 @@
+// The single executable: built once, copied alone into an empty directory (HOME and TMPDIR there too), then used
+// exactly as an operator would: `users create`, `serve`, capture, embed, semantic search, backup, SIGTERM.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { buildBinary } from "../../scripts/build.ts";
+import { ROOT, tempDir } from "../cli";
+import { api, runCommand, startServer, type ServerProcess } from "../ops/harness";
+
+let home: string;
+let bin: string;
+let server: ServerProcess | null = null;
+const cmd = () => [bin];
+
+function envFor(dir: string): Record<string, string> {
+  // Nothing from the developer's environment that could point back at the repository or the network.
+  return { HOME: dir, TMPDIR: dir, PATH: "/usr/bin:/bin", NODE_PATH: "", BUN_INSTALL: "", IDEAREPO_MODELS_DIR: join(dir, "models") };
+}
+
+const rssMb = (pid: number) => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+};
+
+beforeAll(async () => {
+  const buildDir = tempDir("idearepo-build-");
+  const built = await buildBinary({ outfile: join(buildDir, "idearepo") });
+  home = tempDir("idearepo-bin-");
+  bin = join(home, "idearepo");
+  copyFileSync(built.outfile, bin);
+  Bun.spawnSync(["chmod", "+x", bin]);
+  rmSync(buildDir, { recursive: true, force: true });
+  console.log(`binary: ${(statSync(bin).size / 1024 / 1024).toFixed(1)} MB, built in ${built.ms} ms`);
+}, 120_000);
+
+afterAll(() => {
+  server?.proc.kill("SIGKILL");
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+describe("the compiled executable, alone in an empty directory", () => {
+  test("help works without touching a data dir", () => {
+    const out = runCommand(["help"], { dataDir: join(home, "data"), cmd: cmd(), cwd: home, env: envFor(home) });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("idearepo serve");
+    expect(out.stdout).toContain("idearepo backup FILE");
+    expect(existsSync(join(home, "data"))).toBe(false);
+  });
+
+  test("users create answers exactly like the source CLI", () => {
+    const dataDir = join(home, "data");
+    const out = runCommand(["users", "create", "--email", "owner@example.com", "--plan", "pro"], { dataDir, cmd: cmd(), cwd: home, env: envFor(home) });
+    expect(out.stderr).toBe("");
+    expect(out.code).toBe(0);
+    const fromBinary = JSON.parse(out.stdout);
+    const srcDir = tempDir("idearepo-src-");
+    const fromSource = JSON.parse(runCommand(["users", "create", "--email", "owner@example.com", "--plan", "pro"], { dataDir: srcDir }).stdout);
+    rmSync(srcDir, { recursive: true, force: true });
+    expect(Object.keys(fromBinary).sort()).toEqual(Object.keys(fromSource).sort());
+    expect(Object.keys(fromBinary.user).sort()).toEqual(Object.keys(fromSource.user).sort());
+    expect(fromBinary.user).toMatchObject({ email: "owner@example.com", plan: "pro" });
+    expect(fromBinary.api_key).toMatch(/^svc_[0-9a-f]{64}$/);
+    // sqlite-vec was written out under the data dir, once.
+    const native = readdirSync(join(dataDir, ".native"));
+    expect(native).toHaveLength(1);
+    expect(existsSync(join(dataDir, ".native", native[0], "vec0.so"))).toBe(true);
+    // Bad usage is one line and exit code 2, as from source.
+    const bad = runCommand(["users", "create"], { dataDir, cmd: cmd(), cwd: home, env: envFor(home) });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe("idearepo: --email is required\n");
+  });
+
+  test("serve: health, capture, embed, semantic search, backup, clean shutdown", async () => {
+    const dataDir = join(home, "data");
+    const minted = runCommand(["keys", "create", "--email", "owner@example.com"], { dataDir, cmd: cmd(), cwd: home, env: envFor(home) });
+    expect(minted.code).toBe(0);
+    const key: string = JSON.parse(minted.stdout).key;
+    expect(key).toMatch(/^svc_/);
+    const nativeBefore = statSync(join(dataDir, ".native")).mtimeMs;
+
+    const t0 = performance.now();
+    server = await startServer({ dataDir, cmd: cmd(), cwd: home, env: envFor(home), timeoutMs: 60_000 });
+    const health = await api(server.base, null, "GET", "/health");
+    const coldStartMs = Math.round(performance.now() - t0);
+    expect(health.status).toBe(200);
+    expect(health.body.status).toBe("ok");
+    const idleRss = rssMb(server.pid);
+    console.log(`cold start to healthy: ${coldStartMs} ms; idle RSS ${idleRss} MB`);
+
+    // Nothing is loaded from the repository: every mapped file is the binary, a system library or under the data dir.
+    const maps = readFileSync(`/proc/${server.pid}/maps`, "utf8");
+    expect(maps).not.toContain(ROOT + "/");
+    expect(maps).toContain(join(dataDir, ".native"));
+    // The library written by `users create` was reused, not rewritten.
+    expect(statSync(join(dataDir, ".native")).mtimeMs).toBe(nativeBefore);
+
+    const created = await api(server.base, key, "POST", "/ideas", {
+      title: "Solar powered bicycle lights",
+      body: "Bike lamps that charge from a small solar panel during the day so you never need batteries.",
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    await api(server.base, key, "POST", "/ideas", { title: "Quarterly tax checklist", body: "Receipts, invoices and the VAT return." });
+
+    // The embedded model (and its worker) embeds the idea; a paraphrase with no shared keyword finds it.
+    const deadline = Date.now() + 60_000;
+    let idea = (await api(server.base, key, "GET", `/ideas/${id}`)).body;
+    while (idea.vectorize_id === null && Date.now() < deadline) {
+      await Bun.sleep(100);
+      idea = (await api(server.base, key, "GET", `/ideas/${id}`)).body;
+    }
+    expect(idea.vectorize_id).not.toBeNull();
+    const found = await api(server.base, key, "GET", `/ideas/search?mode=semantic&q=${encodeURIComponent("lamp for my bike that uses sunlight")}`);
+    expect(found.status).toBe(200);
+    expect(found.body.search_type).toBe("semantic");
+    expect(found.body.results[0]?.id).toBe(id);
+
+    // Some load, then the loaded footprint.
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        for (let i = 0; i < 25; i++) {
+          expect((await api(server!.base, key, "POST", "/ideas", { title: `load ${w}-${i}`, body: "some text to embed" })).status).toBe(201);
+        }
+      }),
+    );
+    for (let i = 0; i < 20; i++) expect((await api(server.base, key, "GET", "/ideas?limit=20")).status).toBe(200);
+    console.log(`loaded RSS ${rssMb(server.pid)} MB`);
+
+    // An online backup from the binary while it serves.
+    const backup = runCommand(["backup", join(home, "snapshot.db")], { dataDir, cmd: cmd(), cwd: home, env: envFor(home) });
+    expect(backup.code).toBe(0);
+    expect(JSON.parse(backup.stdout).ideas).toBe(202);
+
+    expect(await server.stop()).toBe(0);
+    expect(server.logs.at(-1)).toContain('"stopped"');
+    server = null;
+  }, 180_000);
+});
