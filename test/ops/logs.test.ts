@@ -20,7 +20,7 @@ const secrets: string[] = [SMTP_PASS, PASSWORD, PROVIDER_KEY];
 
 async function req(path: string, init: RequestInit = {}) {
   const res = await fetch(`${server.base}/api/v1${path}`, init);
-  return { status: res.status, body: await res.json().catch(() => null) };
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
 }
 
 beforeAll(async () => {
