@@ -91,6 +91,16 @@ describe("kill -9 during a burst of captures", () => {
     // Per-account numbers stay unique across the crash.
     const numbers = [...ideas.values()].map((i) => i.number);
     expect(new Set(numbers).size).toBe(numbers.length);
+    // And each ends processed: jobs the killed process had claimed or not yet run are picked up after the restart.
+    const deadline = Date.now() + 60_000;
+    let pending = acked.length;
+    while (Date.now() < deadline) {
+      const now = new Map((await listAllIdeas(second.base, key)).map((i) => [i.id, i]));
+      pending = acked.filter((a) => now.get(a.id)?.vectorize_id === null).length;
+      if (pending === 0) break;
+      await Bun.sleep(200);
+    }
+    expect(pending).toBe(0);
     expect(await second.stop()).toBe(0);
   }, 60_000);
 });
