@@ -26,6 +26,7 @@ import { linksRoutes } from "./modules/links/routes";
 import { reviewRoutes } from "./modules/review/routes";
 import { duplicatesRoutes } from "./modules/duplicates/routes";
 import { importRoutes } from "./modules/import/routes";
+import { oauthRoutes } from "./modules/oauth/routes";
 
 const started = new WeakMap<Request, number>();
 
@@ -81,6 +82,7 @@ export function createApp(deps: Deps) {
       });
     })
     .use(api)
+    .use(oauthRoutes(deps, kit))
     .all("*", () => json(404, { error: "Not found" }));
 
   return {
