@@ -23,9 +23,8 @@ export function createSearchRepo(db: Db) {
      WHERE ideas_fts MATCH ?1 AND i.user_id = ?2 AND i.is_archived = 0
      ORDER BY ${BM25}, f.rowid LIMIT ?3`,
   );
-  const keywordAmong = db.query<{ id: number }, [string, string]>(
-    `SELECT rowid AS id FROM ideas_fts WHERE ideas_fts MATCH ?1 AND rowid IN (SELECT value FROM json_each(?2))
-     ORDER BY ${BM25}`,
+  const keywordAmong = db.query<{ id: number; bm25: number }, [string, string]>(
+    `SELECT rowid AS id, ${BM25} AS bm25 FROM ideas_fts WHERE ideas_fts MATCH ?1 AND rowid IN (SELECT value FROM json_each(?2))`,
   );
   const rows = db.query<SearchRow, [string, string]>(
     `SELECT id, number, title, body, status, source, source_url, is_archived, created_at, updated_at
@@ -42,8 +41,9 @@ export function createSearchRepo(db: Db) {
   return {
     /** The caller's live ideas matching an FTS5 expression, best BM25 first. */
     keywordIds: (match: string, userId: string, limit: number) => keyword.all(match, userId, limit).map((r) => r.id),
-    /** Which of `ids` match the expression, best BM25 first (the second-stage ranking of semantic candidates). */
-    keywordRankAmong: (match: string, ids: number[]) => keywordAmong.all(match, JSON.stringify(ids)).map((r) => r.id),
+    /** BM25 relevance (higher = better) of those of `ids` that match the expression: the second stage's evidence. */
+    keywordScoresAmong: (match: string, ids: number[]) =>
+      new Map(keywordAmong.all(match, JSON.stringify(ids)).map((r) => [r.id, -r.bm25])),
     /** The caller's live ideas among `ids`, in the order of `ids`; others' and archived ids drop out. */
     rowsInOrder(userId: string, ids: number[]): SearchRow[] {
       if (ids.length === 0) return [];

@@ -1,0 +1,107 @@
+// Search quality on STS Benchmark through the product: every unique sentence of a split becomes an idea (POST /ideas,
+// embedded by the pipeline), each sentence1 of a pair scored ≥ 4 is a query, and hit@1 asks whether the product's
+// first result (other than the query's own idea) is its sentence2. Printed beside the brute-force cosine baseline.
+//
+//   bun scripts/bench/search-quality.ts [--split test|dev|both] [--data DIR] [--sweep]
+//
+// --sweep also tries other keyword weights (use it on dev: the test split is for the final figure only).
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { startModels } from "../../src/ml/client";
+import { createSearchRepo } from "../../src/modules/search/repo";
+import { KEYWORD_WEIGHT, semanticSearch } from "../../src/modules/search/semantic";
+import { parseSts } from "./stsb";
+import { benchApp, benchUser, flag, request } from "./search-lib";
+
+const ROOT = resolve(import.meta.dir, "../..");
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
+async function runSplit(split: string, dataDir: string, sweep: boolean): Promise<void> {
+  const pairs = parseSts(readFileSync(join(dataDir, `sts-${split}.csv`), "utf8"));
+  const sentences = [...new Set(pairs.flatMap((p) => [p.a, p.b]))];
+  const queries = pairs.filter((p) => p.score >= 4 && p.a !== p.b);
+  const model = await startModels({ modelsDir: join(ROOT, "models"), embedModel: "use-lite", rerankModel: null });
+  const app = await benchApp(":memory:", model);
+  try {
+    const user = await benchUser(app.deps, "pro");
+    const idOf = new Map<string, number>();
+    // Titles are limited to 200 characters; longer sentences go whole into the body (the embedded text is the same).
+    for (const s of sentences) {
+      const body = s.length > 200 ? { title: s.slice(0, 200), body: s.slice(200) } : { title: s };
+      const r = await request(app, user.key, "POST", "/ideas", body);
+      if (r.status !== 201) throw new Error(`capture failed: ${r.status} ${JSON.stringify(r.body)}`);
+      idOf.set(s, r.body.id);
+    }
+    const t0 = performance.now();
+    await app.pipeline!.runner()!.drain();
+    const drainS = (performance.now() - t0) / 1000;
+
+    // Baseline: brute-force cosine over the same sentences, embedded directly by the model.
+    const vectors = await model.embed(sentences);
+    const vectorOf = new Map(sentences.map((s, i) => [s, vectors[i]]));
+    let baseHits = 0;
+    for (const p of queries) {
+      const q = vectorOf.get(p.a)!;
+      let best = "";
+      let bestScore = -Infinity;
+      for (const s of sentences) {
+        if (s === p.a) continue;
+        const c = dot(q, vectorOf.get(s)!);
+        if (c > bestScore) [best, bestScore] = [s, c];
+      }
+      if (best === p.b) baseHits++;
+    }
+
+    // The product: GET /ideas/search (with the second stage), and the same search with the second stage off.
+    const repo = createSearchRepo(app.deps.db);
+    const firstOther = (ids: number[], self: number) => ids.find((id) => id !== self);
+    let httpHits = 0;
+    let plainHits = 0;
+    let changed = 0;
+    let gained = 0;
+    let lost = 0;
+    const sweepKs = sweep ? [0.02, 0.05, 0.1, 0.2, 0.3, 0.5] : [];
+    const sweepHits = new Map(sweepKs.map((k) => [k, 0]));
+    for (const p of queries) {
+      const self = idOf.get(p.a)!;
+      const want = idOf.get(p.b)!;
+      const r = await request(app, user.key, "GET", `/ideas/search?q=${encodeURIComponent(p.a.slice(0, 500))}&limit=2`);
+      if (r.body.search_type !== "semantic") throw new Error(`expected semantic results, got ${r.body.search_type}`);
+      const fusedTop = firstOther(r.body.results.map((x: { id: number }) => x.id), self);
+      if (fusedTop === want) httpHits++;
+      const plain = await semanticSearch(app.deps, repo, user.id, p.a, { floor: 0.2, limit: 2, secondStage: false });
+      const plainTop = firstOther(plain!.hits.map((h) => h.id), self);
+      if (plainTop === want) plainHits++;
+      if (plainTop !== fusedTop) {
+        changed++;
+        if (fusedTop === want) gained++;
+        if (plainTop === want) lost++;
+      }
+      for (const k of sweepKs) {
+        const fused = await semanticSearch(app.deps, repo, user.id, p.a, { floor: 0.2, limit: 2, keywordWeight: k });
+        if (firstOther(fused!.hits.map((h) => h.id), self) === want) sweepHits.set(k, sweepHits.get(k)! + 1);
+      }
+    }
+    const rate = (n: number) => (n / queries.length).toFixed(3);
+    console.log(`\nSTS-B ${split}: ${sentences.length} ideas (pipeline drained in ${drainS.toFixed(1)} s), ${queries.length} queries (pairs with gold ≥ 4), model ${model.embedModelId}`);
+    console.log("| paraphrase retrieval hit@1 | value |");
+    console.log("|---|---|");
+    console.log(`| brute-force cosine (raw baseline) | ${rate(baseHits)} |`);
+    console.log(`| product semantic search, without second stage | ${rate(plainHits)} |`);
+    console.log(`| product semantic search, with second stage (cosine + ${KEYWORD_WEIGHT} × normalised BM25, GET /ideas/search) | ${rate(httpHits)} |`);
+    for (const [k, hits] of sweepHits) console.log(`| sweep: keyword weight ${k} | ${rate(hits)} |`);
+    console.log(`\nThe second stage changed the first result for ${changed} queries: ${gained} became hits, ${lost} stopped being hits.`);
+  } finally {
+    await app.close();
+    await model.close();
+  }
+}
+
+const dataDir = resolve(ROOT, flag("--data", "../shared/data/stsb"));
+const split = flag("--split", "test");
+for (const s of split === "both" ? ["dev", "test"] : [split]) await runSplit(s, dataDir, process.argv.includes("--sweep"));
