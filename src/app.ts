@@ -27,6 +27,7 @@ import { reviewRoutes } from "./modules/review/routes";
 import { duplicatesRoutes } from "./modules/duplicates/routes";
 import { importRoutes } from "./modules/import/routes";
 import { oauthRoutes } from "./modules/oauth/routes";
+import { mcpRoutes } from "./modules/mcp/routes";
 
 const started = new WeakMap<Request, number>();
 
@@ -83,6 +84,7 @@ export function createApp(deps: Deps) {
     })
     .use(api)
     .use(oauthRoutes(deps, kit))
+    .use(mcpRoutes(deps, kit))
     .all("*", () => json(404, { error: "Not found" }));
 
   return {
