@@ -128,7 +128,7 @@ export async function grant(base: string, email: string, opts: { scope?: string;
 
 /** An SDK client connected with a bearer token (no OAuth provider), as a configured assistant would be. */
 export async function connectWithToken(base: string, accessToken: string, headerName: "authorization" | "x-api-key" = "authorization") {
-  const headers = headerName === "authorization" ? { authorization: `Bearer ${accessToken}` } : { "x-api-key": accessToken };
+  const headers: Record<string, string> = headerName === "authorization" ? { authorization: `Bearer ${accessToken}` } : { "x-api-key": accessToken };
   const client = new Client({ name: "idearepo-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
   return client;
