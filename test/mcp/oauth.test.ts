@@ -291,3 +291,22 @@ describe("POST /mcp/token", () => {
     expect(missing).toMatchObject({ status: 400, body: { error: "invalid_request", error_description: "code is required" } });
   });
 });
+
+describe("housekeeping", () => {
+  test("registrations nobody approved within a day are dropped; approved clients stay", async () => {
+    const abandoned = await newClient("Abandoned");
+    const used = await grant(s.base, user.email, { name: "Used" });
+    expect(used.status).toBe(200);
+    s.clock.advance(25 * 3_600_000);
+    try {
+      await newClient("Newcomer"); // registration prunes
+      const gone = await fetch(authorizeUrl(s.base, { client_id: abandoned.client_id, code_challenge: pkce().challenge }), { redirect: "manual" });
+      expect(gone.status).toBe(400);
+      const kept = await fetch(authorizeUrl(s.base, { client_id: used.client.client_id, code_challenge: pkce().challenge }), { redirect: "manual" });
+      expect(kept.status).toBe(200);
+      expect(await restStatus("/ideas", used.body.access_token)).toBe(200); // tokens never expire
+    } finally {
+      s.clock.advance(-25 * 3_600_000);
+    }
+  });
+});
