@@ -310,3 +310,18 @@ describe("housekeeping", () => {
     }
   });
 });
+
+describe("odd input", () => {
+  test("repeated or empty parameters are answered, never a crash", async () => {
+    const client = await newClient();
+    const dup = await fetch(`${s.base}/mcp/authorize?client_id=${client.client_id}&client_id=x&redirect_uri=${encodeURIComponent(REDIRECT)}&response_type=code&code_challenge=${pkce().challenge}&code_challenge_method=S256`);
+    expect(dup.status).toBe(200);
+    const empty = await fetch(`${s.base}/mcp/authorize`);
+    expect(empty.status).toBe(400);
+    const form = await fetch(`${s.base}/mcp/authorize`, { method: "POST", headers: { "content-type": "application/json" }, body: "[1,2]" });
+    expect(form.status).toBe(400);
+    const tok = await fetch(`${s.base}/mcp/token`, { method: "POST", headers: { "content-type": "text/plain" }, body: "hello" });
+    expect(tok.status).toBe(400);
+    expect(((await tok.json()) as { error: string }).error).toBe("invalid_request");
+  });
+});

@@ -25,6 +25,13 @@ export async function readParams(request: Request): Promise<FlatParams | null> {
   return null;
 }
 
+/** Query parameters, first value per key (a repeated parameter never turns into an array). */
+export function queryParams(request: Request): FlatParams {
+  const out: FlatParams = {};
+  for (const [k, v] of new URL(request.url).searchParams) if (!(k in out)) out[k] = v;
+  return out;
+}
+
 /** The registration body is JSON only (RFC 7591); undefined when it is not JSON at all. */
 export async function readJson(request: Request): Promise<unknown> {
   try {

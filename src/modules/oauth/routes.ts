@@ -7,7 +7,7 @@ import { baseUrl } from "./base-url";
 import { createConsentFlow } from "./consent";
 import { authorizationServerMetadata, protectedResourceMetadata, RESOURCE_METADATA_PATH } from "./metadata";
 import { oauthError } from "./model";
-import { readJson, readParams } from "./params";
+import { queryParams, readJson, readParams } from "./params";
 import { createOAuthService } from "./service";
 
 type Ctx = { request: Request; server: { requestIP(r: Request): { address: string } | null } | null };
@@ -40,7 +40,7 @@ export function oauthRoutes(deps: Deps, kit: AuthKit) {
         return oauth.register(body);
       });
     }, { parse: "none" })
-    .get("/mcp/authorize", ({ request, query }) => consent.show(request, query), { parse: "none" })
+    .get("/mcp/authorize", ({ request }) => consent.show(request, queryParams(request)))
     .post("/mcp/authorize", async ({ request }) => consent.submit(request, await readParams(request)), { parse: "none" })
     .post("/mcp/token", async ({ request }) => {
       const params = await readParams(request);
