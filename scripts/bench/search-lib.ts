@@ -56,6 +56,12 @@ export async function request(app: BenchApp, key: string, method: string, path: 
   return { status: res.status, body: await res.json() };
 }
 
+/** As a client would time it: the request until the whole body arrived, without parsing it. */
+export async function requestText(app: BenchApp, key: string, path: string): Promise<string> {
+  const res = await app.handle(new Request(`http://localhost/api/v1${path}`, { headers: { "x-api-key": key } }));
+  return res.text();
+}
+
 export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];

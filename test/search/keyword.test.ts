@@ -161,6 +161,22 @@ describe("keyword search: limits and validation", () => {
     t2.close();
   });
 
+  test("an account with many better matches elsewhere in the instance does not hide the caller's", async () => {
+    const t3 = makeApp();
+    const big = await makeUser(t3, { plan: "pro" });
+    const small = await makeUser(t3, { plan: "pro" });
+    for (let i = 0; i < 30; i++) await capture(t3, big, { title: `Gadget gadget gadget ${i}` });
+    const best = await capture(t3, small, { title: "Gadget repair", body: "gadget" });
+    const second = await capture(t3, small, { title: "Kitchen tools", body: "one gadget among many other kitchen tools and pans" });
+    await capture(t3, small, { title: "Unrelated" });
+    const r = await search(t3, small, { mode: "keyword", q: "gadget", limit: 1 });
+    expect(r.body.results.map((x: { id: number }) => x.id)).toEqual([best, second]);
+    const theirs = await search(t3, big, { mode: "keyword", q: "gadget", limit: 1 });
+    expect(theirs.body.results).toHaveLength(2);
+    expect(theirs.body.results.every((x: { title: string }) => x.title.startsWith("Gadget gadget"))).toBe(true);
+    t3.close();
+  });
+
   test("400 for a missing q, q over 500 characters, or a bad mode; 500 characters is fine", async () => {
     const missing = await call(t, "GET", "/ideas/search?mode=keyword", { key: me.key });
     expect(missing.status).toBe(400);

@@ -21,14 +21,24 @@ export function createSearchRepo(db: Db) {
   const keyword = db.query<{ id: number }, [string, string, number]>(
     `SELECT f.rowid AS id FROM ideas_fts f JOIN ideas i ON i.id = f.rowid
      WHERE ideas_fts MATCH ?1 AND i.user_id = ?2 AND i.is_archived = 0
-     ORDER BY ${BM25}, f.rowid LIMIT ?3`,
+     ORDER BY ${BM25} LIMIT ?3`,
+  );
+  const keywordAnyone = db.query<{ id: number }, [string, number]>(
+    `SELECT rowid AS id FROM ideas_fts WHERE ideas_fts MATCH ?1 ORDER BY ${BM25} LIMIT ?2`,
   );
   const keywordAmong = db.query<{ id: number; bm25: number }, [string, string]>(
     `SELECT rowid AS id, ${BM25} AS bm25 FROM ideas_fts WHERE ideas_fts MATCH ?1 AND rowid IN (SELECT value FROM json_each(?2))`,
   );
+  // CROSS JOIN fixes the order: one primary-key lookup per id. (Left to itself the planner may walk the account's
+  // whole (user_id, is_archived) index and test each row against the list: 0.7 ms instead of 0.05 at 100k ideas.)
   const rows = db.query<SearchRow, [string, string]>(
-    `SELECT id, number, title, body, status, source, source_url, is_archived, created_at, updated_at
-     FROM ideas WHERE user_id = ?1 AND is_archived = 0 AND id IN (SELECT value FROM json_each(?2))`,
+    `SELECT i.id, i.number, i.title, i.body, i.status, i.source, i.source_url, i.is_archived, i.created_at, i.updated_at
+     FROM json_each(?2) j CROSS JOIN ideas i ON i.id = j.value WHERE i.user_id = ?1 AND i.is_archived = 0`,
+  );
+  const firstRows = db.query<SearchRow, [string, string, number]>(
+    `SELECT i.id, i.number, i.title, i.body, i.status, i.source, i.source_url, i.is_archived, i.created_at, i.updated_at
+     FROM json_each(?2) j CROSS JOIN ideas i ON i.id = j.value WHERE i.user_id = ?1 AND i.is_archived = 0
+     ORDER BY j.key LIMIT ?3`,
   );
   const usage = db.query<{ count: number }, [string, string, string]>(
     "SELECT count FROM usage_counters WHERE user_id = ? AND kind = ? AND period = ?",
@@ -41,6 +51,8 @@ export function createSearchRepo(db: Db) {
   return {
     /** The caller's live ideas matching an FTS5 expression, best BM25 first. */
     keywordIds: (match: string, userId: string, limit: number) => keyword.all(match, userId, limit).map((r) => r.id),
+    /** Best BM25 matches over every account's ideas: no per-match ownership lookup, the caller filters. */
+    keywordIdsAnyone: (match: string, limit: number) => keywordAnyone.all(match, limit).map((r) => r.id),
     /** BM25 relevance (higher = better) of those of `ids` that match the expression: the second stage's evidence. */
     keywordScoresAmong: (match: string, ids: number[]) =>
       new Map(keywordAmong.all(match, JSON.stringify(ids)).map((r) => [r.id, -r.bm25])),
@@ -50,6 +62,9 @@ export function createSearchRepo(db: Db) {
       const byId = new Map(rows.all(userId, JSON.stringify(ids)).map((r) => [r.id, r]));
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
+    /** The first `limit` of `ids` that are the caller's live ideas, in the order of `ids`. */
+    firstRowsInOrder: (userId: string, ids: number[], limit: number): SearchRow[] =>
+      ids.length === 0 ? [] : firstRows.all(userId, JSON.stringify(ids), limit),
     usageCount: (userId: string, kind: string, period: string) => usage.get(userId, kind, period)?.count ?? 0,
     bumpUsage: (userId: string, kind: string, period: string) => void bump.run(userId, kind, period),
   };
