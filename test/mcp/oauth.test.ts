@@ -173,6 +173,18 @@ describe("POST /mcp/authorize", () => {
     expect(formOf(html).csrf_token).toBeString(); // the user can simply try again
   });
 
+  test("failed sign-ins at /auth/login count against the consent page too (one brake per e-mail)", async () => {
+    const target = await makeUser(s, { password: PASSWORD });
+    for (let i = 0; i < 10; i++) {
+      const r = await fetch(`${s.base}/api/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: target.email, password: `guess-${i}` }) });
+      expect(r.status).toBe(401);
+    }
+    const { browser, form } = await openPage();
+    const res = await browser.post(`${s.base}/mcp/authorize`, { ...form, email: target.email, password: PASSWORD, decision: "approve" });
+    expect(res.status).not.toBe(302);
+    expect(res.headers.get("location")).toBeNull();
+  });
+
   test("deny sends the client back with access_denied and its state, and needs no sign-in", async () => {
     const { browser, form } = await openPage();
     const res = await browser.post(`${s.base}/mcp/authorize`, { ...form, decision: "deny" });

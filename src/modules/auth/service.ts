@@ -14,7 +14,15 @@ const FAILURE_WINDOW_MS = 15 * 60_000;
 // Verifying against a fixed hash when the e-mail is unknown keeps response time from revealing which accounts exist.
 const DUMMY_HASH = Bun.password.hashSync("idearepo-dummy-password");
 
+// One instance per app, so every sign-in form (API login, MCP consent page) shares one failure count per e-mail.
+const instances = new WeakMap<Deps, ReturnType<typeof build>>();
 export function createAuthService(deps: Deps) {
+  let svc = instances.get(deps);
+  if (!svc) instances.set(deps, (svc = build(deps)));
+  return svc;
+}
+
+function build(deps: Deps) {
   const sessions = createSessionsRepo(deps.db);
   const users = createUsersRepo(deps.db);
   const usersService = createUsersService(deps);
