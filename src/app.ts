@@ -31,6 +31,15 @@ import { mcpRoutes } from "./modules/mcp/routes";
 
 const started = new WeakMap<Request, number>();
 
+/** What the request log reads; `auth` exists only on routes behind the auth plugin. */
+interface AfterResponse {
+  request: Request;
+  route: string;
+  set: { status?: number | string };
+  responseValue?: unknown;
+  auth?: { user: { id: string } };
+}
+
 // The logged status is the one the client saw: a returned Response carries its own, otherwise set.status applies.
 function statusOf(ctx: { set: { status?: number | string }; responseValue?: unknown }): number {
   if (ctx.responseValue instanceof Response) return ctx.responseValue.status;
@@ -71,17 +80,18 @@ export function createApp(deps: Deps) {
       if (rejected) return rejected;
       set.headers["x-content-type-options"] = "nosniff";
     })
-    .onAfterResponse({ as: "global" }, (ctx) => {
-      const t0 = started.get(ctx.request);
-      const auth = (ctx as unknown as { auth?: { user: { id: string } } }).auth;
+    // Destructured on purpose: Elysia parses cookies, query and body only for hooks that read them, and a hook taking
+    // the whole context counts as reading everything (measured: 5–8 µs per request).
+    .onAfterResponse({ as: "global" }, (({ request, route, set, responseValue, auth }: AfterResponse) => {
+      const t0 = started.get(request);
       deps.log.info("request", {
-        method: ctx.request.method,
-        route: ctx.route,
-        status: statusOf(ctx),
+        method: request.method,
+        route,
+        status: statusOf({ set, responseValue }),
         duration_ms: t0 === undefined ? undefined : Math.round((performance.now() - t0) * 100) / 100,
         user_id: auth?.user.id,
       });
-    })
+    }) as never)
     .use(api)
     .use(oauthRoutes(deps, kit))
     .use(mcpRoutes(deps, kit))
