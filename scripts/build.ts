@@ -12,7 +12,7 @@ const ROOT = resolve(import.meta.dir, "..");
 
 export interface BuildOptions {
   outfile?: string;
-  /** Precompiled bytecode: faster cold start, somewhat larger file. */
+  /** Precompiled bytecode (default): ~30% faster cold start for ~10 MB more file. */
   bytecode?: boolean;
   minify?: boolean;
 }
@@ -47,7 +47,7 @@ export async function buildBinary(opts: BuildOptions = {}): Promise<{ outfile: s
     target: "bun",
     format: "esm",
     minify: opts.minify ?? true,
-    bytecode: opts.bytecode ?? false,
+    bytecode: opts.bytecode ?? true,
     sourcemap: "none",
     plugins: [embedded],
   });
@@ -63,7 +63,7 @@ if (import.meta.main) {
   const outIdx = args.indexOf("--outfile");
   const out = await buildBinary({
     outfile: outIdx >= 0 ? args[outIdx + 1] : undefined,
-    bytecode: args.includes("--bytecode"),
+    bytecode: !args.includes("--no-bytecode"),
     minify: !args.includes("--no-minify"),
   });
   console.log(`built ${out.outfile} (${(out.bytes / 1024 / 1024).toFixed(1)} MB) in ${(out.ms / 1000).toFixed(1)} s`);

@@ -1,0 +1,181 @@
+// Shared by the operations benchmarks (http, capture, coldstart, run): server processes, load runs, result rows.
+import autocannon from "autocannon";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const BUN = process.execPath;
+
+/** One figure beside its raw baseline, measured in the same run. */
+export interface Row {
+  bench: string;
+  metric: string;
+  value: number;
+  unit: string;
+  baseline?: { name: string; value: number };
+  /** value / baseline (or the inverse for "lower is better" figures, so > 1 always means "closer to raw"). */
+  ratio?: number;
+  target?: string;
+  ok?: boolean;
+}
+
+export function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(process.argv[i + 1]);
+}
+
+export const hasFlag = (name: string) => process.argv.includes(`--${name}`);
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function machine(): string {
+  const mem = /MemTotal:\s+(\d+)/.exec(readFileSync("/proc/meminfo", "utf8"));
+  const cpu = /model name\s*:\s*(.+)/.exec(readFileSync("/proc/cpuinfo", "utf8"));
+  return `${navigator.hardwareConcurrency} cores (${cpu?.[1]?.trim() ?? "unknown CPU"}), ${mem ? Math.round(Number(mem[1]) / 1024 / 1024) : "?"} GB RAM, Bun ${Bun.version}`;
+}
+
+/** Resident set size and its peak of a process, in MB (Linux /proc). */
+export function memOf(pid: number): { rssMb: number; hwmMb: number } {
+  const s = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(s)?.[1] ?? NaN);
+  return { rssMb: Math.round(kb("VmRSS") / 1024), hwmMb: Math.round(kb("VmHWM") / 1024) };
+}
+
+export interface Child {
+  proc: ReturnType<typeof Bun.spawn>;
+  base: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns a server process and waits for it to report its address: idearepo's start-up log line on stderr
+ * (`"listen":"http://…"`) or a bare server's `listening http://…` on stdout.
+ */
+export async function spawnServer(cmd: string[], env: Record<string, string>, logFile?: string): Promise<Child> {
+  const proc = Bun.spawn(cmd, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const seen: string[] = [];
+  const base = await new Promise<string>((resolveBase, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${seen.join("\n")}`)), 120_000);
+    const watch = async (stream: ReadableStream<Uint8Array>, sink: ReturnType<ReturnType<typeof Bun.file>["writer"]> | null) => {
+      const decoder = new TextDecoder();
+      let buf = "";
+      let found = false;
+      for await (const chunk of stream) {
+        // After start-up, stderr (the request log) goes to a file as a log shipper would take it, or is dropped.
+        if (found) {
+          sink?.write(chunk);
+          continue;
+        }
+        buf += decoder.decode(chunk, { stream: true });
+        sink?.write(chunk);
+        for (const line of buf.split("\n")) {
+          seen.push(line);
+          const m = /"listen":"(http[^"]+)"|^listening (http\S+)/.exec(line);
+          if (m) {
+            found = true;
+            clearTimeout(timer);
+            resolveBase(m[1] ?? m[2]);
+          }
+        }
+        buf = buf.slice(buf.lastIndexOf("\n") + 1);
+      }
+    };
+    watch(proc.stderr as ReadableStream<Uint8Array>, logFile ? Bun.file(logFile).writer() : null);
+    watch(proc.stdout as ReadableStream<Uint8Array>, null);
+    proc.exited.then((code) => reject(new Error(`server exited with ${code}:\n${seen.join("\n")}`)));
+  });
+  return {
+    proc,
+    base,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+export async function load(opts: {
+  url: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  duration?: number;
+  amount?: number;
+}): Promise<LoadResult> {
+  const run = (duration: number, amount?: number) =>
+    autocannon({
+      url: opts.url,
+      method: opts.method ?? "GET",
+      headers: opts.headers,
+      body: opts.body,
+      connections: opts.connections ?? 50,
+      duration,
+      amount,
+    });
+  await run(1); // warm-up: JIT, caches, connection set-up
+  const r = await run(opts.duration ?? 10, opts.amount);
+  return {
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
+}
+
+/** Waits until the pipeline has processed every queued job (read-only peek at the jobs table). */
+export async function waitForDrain(dataDir: string, timeoutMs = 600_000): Promise<number> {
+  const t0 = performance.now();
+  const db = new Database(join(dataDir, "idearepo.db"), { readonly: true });
+  try {
+    while (performance.now() - t0 < timeoutMs) {
+      if (db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs").get()!.n === 0) return performance.now() - t0;
+      await Bun.sleep(200);
+    }
+    throw new Error("background jobs did not drain");
+  } finally {
+    db.close();
+  }
+}
+
+export function row(bench: string, metric: string, value: number, unit: string, extra: Partial<Row> = {}): Row {
+  return { bench, metric, value, unit, ...extra };
+}
+
+export function printRows(rows: Row[]): void {
+  const fmt = (v: number) => (Math.abs(v) >= 100 ? Math.round(v).toLocaleString("en-US") : String(Math.round(v * 100) / 100));
+  console.log("| bench | metric | value | raw baseline | ratio | target | |");
+  console.log("|---|---|---|---|---|---|---|");
+  for (const r of rows) {
+    const base = r.baseline ? `${fmt(r.baseline.value)} ${r.unit} (${r.baseline.name})` : "";
+    const ratio = r.ratio === undefined ? "" : `${(r.ratio * 100).toFixed(0)}%`;
+    const ok = r.ok === undefined ? "" : r.ok ? "ok" : "MISSED";
+    console.log(`| ${r.bench} | ${r.metric} | ${fmt(r.value)} ${r.unit} | ${base} | ${ratio} | ${r.target ?? ""} | ${ok} |`);
+  }
+}
+
+/** `--json`: one JSON line for run.ts; otherwise a Markdown table for a human. */
+export function report(rows: Row[]): void {
+  if (hasFlag("json")) process.stdout.write(`BENCH_ROWS ${JSON.stringify(rows)}\n`);
+  else printRows(rows);
+}
