@@ -1,7 +1,7 @@
 // `npm run build`: compiles idearepo into one self-contained executable, dist/idearepo (see docs/operations.md).
 //
 // Inside it: the code, the SQL migrations (text imports), the default model's weights and the tfjs wasm runtime
-// (file imports in src/ml/use-lite-files.ts), the model worker (a second entrypoint) and this platform's
+// (file imports in src/ml/use-lite-files.ts), the model and checkpoint workers (entrypoints) and this platform's
 // sqlite-vec library (a virtual file import resolved below, written out at start by src/compiled/entry.ts).
 import type { BunPlugin } from "bun";
 import { getLoadablePath } from "sqlite-vec";
@@ -34,7 +34,8 @@ export async function buildBinary(opts: BuildOptions = {}): Promise<{ outfile: s
   mkdirSync(resolve(outfile, ".."), { recursive: true });
   const t0 = performance.now();
   const result = await Bun.build({
-    entrypoints: [join(ROOT, "src/compiled/entry.ts"), join(ROOT, "src/ml/worker.ts")],
+    // Workers are entrypoints of their own: the model worker and the WAL checkpointer.
+    entrypoints: [join(ROOT, "src/compiled/entry.ts"), join(ROOT, "src/ml/worker.ts"), join(ROOT, "src/db/checkpoint-worker.ts")],
     compile: {
       outfile,
       // The binary's behaviour comes from IDEAREPO_* and config.json only, never from files that happen to sit in

@@ -9,6 +9,7 @@ import { systemClock } from "./lib/time";
 import { dbPath } from "./cli/context";
 import { SERVICE_FACTORIES, type BackgroundService } from "./services";
 import { DataDirBusyError, liveServerPid, removePidFile, writePidFile } from "./lib/pid-file";
+import { startCheckpointer } from "./db/checkpointer";
 import pkg from "../package.json" with { type: "json" };
 
 /** How long shutdown waits for in-flight requests, then for each background service, before cutting them off. */
@@ -30,6 +31,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   const other = liveServerPid(config.data_dir);
   if (other !== null) throw new DataDirBusyError(`Another idearepo server (pid ${other}) is serving ${config.data_dir}; stop it first`);
   const db = openDb(dbPath(config));
+  const checkpointer = startCheckpointer(db, dbPath(config), log);
   const deps: Deps = { config, db, clock: systemClock, log, engines: {} };
   const services: BackgroundService[] = [];
   for (const make of SERVICE_FACTORIES) {
@@ -82,6 +84,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
         }
       }
       close();
+      await checkpointer.stop(); // closing the last connection below checkpoints everything that is left
       try {
         db.exec("PRAGMA optimize");
       } catch {

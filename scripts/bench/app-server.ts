@@ -1,8 +1,19 @@
 // The real idearepo server for load benchmarks: `bun scripts/bench/app-server.ts serve` with IDEAREPO_* env.
 //
-// Only difference from `idearepo serve`: the Pro daily quota is raised so a 10-second load run is not answered by
-// 429s after 10,000 requests. The limiter still counts every request, so its cost stays in the figures.
+// Differences from `idearepo serve`, both for measuring only:
+// - the Pro daily quota is raised so a 10-second run is not answered by 429s after 10,000 requests (the limiter still
+//   counts every request, so its cost stays in the figures);
+// - BENCH_PAUSE_PIPELINE=1 replaces the background pipeline with a no-op, to show what it costs a capture burst.
 import { DAILY_REQUEST_LIMIT } from "../../src/auth/plans";
+import { SERVICE_FACTORIES } from "../../src/services";
 
 DAILY_REQUEST_LIMIT.pro = Number.MAX_SAFE_INTEGER;
+if (process.env.BENCH_PAUSE_PIPELINE === "1") {
+  for (const [i, make] of SERVICE_FACTORIES.entries()) {
+    SERVICE_FACTORIES[i] = (deps) => {
+      const service = make(deps);
+      return service.name === "pipeline" ? { name: "pipeline (paused)", start() {}, stop() {} } : service;
+    };
+  }
+}
 await import("../../src/main");

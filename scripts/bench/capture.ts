@@ -1,43 +1,45 @@
 // Capture throughput: POST /api/v1/ideas at 50 connections against the real server (pipeline running), beside a bare
-// Bun.serve that parses the same body and INSERTs the row with the same schema (the raw floor).
+// Bun.serve that parses the same bodies and INSERTs the row with the same schema (the raw floor). A second run with
+// the background pipeline paused shows how much of the gap its concurrent work explains.
 //
 //   bun scripts/bench/capture.ts [--duration 10] [--connections 50] [--json]
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { BUN, flag, load, memOf, report, ROOT, row, spawnServer, tempDir, type Row } from "./lib";
+import { BUN, flag, ideaTexts, load, memOf, report, ROOT, row, spawnServer, tempDir, type Row } from "./lib";
 
 const duration = flag("duration", 10);
 const connections = flag("connections", 50);
 
 export async function captureBench(): Promise<Row[]> {
   const dir = tempDir("idearepo-bench-capture-");
-  const dataDir = join(dir, "data");
-  try {
+  // Distinct notes, as people capture them (identical ones would all be duplicates of each other for the pipeline).
+  const bodies = ideaTexts(60_000).map((t) => JSON.stringify({ ...t, tags: ["bench", "capture"], source: "api" }));
+
+  async function captureRun(name: string, env: Record<string, string>) {
+    const dataDir = join(dir, name);
     const created = Bun.spawnSync([BUN, join(ROOT, "src/main.ts"), "users", "create", "--email", "bench@example.com", "--plan", "pro"], {
       env: { ...process.env, IDEAREPO_DATA_DIR: dataDir },
     });
     const key = JSON.parse(created.stdout.toString()).api_key as string;
-    const body = JSON.stringify({
-      title: "Capture benchmark idea",
-      body: "A short paragraph of text, about as long as a quick note typed on a phone while walking to the station.",
-      tags: ["bench", "capture"],
-      source: "api",
-    });
+    const app = await spawnServer([BUN, join(ROOT, "scripts/bench/app-server.ts"), "serve"], { IDEAREPO_DATA_DIR: dataDir, IDEAREPO_PORT: "0", ...env }, join(dir, `${name}.log`));
     const headers = { "content-type": "application/json", "x-api-key": key };
-
-    const app = await spawnServer([BUN, join(ROOT, "scripts/bench/app-server.ts"), "serve"], { IDEAREPO_DATA_DIR: dataDir, IDEAREPO_PORT: "0" }, join(dir, "server.log"));
-    const product = await load({ url: `${app.base}/api/v1/ideas`, method: "POST", headers, body, connections, duration });
+    const result = await load({ url: `${app.base}/api/v1/ideas`, method: "POST", headers, bodies, connections, duration });
     const mem = memOf(app.proc.pid);
     await app.stop();
-    if (product.non2xx || product.errors) throw new Error(`capture: ${product.non2xx} non-2xx, ${product.errors} errors`);
+    if (result.non2xx || result.errors) throw new Error(`capture (${name}): ${result.non2xx} non-2xx, ${result.errors} errors`);
+    return { ...result, mem };
+  }
 
+  try {
+    const product = await captureRun("product", {});
+    const paused = await captureRun("paused", { BENCH_PAUSE_PIPELINE: "1" });
     const bare = await spawnServer([BUN, join(ROOT, "scripts/bench/bare-server.ts"), "capture", dir], {});
-    const raw = await load({ url: `${bare.base}/ideas`, method: "POST", headers, body, connections, duration });
+    const raw = await load({ url: `${bare.base}/ideas`, method: "POST", headers: { "content-type": "application/json" }, bodies, connections, duration });
     await bare.stop();
-
+    const baseline = { name: "bare Bun.serve + INSERT", value: raw.rps };
     return [
       row("capture", `POST /ideas throughput, ${connections} conns`, product.rps, "ideas/s", {
-        baseline: { name: "bare Bun.serve + INSERT", value: raw.rps },
+        baseline,
         ratio: product.rps / raw.rps,
         target: "≥ 3,000 ideas/s",
         ok: product.rps >= 3000,
@@ -46,7 +48,9 @@ export async function captureBench(): Promise<Row[]> {
         baseline: { name: "bare Bun.serve + INSERT", value: raw.p99 },
         ratio: raw.p99 / Math.max(product.p99, 1),
       }),
-      row("capture", "server peak RSS during capture", mem.hwmMb, "MB"),
+      row("capture", "throughput, background pipeline paused", paused.rps, "ideas/s", { baseline, ratio: paused.rps / raw.rps }),
+      row("capture", "p99, background pipeline paused", paused.p99, "ms"),
+      row("capture", "server peak RSS during the capture run", product.mem.hwmMb, "MB"),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

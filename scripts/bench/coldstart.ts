@@ -10,7 +10,7 @@ import { copyFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { buildBinary } from "../build.ts";
-import { flag, memOf, report, row, tempDir, waitForDrain, type Row } from "./lib";
+import { flag, ideaTexts, memOf, report, row, seedIdeas, tempDir, waitForDrain, type Row } from "./lib";
 
 const runs = flag("runs", 5);
 
@@ -92,11 +92,8 @@ export async function coldstartBench(): Promise<Row[]> {
 
     // Loaded: 2,000 captures (embedded by the pipeline), then 5 s of list requests.
     const a = await start([bin, "serve"], home, env, "/api/v1/health");
-    const headers = { "x-api-key": key, "content-type": "application/json" };
-    await autocannon({
-      url: `${a.base}/api/v1/ideas`, method: "POST", headers, connections: 20, amount: 2000, idReplacement: true,
-      body: JSON.stringify({ title: "Loaded idea [<id>]", body: "Some text about idea [<id>] for the model to embed.", tags: ["load"] }),
-    });
+    const headers = { "x-api-key": key };
+    await seedIdeas(a.base, key, ideaTexts(2000));
     await waitForDrain(join(home, "data"));
     await autocannon({ url: `${a.base}/api/v1/ideas?limit=20`, headers, connections: 50, duration: 5 });
     const loaded = memOf(a.proc.pid);

@@ -7,8 +7,7 @@
 // database in its normal state with nothing left in the background.
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import autocannon from "autocannon";
-import { BUN, flag, load, memOf, report, ROOT, row, spawnServer, tempDir, waitForDrain, type Row } from "./lib";
+import { BUN, flag, ideaTexts, load, memOf, report, ROOT, row, seedIdeas, spawnServer, tempDir, waitForDrain, type Row } from "./lib";
 
 const ideas = flag("ideas", 10_000);
 const duration = flag("duration", 10);
@@ -25,22 +24,7 @@ export async function httpBench(): Promise<Row[]> {
     const headers = { "x-api-key": key };
     const app = await spawnServer([BUN, join(ROOT, "scripts/bench/app-server.ts"), "serve"], { IDEAREPO_DATA_DIR: dataDir, IDEAREPO_PORT: "0" }, join(dir, "server.log"));
 
-    // Seed: distinct titles and bodies, a few tags each (autocannon replaces [<id>] per request).
-    const t0 = performance.now();
-    await autocannon({
-      url: `${app.base}/api/v1/ideas`,
-      method: "POST",
-      headers: { ...headers, "content-type": "application/json" },
-      body: JSON.stringify({
-        title: "Idea [<id>] about a better way to do things",
-        body: "A short description of idea [<id>]: what it is, who it is for and why it might matter, in two sentences.",
-        tags: ["bench", "seed"],
-      }),
-      idReplacement: true,
-      connections: 20,
-      amount: ideas,
-    });
-    const seedS = (performance.now() - t0) / 1000;
+    const seedS = await seedIdeas(app.base, key, ideaTexts(ideas));
     const drainS = (await waitForDrain(dataDir)) / 1000;
     await Bun.sleep(1000);
     const idle = memOf(app.proc.pid);

@@ -1,7 +1,7 @@
 // Shared by the operations benchmarks (http, capture, coldstart, run): server processes, load runs, result rows.
 import autocannon from "autocannon";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -117,10 +117,14 @@ export async function load(opts: {
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string;
+  /** Request bodies sent in turn (captures of distinct ideas); overrides `body`. */
+  bodies?: string[];
   connections?: number;
   duration?: number;
   amount?: number;
 }): Promise<LoadResult> {
+  let next = 0;
+  const bodies = opts.bodies;
   const run = (duration: number, amount?: number) =>
     autocannon({
       url: opts.url,
@@ -130,6 +134,9 @@ export async function load(opts: {
       connections: opts.connections ?? 50,
       duration,
       amount,
+      ...(bodies
+        ? { requests: [{ method: opts.method ?? "POST", headers: opts.headers, setupRequest: (req: Record<string, unknown>) => ({ ...req, body: bodies[next++ % bodies.length] }) }] }
+        : {}),
     });
   await run(1); // warm-up: JIT, caches, connection set-up
   const r = await run(opts.duration ?? 10, opts.amount);
@@ -178,4 +185,53 @@ export function printRows(rows: Row[]): void {
 export function report(rows: Row[]): void {
   if (hasFlag("json")) process.stdout.write(`BENCH_ROWS ${JSON.stringify(rows)}\n`);
   else printRows(rows);
+}
+
+/**
+ * `n` distinct idea texts from real sentences (STS-B, the data the model benchmarks use): a title and a two-sentence
+ * body from different pairs, so ideas read like notes and are neither identical nor near-duplicates of each other
+ * (synthetic "idea 1, idea 2 …" text makes every idea a duplicate of every other and the pipeline's work explode).
+ * Falls back to seeded word salad when the data set is not on this machine.
+ */
+export function ideaTexts(n: number): Array<{ title: string; body: string }> {
+  const dir = join(ROOT, "../shared/data/stsb");
+  let sentences: string[] = [];
+  for (const f of ["sts-dev.csv", "sts-test.csv"]) {
+    if (!existsSync(join(dir, f))) continue;
+    for (const line of readFileSync(join(dir, f), "utf8").split("\n")) {
+      const cols = line.split("\t");
+      if (cols.length >= 7) sentences.push(cols[5].trim(), cols[6].trim());
+    }
+  }
+  sentences = [...new Set(sentences.filter((s) => s.length > 10 && s.length <= 200))];
+  let seed = 42;
+  const rand = (k: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % k);
+  if (sentences.length < 100) {
+    const words = "garden solar bike lamp budget recipe travel music school robot paint river cloud market coffee book phone window tax sleep running chess camera kitchen forest letter planet bread code ocean".split(" ");
+    sentences = Array.from({ length: 5000 }, () => Array.from({ length: 8 }, () => words[rand(words.length)]).join(" "));
+  }
+  return Array.from({ length: n }, (_, i) => ({
+    title: sentences[i % sentences.length].slice(0, 200),
+    body: `${sentences[rand(sentences.length)]} ${sentences[rand(sentences.length)]}`,
+  }));
+}
+
+/** Captures `texts` through POST /ideas at `connections` concurrent clients; returns the wall time in seconds. */
+export async function seedIdeas(base: string, key: string, texts: Array<{ title: string; body: string }>, connections = 20): Promise<number> {
+  let next = 0;
+  const t0 = performance.now();
+  const result = await autocannon({
+    url: `${base}/api/v1/ideas`,
+    connections,
+    amount: texts.length,
+    requests: [
+      {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ ...texts[next++ % texts.length], tags: ["seed"] }) }),
+      },
+    ],
+  });
+  if (result.non2xx || result.errors) throw new Error(`seeding: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return (performance.now() - t0) / 1000;
 }

@@ -131,6 +131,8 @@ describe("the compiled executable, alone in an empty directory", () => {
     expect(backup.code).toBe(0);
     expect(JSON.parse(backup.stdout).ideas).toBe(202);
 
+    // Every part started inside the binary (model worker, checkpoint worker, sqlite-vec): nothing warned or failed.
+    expect(server.logs.filter((l) => /"level":"(warn|error)"/.test(l))).toEqual([]);
     expect(await server.stop()).toBe(0);
     expect(server.logs.at(-1)).toContain('"stopped"');
     server = null;
