@@ -1,6 +1,6 @@
 // `serve`: opens the data dir, starts background services, listens (TLS when configured), shuts down gracefully.
 import { readFileSync } from "node:fs";
-import { loadConfig, type Config } from "./config";
+import { ConfigError, loadConfig, type Config } from "./config";
 import { openDb } from "./db/open";
 import type { Deps } from "./deps";
 import { createApp } from "./app";
@@ -28,6 +28,10 @@ function within(ms: number, work: Promise<unknown>): Promise<boolean> {
 export async function startServer(config: Readonly<Config> = loadConfig()) {
   const t0 = performance.now();
   const log = createLogger(config.log_level);
+  // Half a TLS configuration would serve plain HTTP while the HTTPS rule believes TLS is on.
+  if ((config.tls_cert_file === null) !== (config.tls_key_file === null)) {
+    throw new ConfigError("tls_cert_file and tls_key_file must be set together (IDEAREPO_TLS_CERT_FILE, IDEAREPO_TLS_KEY_FILE)");
+  }
   const other = liveServerPid(config.data_dir);
   if (other !== null) throw new DataDirBusyError(`Another idearepo server (pid ${other}) is serving ${config.data_dir}; stop it first`);
   const db = openDb(dbPath(config));
