@@ -32,6 +32,14 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   if ((config.tls_cert_file === null) !== (config.tls_key_file === null)) {
     throw new ConfigError("tls_cert_file and tls_key_file must be set together (IDEAREPO_TLS_CERT_FILE, IDEAREPO_TLS_KEY_FILE)");
   }
+  let tls: { cert: string; key: string } | undefined;
+  try {
+    tls = config.tls_cert_file && config.tls_key_file
+      ? { cert: readFileSync(config.tls_cert_file, "utf8"), key: readFileSync(config.tls_key_file, "utf8") }
+      : undefined;
+  } catch (e) {
+    throw new ConfigError(`Cannot read the TLS certificate or key: ${(e as Error).message}`);
+  }
   const other = liveServerPid(config.data_dir);
   if (other !== null) throw new DataDirBusyError(`Another idearepo server (pid ${other}) is serving ${config.data_dir}; stop it first`);
   const db = openDb(dbPath(config));
@@ -44,16 +52,18 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
     services.push(s);
   }
   const { app, close } = createApp(deps);
-  const tls = config.tls_cert_file && config.tls_key_file
-    ? { cert: readFileSync(config.tls_cert_file, "utf8"), key: readFileSync(config.tls_key_file, "utf8") }
-    : undefined;
-  app.listen({
-    hostname: config.host,
-    port: config.port,
-    tls,
-    // Hard stop for bodies without Content-Length; the JSON 413 for declared sizes happens in the transport check.
-    maxRequestBodySize: Math.max(config.body_limit_bytes, config.import_body_limit_bytes),
-  });
+  try {
+    app.listen({
+      hostname: config.host,
+      port: config.port,
+      tls,
+      // Hard stop for bodies without Content-Length; the JSON 413 for declared sizes happens in the transport check.
+      maxRequestBodySize: Math.max(config.body_limit_bytes, config.import_body_limit_bytes),
+    });
+  } catch (e) {
+    // Port taken, address not on this machine, unreadable certificate …: one clear line, not a stack trace.
+    throw new ConfigError(`Cannot listen on ${config.host}:${config.port}: ${(e as Error).message}`);
+  }
   const port = app.server!.port;
   writePidFile(config.data_dir);
   log.info("idearepo started", {

@@ -42,6 +42,29 @@ describe("TLS", () => {
     server = null;
   }, 30_000);
 
+  test("an unreadable certificate is one clear line at start-up", () => {
+    const dataDir = join(dir, "missing-cert");
+    createUser(dataDir, "nocert@example.com");
+    const out = runCommand(["serve"], { dataDir, env: { IDEAREPO_PORT: "0", IDEAREPO_TLS_CERT_FILE: join(dir, "none.pem"), IDEAREPO_TLS_KEY_FILE: join(dir, "none.key") } });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toStartWith("idearepo: Cannot read the TLS certificate or key: ENOENT");
+    expect(out.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  test("a port already in use is one clear line at start-up", async () => {
+    const taken = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("other") });
+    try {
+      const dataDir = join(dir, "port");
+      createUser(dataDir, "port@example.com");
+      const out = runCommand(["serve"], { dataDir, env: { IDEAREPO_PORT: String(taken.port), IDEAREPO_LOG_LEVEL: "warn" } });
+      expect(out.code).toBe(2);
+      expect(out.stderr).toContain(`idearepo: Cannot listen on 127.0.0.1:${taken.port}`);
+      expect(out.stderr).not.toContain("unexpected error");
+    } finally {
+      taken.stop(true);
+    }
+  }, 30_000);
+
   test("half a TLS configuration is refused at start-up with a clear message", () => {
     const dataDir = join(dir, "half");
     createUser(dataDir, "half@example.com");
