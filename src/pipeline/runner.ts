@@ -8,7 +8,7 @@ import { parseSettings } from "../modules/users/settings";
 import { readState, switchIfComplete, targetGeneration, vectorId, type EmbeddingState } from "../vectors/generations";
 import { forgetStoresExcept, vectorStore } from "../vectors/store";
 import { embedBatch, freshVector, itemsForJobs, writableGenerations, type Batch } from "./batch";
-import { ideaText, textHash, type EmbedItem } from "./embed";
+import { ideaText, isCurrent, textHash, type EmbedItem } from "./embed";
 import { servingGeneration, type ModelSet } from "./models";
 import { createPipelineRepo } from "./repo";
 import { removeIdeaVectors } from "./archive";
@@ -101,9 +101,12 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       if (item.kind === "idea") {
         if (v) store.putIdea(item.id, item.userId, v, textHash(item.text));
       } else if (v) store.putTag(item.id, item.userId, v, item.text);
-      if (g.gen === target.gen) current = true;
+      // No new vector means the stored one was already current, or embedding failed: check which.
+      if (g.gen === target.gen) current = !!v || isCurrent(db, g, item);
     }
-    if (!current) return; // the target's model is not loaded here: leave the id for a process that has it
+    // Without a current vector of the target generation (its model not loaded here, or embedding failed) the id
+    // stays as it is, so the item is picked up again.
+    if (!current) return;
     if (item.kind === "idea") repo.setIdeaVectorId(item.id, vectorId(target.gen, item.id));
     else repo.setTagVectorId(item.id, vectorId(target.gen, item.id));
   }
@@ -165,12 +168,18 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
 
   /** Runs batches until nothing is ready. The next batch is claimed and embedded while this one is written. */
   async function runUntilIdle(): Promise<void> {
-    let next: Promise<Batch | null> = prepare();
+    // A failing prepare() is awaited one apply() later; the no-op handler keeps it from counting as unhandled meanwhile.
+    const ahead = () => {
+      const p = prepare();
+      p.catch(() => {});
+      return p;
+    };
+    let next = ahead();
     for (;;) {
       const current = await next;
       if (!current) return;
       if (stopped) return release(current);
-      next = prepare();
+      next = ahead();
       await apply(current);
     }
   }
