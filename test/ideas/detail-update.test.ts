@@ -238,32 +238,6 @@ describe("DELETE /ideas/:id (archive)", () => {
     expect((await get(u, idea.id)).status).toBe(200);
   });
 
-  test("the search engine's onIdeaArchived hook hears about the first archive only", async () => {
-    const u = await makeUser(t);
-    const idea = await newIdea(t, u);
-    const heard: number[] = [];
-    t.deps.engines.onIdeaArchived = (id: number) => void heard.push(id);
-    try {
-      await del(u, idea.id);
-      await del(u, idea.id);
-    } finally {
-      delete t.deps.engines.onIdeaArchived;
-    }
-    expect(heard).toEqual([idea.id]);
-  });
-
-  test("a failing hook does not fail the archive", async () => {
-    const u = await makeUser(t);
-    const idea = await newIdea(t, u);
-    t.deps.engines.onIdeaArchived = () => Promise.reject(new Error("index offline"));
-    try {
-      expect((await del(u, idea.id)).status).toBe(200);
-    } finally {
-      delete t.deps.engines.onIdeaArchived;
-    }
-    expect((await get(u, idea.id)).body.is_archived).toBe(1);
-  });
-
   test("404 for another account's idea, which stays unarchived; 404 for absent; 400 non-numeric", async () => {
     const a = await makeUser(t);
     const b = await makeUser(t);

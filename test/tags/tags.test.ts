@@ -2,7 +2,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser, STAMP_RE, type TestUser } from "../helpers";
 import { clearJobs, jobs, jobsFor, newIdea } from "../ideas/fixtures";
-import { createTagsRepo } from "../../src/modules/tags/repo";
 
 const t = makeApp({ now: "2026-02-01T00:00:00Z" });
 afterAll(() => t.close());
@@ -183,7 +182,6 @@ describe("DELETE /tags/:id", () => {
 });
 
 describe("GET /tags/similar", () => {
-  const embed = (tagId: number) => createTagsRepo(t.deps.db).setVectorizeId(tagId, `tag-${tagId}`);
 
   test("400 when the tag parameter is missing or empty", async () => {
     const u = await makeUser(t);
@@ -204,28 +202,5 @@ describe("GET /tags/similar", () => {
     const u = await makeUser(t);
     await createTag(u, { name: "fresh" });
     expect(await similar(u, "?tag=fresh")).toMatchObject({ status: 200, body: { similar: [], message: "Tag has no embedding yet" } });
-  });
-
-  test("with an embedding: the engine's results as {name, idea_count, similarity}; limit defaults to 5, clamps to 20", async () => {
-    const u = await makeUser(t);
-    const tag = (await createTag(u, { name: "ml" })).body.tag;
-    embed(tag.id);
-    expect((await similar(u, "?tag=ml")).body).toEqual({ similar: [] }); // no search engine running
-    const asked: Array<[string, number, number]> = [];
-    t.deps.engines.tagSimilar = (userId: string, tagId: number, limit: number) => {
-      asked.push([userId, tagId, limit]);
-      return Array.from({ length: 30 }, (_, i) => ({ name: `n${i}`, idea_count: i, similarity: 1 - i / 100, extra: "dropped" }));
-    };
-    try {
-      const r = await similar(u, "?tag=ml");
-      expect(r.status).toBe(200);
-      expect(r.body.similar).toHaveLength(5);
-      expect(r.body.similar[0]).toEqual({ name: "n0", idea_count: 0, similarity: 1 });
-      expect((await similar(u, "?tag=ml&limit=50")).body.similar).toHaveLength(20);
-      expect((await similar(u, "?tag=ml&limit=2")).body.similar).toHaveLength(2);
-      expect(asked).toEqual([[u.id, tag.id, 5], [u.id, tag.id, 20], [u.id, tag.id, 2]]);
-    } finally {
-      delete t.deps.engines.tagSimilar;
-    }
   });
 });
