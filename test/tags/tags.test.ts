@@ -182,7 +182,6 @@ describe("DELETE /tags/:id", () => {
 });
 
 describe("GET /tags/similar", () => {
-
   test("400 when the tag parameter is missing or empty", async () => {
     const u = await makeUser(t);
     for (const q of ["", "?tag=", "?limit=3"]) {
