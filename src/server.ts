@@ -61,7 +61,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
       maxRequestBodySize: Math.max(config.body_limit_bytes, config.import_body_limit_bytes),
     });
   } catch (e) {
-    // Port taken, address not on this machine, unreadable certificate …: one clear line, not a stack trace.
+    // Port taken, address not on this machine, bad certificate …: one clear line, not a stack trace.
     throw new ConfigError(`Cannot listen on ${config.host}:${config.port}: ${(e as Error).message}`);
   }
   const port = app.server!.port;
