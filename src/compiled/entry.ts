@@ -6,7 +6,7 @@ import { extractLibrary } from "./native";
 // Resolved by the build's plugin (scripts/build.ts) to this platform's sqlite-vec library, embedded as a file.
 import vec0 from "idearepo-embedded:sqlite-vec" with { type: "file" };
 
-const NO_DATABASE = new Set([undefined, "help", "--help", "-h", "--version", "version"]);
+const NO_DATABASE = new Set([undefined, "help", "--help", "-h"]);
 
 async function prepareNativeLibraries(command: string | undefined): Promise<void> {
   if (NO_DATABASE.has(command)) return;
