@@ -92,6 +92,18 @@ for (;;) {
 const finished = performance.now();
 capturing = false;
 await captureLoop;
+// The server's own view of the same requests (handler time, from its request log), to tell queueing from handling.
+const handlerMs = (from: number) =>
+  server.logs.slice(from).flatMap((l) => {
+    try {
+      const e = JSON.parse(l);
+      return e.msg === "request" && e.method === "POST" && e.status === 201 ? [e.duration_ms as number] : [];
+    } catch {
+      return [];
+    }
+  });
+const duringHandler = handlerMs(0);
+const idleLogFrom = server.logs.length;
 const total = N + during.length;
 const overall = total / ((finished - started) / 1000);
 // Steady state: from 10% to 90% of the work, so start-up and the tail do not blur the rate.
@@ -106,6 +118,7 @@ for (let i = 0; i < 200; i++) {
   idle.push(performance.now() - t);
   await Bun.sleep(CAPTURE_EVERY_MS);
 }
+const idleHandler = handlerMs(idleLogFrom);
 // Let the pipeline take those too before reading the idle RSS.
 await Bun.sleep(3000);
 const rssAfter = rssMb(server.pid);
@@ -120,6 +133,7 @@ console.log(`| ideas fully processed per second, whole drain | ${overall.toFixed
 console.log(`| POST /ideas p50 during the drain (${during.length} captures) | ${ms(percentile(during, 50))} | POST /ideas p50, idle server | ${ms(percentile(idle, 50))} | |`);
 console.log(`| POST /ideas p99 during the drain | ${ms(percentile(during, 99))} | POST /ideas p99, idle server | ${ms(percentile(idle, 99))} | |`);
 console.log(`| POST /ideas max during the drain | ${ms(Math.max(...during))} | max, idle | ${ms(Math.max(...idle))} | |`);
+console.log(`| POST /ideas handler time p99 during the drain (server log) | ${ms(percentile(duringHandler, 99))} | handler time p99, idle | ${ms(percentile(idleHandler, 99))} | |`);
 console.log(`| server RSS, model loaded, at start | ${rssIdleModel.toFixed(0)} MB | | | |`);
 console.log(`| server RSS, peak during the drain | ${peakRss.toFixed(0)} MB | | | |`);
 console.log(`| server RSS, after the drain | ${rssAfter.toFixed(0)} MB | | | |`);

@@ -14,10 +14,15 @@ import { createPipelineRepo } from "./repo";
 import { removeIdeaVectors } from "./archive";
 import { runIdeaSteps } from "./steps";
 
-/** Jobs per batch: USE-lite's throughput peaks near 32 texts per call. */
-export const BATCH_JOBS = 32;
-/** Ideas per reindex slice (embedding only, no neighbour steps). */
-export const REINDEX_BATCH = 64;
+/**
+ * Jobs claimed per batch. The model client sorts a call's texts by length into small batches, and USE-lite pads each
+ * batch to its longest text, so a bigger claim means less padding: measured on idea-like texts, 32 per call gave
+ * 66% of the sorted-throughput ceiling, 128 gave 90%, 256 gave 97%. Captures still go first when the queue is short
+ * (a claim takes what is ready), and search queries interleave with the model's small batches.
+ */
+export const BATCH_JOBS = 256;
+/** Items per reindex slice (embedding only, no neighbour steps); large for the same reason. */
+export const REINDEX_BATCH = 256;
 /** Longest idle sleep; a wake-up (new job) or a retry coming due ends it sooner. */
 const IDLE_MS = 60_000;
 

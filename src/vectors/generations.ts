@@ -48,15 +48,19 @@ function writeState(db: Db, state: EmbeddingState, now: string): void {
   ).run(STATE_KEY, JSON.stringify(state), now);
 }
 
+const CHUNK_SIZE = 128;
+
 const sameModel = (g: Generation | null, m: ModelIdentity) => !!g && g.model_id === m.model_id && g.dim === m.dim;
 
 function createTables(db: Db, g: Generation): void {
   // Partitioned by account: a KNN scans only the caller's vectors, so a huge neighbour can never crowd them out.
   // The auxiliary columns remember what was embedded (a text hash, a tag name) so unchanged text is never re-embedded.
+  // vec0 allocates vector storage a chunk at a time; the default 1024-vector chunk made every 1024th insert stall
+  // the writer for 30–70 ms (2 MB written at once). 128 removes the stalls and scans as fast (measured at 100k).
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${ideaTable(g.gen)} USING vec0(
-    user_id text partition key, embedding float[${g.dim}] distance_metric=cosine, +text_hash text)`);
+    user_id text partition key, embedding float[${g.dim}] distance_metric=cosine, +text_hash text, chunk_size=${CHUNK_SIZE})`);
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${tagTable(g.gen)} USING vec0(
-    user_id text partition key, embedding float[${g.dim}] distance_metric=cosine, +name text)`);
+    user_id text partition key, embedding float[${g.dim}] distance_metric=cosine, +name text, chunk_size=${CHUNK_SIZE})`);
 }
 
 function dropTables(db: Db, gen: number): void {
