@@ -29,6 +29,8 @@ export const ConfigSchema = T.Object({
   models_dir: T.String(),
   embed_model: T.String(),
   rerank_model: T.Union([T.String(), T.Null()]),
+  /** Seconds without model work after which the model worker is stopped to free its memory; 0 keeps it loaded. */
+  model_idle_unload_seconds: T.Integer({ minimum: 0 }),
   models_base_url: T.String(),
   master_key: T.Union([T.String(), T.Null()]),
   providers: T.Object({ provider_a: Provider, provider_b: Provider, provider_c: Provider }),
@@ -67,6 +69,7 @@ export const DEFAULTS: Config = {
   models_dir: "./models",
   embed_model: "use-lite",
   rerank_model: null,
+  model_idle_unload_seconds: 300,
   models_base_url: "https://huggingface.co",
   master_key: null,
   providers: {
@@ -100,6 +103,7 @@ const ENV_MAP: Record<string, string> = {
   IDEAREPO_MODELS_DIR: "models_dir",
   IDEAREPO_EMBED_MODEL: "embed_model",
   IDEAREPO_RERANK_MODEL: "rerank_model",
+  IDEAREPO_MODEL_IDLE_UNLOAD_SECONDS: "model_idle_unload_seconds",
   IDEAREPO_MODELS_BASE_URL: "models_base_url",
   IDEAREPO_MASTER_KEY: "master_key",
   IDEAREPO_PROVIDER_TIMEOUT_MS: "provider_timeout_ms",

@@ -1,4 +1,5 @@
-// Main-thread API to the model worker: startModels() → embed / rerank, queued, batched, restarted after a crash.
+// Main-thread API to the model worker: startModels() → embed / rerank, queued, batched, restarted after a crash,
+// unloaded while idle.
 import { clipText, planBatches } from "./batching";
 import { findModelFolder } from "./model-folder";
 import { USE_LITE, type EmbedResult, type ModelInfo, type ModelOptions, type Reply, type Request } from "./protocol";
@@ -15,8 +16,38 @@ export interface ModelClient {
   embed(texts: string[]): Promise<Float32Array[]>;
   /** One score per doc, in input order; higher = more relevant. Rejects when no reranker is configured. */
   rerank(query: string, docs: string[]): Promise<number[]>;
+  /** Whether a worker holds the models now, and how often one was started and unloaded (for tests and logs). */
+  stats(): ModelClientStats;
   close(): Promise<void>;
 }
+
+export interface ModelClientStats {
+  /** A worker is running (or starting) with the models in memory. */
+  loaded: boolean;
+  /** Workers started so far, the start-up load included. */
+  loads: number;
+  /** Workers stopped for being idle. */
+  idleUnloads: number;
+  /** How long the last completed load took (spawn + model load), in ms; null before the first. */
+  lastLoadMs: number | null;
+}
+
+/** How the client manages the worker's lifetime; the models themselves are chosen by ModelOptions. */
+export interface ClientOptions {
+  /**
+   * Stop the worker (freeing the models' memory, ~110 MB for USE-lite) after this many seconds without a call; the
+   * next call starts it again (~130 ms for USE-lite). 0 or absent: keep it loaded until close().
+   */
+  idleUnloadSeconds?: number;
+}
+
+/**
+ * With idle unloading on, a freshly started client waits at most this long for a first call before it releases the
+ * worker: the start-up load only proves the model works, and an idle server should not hold it for a whole idle
+ * period. The grace covers the work a starting server queues at once (a restart's pending jobs call within
+ * milliseconds), so that work does not pay an unload and a reload.
+ */
+const START_GRACE_MS = 1000;
 
 /**
  * Inside a `bun build --compile` binary, modules are bundled into the executable, so import.meta.url no longer
@@ -47,11 +78,13 @@ interface Job {
  * Starts the worker and loads the models; rejects with a readable message if a model folder is missing or broken.
  * The returned client may be shared by all request handlers: calls are queued and run one batch at a time.
  */
-export async function startModels(options: ModelOptions): Promise<ModelClient> {
+export async function startModels(options: ModelOptions, lifecycle: ClientOptions = {}): Promise<ModelClient> {
   // Checked here too, so a bad configuration fails before a worker is spawned, with the folder and the fix named.
   if (options.embedModel !== USE_LITE) findModelFolder(options.modelsDir, options.embedModel);
   if (options.rerankModel) findModelFolder(options.modelsDir, options.rerankModel);
-  const client = new WorkerModelClient(options);
+  const idleSeconds = lifecycle.idleUnloadSeconds ?? 0;
+  if (!Number.isFinite(idleSeconds) || idleSeconds < 0) throw new Error(`idle unload must be ≥ 0 seconds, got ${idleSeconds}`);
+  const client = new WorkerModelClient(options, idleSeconds * 1000);
   await client.start();
   return client;
 }
@@ -68,12 +101,21 @@ class WorkerModelClient implements ModelClient {
   private closed = false;
   private closing: Promise<void> | null = null;
   private nextId = 1;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  private loads = 0;
+  private idleUnloads = 0;
+  private lastLoadMs: number | null = null;
 
-  constructor(private options: ModelOptions) {}
+  /** idleUnloadMs 0: never unload while open. */
+  constructor(
+    private options: ModelOptions,
+    private idleUnloadMs: number,
+  ) {}
 
   async start(): Promise<void> {
     await this.ensureWorker();
     this.worker?.unref();
+    this.armIdleTimer(Math.min(this.idleUnloadMs, START_GRACE_MS));
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
@@ -98,10 +140,16 @@ class WorkerModelClient implements ModelClient {
     return scores;
   }
 
+  stats(): ModelClientStats {
+    return { loaded: this.worker !== null, loads: this.loads, idleUnloads: this.idleUnloads, lastLoadMs: this.lastLoadMs };
+  }
+
   /** Lets queued calls finish, frees the models, stops the worker; later calls reject. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      if (this.worker) await this.call({ type: "close" }).catch(() => {});
+      this.disarmIdleTimer();
+      // Queued behind the calls still owed; answered without a worker when there is none (see pump).
+      await this.call({ type: "close" }).catch(() => {});
       this.closed = true;
       this.worker?.terminate();
       this.worker = null;
@@ -116,10 +164,38 @@ class WorkerModelClient implements ModelClient {
 
   private call(body: RequestBody): Promise<unknown> {
     if (this.closed || (this.closing && body.type !== "close")) return Promise.reject(new Error("model client is closed"));
+    this.disarmIdleTimer();
     return new Promise((resolve, reject) => {
       this.queue.push({ body, resolve, reject });
       void this.pump();
     });
+  }
+
+  /** Idle from now: unload after `ms` unless a call comes first (a call disarms the timer). */
+  private armIdleTimer(ms: number): void {
+    this.disarmIdleTimer();
+    if (this.idleUnloadMs <= 0 || this.closing || !this.worker) return;
+    this.idleTimer = setTimeout(() => this.unloadIfIdle(), ms);
+    this.idleTimer.unref(); // waiting to unload must not keep a CLI command or test run alive
+  }
+
+  private disarmIdleTimer(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  /**
+   * Terminating the worker returns its memory to the OS (measured: the TF.js wasm heap and the worker's JS heap,
+   * within ~100 ms, no GC needed); no "close" message first, as the thread and everything it holds go at once.
+   * The next call starts a new worker through ensureWorker(), the same path as after a crash.
+   */
+  private unloadIfIdle(): void {
+    this.idleTimer = null;
+    const worker = this.worker;
+    if (!worker || this.pumping || this.pending || this.queue.length > 0 || this.closing) return;
+    this.worker = null; // first, so the worker's own "close" event is not taken for a crash
+    worker.terminate();
+    this.idleUnloads++;
   }
 
   private async pump(): Promise<void> {
@@ -128,6 +204,10 @@ class WorkerModelClient implements ModelClient {
     try {
       while (this.queue.length > 0) {
         const job = this.queue.shift()!;
+        if (job.body.type === "close" && !this.worker) {
+          job.resolve(null); // nothing loaded to free; don't start a worker just to stop it
+          continue;
+        }
         try {
           const worker = await this.ensureWorker();
           worker.ref(); // keep the process alive while a reply is owed
@@ -139,6 +219,7 @@ class WorkerModelClient implements ModelClient {
     } finally {
       this.pumping = false;
       this.worker?.unref(); // an idle model worker must not keep a CLI command or test run from exiting
+      this.armIdleTimer(this.idleUnloadMs);
     }
   }
 
@@ -152,6 +233,8 @@ class WorkerModelClient implements ModelClient {
 
   private async ensureWorker(): Promise<Worker> {
     if (this.worker) return this.worker;
+    const started = performance.now();
+    this.loads++;
     const worker = new Worker(workerUrl());
     worker.addEventListener("message", (event: MessageEvent<Reply>) => this.onReply(event.data));
     worker.addEventListener("error", (event: ErrorEvent) => this.onCrash(worker, errorSummary(event)));
@@ -160,10 +243,12 @@ class WorkerModelClient implements ModelClient {
     try {
       const info = (await this.send(worker, { body: { type: "init", options: this.options } } as Job)) as ModelInfo;
       if (this.embedModelId && info.embedModelId !== this.embedModelId) {
-        // Vectors already stored came from the old model; mixing them silently would corrupt search.
-        throw new Error(`embedding model changed on restart (${this.embedModelId} → ${info.embedModelId})`);
+        // Vectors already stored came from the old model; mixing them silently would corrupt search. A restart of the
+        // server plans a re-embedding for the new model (src/vectors/generations.ts).
+        throw new Error(`embedding model changed since it was first loaded (${this.embedModelId} → ${info.embedModelId}); restart to re-embed`);
       }
       Object.assign(this, { embedModelId: info.embedModelId, dim: info.dim, hasReranker: info.hasReranker });
+      this.lastLoadMs = performance.now() - started;
       return worker;
     } catch (error) {
       if (this.worker === worker) this.worker = null;

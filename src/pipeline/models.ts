@@ -41,18 +41,19 @@ export function modelSetOf(target: ModelClient, previous: ModelClient | null = n
  * If the old model cannot be loaded any more, searches use the partly built new generation instead (logged).
  */
 export async function startModelSet(
-  cfg: Pick<Config, "models_dir" | "embed_model" | "rerank_model">,
+  cfg: Pick<Config, "models_dir" | "embed_model" | "rerank_model" | "model_idle_unload_seconds">,
   db: Db,
   now: string,
   log: Logger,
   opts: { target?: ModelClient; force?: boolean } = {},
 ): Promise<{ models: ModelSet; state: EmbeddingState }> {
-  const target = opts.target ?? (await startModels({ modelsDir: cfg.models_dir, embedModel: cfg.embed_model, rerankModel: cfg.rerank_model }));
+  const idle = { idleUnloadSeconds: cfg.model_idle_unload_seconds };
+  const target = opts.target ?? (await startModels({ modelsDir: cfg.models_dir, embedModel: cfg.embed_model, rerankModel: cfg.rerank_model }, idle));
   const state = planGenerations(db, { model: cfg.embed_model, model_id: target.embedModelId, dim: target.dim }, now, { force: opts.force });
   let previous: ModelClient | null = null;
   if (state.building && state.active && !matches(target, state.active)) {
     try {
-      previous = await startModels({ modelsDir: cfg.models_dir, embedModel: state.active.model, rerankModel: null });
+      previous = await startModels({ modelsDir: cfg.models_dir, embedModel: state.active.model, rerankModel: null }, idle);
       if (!matches(previous, state.active)) {
         log.warn("previous embedding model changed on disk; searching the partly rebuilt index", { model: state.active.model });
         await previous.close();
