@@ -112,7 +112,7 @@ export async function coldstartBench(): Promise<Row[]> {
         ok: appMs < 500,
       }),
       row("binary", "cold start, slowest run", Math.max(...appTimes), "ms"),
-      row("binary", "idle RSS (3 s after start, model loaded)", appIdle, "MB", {
+      row("binary", "idle RSS (3 s after start; the model is released while idle)", appIdle, "MB", {
         baseline: { name: "compiled hello-world", value: helloIdle },
         ratio: helloIdle / appIdle,
         target: "< 150 MB",

@@ -5,7 +5,7 @@
 //
 // The ideas are captured through the API with the background pipeline paused: embedding 10,000 ideas first would take
 // minutes (see drain.ts) and the list reads the same rows either way; paused, nothing competes with the requests,
-// exactly as on a server whose queue is empty. Memory with the model loaded is measured by coldstart.ts.
+// exactly as on a server whose queue is empty. Idle and loaded memory of the binary are measured by coldstart.ts.
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUN, flag, ideaTexts, load, report, ROOT, row, seedIdeas, spawnServer, tempDir, type Row } from "./lib";
