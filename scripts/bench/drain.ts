@@ -3,12 +3,12 @@
 // through the worker on the same texts, and capture latency on the idle server.
 //
 //   bun scripts/bench/drain.ts [--ideas 10000] [--raw-sample 2000]
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startModels } from "../../src/ml/client";
 import { ideaText } from "../../src/pipeline/embed";
 import { tempDir } from "../../test/cli";
-import { api, startServer } from "../../test/ops/harness";
+import { api } from "../../test/ops/harness";
 import { parseSts } from "./stsb";
 import { createIdeasService } from "../../src/modules/ideas/service";
 import type { UserRow } from "../../src/modules/users/repo";
@@ -31,6 +31,28 @@ const sentences = [
 ];
 const pick = () => sentences[Math.floor(rand() * sentences.length)];
 const ideas = Array.from({ length: N }, () => ({ title: pick().slice(0, 200), body: rand() < 0.7 ? `${pick()} ${rand() < 0.5 ? pick() : ""}`.trim() : "" }));
+
+/**
+ * Runs `serve` with its log going to a file, not a pipe: parsing every request line while the drain runs would put
+ * this process on the CPU the server's two threads need (the clients of a real server run elsewhere).
+ */
+async function serve(dir: string) {
+  const logFile = join(dir, "server.log");
+  const proc = Bun.spawn([process.execPath, join(ROOT, "src/main.ts"), "serve"], {
+    cwd: ROOT,
+    env: { ...process.env, IDEAREPO_DATA_DIR: dir, IDEAREPO_PORT: "0", IDEAREPO_HOST: "127.0.0.1", IDEAREPO_LOG_LEVEL: "info" },
+    stdout: "ignore",
+    stderr: Bun.file(logFile),
+  });
+  const logs = () => (existsSync(logFile) ? readFileSync(logFile, "utf8").split("\n").filter(Boolean) : []);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const line = logs().find((l) => l.includes('"idearepo started"'));
+    if (line) return { proc, pid: proc.pid, base: String(JSON.parse(line).listen), logs };
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${logs().join("\n")}`);
+    await Bun.sleep(50);
+  }
+}
 
 const rssMb = (pid: number) => {
   const m = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
@@ -59,7 +81,7 @@ await seeded.close();
 console.error(`seeded ${N} ideas`);
 
 // 3. Start the server: its pipeline drains the backlog while a client captures every 200 ms.
-const server = await startServer({ dataDir, timeoutMs: 60_000 });
+const server = await serve(dataDir);
 // Never leave the server behind, whatever fails below.
 process.on("exit", () => server.proc.kill("SIGKILL"));
 const started = performance.now();
@@ -87,14 +109,14 @@ for (;;) {
   marks.push({ t: performance.now(), processed: h.total - h.pending });
   peakRss = Math.max(peakRss, rssMb(server.pid));
   if (h.pending === 0) break;
-  await Bun.sleep(250);
+  await Bun.sleep(500);
 }
 const finished = performance.now();
 capturing = false;
 await captureLoop;
 // The server's own view of the same requests (handler time, from its request log), to tell queueing from handling.
 const handlerMs = (from: number) =>
-  server.logs.slice(from).flatMap((l) => {
+  server.logs().slice(from).flatMap((l) => {
     try {
       const e = JSON.parse(l);
       return e.msg === "request" && e.method === "POST" && e.status === 201 ? [e.duration_ms as number] : [];
@@ -103,7 +125,7 @@ const handlerMs = (from: number) =>
     }
   });
 const duringHandler = handlerMs(0);
-const idleLogFrom = server.logs.length;
+const idleLogFrom = server.logs().length;
 const total = N + during.length;
 const overall = total / ((finished - started) / 1000);
 // Steady state: from 10% to 90% of the work, so start-up and the tail do not blur the rate.
@@ -122,7 +144,8 @@ const idleHandler = handlerMs(idleLogFrom);
 // Let the pipeline take those too before reading the idle RSS.
 await Bun.sleep(3000);
 const rssAfter = rssMb(server.pid);
-await server.stop();
+server.proc.kill("SIGTERM");
+await server.proc.exited;
 rmSync(dataDir, { recursive: true, force: true });
 
 console.log(`\nBackground pipeline, ${N} ideas (STS-B sentences; 70% with a body), real server, model ${model.embedModelId}`);
