@@ -38,6 +38,6 @@ export async function capture(t: TestApp, user: TestUser, body: { title: string;
 }
 
 export async function search(t: TestApp, user: TestUser, params: Record<string, string | number>) {
-  const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+  const qs = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
   return call(t, "GET", `/ideas/search?${qs}`, { key: user.key });
 }
