@@ -1,22 +1,11 @@
 // SQL for exports: unarchived ideas page by page in display-number order, their tags, links and relations.
 import type { Db } from "../../db/open";
+import type { IdeaRow } from "../ideas/repo";
 
 export const EXPORT_IDEA_LIMIT = 10_000;
 export const EXPORT_PAGE = 50;
 
-export interface ExportIdeaRow {
-  id: number;
-  number: number;
-  title: string;
-  body: string;
-  status: string;
-  source: string;
-  source_url: string | null;
-  source_summary: string | null;
-  parent_id: number | null;
-  created_at: string;
-  updated_at: string;
-}
+export type ExportIdeaRow = Pick<IdeaRow, "id" | "number" | "title" | "body" | "source" | "source_url" | "source_summary" | "parent_id" | "created_at" | "updated_at"> & { status: string };
 
 export interface ExportLinkRow { id: number; url: string; title: string | null; link_type: string; created_at: string }
 

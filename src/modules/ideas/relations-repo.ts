@@ -1,21 +1,14 @@
 // The relation SQL the idea core needs: the flat list on GET /ideas/:id and repointing when one idea absorbs another.
 import type { Db } from "../../db/open";
+import type { RelationRow } from "../relations/repo";
 
-export interface IdeaRelationRow {
-  id: number;
-  source_idea_id: number;
-  target_idea_id: number;
-  relation_type: string;
-  score: number | null;
-  note: string | null;
-  created_by: "user" | "system";
-  created_at: string;
+export type IdeaRelationRow = Omit<RelationRow, "user_id"> & {
   direction: "outgoing" | "incoming";
   related_idea_id: number;
   related_idea_number: number;
   related_idea_title: string;
   related_idea_status: string;
-}
+};
 
 export function createIdeaRelationsRepo(db: Db) {
   // Both ends must be live: archived ideas drop out of every relation query, in either direction.

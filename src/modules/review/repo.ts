@@ -1,15 +1,8 @@
 // SQL for the review queue: stale captured ideas and the week's new connections between live ideas.
 import type { Db } from "../../db/open";
+import type { IdeaRow } from "../ideas/repo";
 
-export interface StaleRow {
-  id: number;
-  number: number;
-  title: string;
-  body: string;
-  status: string;
-  source: string;
-  updated_at: string;
-}
+export type StaleRow = Pick<IdeaRow, "id" | "number" | "title" | "body" | "source" | "updated_at"> & { status: string };
 
 export interface ConnectionRow {
   id: number;

@@ -1,18 +1,8 @@
 // SQL for search: BM25 keyword matches, result rows by id, and the monthly semantic-search counter.
 import type { Db } from "../../db/open";
+import type { IdeaRow } from "../ideas/repo";
 
-export interface SearchRow {
-  id: number;
-  number: number;
-  title: string;
-  body: string;
-  status: string;
-  source: string;
-  source_url: string | null;
-  is_archived: number;
-  created_at: string;
-  updated_at: string;
-}
+export type SearchRow = Pick<IdeaRow, "id" | "number" | "title" | "body" | "source" | "source_url" | "is_archived" | "created_at" | "updated_at"> & { status: string };
 
 /** Title hits weigh twice body hits: a word in the title says more about what the idea is. */
 const BM25 = "bm25(ideas_fts, 2.0, 1.0)";
