@@ -3,6 +3,7 @@ import m0001 from "../../migrations/0001_init.sql" with { type: "text" };
 import m0002 from "../../migrations/0002_search.sql" with { type: "text" };
 import m0003 from "../../migrations/0003_mail.sql" with { type: "text" };
 import m0004 from "../../migrations/0004_oauth.sql" with { type: "text" };
+import m0005 from "../../migrations/0005_rejected_pairs.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
@@ -11,4 +12,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 2, name: "0002_search", sql: m0002 },
   { version: 3, name: "0003_mail", sql: m0003 },
   { version: 4, name: "0004_oauth", sql: m0004 },
+  { version: 5, name: "0005_rejected_pairs", sql: m0005 },
 ];

@@ -64,6 +64,9 @@ export function createPipelineRepo(db: Db) {
   const ideaAges = db.query<{ id: number; created_at: string }, [string]>(
     "SELECT id, created_at FROM ideas WHERE is_archived = 0 AND id IN (SELECT value FROM json_each(?))",
   );
+  const rejected = db.query<{ x: number }, [number, number]>(
+    "SELECT 1 AS x FROM rejected_pairs WHERE pair_lo = min(?1, ?2) AND pair_hi = max(?1, ?2)",
+  );
   const systemBetween = db.query<SystemRelation, [number, number]>(
     `SELECT id, source_idea_id, target_idea_id, relation_type, note FROM relations WHERE created_by = 'system'
        AND ((source_idea_id = ?1 AND target_idea_id = ?2) OR (source_idea_id = ?2 AND target_idea_id = ?1))`,
@@ -129,6 +132,8 @@ export function createPipelineRepo(db: Db) {
     liveCreatedAt: (ids: number[]) =>
       new Map(ids.length ? ideaAges.all(JSON.stringify(ids)).map((r) => [r.id, r.created_at]) : []),
     systemRelationsBetween: (a: number, b: number) => systemBetween.all(a, b),
+    /** Whether the user rejected the automatic connection between the two ideas (by deleting it). */
+    isRejectedPair: (a: number, b: number) => rejected.get(a, b) !== null,
     systemRelationsTouching: (ideaId: number, type: string) => systemTouching.all(ideaId, type),
     insertSystemRelation: (userId: string, source: number, target: number, type: string, score: number | null, now: string) =>
       insertRelation.run(userId, source, target, type, score, now).changes > 0,

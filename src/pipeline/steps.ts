@@ -85,7 +85,8 @@ function neighbourTags(ctx: StepContext, neighbours: Neighbour[]): number[] {
 function syncRelated(ctx: StepContext, idea: PipelineIdea, vector: Float32Array, neighbours: Neighbour[]): void {
   const threshold = ctx.settings.related_threshold;
   const keep = new Set<number>();
-  for (const n of neighbours.filter((x) => x.score > threshold).slice(0, RELATED_MAX)) {
+  const candidates = neighbours.filter((x) => x.score > threshold && !ctx.repo.isRejectedPair(idea.id, x.id));
+  for (const n of candidates.slice(0, RELATED_MAX)) {
     keep.add(n.id);
     const existing = ctx.repo.systemRelationsBetween(idea.id, n.id);
     if (existing.length === 0) ctx.repo.insertSystemRelation(idea.user_id, idea.id, n.id, "related", n.score, ctx.now);

@@ -59,6 +59,23 @@ describe("related relations", () => {
     expect(again.map((r) => [r.idea_id, r.relation_type, r.created_by])).toEqual([[run, "related", "system"]]);
   });
 
+  test("deleting an automatic relation rejects the connection: later passes never bring it back", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const run = await capture(t, u, { title: "App to track my running workouts and pace" });
+    const jog = await capture(t, u, { title: "Mobile app that tracks running sessions and speed" });
+    await t.drain();
+    const [rel] = await relationsOf(u, jog);
+    expect(rel).toMatchObject({ idea_id: run, relation_type: "related", created_by: "system" });
+    expect((await call(t, "DELETE", `/map/relations/${rel.id}`, { key: u.key })).body).toEqual({ success: true });
+    await call(t, "PATCH", `/ideas/${run}`, { key: u.key, body: { body: "Track pace and distance." } });
+    await call(t, "PATCH", `/ideas/${jog}`, { key: u.key, body: { body: "Track speed and distance." } });
+    await t.drain();
+    expect(await relationsOf(u, jog)).toEqual([]);
+    // The user can still relate the pair by hand.
+    const mine = await call(t, "POST", "/map/relations", { key: u.key, body: { source_idea_id: run, target_idea_id: jog } });
+    expect(mine.status).toBe(201);
+  });
+
   test("the related_threshold setting decides, and an edit that breaks the similarity removes the relation", async () => {
     const u = await makeUser(t, { plan: "pro" });
     await call(t, "PATCH", "/user/me", { key: u.key, body: { settings_json: JSON.stringify({ related_threshold: 0.9 }) } });

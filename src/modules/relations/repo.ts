@@ -76,6 +76,10 @@ export function createRelationsRepo(db: Db) {
       db.query(`UPDATE relations SET ${keys.map((k) => `${k} = $${k}`).join(", ")} WHERE id = $id`).run({ ...fields, id });
     },
     deleteForUser: (userId: string, id: number) => db.query("DELETE FROM relations WHERE id = ? AND user_id = ?").run(id, userId).changes > 0,
+    /** Remembers that the user rejected the automatic connection between two ideas (either direction). */
+    rejectPair: (userId: string, a: number, b: number, now: string) =>
+      void db.query("INSERT OR IGNORE INTO rejected_pairs (user_id, pair_lo, pair_hi, created_at) VALUES (?, ?, ?, ?)")
+        .run(userId, Math.min(a, b), Math.max(a, b), now),
   };
 }
 export type RelationsRepo = ReturnType<typeof createRelationsRepo>;

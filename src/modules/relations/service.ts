@@ -132,7 +132,15 @@ export function createRelationsService(deps: Deps) {
     },
 
     remove(userId: string, rawId: string) {
-      repo.deleteForUser(userId, parseRelationIdParam(rawId));
+      const id = parseRelationIdParam(rawId);
+      deps.db.transaction(() => {
+        const rel = repo.findForUser(userId, id);
+        // Deleting an automatic `related` link rejects the connection: the background pass must not bring it back.
+        if (rel?.created_by === "system" && rel.relation_type === "related") {
+          repo.rejectPair(userId, rel.source_idea_id, rel.target_idea_id, toStamp(deps.clock()));
+        }
+        repo.deleteForUser(userId, id);
+      })();
       return { success: true };
     },
   };
