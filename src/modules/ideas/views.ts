@@ -23,20 +23,6 @@ export type IdeaView = ReturnType<typeof toIdea>;
 
 /** POST /ideas answers with exactly the spec's field list (no source_summary) plus processing:true. */
 export function toCreatedIdea(row: IdeaRow, tags: string[]) {
-  return {
-    id: row.id,
-    number: row.number,
-    title: row.title,
-    body: row.body,
-    status: row.status,
-    source: row.source,
-    source_url: row.source_url,
-    parent_id: row.parent_id,
-    vectorize_id: row.vectorize_id,
-    is_archived: row.is_archived,
-    tags,
-    processing: true as const,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  const { source_summary: _notInCreateResponse, ...idea } = toIdea(row, tags);
+  return { ...idea, processing: true as const };
 }
