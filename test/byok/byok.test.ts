@@ -12,11 +12,7 @@ let logs: string[];
 beforeEach(() => {
   logs = [];
   t = makeAiApp(fakes, { logs });
-  for (const f of [fakes.a, fakes.b, fakes.c]) {
-    f.requests.length = 0;
-    f.override = null;
-    f.validKeys.clear();
-  }
+  fakes.reset();
 });
 
 const sealedColumns = (userId: string) =>

@@ -15,11 +15,8 @@ let logs: string[];
 beforeEach(() => {
   logs = [];
   t = makeAiApp(fakes, { logs });
+  fakes.reset();
   for (const f of [fakes.a, fakes.b, fakes.c]) {
-    f.requests.length = 0;
-    f.override = null;
-    f.validKeys.clear();
-    f.requireAuth = true;
     f.answer = (req) => `## Problem\nSpec for a request of ${JSON.stringify(req.body).length} bytes.\n\n## Proposed solution\n…`;
   }
 });

@@ -8,12 +8,25 @@ export interface Fakes {
   a: FakeProvider;
   b: FakeProvider;
   c: FakeProvider;
+  /** Forgets recorded requests, overrides and accepted keys, so each test starts from a clean provider. */
+  reset(): void;
   stop(): void;
 }
 
 export function startFakes(): Fakes {
   const f = { a: startFakeProvider("anthropic"), b: startFakeProvider("openai"), c: startFakeProvider("gemini") };
-  return { ...f, stop: () => [f.a, f.b, f.c].forEach((p) => p.stop()) };
+  const all = [f.a, f.b, f.c];
+  return {
+    ...f,
+    reset: () =>
+      all.forEach((p) => {
+        p.requests.length = 0;
+        p.override = null;
+        p.validKeys.clear();
+        p.requireAuth = true;
+      }),
+    stop: () => all.forEach((p) => p.stop()),
+  };
 }
 
 export const MODELS = { provider_a: "claude-fake-1", provider_b: "gpt-fake-1", provider_c: "gemini-fake-1" } as const;

@@ -22,11 +22,22 @@ export interface FakeSmtp {
   mails: ReceivedMail[];
   /** When set, the next DATA is refused with this SMTP reply (e.g. "451 Try again later"). */
   failNext: string | null;
+  /** Forgets received mail and any pending refusal, so each test starts from an empty inbox. */
+  reset(): void;
   stop(): Promise<void>;
 }
 
 export async function startFakeSmtp(opts: { users?: Record<string, string> } = {}): Promise<FakeSmtp> {
-  const fake: FakeSmtp = { port: 0, mails: [], failNext: null, stop: async () => {} };
+  const fake: FakeSmtp = {
+    port: 0,
+    mails: [],
+    failNext: null,
+    reset() {
+      this.mails.length = 0;
+      this.failNext = null;
+    },
+    stop: async () => {},
+  };
   const server = new SMTPServer({
     authOptional: true,
     allowInsecureAuth: true,

@@ -12,8 +12,7 @@ afterAll(() => smtp.stop());
 
 let t: TestApp;
 beforeEach(() => {
-  smtp.mails.length = 0;
-  smtp.failNext = null;
+  smtp.reset();
   t = makeMailApp(smtp);
 });
 
