@@ -1,29 +1,11 @@
 // `backup` while the server runs and writes, `restore` into a data dir: the restored copy exports the same data.
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../cli";
-import { api, createUser, listAllIdeas, runCommand, startServer, waitForQuiescence, type ServerProcess } from "./harness";
+import { api, createUser, listAllIdeas, runCommand, waitForQuiescence, processScope } from "./harness";
 
-const dirs: string[] = [];
-const servers: ServerProcess[] = [];
-afterAll(() => {
-  for (const s of servers) s.proc.kill("SIGKILL");
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function newDir(): string {
-  const d = tempDir("idearepo-backup-");
-  dirs.push(d);
-  return d;
-}
-
-async function serve(dataDir: string) {
-  const s = await startServer({ dataDir });
-  servers.push(s);
-  return s;
-}
+const { newDir, serve } = processScope("idearepo-backup-");
 
 /** The account's full JSON export, minus the moment it was taken. */
 async function exportOf(base: string, key: string) {

@@ -1,28 +1,10 @@
 // Durability and shutdown of a real server process: kill -9 mid-burst loses no acknowledged capture; SIGTERM drains.
-import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../cli";
-import { api, createUser, listAllIdeas, runCommand, startServer, type ServerProcess } from "./harness";
+import { api, createUser, listAllIdeas, runCommand, processScope } from "./harness";
 
-const dirs: string[] = [];
-const servers: ServerProcess[] = [];
-afterAll(async () => {
-  for (const s of servers) s.proc.kill("SIGKILL");
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function newDataDir(): string {
-  const d = tempDir("idearepo-ops-");
-  dirs.push(d);
-  return d;
-}
-
-async function serve(dataDir: string) {
-  const s = await startServer({ dataDir });
-  servers.push(s);
-  return s;
-}
+const { newDir: newDataDir, serve } = processScope("idearepo-ops-");
 
 interface Acked { id: number; title: string }
 

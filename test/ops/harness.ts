@@ -1,7 +1,9 @@
 // Real server processes for operations tests: spawn `serve` (source or binary) on port 0, read the start-up line.
+import { afterAll } from "bun:test";
 import { Database } from "bun:sqlite";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "../cli";
+import { ROOT, tempDir } from "../cli";
 
 export interface ServerProcess {
   proc: ReturnType<typeof Bun.spawn>;
@@ -159,4 +161,29 @@ export async function waitForQuiescence(dataDir: string, timeoutMs = 60_000): Pr
   } finally {
     db.close();
   }
+}
+
+/**
+ * Temp data dirs and server processes owned by one test file: everything it made is killed and removed after the
+ * file's tests, whatever state they left behind.
+ */
+export function processScope(prefix: string) {
+  const dirs: string[] = [];
+  const servers: ServerProcess[] = [];
+  afterAll(() => {
+    for (const s of servers) s.proc.kill("SIGKILL");
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  return {
+    newDir(): string {
+      const d = tempDir(prefix);
+      dirs.push(d);
+      return d;
+    },
+    async serve(dataDir: string): Promise<ServerProcess> {
+      const s = await startServer({ dataDir });
+      servers.push(s);
+      return s;
+    },
+  };
 }
