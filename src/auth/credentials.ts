@@ -48,7 +48,7 @@ export function createCredentialResolver(deps: Deps) {
     const s = sessions.findLive(hash, toStamp(now));
     if (!s) return null;
     const user = users.findById(s.user_id);
-    if (!user) return null;
+    if (!user || user.disabled_at !== null) return null;
     if (due(hash, now.getTime())) sessions.slide(hash, toStamp(addDays(now, SESSION_DAYS)), toStamp(now));
     return { user, plan: effectivePlan(user, now), scopes: null, via, sessionHash: hash };
   }
@@ -57,7 +57,7 @@ export function createCredentialResolver(deps: Deps) {
     const k = keys.findByHash(hash);
     if (!k) return null;
     const user = users.findById(k.user_id);
-    if (!user) return null;
+    if (!user || user.disabled_at !== null) return null;
     if (due(hash, now.getTime())) keys.touch(k.id, toStamp(now));
     return { user, plan: effectivePlan(user, now), scopes: k.scopes, via, sessionHash: null };
   }

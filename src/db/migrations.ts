@@ -4,6 +4,7 @@ import m0002 from "../../migrations/0002_search.sql" with { type: "text" };
 import m0003 from "../../migrations/0003_mail.sql" with { type: "text" };
 import m0004 from "../../migrations/0004_oauth.sql" with { type: "text" };
 import m0005 from "../../migrations/0005_rejected_pairs.sql" with { type: "text" };
+import m0006 from "../../migrations/0006_web_accounts.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
@@ -13,4 +14,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, name: "0003_mail", sql: m0003 },
   { version: 4, name: "0004_oauth", sql: m0004 },
   { version: 5, name: "0005_rejected_pairs", sql: m0005 },
+  { version: 6, name: "0006_web_accounts", sql: m0006 },
 ];

@@ -16,6 +16,10 @@ export interface UserRow {
   trial_used: number;
   subscription_id: string | null;
   idea_seq: number;
+  /** 1 for the account that set the instance up (or was made operator by the CLI): it alone sees /api/v1/admin/*. */
+  is_operator: number;
+  /** Set by an operator; a disabled account's credentials stop working. */
+  disabled_at: string | null;
   created_at: string;
   updated_at: string;
 }
