@@ -5,7 +5,7 @@ import { newSessionToken, sha256Hex } from "../../lib/crypto";
 import { addDays, toStamp } from "../../lib/time";
 import { SESSION_DAYS } from "../../auth/credentials";
 import { createSessionsRepo } from "../../auth/sessions-repo";
-import { createUsersRepo } from "../users/repo";
+import { createUsersRepo, type UserRow } from "../users/repo";
 import { createUsersService } from "../users/service";
 import type { LoginBody } from "./model";
 
@@ -29,6 +29,15 @@ function build(deps: Deps) {
   const usersService = createUsersService(deps);
   const failures = new Map<string, number[]>();
 
+  /** Mints a session for an account that has just proven who it is; the token is shown once and stored hashed. */
+  function openSession(user: UserRow) {
+    const now = deps.clock();
+    const token = newSessionToken();
+    const expires_at = toStamp(addDays(now, SESSION_DAYS));
+    sessions.insert({ token_hash: sha256Hex(token), user_id: user.id, expires_at, last_used_at: null, created_at: toStamp(now) });
+    return { token, expires_at, user: usersService.toUser(user, now) };
+  }
+
   return {
     async login(body: LoginBody) {
       const now = deps.clock();
@@ -37,16 +46,14 @@ function build(deps: Deps) {
       if (recent.length >= MAX_FAILURES) throw rateLimited();
       const user = users.findByEmail(body.email.trim());
       const ok = await Bun.password.verify(body.password, user?.password_hash ?? (await DUMMY_HASH));
-      if (!user || !user.password_hash || !ok) {
+      if (!user || !user.password_hash || !ok || user.disabled_at !== null) {
         failures.set(key, [...recent, now.getTime()]);
         throw unauthorized();
       }
       failures.delete(key);
-      const token = newSessionToken();
-      const expires_at = toStamp(addDays(now, SESSION_DAYS));
-      sessions.insert({ token_hash: sha256Hex(token), user_id: user.id, expires_at, last_used_at: null, created_at: toStamp(now) });
-      return { token, expires_at, user: usersService.toUser(user, now) };
+      return openSession(user);
     },
+    openSession,
     logout(sessionHash: string | null) {
       if (sessionHash) sessions.delete(sessionHash);
       return { success: true as const };
