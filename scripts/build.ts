@@ -1,12 +1,13 @@
 // `npm run build`: compiles idearepo into one self-contained executable, dist/idearepo (see docs/operations.md).
 //
-// Inside it: the code, the SQL migrations (text imports), the default model's weights and the tfjs wasm runtime
+// Inside it: the code, the web app (bundled here, src/modules/web/assets.ts), the SQL migrations (text imports), the default model's weights and the tfjs wasm runtime
 // (file imports in src/ml/use-lite-files.ts), the model and checkpoint workers (entrypoints) and this platform's
 // sqlite-vec library (a virtual file import resolved below, written out at start by src/compiled/entry.ts).
 import type { BunPlugin } from "bun";
 import { getLoadablePath } from "sqlite-vec";
 import { mkdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { bundleWebApp } from "../src/modules/web/assets";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -17,22 +18,31 @@ export interface BuildOptions {
   minify?: boolean;
 }
 
-/** `idearepo-embedded:<name>` → a real file of the build machine, embedded with `with { type: "file" }`. */
+/**
+ * `idearepo-embedded:<name>` → a real file of the build machine, embedded with `with { type: "file" }`; and
+ * `idearepo-embedded:web-app` → a module whose default export is the bundled web app (src/modules/web/assets.ts).
+ */
 const embedded: BunPlugin = {
   name: "idearepo-embedded",
   setup(build) {
     build.onResolve({ filter: /^idearepo-embedded:/ }, (args) => {
       const name = args.path.slice("idearepo-embedded:".length);
       if (name === "sqlite-vec") return { path: getLoadablePath() };
+      if (name === "web-app") return { path: name, namespace: "idearepo-web" };
       throw new Error(`unknown embedded file ${name}`);
     });
+    // The bundle is made before the compile starts: running the bundler from inside a plugin of the bundler deadlocks.
+    build.onLoad({ filter: /.*/, namespace: "idearepo-web" }, () => ({ contents: `export default ${webAppJson};`, loader: "js" }));
   },
 };
+
+let webAppJson = "[]";
 
 export async function buildBinary(opts: BuildOptions = {}): Promise<{ outfile: string; bytes: number; ms: number }> {
   const outfile = resolve(opts.outfile ?? join(ROOT, "dist", "idearepo"));
   mkdirSync(resolve(outfile, ".."), { recursive: true });
   const t0 = performance.now();
+  webAppJson = JSON.stringify(await bundleWebApp());
   const result = await Bun.build({
     // Workers are entrypoints of their own: the model worker and the WAL checkpointer.
     entrypoints: [join(ROOT, "src/compiled/entry.ts"), join(ROOT, "src/ml/worker.ts"), join(ROOT, "src/db/checkpoint-worker.ts")],

@@ -3,6 +3,8 @@ import { Elysia } from "elysia";
 import type { Deps } from "./deps";
 import { errorHandler } from "./http/error-handler";
 import { checkTransport } from "./http/transport";
+import { checkCrossSite } from "./http/cross-site";
+import { BASE_HEADERS } from "./http/security-headers";
 import { json } from "./errors";
 import { API_PREFIX, createAuthKit } from "./auth/plugin";
 import { healthRoutes } from "./modules/health/routes";
@@ -26,8 +28,11 @@ import { linksRoutes } from "./modules/links/routes";
 import { reviewRoutes } from "./modules/review/routes";
 import { duplicatesRoutes } from "./modules/duplicates/routes";
 import { importRoutes } from "./modules/import/routes";
+import { adminRoutes } from "./modules/admin/routes";
 import { oauthRoutes } from "./modules/oauth/routes";
 import { mcpRoutes } from "./modules/mcp/routes";
+import { setupRoutes } from "./modules/setup/routes";
+import { webHandler } from "./modules/web/routes";
 
 const started = new WeakMap<Request, number>();
 
@@ -48,9 +53,11 @@ function statusOf(ctx: { set: { status?: number | string }; responseValue?: unkn
 
 export function createApp(deps: Deps) {
   const kit = createAuthKit(deps);
+  const web = webHandler(deps);
 
   const api = new Elysia({ prefix: API_PREFIX })
     .use(healthRoutes(deps, () => embeddingsHealth(deps.db)))
+    .use(setupRoutes(deps))
     .use(authRoutes(deps, kit))
     .use(usersRoutes(deps, kit))
     .use(apiKeysRoutes(deps, kit))
@@ -69,16 +76,21 @@ export function createApp(deps: Deps) {
     .use(linksRoutes(deps, kit))
     .use(reviewRoutes(deps, kit))
     .use(duplicatesRoutes(deps, kit))
-    .use(importRoutes(deps, kit));
+    .use(importRoutes(deps, kit))
+    .use(adminRoutes(deps, kit));
   // Feature modules register here (one line each).
 
   const app = new Elysia()
     .use(errorHandler(deps.log))
     .onRequest(({ request, server, set }) => {
       started.set(request, performance.now());
-      const rejected = checkTransport(deps.config, request, server?.requestIP(request)?.address);
-      if (rejected) return rejected;
-      set.headers["x-content-type-options"] = "nosniff";
+      const rejected = checkTransport(deps.config, request, server?.requestIP(request)?.address) ?? checkCrossSite(deps.config, request);
+      if (rejected) {
+        // Answered before routing, so the after-response log below never sees it; refusals belong in the log too.
+        deps.log.info("request", { method: request.method, route: new URL(request.url).pathname, status: rejected.status, refused: true });
+        return rejected;
+      }
+      Object.assign(set.headers, BASE_HEADERS);
     })
     // Destructured on purpose: Elysia parses cookies, query and body only for hooks that read them, and a hook taking
     // the whole context counts as reading everything (measured: 5–8 µs per request).
@@ -95,7 +107,8 @@ export function createApp(deps: Deps) {
     .use(api)
     .use(oauthRoutes(deps, kit))
     .use(mcpRoutes(deps, kit))
-    .all("*", () => json(404, { error: "Not found" }));
+    // Everything else is the web app: its files, or its shell for a page URL (API paths still get the JSON 404).
+    .all("*", ({ request }) => web(request));
 
   return {
     app,

@@ -24,7 +24,12 @@ export const ConfigSchema = T.Object({
   log_level: T.Union([T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")]),
   upgrade_url: T.String(),
   feature_request_url: T.String(),
-  quick_capture_url: T.String(),
+  /** The address people reach this instance at (e.g. https://ideas.example.com); null: the address each request came to. */
+  public_base_url: T.Union([T.String(), T.Null()]),
+  /** A fixed quick-capture URL for GET /user/shortcuts; null: this instance's own capture page (<base>/capture). */
+  quick_capture_url: T.Union([T.String(), T.Null()]),
+  /** true lets anyone who reaches the sign-in page create a Free account; otherwise accounts are an operator action. */
+  registration_open: T.Boolean(),
   support_url: T.Union([T.String(), T.Null()]),
   models_dir: T.String(),
   embed_model: T.String(),
@@ -64,7 +69,9 @@ export const DEFAULTS: Config = {
   log_level: "info",
   upgrade_url: "https://idearepo.local/upgrade",
   feature_request_url: "https://idearepo.local/feature-requests",
-  quick_capture_url: "https://idearepo.local/shortcuts/quick-capture",
+  public_base_url: null,
+  quick_capture_url: null,
+  registration_open: false,
   support_url: null,
   models_dir: "./models",
   embed_model: "use-lite",
@@ -98,7 +105,9 @@ const ENV_MAP: Record<string, string> = {
   IDEAREPO_LOG_LEVEL: "log_level",
   IDEAREPO_UPGRADE_URL: "upgrade_url",
   IDEAREPO_FEATURE_REQUEST_URL: "feature_request_url",
+  IDEAREPO_PUBLIC_BASE_URL: "public_base_url",
   IDEAREPO_QUICK_CAPTURE_URL: "quick_capture_url",
+  IDEAREPO_REGISTRATION_OPEN: "registration_open",
   IDEAREPO_SUPPORT_URL: "support_url",
   IDEAREPO_MODELS_DIR: "models_dir",
   IDEAREPO_EMBED_MODEL: "embed_model",
@@ -155,7 +164,7 @@ function deepMerge(base: Json, over: Json): Json {
 
 function envValue(path: string, raw: string): unknown {
   if (path === "trusted_proxies") return raw.split(",").map((s) => s.trim()).filter(Boolean);
-  if (raw === "" && /file|support_url|rerank_model|master_key|smtp\.(host|user|pass)/.test(path)) return null;
+  if (raw === "" && /file|support_url|public_base_url|quick_capture_url|rerank_model|master_key|smtp\.(host|user|pass)/.test(path)) return null;
   const sample = path.split(".").reduce<unknown>((n, k) => (n as Json)?.[k], DEFAULTS);
   if (typeof sample === "number") return Number(raw);
   if (typeof sample === "boolean") return raw === "true" || raw === "1";

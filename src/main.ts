@@ -11,7 +11,7 @@ const HELP = `idearepo — self-hosted idea repository
 
 Usage:
   idearepo serve                                   start the API (IDEAREPO_* env, see docs/operations.md)
-  idearepo users create --email E [--plan free|pro] [--name N] [--password-stdin]
+  idearepo users create --email E [--plan free|pro] [--name N] [--password-stdin] [--operator]
   idearepo users set-plan --email E --plan free|pro
   idearepo users trial --email E --days N
   idearepo users set-password --email E --password-stdin

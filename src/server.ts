@@ -10,6 +10,7 @@ import { dbPath } from "./cli/context";
 import { SERVICE_FACTORIES, type BackgroundService } from "./services";
 import { DataDirBusyError, liveServerPid, removePidFile, writePidFile } from "./lib/pid-file";
 import { startCheckpointer } from "./db/checkpointer";
+import { createSetupService } from "./modules/setup/service";
 import pkg from "../package.json" with { type: "json" };
 
 /** How long shutdown waits for in-flight requests, then for each background service, before cutting them off. */
@@ -75,6 +76,14 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
     listen: `${tls ? "https" : "http"}://${config.host}:${port}`,
     startup_ms: Math.round(performance.now() - t0),
   });
+  // First run: whoever opens the web app needs this code (from the log, i.e. the machine's owner) to claim the instance.
+  const setupCode = createSetupService(deps).currentCode();
+  if (setupCode) {
+    log.warn("first run: open the web app and enter this setup code to create the owner account", {
+      url: `${tls ? "https" : "http"}://${config.host}:${port}/`,
+      setup_code: setupCode,
+    });
+  }
 
   // Shutdown order: stop accepting and let in-flight requests answer (every acknowledged write is committed, since
   // handlers commit before they respond), then stop background services (they finish or release their jobs, which

@@ -18,11 +18,15 @@ export function createAuthKit(deps: Deps): AuthKit {
   return { resolver: createCredentialResolver(deps), limiter: createRateLimiter(deps.db) };
 }
 
+/** Checks who may reach a group of routes; runs before the rate limit and scopes, so a refusal counts nothing. */
+export type Admit = (auth: AuthContext) => void;
+
 /** Runs the whole credential pipeline for one request; throws the spec's error bodies. */
-export function authenticate(deps: Deps, kit: AuthKit, request: Request, path: string): AuthContext {
+export function authenticate(deps: Deps, kit: AuthKit, request: Request, path: string, admit?: Admit): AuthContext {
   const now = deps.clock();
   const auth = kit.resolver.resolve(request.headers, now);
   if (!auth) throw unauthorized();
+  admit?.(auth);
   // Cookie requests come from the web app and are exempt; every key and bearer call shares the user's one quota.
   if (auth.via !== "session-cookie" && !kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], now)) {
     throw rateLimited();
@@ -35,8 +39,8 @@ export function authenticate(deps: Deps, kit: AuthKit, request: Request, path: s
   return auth;
 }
 
-export function authPlugin(deps: Deps, kit: AuthKit) {
+export function authPlugin(deps: Deps, kit: AuthKit, admit?: Admit) {
   return new Elysia().derive({ as: "scoped" }, ({ request, path }) => ({
-    auth: authenticate(deps, kit, request, path),
+    auth: authenticate(deps, kit, request, path, admit),
   }));
 }

@@ -6,6 +6,7 @@ export const ACCOUNT = "account:admin";
 
 export function requiredScope(method: string, path: string): string | null {
   if (path.startsWith("/auth/")) return null; // signing out needs no scope
+  if (path.startsWith("/admin/")) return ACCOUNT; // operator routes: never reachable with an MCP token
   if (path.startsWith("/user/")) {
     if (path === "/user/me" && method === "GET") return READ;
     if (/^\/user\/export(\/(csv|markdown))?\/?$/.test(path)) return READ; // exports only read ideas

@@ -1,9 +1,10 @@
 // `backup FILE` (consistent online copy, safe while the server runs and writes) and `restore FILE` (server stopped).
 import { Database } from "bun:sqlite";
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync, copyFileSync } from "node:fs";
+import { existsSync, renameSync, statSync, copyFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { loadConfig, type Config } from "../config";
 import { MIGRATIONS } from "../db/migrations";
+import { fsyncFile, recordBackup, snapshotDatabase } from "../db/backup";
 import { liveServerPid } from "../lib/pid-file";
 import { systemClock, toStamp } from "../lib/time";
 import { parseArgs, rejectUnknown, UsageError } from "./args";
@@ -36,40 +37,40 @@ function inspect(file: string): Summary {
   }
 }
 
-function fsyncFile(path: string): void {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * VACUUM INTO reads the live database inside one read transaction, so the copy is a consistent snapshot even while
- * the server commits (WAL readers never block writers, and the copy includes everything committed to the WAL).
- * It also needs no extension: vec0 tables are copied as their shadow tables.
- */
+/** The CLI's copy: its own read-only connection, the shared snapshot, an integrity check, then a note in app_state. */
 export function backupTo(dataFile: string, target: string): Summary & { file: string; bytes: number; ms: number } {
   const t0 = performance.now();
   if (!existsSync(dataFile)) throw new UsageError(`No database at ${dataFile} (check IDEAREPO_DATA_DIR)`);
   if (existsSync(target)) throw new UsageError(`${target} already exists; choose a new file name`);
   if (!existsSync(dirname(target))) throw new UsageError(`Folder ${dirname(target)} does not exist`);
-  const partial = `${target}.partial-${process.pid}`;
   const db = new Database(dataFile, { readonly: true });
+  let summary: Summary;
   try {
     db.exec("PRAGMA busy_timeout = 5000");
-    db.query("VACUUM INTO ?").run(partial);
+    summary = snapshotDatabase(db, target, inspect);
   } catch (e) {
-    rmSync(partial, { force: true });
+    if (e instanceof UsageError) throw e;
     throw new UsageError(`Backup failed: ${(e as Error).message}`);
   } finally {
     db.close();
   }
-  fsyncFile(partial);
-  const summary = inspect(partial);
-  renameSync(partial, target); // a reader of `target` never sees a half-written copy
+  noteBackup(dataFile, target);
   return { file: target, bytes: statSync(target).size, ...summary, ms: Math.round(performance.now() - t0) };
+}
+
+// Best effort: the copy is already safe on disk, and a read-only data dir must not turn a good backup into an error.
+function noteBackup(dataFile: string, target: string): void {
+  try {
+    const db = new Database(dataFile);
+    try {
+      db.exec("PRAGMA busy_timeout = 5000");
+      recordBackup(db, { path: target, created_at: toStamp(systemClock()) });
+    } finally {
+      db.close();
+    }
+  } catch {
+    // the operator's page will show an older backup (or none); nothing else depends on the note
+  }
 }
 
 /**

@@ -11,32 +11,33 @@ async function readStdin(): Promise<string> {
 
 export async function usersCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
-  const p = parseArgs(rest, ["password-stdin"]);
+  const p = parseArgs(rest, ["password-stdin", "operator"]);
   const deps = cliDeps();
   const users = createUsersService(deps);
   try {
     switch (sub) {
       case "create": {
-        rejectUnknown(p, ["email", "plan", "name", "password-stdin"]);
+        rejectUnknown(p, ["email", "plan", "name", "password-stdin", "operator"]);
         const password = p.flags["password-stdin"] ? await readStdin() : null;
-        printJson(await users.createUser({ email: requireFlag(p, "email"), plan: optionalFlag(p, "plan"), name: optionalFlag(p, "name"), password }));
+        const operator = p.flags.operator === true; // the account may use /api/v1/admin/* and the operator's page
+        printJson(await users.createUser({ email: requireFlag(p, "email"), plan: optionalFlag(p, "plan"), name: optionalFlag(p, "name"), password, operator }));
         return;
       }
       case "set-plan":
         rejectUnknown(p, ["email", "plan"]);
-        printJson({ user: users.setPlan(requireFlag(p, "email"), requireFlag(p, "plan")) });
+        printJson({ user: users.setPlan(users.mustFindByEmail(requireFlag(p, "email")).id, requireFlag(p, "plan")) });
         return;
       case "trial": {
         rejectUnknown(p, ["email", "days"]);
         const days = requireFlag(p, "days");
         if (!/^\d+$/.test(days)) throw new UsageError("--days must be a whole number");
-        printJson({ user: users.startTrial(requireFlag(p, "email"), Number(days)) });
+        printJson({ user: users.startTrial(users.mustFindByEmail(requireFlag(p, "email")).id, Number(days)) });
         return;
       }
       case "set-password":
         rejectUnknown(p, ["email", "password-stdin"]);
         if (!p.flags["password-stdin"]) throw new UsageError("users set-password needs --password-stdin");
-        await users.setPassword(requireFlag(p, "email"), await readStdin());
+        await users.setPassword(users.mustFindByEmail(requireFlag(p, "email")).id, await readStdin());
         printJson({ success: true });
         return;
       case "list":

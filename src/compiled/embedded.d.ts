@@ -3,3 +3,8 @@ declare module "idearepo-embedded:*" {
   const path: string;
   export default path;
 }
+
+declare module "idearepo-embedded:web-app" {
+  const files: import("../modules/web/assets").BundledFile[];
+  export default files;
+}

@@ -5,6 +5,9 @@ import { setVecExtensionPath } from "../db/open";
 import { extractLibrary } from "./native";
 // Resolved by the build's plugin (scripts/build.ts) to this platform's sqlite-vec library, embedded as a file.
 import vec0 from "idearepo-embedded:sqlite-vec" with { type: "file" };
+// The web app, bundled at build time: the binary serves it without running the bundler.
+import webApp from "idearepo-embedded:web-app";
+import { setEmbeddedWebApp } from "../modules/web/assets";
 
 const NO_DATABASE = new Set([undefined, "help", "--help", "-h"]);
 
@@ -22,5 +25,6 @@ async function prepareNativeLibraries(command: string | undefined): Promise<void
   setVecExtensionPath(extractLibrary(bytes, join(dataDir, ".native"), name).path);
 }
 
+setEmbeddedWebApp(webApp);
 await prepareNativeLibraries(process.argv[2]);
 await import("../main");

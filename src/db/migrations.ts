@@ -5,6 +5,7 @@ import m0003 from "../../migrations/0003_mail.sql" with { type: "text" };
 import m0004 from "../../migrations/0004_oauth.sql" with { type: "text" };
 import m0005 from "../../migrations/0005_rejected_pairs.sql" with { type: "text" };
 import m0006 from "../../migrations/0006_web_accounts.sql" with { type: "text" };
+import m0007 from "../../migrations/0007_invitations.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
@@ -15,4 +16,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 4, name: "0004_oauth", sql: m0004 },
   { version: 5, name: "0005_rejected_pairs", sql: m0005 },
   { version: 6, name: "0006_web_accounts", sql: m0006 },
+  { version: 7, name: "0007_invitations", sql: m0007 },
 ];

@@ -84,6 +84,13 @@ describe("the compiled executable, alone in an empty directory", () => {
     const coldStartMs = Math.round(performance.now() - t0);
     expect(health.status).toBe(200);
     expect(health.body.status).toBe("ok");
+    // The web app is inside the executable: its shell for a deep link, and every file the shell names.
+    const shell = await fetch(`${server.base}/ideas/1`);
+    expect(shell.status).toBe(200);
+    const html = await shell.text();
+    const files = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    for (const f of files) expect((await fetch(server.base + f)).status, f).toBe(200);
     const idleRss = rssMb(server.pid);
     console.log(`cold start to healthy: ${coldStartMs} ms; idle RSS ${idleRss} MB`);
 

@@ -22,9 +22,10 @@ describe("errors", () => {
     expect(r.body).toEqual({ error: "Invalid JSON body" });
   });
 
-  test("unknown routes answer 404 JSON, inside and outside /api/v1", async () => {
-    for (const path of ["/api/v1/nope", "/elsewhere"]) {
-      const res = await t.handle(new Request(`http://localhost${path}`));
+  test("unknown routes answer 404 JSON: under /api/v1, missing files, and anything but a page read outside it", async () => {
+    // Outside /api/v1 a GET for a page path is the web app's shell (test/web); everything else stays a JSON 404.
+    for (const [method, path] of [["GET", "/api/v1/nope"], ["GET", "/missing.png"], ["POST", "/elsewhere"], ["GET", "/mcp/nope"]]) {
+      const res = await t.handle(new Request(`http://localhost${path}`, { method }));
       expect(res.status).toBe(404);
       expect(res.headers.get("content-type")).toContain("application/json");
       expect(await res.json()).toEqual({ error: "Not found" });

@@ -12,10 +12,12 @@ describe("GET /user/me", () => {
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual([
       "active_idea_count", "avatar_url", "created_at", "display_name", "email", "has_provider_a_key", "has_provider_b_key",
-      "has_provider_c_key", "id", "is_trialing", "plan", "settings_json", "trial_days_remaining", "trial_ends_at", "trial_used", "updated_at",
+      "has_provider_c_key", "id", "is_operator", "is_trialing", "plan", "settings_json", "trial_days_remaining", "trial_ends_at", "trial_used", "updated_at",
     ]);
     expect(r.body.created_at).toMatch(STAMP_RE);
     expect(r.body.active_idea_count).toBe(0);
+    // An addition for the web app (it shows the operator's page only to the operator).
+    expect(r.body.is_operator).toBe(false);
     expect(JSON.stringify(r.body)).not.toContain("password");
   });
 });
@@ -100,12 +102,13 @@ describe("API keys", () => {
 });
 
 describe("shortcuts and support link", () => {
-  test("GET /user/shortcuts gives the same URL to every account", async () => {
+  test("GET /user/shortcuts gives the same URL to every account: this instance's capture page", async () => {
     const a = await makeUser(t);
     const b = await makeUser(t);
     const ra = await call(t, "GET", "/user/shortcuts", { key: a.key });
     const rb = await call(t, "GET", "/user/shortcuts", { key: b.key });
-    expect(ra.body).toEqual({ quick_capture_url: t.deps.config.quick_capture_url });
+    // No public address configured: the address the request came to (in-process requests use http://localhost).
+    expect(ra.body).toEqual({ quick_capture_url: "http://localhost/capture" });
     expect(rb.body).toEqual(ra.body);
   });
 

@@ -181,7 +181,10 @@ export function processScope(prefix: string) {
       return d;
     },
     async serve(dataDir: string): Promise<ServerProcess> {
-      const s = await startServer({ dataDir });
+      return this.serveWith(dataDir);
+    },
+    async serveWith(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+      const s = await startServer({ dataDir, env });
       servers.push(s);
       return s;
     },

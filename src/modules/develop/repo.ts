@@ -1,4 +1,4 @@
-// SQL for what develop sends: the idea, its tags, its unarchived related ideas and its links.
+// SQL for what develop sends (the idea, its tags, unarchived related ideas, links) and for the last spec it made.
 import type { Db } from "../../db/open";
 
 export interface DevelopIdeaRow {
@@ -24,6 +24,18 @@ export interface LinkRow {
   url: string;
   title: string | null;
   link_type: string;
+}
+
+/** The last spec develop produced for an idea (one per idea: a new one replaces it). */
+export interface SpecRow {
+  idea_id: number;
+  user_id: string;
+  spec: string;
+  provider: string;
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  created_at: string;
 }
 
 export function createDevelopRepo(db: Db) {
@@ -52,5 +64,15 @@ export function createDevelopRepo(db: Db) {
     tagNames: (ideaId: number) => tags.all(ideaId).map((r) => r.name),
     related: (userId: string, ideaId: number, limit: number) => related.all(ideaId, userId, limit),
     links: (ideaId: number, limit: number) => links.all(ideaId, limit),
+    saveSpec: (row: SpecRow) =>
+      db.query(
+        `INSERT INTO idea_specs (idea_id, user_id, spec, provider, model, input_tokens, output_tokens, created_at)
+         VALUES ($idea_id, $user_id, $spec, $provider, $model, $input_tokens, $output_tokens, $created_at)
+         ON CONFLICT (idea_id) DO UPDATE SET user_id = excluded.user_id, spec = excluded.spec, provider = excluded.provider,
+           model = excluded.model, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+           created_at = excluded.created_at`,
+      ).run({ ...row }),
+    findSpec: (userId: string, ideaId: number) =>
+      db.query<SpecRow, [number, string]>("SELECT * FROM idea_specs WHERE idea_id = ? AND user_id = ?").get(ideaId, userId),
   };
 }

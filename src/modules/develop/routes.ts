@@ -1,4 +1,4 @@
-// POST /ideas/:id/develop: turn one idea into a spec with the caller's own AI provider key.
+// POST /ideas/:id/develop: turn one idea into a spec with the caller's own AI provider key; GET: the last one made.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
@@ -8,5 +8,6 @@ export function developRoutes(deps: Deps, kit: AuthKit) {
   const develop = createDevelopService(deps);
   return new Elysia({ prefix: "/ideas" })
     .use(authPlugin(deps, kit))
-    .post("/:id/develop", ({ auth, params }) => develop.develop(auth.user.id, params.id));
+    .post("/:id/develop", ({ auth, params }) => develop.develop(auth.user.id, params.id))
+    .get("/:id/develop", ({ auth, params }) => develop.lastSpec(auth.user.id, params.id));
 }

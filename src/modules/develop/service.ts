@@ -1,9 +1,10 @@
-// develop: the idea and its context → the caller's AI provider → a buildable spec, with the spec's error bodies.
+// develop: the idea and its context → the caller's AI provider → a buildable spec (kept as the idea's last spec).
 import type { Deps } from "../../deps";
 import { AppError, badGateway, invalidIdeaId, notFound } from "../../errors";
 import { complete } from "../../ai/client";
 import { ProviderError } from "../../ai/types";
 import { createByokService, UnreadableKeyError, type ProviderCredential } from "../byok/service";
+import { toStamp } from "../../lib/time";
 import { createDevelopRepo } from "./repo";
 import { buildDevelopPrompt } from "./prompt";
 
@@ -60,6 +61,11 @@ export function createDevelopService(deps: Deps) {
           user_id: userId, provider: cred.provider, model: out.model, ...out.usage,
           duration_ms: Math.round(performance.now() - started),
         });
+        // Kept so reopening the idea shows the spec without paying for another call; only the last one is stored.
+        repo.saveSpec({
+          idea_id: id, user_id: userId, spec: out.text, provider: cred.provider, model: out.model,
+          input_tokens: out.usage.input_tokens, output_tokens: out.usage.output_tokens, created_at: toStamp(deps.clock()),
+        });
         return { spec: out.text, provider: cred.provider, model: out.model, usage: out.usage };
       } catch (e) {
         if (!(e instanceof ProviderError)) throw e;
@@ -67,6 +73,20 @@ export function createDevelopService(deps: Deps) {
         deps.log.warn("develop provider call failed", { user_id: userId, provider: cred.provider, error: e.message });
         throw badGateway(e.message, { provider: cred.provider });
       }
+    },
+    /** The last spec develop made for the idea: the develop answer plus when it was made. */
+    lastSpec(userId: string, rawId: string) {
+      const id = parseIdeaId(rawId);
+      if (!repo.findIdea(userId, id)) throw notFound("Idea not found");
+      const row = repo.findSpec(userId, id);
+      if (!row) throw notFound("No spec yet");
+      return {
+        spec: row.spec,
+        provider: row.provider,
+        model: row.model,
+        usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
+        created_at: row.created_at,
+      };
     },
   };
 }

@@ -10,6 +10,8 @@ const HOST_RE = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
  * compared verbatim by clients.
  */
 export function baseUrl(config: Readonly<Config>, request: Request, peer: string | undefined): string {
+  // A configured public address wins: it is what people (and OAuth clients) use, whatever Host the proxy passes on.
+  if (config.public_base_url) return config.public_base_url.replace(/\/+$/, "");
   const url = new URL(request.url);
   let proto = url.protocol.slice(0, -1);
   let host = url.host;

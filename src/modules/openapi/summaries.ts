@@ -22,6 +22,9 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
 
   "POST /auth/login": { summary: "Sign in with e-mail and password", description: "Returns a session token and sets the HTTP-only svc_session cookie." },
   "POST /auth/logout": { summary: "Sign out", description: "Deletes the calling session at once." },
+  "GET /setup": { summary: "Is this instance set up?", description: "No auth. `{needs_setup, registration_open}`: needs_setup is true while the instance has no account (the web app then offers first-run setup); registration_open mirrors the registration_open setting." },
+  "POST /setup": { summary: "First run: create the owner account", status: 201, description: "No auth; works only while the instance has no account, with the one-time setup_code the server prints in its log at start. The owner is a Pro operator. Answers like POST /auth/login (session token, svc_session cookie).", errors: { 403: "The instance is already set up", 429: "Too many wrong setup codes; restart the server for a new one" } },
+  "POST /auth/register": { summary: "Create an account (open registration only)", status: 201, description: "No auth. Only when the operator set registration_open; otherwise 403. Creates a Free account and signs it in like POST /auth/login.", errors: { 403: "Registration is closed" } },
 
   "GET /ideas": { summary: "List unarchived ideas, newest first", description: "Filters: status, and either tag or connection_types (tag wins). limit defaults to 20 and is clamped to 100. has_more is true exactly when the page holds `limit` items." },
   "POST /ideas": { summary: "Capture an idea", status: 201, description: "Queued for background processing (embedding, auto-tags, relations, duplicate check); the response carries processing true and vectorize_id null. A Free account holding 50 unarchived ideas gets 403 idea_limit_reached." },
@@ -31,6 +34,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   "PATCH /ideas/bulk": { summary: "Update up to 50 ideas at once", description: "Unknown or foreign ids become per-id error rows, not a 404." },
   "POST /ideas/:id/merge": { summary: "Merge another idea into this one", description: "The idea in the path survives; the absorbed one is shelved and archived." },
   "POST /ideas/:id/develop": { summary: "Draft a buildable spec with the caller's AI provider key", errors: { 502: "The provider rejected the request or failed" } },
+  "GET /ideas/:id/develop": { summary: "The last spec develop made for this idea", description: "`{spec, provider, model, usage:{input_tokens, output_tokens}, created_at}`; each successful POST replaces it. 404 `No spec yet` before the first one, `Idea not found` for an absent or foreign idea." },
   "GET /ideas/search": { summary: "Keyword or semantic search", description: "Free accounts get 10 semantic searches per calendar month, then keyword results with semantic_limit_reached." },
   "GET /ideas/duplicates": { summary: "Pending duplicate detections", description: "Always empty on Free." },
   "POST /ideas/duplicates/:id/dismiss": { summary: "Dismiss a duplicate detection" },
@@ -75,4 +79,12 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   "GET /agent/ws": { summary: "Agent WebSocket (Pro)", internal: true },
   "POST /user/billing/checkout": { summary: "Payment checkout URL", internal: true },
   "POST /user/billing/portal": { summary: "Payment portal URL", internal: true },
+
+  "POST /auth/accept-invitation": { summary: "Accept an invitation: set the password and sign in", description: "No auth. `{token, password}` with the token an operator's POST /admin/users returned (single use, 7 days). Answers like POST /auth/login (session token, svc_session cookie); an unknown, used or expired token is 400 `Invitation is invalid or has expired`." },
+  // Operator-only (users.is_operator): anyone else gets the missing-route 404, and no MCP token reaches them.
+  "GET /admin/users": { summary: "Operator: every account", description: "`{users:[{id, email, display_name, plan, is_operator, disabled, is_trialing, trial_ends_at, active_idea_count, created_at}]}`; never ideas or key material. Non-operators get 404 `Not found`.", internal: true },
+  "POST /admin/users": { summary: "Operator: create an account", status: 201, description: "`{email, display_name?, password?, plan?}` → `{user}`; without a password → `{user, invitation:{token, expires_at}}` for POST /auth/accept-invitation.", internal: true },
+  "PATCH /admin/users/:id": { summary: "Operator: change plan, trial, password or disabled", description: "`{plan?, trial_days?, disabled?, password?}` → `{user}`. plan and trial_days together, or disabling yourself, is 400.", internal: true },
+  "GET /admin/instance": { summary: "Operator: version, disk, queue, embeddings, last backup", internal: true },
+  "GET /admin/backup": { summary: "Operator: download a consistent copy of the database", description: "A SQLite file, `Content-Disposition: attachment; filename=\"idearepo-backup-YYYY-MM-DD.db\"`.", contentType: "application/vnd.sqlite3", internal: true },
 };

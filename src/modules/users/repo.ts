@@ -35,10 +35,11 @@ export function createUsersRepo(db: Db) {
     findByEmail: (email: string) => byEmail.get(email),
     list: () => db.query<UserRow, []>("SELECT * FROM users ORDER BY created_at, email").all(),
     countActiveIdeas: (userId: string) => activeCount.get(userId)!.n,
-    insert(row: Pick<UserRow, "id" | "email" | "display_name" | "plan" | "password_hash" | "trial_ends_at" | "trial_used" | "created_at" | "updated_at">) {
+    countUsers: () => db.query<{ n: number }, []>("SELECT count(*) AS n FROM users").get()!.n,
+    insert(row: Pick<UserRow, "id" | "email" | "display_name" | "plan" | "password_hash" | "is_operator" | "trial_ends_at" | "trial_used" | "created_at" | "updated_at">) {
       db.query(
-        `INSERT INTO users (id, email, display_name, plan, password_hash, trial_ends_at, trial_used, created_at, updated_at)
-         VALUES ($id, $email, $display_name, $plan, $password_hash, $trial_ends_at, $trial_used, $created_at, $updated_at)`,
+        `INSERT INTO users (id, email, display_name, plan, password_hash, is_operator, trial_ends_at, trial_used, created_at, updated_at)
+         VALUES ($id, $email, $display_name, $plan, $password_hash, $is_operator, $trial_ends_at, $trial_used, $created_at, $updated_at)`,
       ).run(row);
     },
     update(id: string, fields: Partial<Omit<UserRow, "id">>) {

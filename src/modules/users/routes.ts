@@ -4,6 +4,7 @@ import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
 import { createUsersService } from "./service";
 import { UpdateMeBody } from "./model";
+import { baseUrl } from "../oauth/base-url";
 
 export function usersRoutes(deps: Deps, kit: AuthKit) {
   const users = createUsersService(deps);
@@ -11,5 +12,8 @@ export function usersRoutes(deps: Deps, kit: AuthKit) {
     .use(authPlugin(deps, kit))
     .get("/me", ({ auth }) => users.getMe(auth.user.id))
     .patch("/me", ({ auth, body }) => users.updateMe(auth.user.id, body), { body: UpdateMeBody })
-    .get("/shortcuts", () => ({ quick_capture_url: deps.config.quick_capture_url }));
+    // The web app's capture page pre-fills from ?title=&body=&url=, so bookmarklets, iOS Shortcuts and Android shares work.
+    .get("/shortcuts", ({ request, server }) => ({
+      quick_capture_url: deps.config.quick_capture_url ?? `${baseUrl(deps.config, request, server?.requestIP(request)?.address)}/capture`,
+    }));
 }

@@ -10,6 +10,8 @@ import { createApiKeysService } from "../api-keys/service";
 
 export class CliError extends Error {}
 
+export interface AccountInput { email: string; plan?: string; name?: string; password?: string | null; operator?: boolean }
+
 export function createUsersService(deps: Deps) {
   const repo = createUsersRepo(deps.db);
   const keys = createApiKeysService(deps);
@@ -37,8 +39,37 @@ export function createUsersService(deps: Deps) {
     return {
       ...toUser(row, now),
       active_idea_count: repo.countActiveIdeas(row.id),
+      // An addition to the spec's User (GET only): the web app shows the operator's page to the operator alone.
+      is_operator: row.is_operator === 1,
       is_trialing: trialing,
       trial_days_remaining: trialing ? Math.ceil((fromStamp(row.trial_ends_at!).getTime() - now.getTime()) / 86_400_000) : null,
+    };
+  }
+
+  /** Checks an account's fields (CliError with a sentence a person can act on) and builds its row. */
+  async function prepareAccount(input: AccountInput) {
+    const email = input.email.trim();
+    if (!EMAIL_RE.test(email)) throw new CliError(`Invalid e-mail address: ${input.email}`);
+    const plan = input.plan ?? "free";
+    if (plan !== "free" && plan !== "pro") throw new CliError(`Invalid plan "${plan}": use free or pro`);
+    const name = (input.name ?? email.split("@")[0]).trim();
+    if (name.length < 1 || name.length > 100) throw new CliError("Display name must be 1-100 characters");
+    if (repo.findByEmail(email)) throw new CliError(`A user with e-mail ${email} already exists`);
+    if (input.password !== undefined && input.password !== null && input.password.length < 8) {
+      throw new CliError("Password must be at least 8 characters");
+    }
+    const now = toStamp(deps.clock());
+    return {
+      id: crypto.randomUUID(),
+      email,
+      display_name: name,
+      plan: plan as UserRow["plan"],
+      password_hash: input.password ? await Bun.password.hash(input.password) : null,
+      is_operator: input.operator ? 1 : 0,
+      trial_ends_at: null,
+      trial_used: 0,
+      created_at: now,
+      updated_at: now,
     };
   }
 
@@ -81,45 +112,38 @@ export function createUsersService(deps: Deps) {
       return toUser(repo.findById(userId)!, deps.clock());
     },
 
-    /** Operator action: creates the account and mints its first API key in one transaction. */
-    async createUser(input: { email: string; plan?: string; name?: string; password?: string | null }) {
-      const email = input.email.trim();
-      if (!EMAIL_RE.test(email)) throw new CliError(`Invalid e-mail address: ${input.email}`);
-      const plan = input.plan ?? "free";
-      if (plan !== "free" && plan !== "pro") throw new CliError(`Invalid plan "${plan}": use free or pro`);
-      const name = (input.name ?? email.split("@")[0]).trim();
-      if (name.length < 1 || name.length > 100) throw new CliError("Display name must be 1-100 characters");
-      if (repo.findByEmail(email)) throw new CliError(`A user with e-mail ${email} already exists`);
-      if (input.password !== undefined && input.password !== null && input.password.length < 8) {
-        throw new CliError("Password must be at least 8 characters");
-      }
-      const passwordHash = input.password ? await Bun.password.hash(input.password) : null;
-      const now = toStamp(deps.clock());
-      const id = crypto.randomUUID();
+    /** Operator action (CLI): creates the account and mints its first API key in one transaction. */
+    async createUser(input: AccountInput) {
+      const row = await prepareAccount(input);
       const minted = deps.db.transaction(() => {
-        repo.insert({ id, email, display_name: name, plan, password_hash: passwordHash, trial_ends_at: null, trial_used: 0, created_at: now, updated_at: now });
-        return keys.mint(id, "default", null, "manual");
+        repo.insert(row);
+        return keys.mint(row.id, "default", null, "manual");
       })();
-      return { user: toUser(repo.findById(id)!, deps.clock()), api_key: minted.key };
+      return { user: toUser(repo.findById(row.id)!, deps.clock()), api_key: minted.key };
     },
-    setPlan(email: string, plan: string) {
+    /** An account made in the browser (first-run setup, open registration): no API key, nobody would ever see it. */
+    async createAccount(input: AccountInput): Promise<UserRow> {
+      const row = await prepareAccount(input);
+      repo.insert(row);
+      return repo.findById(row.id)!;
+    },
+    // Plan, trial and password changes take an account id: the CLI resolves its --email first, the operator's
+    // routes (modules/admin) pass the id from the URL; both go through these rules.
+    setPlan(userId: string, plan: string) {
       if (plan !== "free" && plan !== "pro") throw new CliError(`Invalid plan "${plan}": use free or pro`);
-      const row = mustFindByEmail(email);
       // Setting a plan explicitly ends any trial bookkeeping for it.
-      repo.update(row.id, { plan, trial_ends_at: null, updated_at: toStamp(deps.clock()) });
-      return toUser(repo.findById(row.id)!, deps.clock());
+      repo.update(userId, { plan, trial_ends_at: null, updated_at: toStamp(deps.clock()) });
+      return toUser(repo.findById(userId)!, deps.clock());
     },
-    startTrial(email: string, days: number) {
+    startTrial(userId: string, days: number) {
       if (!Number.isInteger(days) || days < 1 || days > 365) throw new CliError("--days must be a whole number from 1 to 365");
-      const row = mustFindByEmail(email);
       const now = deps.clock();
-      repo.update(row.id, { plan: "pro", trial_ends_at: toStamp(addDays(now, days)), trial_used: 1, updated_at: toStamp(now) });
-      return toUserWithStats(repo.findById(row.id)!, now);
+      repo.update(userId, { plan: "pro", trial_ends_at: toStamp(addDays(now, days)), trial_used: 1, updated_at: toStamp(now) });
+      return toUserWithStats(repo.findById(userId)!, now);
     },
-    setPassword: async (email: string, password: string) => {
+    setPassword: async (userId: string, password: string) => {
       if (password.length < 8) throw new CliError("Password must be at least 8 characters");
-      const row = mustFindByEmail(email);
-      repo.update(row.id, { password_hash: await Bun.password.hash(password), updated_at: toStamp(deps.clock()) });
+      repo.update(userId, { password_hash: await Bun.password.hash(password), updated_at: toStamp(deps.clock()) });
     },
     list: () => repo.list().map((r) => toUserWithStats(r, deps.clock())),
     mustFindByEmail,

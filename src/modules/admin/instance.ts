@@ -1,0 +1,75 @@
+// The operator's view of the instance (version, disk, queue, embeddings, last backup) and the database download.
+import { createReadStream, existsSync, fstatSync, lstatSync, openSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import pkg from "../../../package.json" with { type: "json" };
+import type { Deps } from "../../deps";
+import { lastBackup, recordBackup, snapshotDatabase } from "../../db/backup";
+import { randomHex } from "../../lib/crypto";
+import { toStamp, utcDay } from "../../lib/time";
+import { embeddingsHealth } from "../../pipeline/engines";
+import { createAdminRepo } from "./repo";
+
+/** Total size of the regular files under `dir` (symlinks are not followed: they point outside what we own). */
+function folderBytes(dir: string): number {
+  let total = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return 0; // no data dir yet (or unreadable): nothing of ours is there
+  }
+  for (const name of entries) {
+    const path = join(dir, name);
+    try {
+      const st = lstatSync(path);
+      if (st.isDirectory()) total += folderBytes(path);
+      else if (st.isFile()) total += st.size;
+    } catch {
+      // a file removed while we walk (a finished backup, a rotated WAL) simply does not count
+    }
+  }
+  return total;
+}
+
+export function createInstanceService(deps: Deps) {
+  const repo = createAdminRepo(deps.db);
+
+  return {
+    info: () => ({
+      version: pkg.version,
+      data_dir_bytes: folderBytes(deps.config.data_dir),
+      database_bytes: repo.databaseBytes(),
+      queue: repo.queueCounts(),
+      embeddings: embeddingsHealth(deps.db).embeddings,
+      last_backup: lastBackup(deps.db),
+    }),
+
+    /**
+     * The same snapshot as `idearepo backup`, taken on the server's own connection into a scratch file beside the
+     * database (same disk, known to have room), then streamed. The file is unlinked as soon as it is open, so nothing
+     * is left behind whether the download finishes, is cancelled or the process dies.
+     */
+    backup(): Response {
+      const dir = existsSync(deps.config.data_dir) ? deps.config.data_dir : tmpdir();
+      const scratch = join(dir, `.download-backup-${randomHex(8)}.db`);
+      snapshotDatabase(deps.db, scratch, () => undefined);
+      const fd = openSync(scratch, "r");
+      rmSync(scratch, { force: true });
+      const bytes = fstatSync(fd).size;
+      const now = deps.clock();
+      recordBackup(deps.db, { path: null, created_at: toStamp(now) });
+      deps.log.info("backup downloaded", { bytes });
+      const body = Readable.toWeb(createReadStream("", { fd, autoClose: true })) as unknown as ReadableStream;
+      return new Response(body, {
+        headers: {
+          "content-type": "application/vnd.sqlite3",
+          "content-disposition": `attachment; filename="idearepo-backup-${utcDay(now)}.db"`,
+          "content-length": String(bytes),
+          "cache-control": "no-store",
+        },
+      });
+    },
+  };
+}

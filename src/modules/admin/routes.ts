@@ -1,0 +1,49 @@
+// /admin/* for the operator alone (anyone else gets the missing-route 404), and the public invitation acceptance.
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
+import { authPlugin, type AuthKit } from "../../auth/plugin";
+import { notFound } from "../../errors";
+import type { AuthContext } from "../../auth/credentials";
+import { sessionCookie } from "../auth/cookie";
+import { createAdminService } from "./service";
+import { createInstanceService } from "./instance";
+import { createInvitationsService } from "./invitations";
+import { AcceptInvitationBody, CreateUserBody, UpdateUserBody } from "./model";
+
+/** Non-operators get exactly the body a missing route gets, before validation, so the routes' existence is not revealed. */
+const operatorsOnly = (auth: AuthContext) => {
+  if (auth.user.is_operator !== 1) throw notFound("Not found");
+};
+
+export function adminRoutes(deps: Deps, kit: AuthKit) {
+  const admin = createAdminService(deps);
+  const instance = createInstanceService(deps);
+  const invitations = createInvitationsService(deps);
+
+  const operator = new Elysia({ prefix: "/admin" })
+    // Elysia reads a body before any derive runs, and turns anything thrown there into 400 "Invalid JSON body". For
+    // anyone but an operator the body is skipped (an empty one stands in), so the derive below answers the 401 or the
+    // missing-route 404 whatever was sent. Returning nothing lets the normal parser read an operator's body.
+    .onParse(({ request }) => {
+      const auth = kit.resolver.resolve(request.headers, deps.clock());
+      if (!auth || auth.user.is_operator !== 1) return {};
+    })
+    .use(authPlugin(deps, kit, operatorsOnly))
+    .get("/users", () => admin.listUsers())
+    .post("/users", async ({ auth, body, set }) => {
+      const out = await admin.createUser(auth.user.id, body);
+      set.status = 201;
+      return out;
+    }, { body: CreateUserBody })
+    .patch("/users/:id", ({ auth, params, body }) => admin.updateUser(auth.user.id, params.id, body), { body: UpdateUserBody })
+    .get("/instance", () => instance.info())
+    .get("/backup", () => instance.backup());
+
+  const accept = new Elysia({ prefix: "/auth" }).post("/accept-invitation", async ({ body, set }) => {
+    const out = await invitations.accept(body);
+    set.headers["set-cookie"] = sessionCookie(deps.config, out.token);
+    return out;
+  }, { body: AcceptInvitationBody });
+
+  return new Elysia().use(operator).use(accept);
+}

@@ -1,0 +1,81 @@
+// The operator's account rules: list, create (with a password or an invitation), change plan/trial/password, disable.
+//
+// The operator sees accounts, never their content: no idea, provider key or API key ever appears in these answers.
+import type { Deps } from "../../deps";
+import { badRequest, fieldError, notFound } from "../../errors";
+import { effectivePlan, isTrialing } from "../../auth/plans";
+import { toStamp } from "../../lib/time";
+import { createUsersRepo, type UserRow } from "../users/repo";
+import { CliError, createUsersService } from "../users/service";
+import { createAdminRepo } from "./repo";
+import { createInvitationsService } from "./invitations";
+import type { CreateUserBody, UpdateUserBody } from "./model";
+
+export function createAdminService(deps: Deps) {
+  const users = createUsersRepo(deps.db);
+  const accounts = createUsersService(deps);
+  const repo = createAdminRepo(deps.db);
+  const invitations = createInvitationsService(deps);
+
+  function toAdminUser(row: UserRow) {
+    const now = deps.clock();
+    return {
+      id: row.id,
+      email: row.email,
+      display_name: row.display_name,
+      plan: effectivePlan(row, now),
+      is_operator: row.is_operator === 1,
+      disabled: row.disabled_at !== null,
+      is_trialing: isTrialing(row, now),
+      trial_ends_at: row.trial_ends_at,
+      active_idea_count: users.countActiveIdeas(row.id),
+      created_at: row.created_at,
+    };
+  }
+
+  function mustFind(id: string): UserRow {
+    const row = users.findById(id);
+    if (!row) throw notFound("User not found");
+    return row;
+  }
+
+  function setDisabled(row: UserRow, disabled: boolean) {
+    if (disabled === (row.disabled_at !== null)) return;
+    const now = toStamp(deps.clock());
+    deps.db.transaction(() => {
+      users.update(row.id, { disabled_at: disabled ? now : null, updated_at: now });
+      // Credentials of a disabled account already stop working; its sessions are ended so re-enabling signs nobody in.
+      if (disabled) repo.deleteSessionsOf(row.id);
+    })();
+  }
+
+  return {
+    listUsers: () => ({ users: users.list().map(toAdminUser) }),
+
+    async createUser(operatorId: string, body: CreateUserBody) {
+      let row: UserRow;
+      try {
+        row = await accounts.createAccount({ email: body.email, name: body.display_name, password: body.password ?? null, plan: body.plan ?? "free" });
+      } catch (e) {
+        // The account rules speak CLI sentences; here they belong next to the field they are about.
+        if (e instanceof CliError) throw fieldError("email", /already exists/.test(e.message) ? "An account with this e-mail already exists" : e.message);
+        throw e;
+      }
+      deps.log.info("account created by operator", { user_id: row.id, operator_id: operatorId, invited: body.password === undefined });
+      if (body.password !== undefined) return { user: toAdminUser(row) };
+      return { user: toAdminUser(row), invitation: invitations.issue(row.id, operatorId) };
+    },
+
+    async updateUser(operatorId: string, id: string, body: UpdateUserBody) {
+      const row = mustFind(id);
+      if (body.plan !== undefined && body.trial_days !== undefined) throw badRequest("Give plan or trial_days, not both");
+      if (body.disabled === true && id === operatorId) throw badRequest("You cannot disable your own account");
+      if (body.password !== undefined) await accounts.setPassword(id, body.password);
+      if (body.plan !== undefined) accounts.setPlan(id, body.plan);
+      if (body.trial_days !== undefined) accounts.startTrial(id, body.trial_days);
+      if (body.disabled !== undefined) setDisabled(row, body.disabled);
+      deps.log.info("account changed by operator", { user_id: id, operator_id: operatorId, fields: Object.keys(body) });
+      return { user: toAdminUser(mustFind(id)) };
+    },
+  };
+}

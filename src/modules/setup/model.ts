@@ -1,0 +1,14 @@
+// TypeBox schemas for first-run setup and open registration.
+import { t } from "elysia";
+
+const account = {
+  email: t.String({ minLength: 3, maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$", error: "email must be an e-mail address" }),
+  display_name: t.String({ minLength: 1, maxLength: 100, error: "display_name must be 1-100 characters" }),
+  password: t.String({ minLength: 8, maxLength: 1024, error: "password must be at least 8 characters" }),
+};
+
+export const SetupBody = t.Object({ setup_code: t.String({ minLength: 1, maxLength: 64, error: "setup_code is required" }), ...account });
+export type SetupBody = typeof SetupBody.static;
+
+export const RegisterBody = t.Object(account);
+export type RegisterBody = typeof RegisterBody.static;

@@ -1,0 +1,79 @@
+// First run: an instance with no account is claimed by whoever holds the one-time code printed in the server log.
+//
+// Without the code, anyone on the LAN who opened the page first would own the instance. The code lives in memory
+// only (a restart prints a new one), is compared in constant time, and stops working once the owner exists.
+import { timingSafeEqual } from "node:crypto";
+import type { Deps } from "../../deps";
+import { AppError, fieldError, forbidden, rateLimited } from "../../errors";
+import { createUsersRepo } from "../users/repo";
+import { CliError, createUsersService } from "../users/service";
+import { createAuthService } from "../auth/service";
+import type { RegisterBody, SetupBody } from "./model";
+
+// No 0/O, 1/I/L: the code is read off a terminal and typed by hand.
+const ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+const MAX_FAILURES = 10;
+
+function newCode(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  const chars = [...bytes].map((b) => ALPHABET[b % ALPHABET.length]);
+  return `${chars.slice(0, 4).join("")}-${chars.slice(4).join("")}`;
+}
+
+const normalize = (code: string) => code.toUpperCase().replace(/[^A-Z0-9]/g, "");
+
+const instances = new WeakMap<Deps, ReturnType<typeof build>>();
+export function createSetupService(deps: Deps) {
+  let svc = instances.get(deps);
+  if (!svc) instances.set(deps, (svc = build(deps)));
+  return svc;
+}
+
+function build(deps: Deps) {
+  const users = createUsersRepo(deps.db);
+  const accounts = createUsersService(deps);
+  const auth = createAuthService(deps);
+  let code: string | null = null;
+  let failures = 0;
+
+  const needsSetup = () => users.countUsers() === 0;
+
+  /** The account rules speak CLI sentences; in the browser they belong next to the field they are about. */
+  async function create(input: Parameters<typeof accounts.createAccount>[0]) {
+    try {
+      return await accounts.createAccount(input);
+    } catch (e) {
+      if (e instanceof CliError) throw fieldError("email", /already exists/.test(e.message) ? "An account with this e-mail already exists" : e.message);
+      throw e;
+    }
+  }
+
+  return {
+    status: () => ({ needs_setup: needsSetup(), registration_open: deps.config.registration_open }),
+    /** The current one-time code, minted on first use while the instance has no account; null once it has one. */
+    currentCode(): string | null {
+      if (!needsSetup()) return (code = null);
+      return (code ??= newCode());
+    },
+    async complete(body: SetupBody) {
+      if (!needsSetup()) throw forbidden("This instance is already set up: sign in instead");
+      if (failures >= MAX_FAILURES) throw rateLimited(); // restart the server for a new code
+      const expected = Buffer.from(normalize(this.currentCode() ?? ""));
+      const given = Buffer.from(normalize(body.setup_code));
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        failures++;
+        throw fieldError("setup_code", "That is not the setup code printed in the server log");
+      }
+      // The owner runs the instance on their own machine: every feature is theirs (an operator can change plans later).
+      const user = await create({ email: body.email, name: body.display_name, password: body.password, plan: "pro", operator: true });
+      code = null;
+      deps.log.info("instance set up", { user_id: user.id });
+      return auth.openSession(user);
+    },
+    async register(body: RegisterBody) {
+      if (!deps.config.registration_open) throw new AppError(403, { error: "Registration is closed: ask the operator of this instance for an account" });
+      const user = await create({ email: body.email, name: body.display_name, password: body.password, plan: "free" });
+      return auth.openSession(user);
+    },
+  };
+}

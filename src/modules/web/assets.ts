@@ -1,0 +1,91 @@
+// The web app's files: bundled from src/web by Bun's bundler (at start from a checkout, at build time into the binary).
+//
+// From a checkout the bundle is made in memory on the first page request (~50 ms), so `npm start` needs no build
+// step; the compiled binary carries the same files, made by scripts/build.ts, and never runs the bundler.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** One file as the bundler made it; binary files travel as base64 so the list can be embedded as JSON. */
+export interface BundledFile { path: string; type: string; text?: string; base64?: string }
+
+export interface WebAsset {
+  type: string;
+  body: Uint8Array;
+  gzip: Uint8Array | null;
+  etag: string;
+  /** Content-hashed names never change content: cache them for a year. */
+  immutable: boolean;
+}
+
+const WEB_DIR = join(import.meta.dir, "../../web");
+const TEXT = /^(text\/|application\/(javascript|json|manifest\+json)|image\/svg)/;
+
+const TYPES: Record<string, string> = {
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".webmanifest": "application/manifest+json",
+  ".json": "application/json",
+  ".txt": "text/plain; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+};
+
+/** Runs the bundler over src/web: the HTML shell with its scripts and styles, the service worker, and public/ as is. */
+export async function bundleWebApp(): Promise<BundledFile[]> {
+  const app = await Bun.build({
+    entrypoints: [join(WEB_DIR, "index.html")],
+    target: "browser",
+    minify: true,
+    splitting: true,
+    publicPath: "/",
+    naming: { entry: "[name].[ext]", chunk: "assets/[name]-[hash].[ext]", asset: "assets/[name]-[hash].[ext]" },
+  });
+  if (!app.success) throw new Error(`web app bundle failed: ${app.logs.join("\n")}`);
+  const files: BundledFile[] = [];
+  for (const out of app.outputs) {
+    const path = "/" + out.path.replace(/^\.\//, "");
+    // The HTML entry's script and style come out beside it; give them hashed names under /assets like the chunks.
+    files.push(await toFile(path, out.type, out));
+  }
+  const publicDir = join(WEB_DIR, "public");
+  for (const name of readdirSync(publicDir)) {
+    const bytes = readFileSync(join(publicDir, name));
+    const type = TYPES[name.slice(name.lastIndexOf("."))] ?? "application/octet-stream";
+    files.push(TEXT.test(type) ? { path: `/${name}`, type, text: bytes.toString("utf8") } : { path: `/${name}`, type, base64: bytes.toString("base64") });
+  }
+  return files;
+}
+
+async function toFile(path: string, type: string, blob: Blob): Promise<BundledFile> {
+  return TEXT.test(type) ? { path, type, text: await blob.text() } : { path, type, base64: Buffer.from(await blob.arrayBuffer()).toString("base64") };
+}
+
+let embedded: BundledFile[] | null = null;
+/** Called by the compiled binary's entry with the files scripts/build.ts embedded. */
+export function setEmbeddedWebApp(files: BundledFile[]): void {
+  embedded = files;
+}
+
+let loading: Promise<Map<string, WebAsset>> | null = null;
+/** The servable files by URL path, made once per process. */
+export function loadWebAssets(): Promise<Map<string, WebAsset>> {
+  return (loading ??= (async () => {
+    const files = embedded ?? (await bundleWebApp());
+    const map = new Map<string, WebAsset>();
+    for (const f of files) {
+      const body = f.text !== undefined ? new TextEncoder().encode(f.text) : Buffer.from(f.base64 ?? "", "base64");
+      const compressible = f.text !== undefined && body.length > 1024;
+      map.set(f.path, {
+        type: f.type,
+        body,
+        gzip: compressible ? Bun.gzipSync(body, { level: 9 }) : null,
+        etag: `"${Bun.hash(body).toString(36)}"`,
+        immutable: f.path.startsWith("/assets/"),
+      });
+    }
+    return map;
+  })().catch((e) => {
+    loading = null; // a broken checkout can be fixed without restarting
+    throw e;
+  }));
+}

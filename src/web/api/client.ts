@@ -1,0 +1,81 @@
+// The one place the web app talks to the server: JSON over /api/v1 with the session cookie, errors as ApiError.
+//
+// Pages never call fetch themselves; they call the typed functions in api/*.ts, which call request() here.
+
+/** The server answered with an error status; `body` is the spec's error body. */
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly body: { error?: unknown; [k: string]: unknown }) {
+    super(typeof body?.error === "string" ? body.error : `Request failed (${status})`);
+  }
+  /** Per-field messages of a 400 validation body (`{error:{field:[messages]}}`), else null. */
+  get fields(): Record<string, string[]> | null {
+    const e = this.body?.error;
+    return e && typeof e === "object" && !Array.isArray(e) ? (e as Record<string, string[]>) : null;
+  }
+}
+
+/** The server could not be reached at all (offline, restarting): the request may be retried later. */
+export class NetworkError extends Error {
+  constructor() {
+    super("The server cannot be reached. Check the connection; nothing was changed.");
+  }
+}
+
+type Listener = () => void;
+const unauthorizedListeners = new Set<Listener>();
+/** The app shell listens here: any 401 means the session ended, so it shows the sign-in page. */
+export function onUnauthorized(fn: Listener): () => void {
+  unauthorizedListeners.add(fn);
+  return () => unauthorizedListeners.delete(fn);
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  signal?: AbortSignal;
+  /** Return the raw Response (downloads) instead of parsed JSON. */
+  raw?: boolean;
+  /** A 401 here is an expected answer (sign-in form), not an ended session. */
+  quiet401?: boolean;
+}
+
+export function apiUrl(path: string, query?: RequestOptions["query"]): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== "") qs.set(k, String(v));
+  const s = qs.toString();
+  return `/api/v1${path}${s ? `?${s}` : ""}`;
+}
+
+export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  let body: BodyInit | undefined;
+  if (opts.body instanceof FormData || opts.body instanceof Blob) body = opts.body;
+  else if (opts.body !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(opts.body);
+  }
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(path, opts.query), { method, headers, body, credentials: "same-origin", signal: opts.signal });
+  } catch (e) {
+    if ((e as Error).name === "AbortError") throw e;
+    throw new NetworkError();
+  }
+  if (res.status === 401 && !opts.quiet401) for (const fn of unauthorizedListeners) fn();
+  if (res.ok && opts.raw) return res as unknown as T;
+  const text = await res.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = { error: text.slice(0, 200) || `Request failed (${res.status})` };
+  }
+  if (!res.ok) throw new ApiError(res.status, (parsed ?? {}) as ApiError["body"]);
+  return parsed as T;
+}
+
+export const get = <T>(path: string, opts?: RequestOptions) => request<T>("GET", path, opts);
+export const post = <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>("POST", path, { ...opts, body });
+export const patch = <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>("PATCH", path, { ...opts, body });
+export const put = <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>("PUT", path, { ...opts, body });
+export const del = <T>(path: string, opts?: RequestOptions) => request<T>("DELETE", path, opts);

@@ -1,0 +1,13 @@
+// Setup, sign-in, registration and sign-out.
+import { get, post } from "./client";
+import type { User } from "./types";
+
+export interface SetupStatus { needs_setup: boolean; registration_open: boolean }
+export interface SessionOut { token: string; expires_at: string; user: User }
+
+export const getSetupStatus = () => get<SetupStatus>("/setup");
+export const completeSetup = (body: { setup_code: string; email: string; display_name: string; password: string }) =>
+  post<SessionOut>("/setup", body);
+export const register = (body: { email: string; display_name: string; password: string }) => post<SessionOut>("/auth/register", body);
+export const signIn = (email: string, password: string) => post<SessionOut>("/auth/login", { email, password }, { quiet401: true });
+export const signOut = () => post<{ success: true }>("/auth/logout");

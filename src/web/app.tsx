@@ -1,0 +1,85 @@
+// The app shell: finds out who is here (setup, sign-in or a session), then renders the page for the URL.
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { onUnauthorized } from "./api/client";
+import { getSetupStatus, signOut } from "./api/session";
+import { getMe } from "./api/user";
+import type { User } from "./api/types";
+import { describeError } from "./errors";
+import { matchPath, navigate, useLocation } from "./router";
+import { SessionContext, type Session } from "./session";
+import { FALLBACK, ROUTES } from "./routes";
+import { Layout } from "./components/layout";
+import { SetupPage } from "./pages/setup";
+import { SignInPage } from "./pages/sign-in";
+import { Loading } from "./components/notices";
+
+type Boot =
+  | { state: "loading" }
+  | { state: "setup" }
+  | { state: "signin"; registrationOpen: boolean }
+  | { state: "ready"; user: User }
+  | { state: "error"; message: string };
+
+export function App() {
+  const [boot, setBoot] = useState<Boot>({ state: "loading" });
+  const { path } = useLocation();
+
+  const load = useCallback(async () => {
+    try {
+      const status = await getSetupStatus();
+      if (status.needs_setup) return setBoot({ state: "setup" });
+      try {
+        setBoot({ state: "ready", user: await getMe({ quiet401: true }) });
+      } catch {
+        setBoot({ state: "signin", registrationOpen: status.registration_open });
+      }
+    } catch (e) {
+      setBoot({ state: "error", message: describeError(e) });
+    }
+  }, []);
+
+  useEffect(() => {
+    load();
+    return onUnauthorized(() => load());
+  }, [load]);
+
+  useEffect(() => {
+    if (path === "/" && boot.state === "ready") navigate("/capture", { replace: true });
+  }, [path, boot.state]);
+
+  if (boot.state === "loading") return <Loading label="Opening idearepo" />;
+  if (boot.state === "error") {
+    return (
+      <div class="center-card">
+        <h1>idearepo</h1>
+        <p role="alert">{boot.message}</p>
+        <button class="btn primary" onClick={() => load()}>Try again</button>
+      </div>
+    );
+  }
+  if (boot.state === "setup") return <SetupPage onDone={(user) => setBoot({ state: "ready", user })} />;
+  if (boot.state === "signin") return <SignInPage registrationOpen={boot.registrationOpen} onDone={(user) => setBoot({ state: "ready", user })} />;
+
+  const session: Session = {
+    user: boot.user,
+    refresh: async () => setBoot({ state: "ready", user: await getMe() }),
+    signOut: async () => {
+      try {
+        await signOut();
+      } finally {
+        setBoot({ state: "signin", registrationOpen: false });
+        load();
+      }
+    },
+  };
+  let params: Record<string, string> | null = null;
+  const route = ROUTES.find((r) => (params = matchPath(r.path, path)) !== null);
+  const PageComponent = route?.page ?? FALLBACK;
+  return (
+    <SessionContext.Provider value={session}>
+      <Layout>
+        <PageComponent key={path} params={params ?? {}} />
+      </Layout>
+    </SessionContext.Provider>
+  );
+}

@@ -1,0 +1,83 @@
+// The signed-in shell: header with navigation, the search box (/ focuses it), theme toggle and sign-out.
+import type { ComponentChildren } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { navigate, useLocation } from "../router";
+import { useSession } from "../session";
+import { addShortcut } from "../lib/keys";
+import { setTheme, storedTheme, type Theme } from "../lib/theme";
+import { NAV } from "../routes";
+import { Toasts } from "./toast";
+
+export function Layout({ children }: { children: ComponentChildren }) {
+  const { path, query } = useLocation();
+  const session = useSession();
+  const search = useRef<HTMLInputElement>(null);
+  const [q, setQ] = useState(path === "/search" ? query.get("q") ?? "" : "");
+  const [theme, setThemeState] = useState<Theme>(storedTheme());
+
+  useEffect(() => {
+    if (path === "/search") setQ(query.get("q") ?? "");
+  }, [path, query.get("q")]);
+
+  useEffect(() => {
+    const offs = [
+      addShortcut({ keys: "/", description: "Search", run: () => search.current?.focus() }),
+      addShortcut({ keys: "c", description: "Capture an idea", run: () => navigate("/capture") }),
+      addShortcut({ keys: "i", description: "Ideas", run: () => navigate("/ideas") }),
+    ];
+    return () => offs.forEach((off) => off());
+  }, []);
+
+  const cycleTheme = () => {
+    const next: Theme = theme === "system" ? "dark" : theme === "dark" ? "light" : "system";
+    setTheme(next);
+    setThemeState(next);
+  };
+
+  const nav = NAV.filter((n) => !n.operatorOnly || session.user.is_operator);
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="topbar">
+        <a class="brand" href="/capture" aria-label="idearepo, capture">
+          <img src="/favicon.svg" alt="" width="24" height="24" />
+          <span>idearepo</span>
+        </a>
+        <form
+          class="search-box"
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (q.trim()) navigate(`/search?q=${encodeURIComponent(q.trim())}${query.get("mode") ? `&mode=${query.get("mode")}` : ""}`);
+          }}
+        >
+          <input
+            ref={search}
+            type="search"
+            aria-label="Search ideas"
+            placeholder="Search ideas  ( / )"
+            value={q}
+            maxLength={500}
+            onInput={(e) => setQ(e.currentTarget.value)}
+            onKeyDown={(e) => e.key === "Escape" && e.currentTarget.blur()}
+          />
+        </form>
+        <div class="topbar-actions">
+          <button type="button" class="btn icon" onClick={cycleTheme} aria-label={`Theme: ${theme}. Change theme`} title={`Theme: ${theme}`}>
+            {theme === "dark" ? "☾" : theme === "light" ? "☀" : "◐"}
+          </button>
+          <button type="button" class="btn ghost" onClick={() => session.signOut()}>Sign out</button>
+        </div>
+        <nav class="mainnav" aria-label="Main">
+          {nav.map((n) => (
+            <a key={n.href} href={n.href} aria-current={path === n.href || path.startsWith(n.href + "/") ? "page" : undefined}>
+              {n.label}
+            </a>
+          ))}
+        </nav>
+      </header>
+      <main id="main" tabIndex={-1}>{children}</main>
+      <Toasts />
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+// Operator page: not built yet (placeholder while the page is written).
+import { Page } from "../components/page";
+
+export function AdminPage(_props: { params: Record<string, string> }) {
+  return (
+    <Page title="Operator">
+      <p class="muted">This page is being built.</p>
+    </Page>
+  );
+}

@@ -1,0 +1,10 @@
+// Idea page: not built yet (placeholder while the page is written).
+import { Page } from "../components/page";
+
+export function IdeaPage(_props: { params: Record<string, string> }) {
+  return (
+    <Page title="Idea">
+      <p class="muted">This page is being built.</p>
+    </Page>
+  );
+}

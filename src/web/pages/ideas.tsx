@@ -1,0 +1,10 @@
+// Ideas page: not built yet (placeholder while the page is written).
+import { Page } from "../components/page";
+
+export function IdeasPage(_props: { params: Record<string, string> }) {
+  return (
+    <Page title="Ideas">
+      <p class="muted">This page is being built.</p>
+    </Page>
+  );
+}

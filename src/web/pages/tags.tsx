@@ -1,0 +1,10 @@
+// Tags page: not built yet (placeholder while the page is written).
+import { Page } from "../components/page";
+
+export function TagsPage(_props: { params: Record<string, string> }) {
+  return (
+    <Page title="Tags">
+      <p class="muted">This page is being built.</p>
+    </Page>
+  );
+}
