@@ -1,0 +1,48 @@
+// Ideas and what hangs off them: list, capture, detail, edit, bulk, archive, merge, links, relations, search, duplicates.
+import { del, get, patch, post } from "./client";
+import type { Detection, Idea, Link, LinkType, RelationRow, SearchResult, Status } from "./types";
+
+export interface ListQuery { status?: Status; tag?: string; connection_types?: string; limit?: number; offset?: number }
+export const listIdeas = (q: ListQuery = {}, signal?: AbortSignal) =>
+  get<{ ideas: Idea[]; has_more: boolean }>("/ideas", { query: { ...q }, signal });
+
+export interface NewIdea { title: string; body?: string; tags?: string[]; source?: string; source_url?: string; status?: Status; parent_id?: number }
+export const createIdea = (idea: NewIdea) => post<Idea>("/ideas", idea);
+export const getIdea = (id: number) => get<Idea>(`/ideas/${id}`);
+export const updateIdea = (id: number, fields: { title?: string; body?: string; status?: Status; parent_id?: number | null; tags?: string[] }) =>
+  patch<Idea>(`/ideas/${id}`, fields);
+export const archiveIdea = (id: number) => del<{ success: true }>(`/ideas/${id}`);
+export const mergeIdeas = (keepId: number, absorbId: number) => post<Idea>(`/ideas/${keepId}/merge`, { absorb_id: absorbId });
+
+export interface BulkChange { ids: number[]; status?: Status; tags?: string[]; add_tags?: string[]; remove_tags?: string[] }
+export interface BulkResult { updated: number; errors: number; results: Array<{ id: number; status: "updated" | "error"; error?: string }> }
+export const bulkUpdate = (change: BulkChange) => patch<BulkResult>("/ideas/bulk", change);
+
+export const listLinks = (ideaId: number) => get<{ links: Link[] }>(`/ideas/${ideaId}/links`);
+export const addLink = (ideaId: number, link: { url: string; title?: string; link_type?: LinkType }) =>
+  post<{ link: Link }>(`/ideas/${ideaId}/links`, link);
+export const removeLink = (ideaId: number, linkId: number) => del<{ success: true }>(`/ideas/${ideaId}/links/${linkId}`);
+
+export const listRelations = (ideaId: number) => get<{ outgoing: RelationRow[]; incoming: RelationRow[] }>(`/ideas/${ideaId}/relations`);
+export interface NewRelation { source_idea_id: number; target_idea_id: number; relation_type?: string; note?: string }
+export const createRelation = (rel: NewRelation, force = false) =>
+  post<{ relation: { id: number; source_idea_id: number; target_idea_id: number; relation_type: string; note: string | null } }>(
+    "/map/relations", rel, { query: force ? { force: "true" } : undefined });
+export const updateRelation = (id: number, fields: { relation_type?: string; note?: string | null }) =>
+  patch<{ relation: unknown }>(`/map/relations/${id}`, fields);
+export const deleteRelation = (id: number) => del<{ success: true }>(`/map/relations/${id}`);
+
+export interface SearchQuery { q: string; mode?: "semantic" | "keyword"; limit?: number; fts_mode?: "or" | "and" | "exact"; min_score?: number }
+export interface SearchOut {
+  query: string;
+  search_type: "semantic" | "fts";
+  fts_mode?: string;
+  results: SearchResult[];
+  semantic_limit_reached?: true;
+  semantic_limit_message?: string;
+}
+export const searchIdeas = (q: SearchQuery, signal?: AbortSignal) => get<SearchOut>("/ideas/search", { query: { ...q }, signal });
+
+export const listDuplicates = () => get<{ duplicates: Detection[] }>("/ideas/duplicates");
+export const dismissDuplicate = (id: number) => post<{ success: true }>(`/ideas/duplicates/${id}/dismiss`);
+export const mergeDuplicate = (id: number) => post<{ success: true }>(`/ideas/duplicates/${id}/merge`);
