@@ -4,8 +4,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { api, createUser, processScope, runCommand } from "../ops/harness";
 
-const scope = processScope("idearepo-admin-cli-");
-const newDir = () => scope.newDir();
+const { newDir, serve } = processScope("idearepo-admin-cli-");
 
 describe("operator set up by the CLI", () => {
   test("users create --operator reaches /admin/*; a plain account does not; the last CLI backup is reported", async () => {
@@ -20,7 +19,7 @@ describe("operator set up by the CLI", () => {
     const backup = runCommand(["backup", backupFile], { dataDir });
     expect(backup.code).toBe(0);
 
-    const server = await scope.serve(dataDir);
+    const server = await serve(dataDir);
     const users = await api(server.base, opKey, "GET", "/admin/users");
     expect(users.status).toBe(200);
     expect(users.body.users.map((u: { email: string; is_operator: boolean }) => [u.email, u.is_operator])).toEqual([

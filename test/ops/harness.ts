@@ -174,19 +174,19 @@ export function processScope(prefix: string) {
     for (const s of servers) s.proc.kill("SIGKILL");
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
+  // Plain closures, not methods using `this`: callers destructure them (`const { newDir, serve } = processScope(…)`).
+  async function serveWith(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+    const s = await startServer({ dataDir, env });
+    servers.push(s);
+    return s;
+  }
   return {
     newDir(): string {
       const d = tempDir(prefix);
       dirs.push(d);
       return d;
     },
-    async serve(dataDir: string): Promise<ServerProcess> {
-      return this.serveWith(dataDir);
-    },
-    async serveWith(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-      const s = await startServer({ dataDir, env });
-      servers.push(s);
-      return s;
-    },
+    serve: (dataDir: string) => serveWith(dataDir),
+    serveWith,
   };
 }
