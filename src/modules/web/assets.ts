@@ -30,6 +30,13 @@ const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
 };
 
+/**
+ * Links to files of public/ that keep fixed URLs (the PWA manifest, icons). Bun's HTML bundler would resolve and hash
+ * any href written in index.html, so they are added to the bundled page here instead.
+ */
+const PUBLIC_HEAD_LINKS =
+  '<link rel="manifest" href="/manifest.webmanifest"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="apple-touch-icon" href="/icon-192.png">';
+
 /** Runs the bundler over src/web: the HTML shell with its scripts and styles, the service worker, and public/ as is. */
 export async function bundleWebApp(): Promise<BundledFile[]> {
   const app = await Bun.build({
@@ -45,8 +52,11 @@ export async function bundleWebApp(): Promise<BundledFile[]> {
   for (const out of app.outputs) {
     const path = "/" + out.path.replace(/^\.\//, "");
     // The HTML entry's script and style come out beside it; give them hashed names under /assets like the chunks.
-    files.push(await toFile(path, out.type, out));
+    const file = await toFile(path, out.type, out);
+    if (path === "/index.html") file.text = file.text!.replace("</head>", `${PUBLIC_HEAD_LINKS}</head>`);
+    files.push(file);
   }
+  files.push(...(await bundleServiceWorker()));
   const publicDir = join(WEB_DIR, "public");
   for (const name of readdirSync(publicDir)) {
     const bytes = readFileSync(join(publicDir, name));
@@ -54,6 +64,16 @@ export async function bundleWebApp(): Promise<BundledFile[]> {
     files.push(TEXT.test(type) ? { path: `/${name}`, type, text: bytes.toString("utf8") } : { path: `/${name}`, type, base64: bytes.toString("base64") });
   }
   return files;
+}
+
+/**
+ * The service worker on its own: one classic script at the fixed URL /sw.js (a worker's URL is its identity, so it
+ * is never hashed; the route serves it with no-cache so a new version is picked up on the next visit).
+ */
+async function bundleServiceWorker(): Promise<BundledFile[]> {
+  const sw = await Bun.build({ entrypoints: [join(WEB_DIR, "sw.ts")], target: "browser", minify: true, format: "esm" });
+  if (!sw.success) throw new Error(`service worker bundle failed: ${sw.logs.join("\n")}`);
+  return [{ path: "/sw.js", type: TYPES[".js"], text: await sw.outputs[0].text() }];
 }
 
 async function toFile(path: string, type: string, blob: Blob): Promise<BundledFile> {

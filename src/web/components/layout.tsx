@@ -6,6 +6,7 @@ import { useSession } from "../session";
 import { addShortcut } from "../lib/keys";
 import { setTheme, storedTheme, type Theme } from "../lib/theme";
 import { NAV } from "../routes";
+import { setOutboxUser, useOutbox } from "../api/outbox";
 import { Toasts } from "./toast";
 
 export function Layout({ children }: { children: ComponentChildren }) {
@@ -14,6 +15,11 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const search = useRef<HTMLInputElement>(null);
   const [q, setQ] = useState(path === "/search" ? query.get("q") ?? "" : "");
   const [theme, setThemeState] = useState<Theme>(storedTheme());
+  const outbox = useOutbox();
+  useEffect(() => {
+    setOutboxUser(session.user.id); // the outbox sends only this account's captures
+    return () => setOutboxUser(null);
+  }, [session.user.id]);
 
   useEffect(() => {
     if (path === "/search") setQ(query.get("q") ?? "");
@@ -63,6 +69,9 @@ export function Layout({ children }: { children: ComponentChildren }) {
           />
         </form>
         <div class="topbar-actions">
+          <span role="status" class="outbox-indicator">
+            {outbox.length > 0 && <a href="/capture#outbox">{outbox.length} waiting to send</a>}
+          </span>
           <button type="button" class="btn icon" onClick={cycleTheme} aria-label={`Theme: ${theme}. Change theme`} title={`Theme: ${theme}`}>
             {theme === "dark" ? "☾" : theme === "light" ? "☀" : "◐"}
           </button>
