@@ -6,7 +6,7 @@ import { useSession } from "../session";
 import { addShortcut } from "../lib/keys";
 import { setTheme, storedTheme, type Theme } from "../lib/theme";
 import { NAV } from "../routes";
-import { setOutboxUser, useOutbox } from "../api/outbox";
+import { getReview, onReviewTotal } from "../api/review";
 import { Toasts } from "./toast";
 
 export function Layout({ children }: { children: ComponentChildren }) {
@@ -15,11 +15,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const search = useRef<HTMLInputElement>(null);
   const [q, setQ] = useState(path === "/search" ? query.get("q") ?? "" : "");
   const [theme, setThemeState] = useState<Theme>(storedTheme());
-  const outbox = useOutbox();
-  useEffect(() => {
-    setOutboxUser(session.user.id); // the outbox sends only this account's captures
-    return () => setOutboxUser(null);
-  }, [session.user.id]);
+  const reviewTotal = useReviewTotal(path);
 
   useEffect(() => {
     if (path === "/search") setQ(query.get("q") ?? "");
@@ -69,24 +65,38 @@ export function Layout({ children }: { children: ComponentChildren }) {
           />
         </form>
         <div class="topbar-actions">
-          <span role="status" class="outbox-indicator">
-            {outbox.length > 0 && <a href="/capture#outbox">{outbox.length} waiting to send</a>}
-          </span>
           <button type="button" class="btn icon" onClick={cycleTheme} aria-label={`Theme: ${theme}. Change theme`} title={`Theme: ${theme}`}>
             {theme === "dark" ? "☾" : theme === "light" ? "☀" : "◐"}
           </button>
           <button type="button" class="btn ghost" onClick={() => session.signOut()}>Sign out</button>
         </div>
         <nav class="mainnav" aria-label="Main">
-          {nav.map((n) => (
-            <a key={n.href} href={n.href} aria-current={path === n.href || path.startsWith(n.href + "/") ? "page" : undefined}>
-              {n.label}
-            </a>
-          ))}
+          {nav.map((n) => {
+            const badge = n.href === "/review" && reviewTotal ? reviewTotal : 0;
+            return (
+              <a key={n.href} href={n.href} aria-current={path === n.href || path.startsWith(n.href + "/") ? "page" : undefined}>
+                {n.label}
+                {badge > 0 && <><span class="nav-badge" aria-hidden="true">{badge}</span><span class="visually-hidden">, {badge} to review</span></>}
+              </a>
+            );
+          })}
         </nav>
       </header>
       <main id="main" tabIndex={-1}>{children}</main>
       <Toasts />
     </div>
   );
+}
+
+/** The review queue's total for the nav badge: re-read on each navigation (the review page publishes its own). */
+function useReviewTotal(path: string): number | null {
+  const [total, setTotal] = useState<number | null>(null);
+  useEffect(() => onReviewTotal(setTotal), []);
+  useEffect(() => {
+    if (path === "/review") return; // the page fetches the queue itself and publishes the total
+    const ctl = new AbortController();
+    getReview(ctl.signal).catch(() => {}); // a badge is a hint: a failed read leaves the last count
+    return () => ctl.abort();
+  }, [path]);
+  return total;
 }
