@@ -1,8 +1,8 @@
 // `npm run bench`: every benchmark in one go, each in its own process, then one summary table.
 //
-//   bun scripts/bench/run.ts [--quick] [--only http,capture,coldstart,search,drain,export,model,stsb,search-quality]
+//   bun scripts/bench/run.ts [--quick] [--only http,capture,coldstart,search,drain,export,model,stsb,search-quality,web]
 //
-// The operations benches (http, capture, coldstart) report rows that are collected into the summary; the feature
+// The operations benches (http, capture, coldstart) and the web bench report rows that are collected into the summary; the feature
 // benches (search, drain, export, model, stsb, search-quality) print their own tables, passed through as they run.
 // --quick shortens load runs and data sizes for a smoke run; published figures come from a full run.
 import { existsSync } from "node:fs";
@@ -25,6 +25,7 @@ const BENCHES: Bench[] = [
   { name: "model", file: "model.ts", args: [], quickArgs: [], rows: false },
   { name: "stsb", file: "stsb.ts", args: [], quickArgs: [], rows: false },
   { name: "search-quality", file: "search-quality.ts", args: [], quickArgs: [], rows: false },
+  { name: "web", file: "web.ts", args: [], quickArgs: ["--ideas", "2000", "--runs", "5"], rows: true },
 ];
 
 async function runOne(b: Bench): Promise<{ rows: Row[]; ok: boolean; seconds: number }> {

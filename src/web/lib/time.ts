@@ -20,7 +20,11 @@ export function relativeTime(stamp: string, now = Date.now()): string {
   return "just now";
 }
 
+// One formatter for every call: toLocaleString() with options builds a new one each time (~1.5 ms apiece, which a
+// list of 50 rows with a title on each pays 50 times before it can paint).
+const full = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
 /** Full local date and time, for title attributes and detail views. */
 export function fullTime(stamp: string): string {
-  return parseStamp(stamp).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return full.format(parseStamp(stamp));
 }

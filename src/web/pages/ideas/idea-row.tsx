@@ -1,0 +1,54 @@
+// One row of the list: select box, #number, title link, status, tags, age, a one-line excerpt, "looks like #N".
+import { memo } from "preact/compat";
+import type { Idea } from "../../api/types";
+import { IdeaNumber, StatusBadge, TagChips } from "../../components/badges";
+import { fullTime, relativeTime } from "../../lib/time";
+
+export interface LooksLike { id: number; number: number; title: string }
+
+/** The body's first words on one line (Markdown marks dropped; the full text is on the idea's page). */
+export function excerpt(body: string): string {
+  return body.slice(0, 400).replace(/[#>*_`~\[\]]+/g, "").replace(/\s+/g, " ").trim().slice(0, 240);
+}
+
+interface RowProps {
+  idea: Idea;
+  selected: boolean;
+  active: boolean;
+  looksLike: LooksLike[] | undefined;
+  onSelect: (id: number, on: boolean) => void;
+  onFocusRow: (id: number) => void;
+}
+
+export const IdeaRow = memo(function IdeaRow({ idea, selected, active, looksLike, onSelect, onFocusRow }: RowProps) {
+  const text = excerpt(idea.body);
+  const titleId = `idea-title-${idea.id}`;
+  return (
+    <li class={`idea-row${selected ? " selected" : ""}${active ? " active" : ""}`} data-id={idea.id} onFocusCapture={() => onFocusRow(idea.id)}>
+      <input
+        type="checkbox"
+        class="row-select"
+        checked={selected}
+        aria-label={`Select #${idea.number} ${idea.title}`}
+        onChange={(e) => onSelect(idea.id, e.currentTarget.checked)}
+      />
+      <div class="row-main">
+        <div class="row-head">
+          <IdeaNumber n={idea.number} />
+          <a class="row-title" id={titleId} href={`/ideas/${idea.id}`}>{idea.title}</a>
+          <StatusBadge status={idea.status} />
+        </div>
+        {text && <p class="row-excerpt">{text}</p>}
+        <div class="row-meta">
+          <TagChips tags={idea.tags} />
+          <time dateTime={idea.created_at.replace(" ", "T") + "Z"} title={fullTime(idea.created_at)}>{relativeTime(idea.created_at)}</time>
+          {looksLike?.map((d) => (
+            <a key={d.id} class="looks-like" href={`/ideas/${d.id}`} title={`Possible duplicate of #${d.number} ${d.title}`}>
+              looks like #{d.number}
+            </a>
+          ))}
+        </div>
+      </div>
+    </li>
+  );
+});
