@@ -1,0 +1,53 @@
+// Quick capture: the URL from GET /user/shortcuts and a bookmarklet, both as text to copy.
+//
+// The bookmarklet is shown as text, not as a draggable <a href="javascript:…">: the page's CSP (no inline script)
+// refuses to run a javascript: URL here anyway, clicking such a link would only log a CSP violation, and the app's
+// rule is that no javascript: URL is ever put in an href. Pasting it as a new bookmark's URL works in every browser.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { getShortcuts } from "../../api/account";
+import { Loading, Notice } from "../../components/notices";
+import { describeError } from "../../errors";
+import { copyText } from "./copy";
+import { Section, sectionTitle } from "./section";
+
+/** A bookmarklet that opens the capture page pre-filled with the current page's title, address and selection. */
+export function bookmarklet(captureUrl: string): string {
+  const sep = captureUrl.includes("?") ? "&" : "?";
+  return (
+    "javascript:(function(){var d=document,l=location,s=String(getSelection());" +
+    `window.open(${JSON.stringify(captureUrl + sep)}+'title='+encodeURIComponent(d.title)+'&url='+encodeURIComponent(l.href)+(s?'&body='+encodeURIComponent(s):''))})()`
+  );
+}
+
+export function QuickCaptureSection() {
+  const [url, setUrl] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const urlRef = useRef<HTMLElement>(null);
+  const bmRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    getShortcuts().then((r) => setUrl(r.quick_capture_url), (e) => setError(describeError(e)));
+  }, []);
+  const code = url ? bookmarklet(url) : "";
+  return (
+    <Section id="quick-capture" title={sectionTitle("quick-capture")} intro="Capture from anywhere: the capture page takes title, body and url from its address.">
+      {error && <Notice kind="error">{error}</Notice>}
+      {!url && !error && <Loading label="Reading the capture address" />}
+      {url && (
+        <>
+          <h3 id="qc-url">Quick-capture address</h3>
+          <div class="copy-row">
+            <code ref={urlRef} class="secret-value" aria-labelledby="qc-url">{url}</code>
+            <button type="button" class="btn small" onClick={() => copyText(url, "Address", urlRef.current)}>Copy address</button>
+          </div>
+          <p class="muted small">For phone shortcuts and share sheets: add <code>?title=…&amp;body=…&amp;url=…</code> to pre-fill the form.</p>
+          <h3 id="qc-bm">Bookmarklet</h3>
+          <p class="small">Create a bookmark, paste this as its address, and click it on any page to capture that page.</p>
+          <div class="copy-row">
+            <code ref={bmRef} class="secret-value bookmarklet" aria-labelledby="qc-bm">{code}</code>
+            <button type="button" class="btn small" onClick={() => copyText(code, "Bookmarklet", bmRef.current)}>Copy bookmarklet</button>
+          </div>
+        </>
+      )}
+    </Section>
+  );
+}
