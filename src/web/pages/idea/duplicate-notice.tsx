@@ -1,0 +1,36 @@
+// "Looks like #12": a pending duplicate detection that involves this idea, with a way to the other idea and to Review.
+// GET /ideas/duplicates is always empty on Free, so Free accounts simply never see this.
+import { useEffect, useState } from "preact/hooks";
+import { listDuplicates } from "../../api/ideas";
+import type { Detection } from "../../api/types";
+import { Notice } from "../../components/notices";
+
+export function DuplicateNotice({ ideaId }: { ideaId: number }) {
+  const [found, setFound] = useState<Detection[]>([]);
+  useEffect(() => {
+    let live = true;
+    listDuplicates().then(
+      (r) => live && setFound(r.duplicates.filter((d) => d.idea_id === ideaId || d.duplicate_of_id === ideaId)),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [ideaId]);
+  if (found.length === 0) return null;
+  return (
+    <Notice kind="warn">
+      {found.map((d) => {
+        const mine = d.idea_id === ideaId;
+        const other = mine ? { id: d.duplicate_of_id, n: d.duplicate_number, title: d.duplicate_title } : { id: d.idea_id, n: d.idea_number, title: d.idea_title };
+        return (
+          <p key={d.id} class="dup-line">
+            Looks like <a href={`/ideas/${other.id}`}><span class="idea-number">#{other.n}</span> {other.title}</a>{" "}
+            <span class="muted">({Math.round(d.similarity_score * 100)}% similar)</span>
+          </p>
+        );
+      })}
+      <a href="/review">Review duplicates</a> to merge or dismiss.
+    </Notice>
+  );
+}

@@ -1,0 +1,294 @@
+// An idea's page in a real browser: edit in place, status with Undo, links, relations and their cycle refusals, merge,
+// archive, the plan gate on Free, not-found states, and hostile content that must render inert. Each flow is
+// checked through the API afterwards.
+// Functions passed to page.evaluate run in the browser, where these exist.
+declare const document: any;
+import { beforeAll, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { api } from "../ops/harness";
+import { a11yViolations, describeBrowser, expectClean, openSignedIn, screenshot, signIn, VIEWPORTS, webScope, type WebServer } from "./harness";
+
+describeBrowser("idea page", () => {
+  const web = webScope("idearepo-web-idea-");
+  let server: WebServer;
+  let shared: Awaited<ReturnType<typeof openSignedIn>> | null = null;
+
+  beforeAll(async () => {
+    server = await web.server();
+  }, 30_000);
+  /** One signed-in Pro account for the flows that need nothing special (signing in is the slow part). */
+  const proPage = async () => (shared ??= await openSignedIn(web, server, "/ideas"));
+
+  const seed = async (key: string, idea: Record<string, unknown>) => {
+    const res = await api(server.base, key, "POST", "/ideas", { tags: ["seeded"], ...idea });
+    expect(res.status).toBe(201);
+    return res.body as { id: number; number: number; title: string };
+  };
+  const read = async (id: number) => (await api(server.base, shared!.key, "GET", `/ideas/${id}`)).body;
+  const open = async (page: Page, id: number, title: string) => {
+    await page.goto(`${server.base}/ideas/${id}`);
+    await page.getByRole("heading", { level: 1, name: title }).waitFor();
+  };
+  /** Types into an idea picker and chooses the option naming `title`. */
+  const pick = async (page: Page, label: string, typed: string, title: string) => {
+    await page.getByRole("combobox", { name: label }).fill(typed);
+    await page.getByRole("option", { name: new RegExp(title) }).click();
+  };
+
+  test("edit title, body and tags in place: e opens the editor, the preview renders, Ctrl+Enter saves, Escape cancels", async () => {
+    const pro = await proPage();
+    const { page } = pro;
+    const idea = await seed(pro.key, { title: "Sourdough timer", body: "first draft" });
+    await open(page, idea.id, "Sourdough timer");
+    await page.keyboard.press("e");
+    await page.getByLabel("Title").fill("Sourdough starter timer");
+    await page.getByLabel("Body", { exact: true }).fill("Feeds **twice** a day\n\n- flour\n- water");
+    await page.getByRole("button", { name: "Preview" }).click();
+    await page.getByLabel("Body preview").locator("strong", { hasText: "twice" }).waitFor();
+    await page.getByRole("button", { name: "Write" }).click();
+    await page.getByRole("button", { name: "Remove tag seeded" }).click();
+    await page.getByRole("combobox", { name: "Tags" }).fill("baking, kitchen");
+    await page.getByLabel("Body", { exact: true }).press("Control+Enter");
+    await page.getByRole("heading", { level: 1, name: "Sourdough starter timer" }).waitFor();
+    await page.getByRole("region", { name: "Body" }).locator("li", { hasText: "flour" }).waitFor();
+    const saved = await read(idea.id);
+    expect(saved.title).toBe("Sourdough starter timer");
+    expect(saved.body).toBe("Feeds **twice** a day\n\n- flour\n- water");
+    expect([...saved.tags].sort()).toEqual(["baking", "kitchen"]);
+
+    // Escape throws the edit away (nothing sent); the toast's Undo brings the typed text back.
+    await page.getByRole("button", { name: "Edit" }).click();
+    await page.getByLabel("Title").fill("Not this title");
+    await page.getByLabel("Title").press("Escape");
+    await page.getByText("Edit discarded").waitFor();
+    expect((await read(idea.id)).title).toBe("Sourdough starter timer");
+    await page.getByRole("button", { name: "Undo" }).click();
+    expect(await page.getByLabel("Title").inputValue()).toBe("Not this title");
+    await page.getByRole("button", { name: "Cancel" }).click();
+    expectClean(pro);
+  }, 45_000);
+
+  test("status moves at once and Undo restores the previous status", async () => {
+    const pro = await proPage();
+    const { page } = pro;
+    const idea = await seed(pro.key, { title: "Garden irrigation plan" });
+    await open(page, idea.id, "Garden irrigation plan");
+    await page.getByLabel("Status").selectOption("building");
+    await page.getByText("Status: building").waitFor();
+    expect((await read(idea.id)).status).toBe("building");
+    await page.getByRole("button", { name: "Undo" }).click();
+    await page.getByText("Status back to captured").waitFor();
+    expect((await read(idea.id)).status).toBe("captured");
+    expect(await page.getByLabel("Status").inputValue()).toBe("captured");
+    expectClean(pro);
+  }, 45_000);
+
+  test("a code-repo link is added with its type, then removed", async () => {
+    const pro = await proPage();
+    const { page } = pro;
+    const idea = await seed(pro.key, { title: "Static site generator" });
+    await open(page, idea.id, "Static site generator");
+    await page.getByRole("button", { name: "Add link" }).click();
+    await page.getByLabel("URL").fill("https://git.example.com/me/ssg");
+    await page.getByLabel("Link title").fill("Repository");
+    await page.getByLabel("Link type").selectOption("code-repo");
+    await page.getByRole("form", { name: "Add a link" }).getByRole("button", { name: "Add link" }).click();
+    await page.getByRole("link", { name: "Repository" }).waitFor();
+    expect(await page.getByRole("link", { name: "Repository" }).getAttribute("rel")).toContain("noopener");
+    const links = (await api(server.base, pro.key, "GET", `/ideas/${idea.id}/links`)).body.links;
+    expect(links).toHaveLength(1);
+    expect(links[0]).toMatchObject({ url: "https://git.example.com/me/ssg", title: "Repository", link_type: "code-repo" });
+    await page.getByRole("button", { name: "Remove link Repository" }).click();
+    await page.getByText("No links.").waitFor();
+    expect((await api(server.base, pro.key, "GET", `/ideas/${idea.id}/links`)).body.links).toEqual([]);
+    expectClean(pro);
+  }, 45_000);
+
+  test("relate two ideas with blocks; the reverse blocks shows the API's refusal sentence and creates nothing", async () => {
+    const pro = await proPage();
+    const { page } = pro;
+    const a = await seed(pro.key, { title: "Alpha migration tool" });
+    const b = await seed(pro.key, { title: "Bravo schema registry" });
+    await open(page, a.id, "Alpha migration tool");
+    await page.getByRole("button", { name: "Add relation" }).click();
+    await page.getByLabel("Relation type").selectOption("blocks");
+    await pick(page, "Other idea", "Bravo", "Bravo schema registry");
+    await page.getByLabel("Note").fill("registry first");
+    await page.getByRole("form", { name: "Add a relation" }).getByRole("button", { name: "Add relation" }).click();
+    await page.getByRole("link", { name: `#${b.number} Bravo schema registry` }).waitFor();
+    const out = (await api(server.base, pro.key, "GET", `/ideas/${a.id}/relations`)).body.outgoing;
+    expect(out.filter((r: any) => r.created_by === "user")).toMatchObject([{ relation_type: "blocks", idea_id: b.id, note: "registry first" }]);
+
+    await open(page, b.id, "Bravo schema registry");
+    await page.getByRole("button", { name: "Add relation" }).click();
+    await page.getByLabel("Relation type").selectOption("blocks");
+    await pick(page, "Other idea", `#${a.number}`, "Alpha migration tool");
+    await page.getByRole("form", { name: "Add a relation" }).getByRole("button", { name: "Add relation" }).click();
+    const sentence = `This would create a circular blocking chain: #${b.id} → #${a.id} → #${b.id}`;
+    await page.getByRole("alert").filter({ hasText: sentence }).waitFor();
+    expect(await page.getByRole("button", { name: "Create anyway" }).count()).toBe(0); // blocks: force does not apply
+    // The same request through the API is refused with exactly those words, and nothing was created.
+    const again = await api(server.base, pro.key, "POST", "/map/relations", { source_idea_id: b.id, target_idea_id: a.id, relation_type: "blocks" });
+    expect(again.status).toBe(400);
+    expect(again.body.error).toBe(sentence);
+    const bOut = (await api(server.base, pro.key, "GET", `/ideas/${b.id}/relations`)).body.outgoing;
+    expect(bOut.filter((r: any) => r.created_by === "user")).toEqual([]);
+    expectClean(pro);
+  }, 45_000);
+
+  test("a supersedes cycle is refused with the hint, and 'Create anyway' creates it", async () => {
+    const pro = await proPage();
+    const { page } = pro;
+    const a = await seed(pro.key, { title: "Charlie notebook v2" });
+    const b = await seed(pro.key, { title: "Delta notebook v1" });
+    const first = await api(server.base, pro.key, "POST", "/map/relations", { source_idea_id: a.id, target_idea_id: b.id, relation_type: "supersedes" });
+    expect(first.status).toBe(201);
+    await open(page, b.id, "Delta notebook v1");
+    await page.getByRole("button", { name: "Add relation" }).click();
+    await page.getByLabel("Relation type").selectOption("supersedes");
+    await pick(page, "Other idea", "Charlie", "Charlie notebook v2");
+    await page.getByRole("form", { name: "Add a relation" }).getByRole("button", { name: "Add relation" }).click();
+    await page.getByRole("alert").filter({ hasText: `This would create a circular blocking chain: #${b.id} → #${a.id} → #${b.id}` }).waitFor();
+    await page.getByRole("button", { name: "Create anyway" }).click();
+    await page.getByRole("form", { name: "Add a relation" }).waitFor({ state: "detached" });
+    const bOut = (await api(server.base, pro.key, "GET", `/ideas/${b.id}/relations`)).body.outgoing;
+    expect(bOut.filter((r: any) => r.created_by === "user")).toMatchObject([{ relation_type: "supersedes", idea_id: a.id }]);
+    expectClean(pro);
+  }, 45_000);
+
+  test("merge another idea in through the picker: the absorbed idea is shelved and archived, the bodies joined", async () => {
+    const pro = await proPage();
+    const { page } = pro;
+    const keep = await seed(pro.key, { title: "Echo reading list", body: "Books to read." });
+    const absorb = await seed(pro.key, { title: "Foxtrot book notes", body: "Notes per chapter.", tags: ["books"] });
+    await open(page, keep.id, "Echo reading list");
+    await page.getByRole("button", { name: "Merge an idea into this…" }).click();
+    await pick(page, "Idea to merge in", `#${absorb.number}`, "Foxtrot book notes");
+    await page.getByText("archived permanently").waitFor();
+    expect(await a11yViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: `Merge and archive #${absorb.number}` }).click();
+    await page.getByRole("region", { name: "Body" }).getByText("Notes per chapter.").waitFor();
+    const kept = await read(keep.id);
+    expect(kept.body).toBe("Books to read.\n\n---\n\nNotes per chapter.");
+    expect(kept.tags).toContain("books");
+    const gone = await read(absorb.id);
+    expect(gone.is_archived).toBe(1);
+    expect(gone.status).toBe("shelved");
+    expectClean(pro);
+  }, 45_000);
+
+  test("archive asks first, then the page turns read-only with the archived banner", async () => {
+    const pro = await proPage();
+    const { page } = pro;
+    const idea = await seed(pro.key, { title: "Golf score tracker" });
+    await open(page, idea.id, "Golf score tracker");
+    await page.getByRole("button", { name: "Archive…" }).click();
+    const dialog = page.getByRole("dialog", { name: `Archive #${idea.number}?` });
+    await dialog.getByText("Archiving is permanent").waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect((await read(idea.id)).is_archived).toBe(0);
+    await page.getByRole("button", { name: "Archive…" }).click();
+    await dialog.getByRole("button", { name: "Archive permanently" }).click();
+    await page.getByText("This idea is archived.").waitFor();
+    expect((await read(idea.id)).is_archived).toBe(1);
+    expect(await page.getByRole("button", { name: "Edit" }).count()).toBe(0);
+    expect(await page.getByLabel("Status").count()).toBe(0);
+    expectClean(pro);
+  }, 45_000);
+
+  test("unknown and non-numeric ids get a friendly not-found page", async () => {
+    const pro = await proPage();
+    const { page } = pro;
+    for (const path of ["/ideas/999999", "/ideas/abc"]) {
+      await page.goto(server.base + path);
+      await page.getByRole("heading", { level: 1, name: "Idea not found" }).waitFor();
+      await page.getByRole("link", { name: "your ideas" }).waitFor();
+    }
+    expectClean(pro);
+  }, 45_000);
+
+  test("a Free account sees the plan-gate notice instead of the add-relation form", async () => {
+    const free = await openSignedIn(web, server, "/ideas", { plan: "free" });
+    const idea = await seed(free.key, { title: "Hotel booking helper" });
+    await open(free.page, idea.id, "Hotel booking helper");
+    await free.page.getByText("Relation editing requires a Pro plan.").waitFor();
+    expect(await free.page.getByRole("button", { name: "Add relation" }).count()).toBe(0);
+    // The rest of the page works as on Pro.
+    await free.page.getByLabel("Status").selectOption("exploring");
+    await free.page.getByText("Status: exploring").waitFor();
+    expect((await api(server.base, free.key, "GET", `/ideas/${idea.id}`)).body.status).toBe("exploring");
+    expect(await a11yViolations(free.page)).toEqual([]);
+    expectClean(free);
+  }, 45_000);
+
+  test("hostile content renders inert: no dialog, no script, iframe or image, no javascript: link, nothing fetched", async () => {
+    const o = await proPage();
+    const dialogs: string[] = [];
+    o.page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      d.dismiss().catch(() => {});
+    });
+    const title = "<img src=x onerror=alert(1)>";
+    const body = [
+      "<script>alert(1)</script>",
+      "[click](javascript:alert(1))",
+      '<iframe src="https://example.com"></iframe>',
+      '<a href="javascript:alert(2)">x</a>',
+      "![x](http://10.0.0.1/pixel.png)",
+    ].join("\n\n");
+    const idea = await seed(o.key, { title, body, source_url: "https://example.com/from" });
+    await o.page.goto(`${server.base}/ideas/${idea.id}`);
+    await o.page.getByRole("heading", { level: 1 }).getByText(title, { exact: true }).waitFor();
+    const rendered = o.page.getByRole("region", { name: "Body" });
+    await rendered.getByText("<script>alert(1)</script>").waitFor(); // raw HTML shows as text
+    for (const tag of ["script", "iframe", "img", "[onerror]", "a[href^='javascript']"]) expect(await rendered.locator(tag).count()).toBe(0);
+    expect(await o.page.locator("img[onerror], img[src='x']").count()).toBe(0);
+    expect(await rendered.getByRole("link", { name: "click" }).count()).toBe(0);
+    await rendered.getByText("click").first().waitFor();
+    // The image became a link to its address, never loaded.
+    expect(await rendered.getByRole("link", { name: /x/ }).last().getAttribute("href")).toBe("http://10.0.0.1/pixel.png");
+    await o.page.waitForTimeout(300);
+    expect(dialogs).toEqual([]);
+    expect(await o.page.evaluate(() => document.title)).toContain(title);
+    expect(await a11yViolations(o.page)).toEqual([]);
+    expectClean(o);
+  }, 45_000);
+
+  test("looks: a full idea with relations and links, desktop, phone and dark; accessible in every state", async () => {
+    const o = await proPage();
+    const main = await seed(o.key, {
+      title: "Offline-first field notes app",
+      body: "Capture notes **without signal** and sync later.\n\n## Why\n\n- Hikers lose coverage\n- Paper gets wet\n\n```\nsync: last-writer-wins per field\n```",
+      tags: ["mobile", "sync", "outdoors"],
+      source: "web",
+      source_url: "https://forum.example.org/t/123",
+    });
+    const other = await seed(o.key, { title: "Conflict-free sync library", body: "CRDT experiments" });
+    const third = await seed(o.key, { title: "Trail map tiles cache" });
+    await api(server.base, o.key, "POST", "/map/relations", { source_idea_id: main.id, target_idea_id: other.id, relation_type: "blocks", note: "needs the sync core first" });
+    await api(server.base, o.key, "POST", "/map/relations", { source_idea_id: third.id, target_idea_id: main.id, relation_type: "inspires" });
+    await api(server.base, o.key, "POST", `/ideas/${main.id}/links`, { url: "https://git.example.com/notes", title: "Prototype repo", link_type: "code-repo" });
+    await o.page.goto(`${server.base}/ideas/${main.id}`);
+    await o.page.getByRole("link", { name: /Conflict-free sync library/ }).first().waitFor();
+    expect(await a11yViolations(o.page)).toEqual([]);
+    await screenshot(o.page, "idea-desktop");
+    await o.page.getByRole("button", { name: "Add relation" }).click();
+    await o.page.getByRole("combobox", { name: "Other idea" }).fill("Trail");
+    await o.page.getByRole("option", { name: /Trail map tiles cache/ }).waitFor();
+    expect(await a11yViolations(o.page)).toEqual([]);
+    await o.page.getByRole("button", { name: "Cancel" }).click();
+    await o.page.keyboard.press("e");
+    await o.page.getByLabel("Title").waitFor();
+    expect(await a11yViolations(o.page)).toEqual([]);
+    await o.page.keyboard.press("Escape");
+    await o.page.setViewportSize(VIEWPORTS.phone);
+    await screenshot(o.page, "idea-phone");
+    const dark = await web.open(server.base, `/ideas/${main.id}`, { colorScheme: "dark" });
+    await signIn(dark.page, o.email, "correct horse battery");
+    await dark.page.getByRole("link", { name: /Conflict-free sync library/ }).first().waitFor();
+    expect(await a11yViolations(dark.page)).toEqual([]);
+    await screenshot(dark.page, "idea-dark");
+    expectClean(o);
+    expectClean(dark);
+  }, 45_000);
+});
