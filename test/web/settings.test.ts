@@ -5,7 +5,7 @@ declare const document: any, window: any, localStorage: any, sessionStorage: any
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
-import { api } from "../ops/harness";
+import { api, runCommand } from "../ops/harness";
 import { startFakeProvider, type FakeProvider } from "../fakes/providers";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { a11yViolations, createAccount, describeBrowser, expectClean, openSignedIn, screenshot, signIn, VIEWPORTS, webScope, type WebServer } from "./harness";
@@ -255,7 +255,13 @@ describeBrowser("settings page", () => {
 
   test("a Free account sees the Pro notices, and can still revoke keys and delete provider keys", async () => {
     const o = await openSignedIn(web, server, "/settings", { plan: "free" });
-    const { page, key } = o;
+    const { page, key, email } = o;
+    // A key stored while the account was Pro stays deletable after the downgrade.
+    const setPlan = (plan: string) => expect(runCommand(["users", "set-plan", "--email", email, "--plan", plan], { dataDir: server.dataDir }).code).toBe(0);
+    setPlan("pro");
+    expect((await api(server.base, key, "PUT", "/user/byok/provider_a", { api_key: "sk-stored-while-pro" })).status).toBe(200);
+    setPlan("free");
+    await page.reload();
     await page.getByText("Bring your own key requires a Pro plan.").waitFor();
     await page.getByText("API key creation requires a Pro plan.").waitFor();
     await page.getByText("0 of 50 ideas used").waitFor();
@@ -264,6 +270,13 @@ describeBrowser("settings page", () => {
     // The gates are real: the API refuses what the page does not offer.
     expect((await api(server.base, key, "POST", "/user/api-keys", {})).body.pro_required).toBe(true);
     expect(await a11yViolations(page)).toEqual([]);
+    // Deleting a provider key works on Free (no test button: testing is Pro).
+    await page.getByText("Active provider: Provider A").waitFor();
+    expect(await page.getByRole("button", { name: "Test Provider A key" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Delete Provider A key" }).click();
+    await page.getByRole("dialog", { name: "Delete the Provider A key?" }).getByRole("button", { name: "Delete key" }).click();
+    await page.getByText("Active provider: none").waitFor();
+    expect((await api(server.base, key, "GET", "/user/byok/status")).body.has_provider_a_key).toBe(false);
     // Revoking works on Free: the CLI's "default" key is listed and revoked here.
     await page.getByRole("button", { name: "Revoke key default" }).click();
     await page.getByRole("dialog", { name: "Revoke key “default”?" }).getByRole("button", { name: "Revoke key" }).click();
@@ -276,6 +289,12 @@ describeBrowser("settings page", () => {
   test("phone and dark layouts", async () => {
     const phone = await openSignedIn(web, server, "/settings", { viewport: "phone" });
     await phone.page.getByText("No MCP clients connected").waitFor();
+    // The quick-capture address is the API's; the bookmarklet is text to copy, never a javascript: link on this page.
+    const { quick_capture_url } = (await api(server.base, phone.key, "GET", "/user/shortcuts")).body;
+    await phone.page.getByLabel("Quick-capture address").getByText(quick_capture_url, { exact: true }).waitFor();
+    expect(await phone.page.getByLabel("Bookmarklet").textContent()).toStartWith(`javascript:(function(){`);
+    expect(await phone.page.getByLabel("Bookmarklet").textContent()).toContain(JSON.stringify(`${quick_capture_url}?`));
+    expect(await phone.page.locator('a[href^="javascript:"]').count()).toBe(0);
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
     expect(await a11yViolations(phone.page)).toEqual([]);
     await screenshot(phone.page, "settings-phone");

@@ -29,9 +29,10 @@ export function ProviderKeysSection() {
       setLoadError(describeError(e));
     }
   };
+  // Re-read when the settings change too: the preferred provider decides which stored key is active.
   useEffect(() => {
     load();
-  }, []);
+  }, [session.user.settings_json]);
 
   const changed = async () => {
     await load();
