@@ -1,9 +1,7 @@
 // The bar that appears while ideas are selected: status for all, add or remove tags, archive (after a confirmation).
 import { useState } from "preact/hooks";
-import { LIMITS, STATUSES, type Status } from "../../api/types";
-
-/** "a, b ,c" → ["a","b","c"]: the plain field used until a shared tag input exists. */
-export const splitTags = (text: string) => [...new Set(text.split(",").map((t) => t.trim()).filter(Boolean))];
+import { STATUSES, type Status } from "../../api/types";
+import { TagInput } from "../../components/tag-input";
 
 export type BulkAction = { status: Status } | { add_tags: string[] } | { remove_tags: string[] };
 
@@ -19,9 +17,8 @@ interface BulkBarProps {
 
 export function BulkBar({ count, pageCount, busy, onApply, onArchive, onSelectAll, onClear }: BulkBarProps) {
   const [status, setStatus] = useState<Status | "">("");
-  const [add, setAdd] = useState("");
-  const [remove, setRemove] = useState("");
-  const tooLong = (text: string) => splitTags(text).some((t) => t.length > LIMITS.tagName);
+  const [add, setAdd] = useState<string[]>([]);
+  const [remove, setRemove] = useState<string[]>([]);
   return (
     <section class="bulk-bar" aria-label="Selected ideas">
       <div class="bulk-count">
@@ -37,15 +34,13 @@ export function BulkBar({ count, pageCount, busy, onApply, onArchive, onSelectAl
         </select>
         <button type="submit" class="btn small" disabled={busy || !status}>Apply status</button>
       </form>
-      <form class="bulk-group" onSubmit={(e) => { e.preventDefault(); if (splitTags(add).length && !tooLong(add)) { onApply({ add_tags: splitTags(add) }); setAdd(""); } }}>
-        <label for="bulk-add" class="visually-hidden">Tags to add (comma-separated)</label>
-        <input id="bulk-add" type="text" placeholder="Add tags: a, b" value={add} onInput={(e) => setAdd(e.currentTarget.value)} aria-invalid={tooLong(add)} />
-        <button type="submit" class="btn small" disabled={busy || !splitTags(add).length || tooLong(add)}>Add tags</button>
+      <form class="bulk-group bulk-tags" onSubmit={(e) => { e.preventDefault(); if (add.length) { onApply({ add_tags: add }); setAdd([]); } }}>
+        <TagInput label="Tags to add" value={add} onChange={setAdd} />
+        <button type="submit" class="btn small" disabled={busy || !add.length}>Add tags</button>
       </form>
-      <form class="bulk-group" onSubmit={(e) => { e.preventDefault(); if (splitTags(remove).length) { onApply({ remove_tags: splitTags(remove) }); setRemove(""); } }}>
-        <label for="bulk-remove" class="visually-hidden">Tags to remove (comma-separated)</label>
-        <input id="bulk-remove" type="text" placeholder="Remove tags: a, b" value={remove} onInput={(e) => setRemove(e.currentTarget.value)} />
-        <button type="submit" class="btn small" disabled={busy || !splitTags(remove).length}>Remove tags</button>
+      <form class="bulk-group bulk-tags" onSubmit={(e) => { e.preventDefault(); if (remove.length) { onApply({ remove_tags: remove }); setRemove([]); } }}>
+        <TagInput label="Tags to remove" value={remove} onChange={setRemove} />
+        <button type="submit" class="btn small" disabled={busy || !remove.length}>Remove tags</button>
       </form>
       <button type="button" class="btn small danger" disabled={busy} onClick={onArchive}>Archive…</button>
     </section>

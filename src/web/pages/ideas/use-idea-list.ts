@@ -82,6 +82,7 @@ export function useIdeaList(filters: ListQuery): IdeaList {
       });
       // A full last page said has_more; the page after it is empty and says false: the end, nothing to show.
       setHasMore(r.has_more);
+      setError(null);
     } catch (e) {
       if (my === gen.current) setError(describeError(e));
     } finally {
@@ -94,6 +95,7 @@ export function useIdeaList(filters: ListQuery): IdeaList {
     try {
       const r = await fetchRange(loaded.current);
       if (my !== gen.current) return;
+      loaded.current = Math.max(loaded.current, PAGE_SIZE); // after a failed first load, "Try again" loads page one
       setIdeas(r.ideas);
       setHasMore(r.hasMore);
       setError(null);
