@@ -11,6 +11,7 @@ import { FALLBACK, ROUTES } from "./routes";
 import { Layout } from "./components/layout";
 import { SetupPage } from "./pages/setup";
 import { SignInPage } from "./pages/sign-in";
+import { AcceptInvitationPage } from "./pages/admin/accept-invitation";
 import { Loading } from "./components/notices";
 
 type Boot =
@@ -22,7 +23,7 @@ type Boot =
 
 export function App() {
   const [boot, setBoot] = useState<Boot>({ state: "loading" });
-  const { path } = useLocation();
+  const { path, query } = useLocation();
 
   const load = useCallback(async () => {
     try {
@@ -47,6 +48,12 @@ export function App() {
     if (path === "/" && boot.state === "ready") navigate("/capture", { replace: true });
   }, [path, boot.state]);
 
+  // Sign-in answers the spec's User; GET /user/me adds what the shell reads (is_operator, for the Operator link).
+  const signedIn = (user: User) => {
+    setBoot({ state: "ready", user });
+    getMe().then((me) => setBoot({ state: "ready", user: me }), () => {});
+  };
+
   if (boot.state === "loading") return <Loading label="Opening idearepo" />;
   if (boot.state === "error") {
     return (
@@ -58,7 +65,10 @@ export function App() {
     );
   }
   if (boot.state === "setup") return <SetupPage onDone={(user) => setBoot({ state: "ready", user })} />;
-  if (boot.state === "signin") return <SignInPage registrationOpen={boot.registrationOpen} onDone={(user) => setBoot({ state: "ready", user })} />;
+  if (boot.state === "signin" && path === "/invite" && query.get("token")) {
+    return <AcceptInvitationPage token={query.get("token")!} onDone={signedIn} />;
+  }
+  if (boot.state === "signin") return <SignInPage registrationOpen={boot.registrationOpen} onDone={signedIn} />;
 
   const session: Session = {
     user: boot.user,

@@ -1,0 +1,39 @@
+// The operator's routes (docs/admin.md): accounts, invitations, instance health, backup. Anyone else gets 404.
+import { apiUrl, get, patch, post } from "./client";
+import type { SessionOut } from "./session";
+
+export interface AdminUser {
+  id: string;
+  email: string;
+  display_name: string;
+  plan: "free" | "pro";
+  is_operator: boolean;
+  disabled: boolean;
+  is_trialing: boolean;
+  trial_ends_at: string | null;
+  active_idea_count: number;
+  created_at: string;
+}
+
+export interface Invitation { token: string; expires_at: string }
+
+export interface InstanceInfo {
+  version: string;
+  data_dir_bytes: number;
+  database_bytes: number;
+  queue: { pending: number; locked: number };
+  embeddings: { model: string; search_model: string; reindexing: boolean; pending: number; total: number };
+  last_backup: { path: string | null; created_at: string } | null;
+}
+
+export interface CreateUserBody { email: string; display_name?: string; password?: string; plan?: "free" | "pro" }
+export interface UpdateUserBody { plan?: "free" | "pro"; trial_days?: number; disabled?: boolean; password?: string }
+
+export const listUsers = () => get<{ users: AdminUser[] }>("/admin/users");
+export const createUser = (body: CreateUserBody) => post<{ user: AdminUser; invitation?: Invitation }>("/admin/users", body);
+export const updateUser = (id: string, body: UpdateUserBody) => patch<{ user: AdminUser }>(`/admin/users/${encodeURIComponent(id)}`, body);
+export const getInstance = () => get<InstanceInfo>("/admin/instance");
+/** The backup is a plain link (the browser downloads it with the session cookie); this is its URL. */
+export const backupUrl = () => apiUrl("/admin/backup");
+/** Public: sets the invitee's password and signs them in (same body and cookie as sign-in). */
+export const acceptInvitation = (token: string, password: string) => post<SessionOut>("/auth/accept-invitation", { token, password }, { quiet401: true });

@@ -1,0 +1,64 @@
+// The instance's health for the operator: version, embeddings and reindex progress, queue, disk, last backup, download.
+import { backupUrl, type InstanceInfo } from "../../api/admin";
+import { fullTime, relativeTime } from "../../lib/time";
+import { formatBytes } from "./format";
+
+export function InstanceSection({ info, onRefresh, refreshing }: { info: InstanceInfo; onRefresh: () => void; refreshing: boolean }) {
+  const e = info.embeddings;
+  const done = Math.max(0, e.total - e.pending);
+  return (
+    <section class="card admin-section" aria-labelledby="admin-instance">
+      <div class="section-head">
+        <h2 id="admin-instance">Instance</h2>
+        <button type="button" class="btn small" onClick={onRefresh} disabled={refreshing}>{refreshing ? "Refreshing…" : "Refresh"}</button>
+      </div>
+      <dl class="admin-facts">
+        <dt>Version</dt>
+        <dd>{info.version}</dd>
+        <dt>Embedding model</dt>
+        <dd>
+          <code>{e.model}</code>
+          {e.search_model !== e.model && <span class="muted"> (searches use <code>{e.search_model}</code> until the reindex finishes)</span>}
+        </dd>
+        <dt>Index</dt>
+        <dd>
+          {e.reindexing ? (
+            <>
+              <span>Reindexing: {done.toLocaleString()} of {e.total.toLocaleString()} ideas</span>
+              <progress class="admin-progress" max={Math.max(1, e.total)} value={done} aria-label="Reindex progress" />
+            </>
+          ) : e.pending > 0 ? (
+            <span>{e.pending.toLocaleString()} of {e.total.toLocaleString()} ideas waiting to be indexed</span>
+          ) : (
+            <span>Up to date ({e.total.toLocaleString()} {e.total === 1 ? "idea" : "ideas"})</span>
+          )}
+        </dd>
+        <dt>Queue</dt>
+        <dd>{info.queue.pending.toLocaleString()} waiting, {info.queue.locked.toLocaleString()} running</dd>
+        <dt>Data folder</dt>
+        <dd>{formatBytes(info.data_dir_bytes)} <span class="muted">(database {formatBytes(info.database_bytes)})</span></dd>
+        <dt>Last backup</dt>
+        <dd>
+          {info.last_backup ? (
+            <>
+              <time dateTime={info.last_backup.created_at.replace(" ", "T") + "Z"} title={fullTime(info.last_backup.created_at)}>
+                {relativeTime(info.last_backup.created_at)}
+              </time>
+              <span class="muted"> {info.last_backup.path ? <>to <code class="admin-path">{info.last_backup.path}</code></> : "(downloaded in a browser)"}</span>
+            </>
+          ) : (
+            <span class="admin-warn">None recorded</span>
+          )}
+        </dd>
+      </dl>
+      <div class="admin-backup">
+        <a class="btn primary" href={backupUrl()} download data-native>Download a backup</a>
+        <p class="muted small">
+          A consistent copy of the whole database, every account's ideas included. Provider keys in it stay sealed
+          under <code>master.key</code>, which is not in the file: keep a copy of that too. Restore with{" "}
+          <code>idearepo restore FILE</code>.
+        </p>
+      </div>
+    </section>
+  );
+}
