@@ -159,7 +159,7 @@ describeBrowser("review queue", () => {
     expectClean(o);
   }, 60_000);
 
-  test("a Free account: duplicates are a Pro feature, said instead of an empty group; an empty queue is all caught up", async () => {
+  test("a Free account: all caught up, duplicates said to be Pro instead of an empty group, rejecting a connection gated", async () => {
     const o = await openSignedIn(web, server, "/review", { plan: "free" });
     const { page } = o;
     await page.getByText("All caught up").waitFor();
@@ -168,6 +168,25 @@ describeBrowser("review queue", () => {
     expect((await api(server.base, o.key, "GET", "/review")).body.counts.total).toBe(0);
     expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Review" }).textContent()).toBe("Review");
     expect(await a11yViolations(page)).toEqual([]);
+    // A connection found by the background pass: keeping it is local, rejecting it is Pro, so the gate is shown instead.
+    for (const title of ["Bike repair cafe on Saturdays", "Bicycle repair cafe every Saturday"]) {
+      expect((await api(server.base, o.key, "POST", "/ideas", { title })).status).toBe(201);
+    }
+    await waitForQuiescence(server.dataDir);
+    const q = (await api(server.base, o.key, "GET", "/review")).body;
+    expect(q.counts.connections).toBeGreaterThan(0);
+    expect(q.counts.duplicates).toBe(0);
+    await page.reload();
+    await page.getByRole("heading", { name: /New connections/ }).waitFor();
+    await page.getByText("Rejecting a connection requires a Pro plan.").waitFor();
+    expect(await page.getByRole("button", { name: "Reject" }).count()).toBe(0);
+    await page.keyboard.press("j");
+    await page.keyboard.press("r");
+    await page.getByText("Rejecting a connection requires a Pro plan.").nth(1).waitFor(); // said again, in a toast
+    await page.keyboard.press("k");
+    await page.getByText("Connection kept.").waitFor();
+    expect((await api(server.base, o.key, "GET", "/review")).body.counts.connections).toBe(q.counts.connections); // local only
+    expect(await a11yViolations(page)).toEqual([]);
     expectClean(o);
-  }, 30_000);
+  }, 60_000);
 });
