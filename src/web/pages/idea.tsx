@@ -17,6 +17,7 @@ import { LinksSection } from "./idea/links";
 import { RelationsSection } from "./idea/relations";
 import { DuplicateNotice } from "./idea/duplicate-notice";
 import { IdeaActions } from "./idea/actions";
+import { DevelopPanel } from "./idea/develop-panel";
 
 type Load = { state: "loading" } | { state: "missing" } | { state: "error"; message: string } | { state: "ready"; idea: Idea };
 
@@ -150,7 +151,7 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
             </section>
           )}
 
-          {/* DEVELOP PANEL: the AI spec panel mounts here, as <DevelopPanel idea={it} /> (its engineer adds the import and this one line). */}
+          <DevelopPanel idea={it} />
 
           <RelationsSection idea={it} relations={relations} pro={pro} readOnly={readOnly} onChanged={fetchRelations} />
           <LinksSection idea={it} readOnly={readOnly} onChanged={(links) => setLoad({ state: "ready", idea: { ...it, links } })} />

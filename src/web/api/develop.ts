@@ -1,0 +1,20 @@
+// Develop: an idea turned into a spec by the account's own AI provider, and the last spec kept for each idea.
+import { get, post } from "./client";
+import type { Provider } from "./types";
+
+export interface DevelopResult {
+  spec: string;
+  provider: Provider;
+  model: string;
+  usage: { input_tokens: number; output_tokens: number };
+}
+
+/** The last spec develop made (GET; an addition to the spec): also when it was made. */
+export interface StoredSpec extends DevelopResult {
+  created_at: string;
+}
+
+/** POST /ideas/:id/develop: 400 {error, needs_byok:true} without a key; 502 {error, provider} when the provider fails. */
+export const developIdea = (id: number) => post<DevelopResult>(`/ideas/${id}/develop`);
+/** GET /ideas/:id/develop: 404 {error:"No spec yet"} before the first one. */
+export const getLastSpec = (id: number) => get<StoredSpec>(`/ideas/${id}/develop`);
