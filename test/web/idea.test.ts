@@ -5,7 +5,7 @@
 declare const document: any;
 import { beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { api } from "../ops/harness";
+import { api, waitForQuiescence } from "../ops/harness";
 import { a11yViolations, describeBrowser, expectClean, openSignedIn, screenshot, signIn, VIEWPORTS, webScope, type WebServer } from "./harness";
 
 describeBrowser("idea page", () => {
@@ -38,6 +38,7 @@ describeBrowser("idea page", () => {
   test("edit title, body and tags in place: e opens the editor, the preview renders, Ctrl+Enter saves, Escape cancels", async () => {
     const pro = await proPage();
     const { page } = pro;
+    const parent = await seed(pro.key, { title: "Bakery side projects" });
     const idea = await seed(pro.key, { title: "Sourdough timer", body: "first draft" });
     await open(page, idea.id, "Sourdough timer");
     await page.keyboard.press("e");
@@ -48,6 +49,7 @@ describeBrowser("idea page", () => {
     await page.getByRole("button", { name: "Write" }).click();
     await page.getByRole("button", { name: "Remove tag seeded" }).click();
     await page.getByRole("combobox", { name: "Tags" }).fill("baking, kitchen");
+    await pick(page, "Parent idea", `#${parent.number}`, "Bakery side projects");
     await page.getByLabel("Body", { exact: true }).press("Control+Enter");
     await page.getByRole("heading", { level: 1, name: "Sourdough starter timer" }).waitFor();
     await page.getByRole("region", { name: "Body" }).locator("li", { hasText: "flour" }).waitFor();
@@ -55,6 +57,8 @@ describeBrowser("idea page", () => {
     expect(saved.title).toBe("Sourdough starter timer");
     expect(saved.body).toBe("Feeds **twice** a day\n\n- flour\n- water");
     expect([...saved.tags].sort()).toEqual(["baking", "kitchen"]);
+    expect(saved.parent_id).toBe(parent.id);
+    await page.getByRole("complementary", { name: "Details" }).getByRole("link", { name: `#${parent.number} Bakery side projects` }).waitFor();
 
     // Escape throws the edit away (nothing sent); the toast's Undo brings the typed text back.
     await page.getByRole("button", { name: "Edit" }).click();
@@ -115,7 +119,9 @@ describeBrowser("idea page", () => {
     await pick(page, "Other idea", "Bravo", "Bravo schema registry");
     await page.getByLabel("Note").fill("registry first");
     await page.getByRole("form", { name: "Add a relation" }).getByRole("button", { name: "Add relation" }).click();
-    await page.getByRole("link", { name: `#${b.number} Bravo schema registry` }).waitFor();
+    await page.getByRole("form", { name: "Add a relation" }).waitFor({ state: "detached" });
+    await page.getByRole("region", { name: "Relations" }).getByRole("listitem").filter({ hasText: "registry first" })
+      .getByRole("link", { name: `#${b.number} Bravo schema registry` }).waitFor();
     const out = (await api(server.base, pro.key, "GET", `/ideas/${a.id}/relations`)).body.outgoing;
     expect(out.filter((r: any) => r.created_by === "user")).toMatchObject([{ relation_type: "blocks", idea_id: b.id, note: "registry first" }]);
 
@@ -153,6 +159,12 @@ describeBrowser("idea page", () => {
     await page.getByRole("form", { name: "Add a relation" }).waitFor({ state: "detached" });
     const bOut = (await api(server.base, pro.key, "GET", `/ideas/${b.id}/relations`)).body.outgoing;
     expect(bOut.filter((r: any) => r.created_by === "user")).toMatchObject([{ relation_type: "supersedes", idea_id: a.id }]);
+    // Removing it is DELETE /map/relations/:id.
+    await page.getByRole("button", { name: `Remove relation supersedes #${a.number} Charlie notebook v2` }).first().click();
+    await page.getByText("Relation removed").waitFor();
+    const after = (await api(server.base, pro.key, "GET", `/ideas/${b.id}/relations`)).body;
+    expect([...after.outgoing, ...after.incoming].filter((r: any) => r.created_by === "user" && r.relation_type === "supersedes")).toHaveLength(1); // a → b stays
+    expect(after.outgoing.filter((r: any) => r.created_by === "user")).toEqual([]);
     expectClean(pro);
   }, 45_000);
 
@@ -195,6 +207,22 @@ describeBrowser("idea page", () => {
     expect(await page.getByLabel("Status").count()).toBe(0);
     expectClean(pro);
   }, 45_000);
+
+  test("a pending duplicate shows 'Looks like #n' with links to the other idea and to Review", async () => {
+    const pro = await proPage();
+    const { page } = pro;
+    const text = "Water the tomato plants automatically with a soil moisture sensor and a small pump";
+    const older = await seed(pro.key, { title: "Automatic tomato watering", body: text });
+    const newer = await seed(pro.key, { title: "Automatic tomato watering", body: text });
+    await waitForQuiescence(server.dataDir);
+    const dups = (await api(server.base, pro.key, "GET", "/ideas/duplicates")).body.duplicates;
+    expect(dups.some((d: any) => d.idea_id === newer.id && d.duplicate_of_id === older.id)).toBe(true);
+    await open(page, newer.id, "Automatic tomato watering");
+    const notice = page.getByRole("note").filter({ hasText: "Looks like" });
+    await notice.getByRole("link", { name: `#${older.number} Automatic tomato watering` }).waitFor();
+    expect(await notice.getByRole("link", { name: "Review duplicates" }).getAttribute("href")).toBe("/review");
+    expectClean(pro);
+  }, 90_000);
 
   test("unknown and non-numeric ids get a friendly not-found page", async () => {
     const pro = await proPage();
