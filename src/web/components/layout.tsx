@@ -1,6 +1,6 @@
 // The signed-in shell: header with navigation, the search box (/ focuses it), theme toggle and sign-out.
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { navigate, useLocation } from "../router";
 import { useSession } from "../session";
 import { addShortcut } from "../lib/keys";
@@ -8,6 +8,8 @@ import { setTheme, storedTheme, type Theme } from "../lib/theme";
 import { NAV } from "../routes";
 import { getReview, onReviewTotal } from "../api/review";
 import { Toasts } from "./toast";
+import { CommandPalette } from "./command-palette";
+import { ShortcutsHelp } from "./shortcuts-help";
 
 export function Layout({ children }: { children: ComponentChildren }) {
   const { path, query } = useLocation();
@@ -15,6 +17,8 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const search = useRef<HTMLInputElement>(null);
   const [q, setQ] = useState(path === "/search" ? query.get("q") ?? "" : "");
   const [theme, setThemeState] = useState<Theme>(storedTheme());
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
   const reviewTotal = useReviewTotal(path);
 
   useEffect(() => {
@@ -26,15 +30,18 @@ export function Layout({ children }: { children: ComponentChildren }) {
       addShortcut({ keys: "/", description: "Search", run: () => search.current?.focus() }),
       addShortcut({ keys: "c", description: "Capture an idea", run: () => navigate("/capture") }),
       addShortcut({ keys: "i", description: "Ideas", run: () => navigate("/ideas") }),
+      addShortcut({ keys: "Mod+k", description: "Command palette: go to an idea, a page or an action", run: () => setPaletteOpen(true) }),
+      addShortcut({ keys: "?", description: "Keyboard shortcuts", run: () => setHelpOpen(true) }),
     ];
     return () => offs.forEach((off) => off());
   }, []);
 
-  const cycleTheme = () => {
+  const cycleTheme = useCallback(() => {
     const next: Theme = theme === "system" ? "dark" : theme === "dark" ? "light" : "system";
     setTheme(next);
     setThemeState(next);
-  };
+  }, [theme]);
+  const showShortcuts = useCallback(() => setHelpOpen(true), []);
 
   const nav = NAV.filter((n) => !n.operatorOnly || session.user.is_operator);
   return (
@@ -65,6 +72,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
           />
         </form>
         <div class="topbar-actions">
+          <button type="button" class="btn icon" onClick={() => setPaletteOpen(true)} aria-label="Command palette" title="Command palette (Ctrl+K)">⌘</button>
           <button type="button" class="btn icon" onClick={cycleTheme} aria-label={`Theme: ${theme}. Change theme`} title={`Theme: ${theme}`}>
             {theme === "dark" ? "☾" : theme === "light" ? "☀" : "◐"}
           </button>
@@ -84,6 +92,8 @@ export function Layout({ children }: { children: ComponentChildren }) {
       </header>
       <main id="main" tabIndex={-1}>{children}</main>
       <Toasts />
+      <CommandPalette open={paletteOpen} onClose={() => setPaletteOpen(false)} onToggleTheme={cycleTheme} onShowShortcuts={showShortcuts} />
+      <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
     </div>
   );
 }
