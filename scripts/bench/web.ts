@@ -16,6 +16,7 @@ import type { Browser, Page } from "playwright-core";
 import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { flag, machine, report, row, type Row } from "./lib";
+import { mindMapFigures } from "./web-map";
 import {
   benchInitScript, fmtMs, launchBrowser, median, percentile, signedInContext, startWebBenchServer, staticMirror, timeFetch,
   type WebBenchServer,
@@ -200,10 +201,18 @@ const capture: Figures = async (ctx) => {
   }
 };
 
+/** The mind map at 2,000 ideas / 5,000 edges (scripts/bench/web-map.ts): its own seeded server, this browser. */
+const mindMap: Figures = async (ctx) => {
+  const r = await mindMapFigures(ctx.browser, { ideas: 2000, edges: 5000, runs: Math.min(ctx.runs, 3) });
+  lines.push(...r.lines);
+  return r.rows;
+};
+
 /** Every web figure, in order; each gets the same seeded server and browser. */
 export const FIGURES: Array<{ name: string; run: Figures }> = [
   { name: "ideas list", run: ideasList },
   { name: "capture", run: capture },
+  { name: "mind map", run: mindMap },
 ];
 
 export async function webBench(opts: { ideas?: number; runs?: number; only?: string[] } = {}): Promise<Row[]> {
