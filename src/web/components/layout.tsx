@@ -6,6 +6,7 @@ import { useSession } from "../session";
 import { addShortcut } from "../lib/keys";
 import { setTheme, storedTheme, type Theme } from "../lib/theme";
 import { NAV } from "../routes";
+import { setOutboxUser, useOutbox } from "../api/outbox";
 import { getReview, onReviewTotal } from "../api/review";
 import { Toasts } from "./toast";
 import { CommandPalette } from "./command-palette";
@@ -17,6 +18,11 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const search = useRef<HTMLInputElement>(null);
   const [q, setQ] = useState(path === "/search" ? query.get("q") ?? "" : "");
   const [theme, setThemeState] = useState<Theme>(storedTheme());
+  const outbox = useOutbox();
+  useEffect(() => {
+    setOutboxUser(session.user.id); // the outbox sends only this account's captures
+    return () => setOutboxUser(null);
+  }, [session.user.id]);
   const [paletteOpen, setPaletteOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
   const reviewTotal = useReviewTotal(path);
@@ -72,6 +78,9 @@ export function Layout({ children }: { children: ComponentChildren }) {
           />
         </form>
         <div class="topbar-actions">
+          <span role="status" class="outbox-indicator">
+            {outbox.length > 0 && <a href="/capture#outbox">{outbox.length} waiting to send</a>}
+          </span>
           <button type="button" class="btn icon" onClick={() => setPaletteOpen(true)} aria-label="Command palette" title="Command palette (Ctrl+K)">⌘</button>
           <button type="button" class="btn icon" onClick={cycleTheme} aria-label={`Theme: ${theme}. Change theme`} title={`Theme: ${theme}`}>
             {theme === "dark" ? "☾" : theme === "light" ? "☀" : "◐"}
