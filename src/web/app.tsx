@@ -27,13 +27,12 @@ export function App() {
 
   const load = useCallback(async () => {
     try {
+      // Both questions at once: one round trip before the first page instead of two.
+      const me = getMe({ quiet401: true }).then((user) => user, () => null);
       const status = await getSetupStatus();
       if (status.needs_setup) return setBoot({ state: "setup" });
-      try {
-        setBoot({ state: "ready", user: await getMe({ quiet401: true }) });
-      } catch {
-        setBoot({ state: "signin", registrationOpen: status.registration_open });
-      }
+      const user = await me;
+      setBoot(user ? { state: "ready", user } : { state: "signin", registrationOpen: status.registration_open });
     } catch (e) {
       setBoot({ state: "error", message: describeError(e) });
     }
