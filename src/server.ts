@@ -67,6 +67,15 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   }
   const port = app.server!.port;
   writePidFile(config.data_dir);
+  // Logged before "idearepo started", so whoever waits for that line has the code too.
+  // First run: whoever opens the web app needs this code (from the log, i.e. the machine's owner) to claim the instance.
+  const setupCode = createSetupService(deps).currentCode();
+  if (setupCode) {
+    log.warn("first run: open the web app and enter this setup code to create the owner account", {
+      url: `${tls ? "https" : "http"}://${config.host}:${port}/`,
+      setup_code: setupCode,
+    });
+  }
   log.info("idearepo started", {
     version: pkg.version,
     pid: process.pid,
@@ -76,14 +85,6 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
     listen: `${tls ? "https" : "http"}://${config.host}:${port}`,
     startup_ms: Math.round(performance.now() - t0),
   });
-  // First run: whoever opens the web app needs this code (from the log, i.e. the machine's owner) to claim the instance.
-  const setupCode = createSetupService(deps).currentCode();
-  if (setupCode) {
-    log.warn("first run: open the web app and enter this setup code to create the owner account", {
-      url: `${tls ? "https" : "http"}://${config.host}:${port}/`,
-      setup_code: setupCode,
-    });
-  }
 
   // Shutdown order: stop accepting and let in-flight requests answer (every acknowledged write is committed, since
   // handlers commit before they respond), then stop background services (they finish or release their jobs, which
