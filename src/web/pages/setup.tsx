@@ -3,31 +3,20 @@ import { useEffect, useState } from "preact/hooks";
 import { completeSetup } from "../api/session";
 import type { User } from "../api/types";
 import { Field } from "../components/field";
-import { describeError, fieldErrors } from "../errors";
+import { useSubmit } from "../lib/use-submit";
 
 export function SetupPage({ onDone }: { onDone: (user: User) => void }) {
   const [form, setForm] = useState({ setup_code: "", display_name: "", email: "", password: "" });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { errors, failure, busy, run } = useSubmit();
   useEffect(() => void (document.title = "Set up · idearepo"), []);
   const set = (k: keyof typeof form) => (e: { currentTarget: HTMLInputElement }) => setForm({ ...form, [k]: e.currentTarget.value });
 
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setErrors({});
-    setFailure("");
-    try {
+    run(async () => {
       const out = await completeSetup(form);
       onDone({ ...out.user, is_operator: true });
-    } catch (err) {
-      const fields = fieldErrors(err);
-      setErrors(fields);
-      if (Object.keys(fields).length === 0) setFailure(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -4,35 +4,24 @@ import { ApiError } from "../api/client";
 import { register, signIn } from "../api/session";
 import type { User } from "../api/types";
 import { Field } from "../components/field";
-import { describeError, fieldErrors } from "../errors";
+import { useSubmit } from "../lib/use-submit";
 
 export function SignInPage({ registrationOpen, onDone }: { registrationOpen: boolean; onDone: (user: User) => void }) {
   const [mode, setMode] = useState<"signin" | "register">("signin");
   const [form, setForm] = useState({ email: "", password: "", display_name: "" });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { errors, failure, busy, run } = useSubmit();
   useEffect(() => void (document.title = `${mode === "signin" ? "Sign in" : "Create account"} · idearepo`), [mode]);
   const set = (k: keyof typeof form) => (e: { currentTarget: HTMLInputElement }) => setForm({ ...form, [k]: e.currentTarget.value });
 
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setErrors({});
-    setFailure("");
-    try {
-      const out = mode === "signin" ? await signIn(form.email, form.password) : await register(form);
-      onDone(out.user);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) setFailure("That e-mail and password do not match an account.");
-      else {
-        const fields = fieldErrors(err);
-        setErrors(fields);
-        if (Object.keys(fields).length === 0) setFailure(describeError(err));
-      }
-    } finally {
-      setBusy(false);
-    }
+    run(
+      async () => {
+        const out = mode === "signin" ? await signIn(form.email, form.password) : await register(form);
+        onDone(out.user);
+      },
+      (err) => (err instanceof ApiError && err.status === 401 ? "That e-mail and password do not match an account." : undefined),
+    );
   };
 
   return (

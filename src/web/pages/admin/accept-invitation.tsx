@@ -3,35 +3,24 @@ import { useEffect, useState } from "preact/hooks";
 import { acceptInvitation } from "../../api/admin";
 import type { User } from "../../api/types";
 import { Field } from "../../components/field";
-import { describeError, fieldErrors } from "../../errors";
+import { useSubmit } from "../../lib/use-submit";
 import { navigate } from "../../router";
 
 export function AcceptInvitationPage({ token, onDone }: { token: string; onDone: (user: User) => void }) {
   const [password, setPassword] = useState("");
   const [repeat, setRepeat] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, failure, busy, run } = useSubmit();
   useEffect(() => void (document.title = "Accept invitation · idearepo"), []);
 
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setErrors({});
-    setFailure("");
     if (password.length < 8) return setErrors({ password: "At least 8 characters." });
     if (password !== repeat) return setErrors({ repeat: "The two passwords differ." });
-    setBusy(true);
-    try {
+    run(async () => {
       const out = await acceptInvitation(token, password);
       navigate("/capture", { replace: true });
       onDone(out.user);
-    } catch (err) {
-      const fields = fieldErrors(err);
-      setErrors(fields);
-      if (Object.keys(fields).length === 0) setFailure(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -5,7 +5,7 @@ import { LIMITS } from "../../api/types";
 import { Field } from "../../components/field";
 import { Notice } from "../../components/notices";
 import { notify, notifyError } from "../../components/toast";
-import { describeError, fieldErrors } from "../../errors";
+import { useSubmit } from "../../lib/use-submit";
 import { fullTime } from "../../lib/time";
 
 const EMPTY = { email: "", display_name: "", password: "", plan: "free" as "free" | "pro", how: "password" as "password" | "invite" };
@@ -14,18 +14,13 @@ export const invitationLink = (token: string) => `${location.origin}/invite?toke
 
 export function CreateUserSection({ onCreated }: { onCreated: (user: AdminUser) => void }) {
   const [form, setForm] = useState(EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { errors, failure, busy, run } = useSubmit();
   const [invited, setInvited] = useState<{ user: AdminUser; invitation: Invitation } | null>(null);
   const set = <K extends keyof typeof EMPTY>(k: K, v: (typeof EMPTY)[K]) => setForm((f) => ({ ...f, [k]: v }));
 
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setErrors({});
-    setFailure("");
-    try {
+    run(async () => {
       const out = await createUser({
         email: form.email.trim(),
         display_name: form.display_name.trim() || undefined,
@@ -39,13 +34,7 @@ export function CreateUserSection({ onCreated }: { onCreated: (user: AdminUser) 
         notify(`Account ${out.user.email} created; it can sign in now.`);
       }
       setForm({ ...EMPTY, plan: form.plan, how: form.how });
-    } catch (err) {
-      const fields = fieldErrors(err);
-      setErrors(fields);
-      if (Object.keys(fields).length === 0) setFailure(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
