@@ -160,7 +160,11 @@ describeBrowser("idea page", () => {
     const bOut = (await api(server.base, pro.key, "GET", `/ideas/${b.id}/relations`)).body.outgoing;
     expect(bOut.filter((r: any) => r.created_by === "user")).toMatchObject([{ relation_type: "supersedes", idea_id: a.id }]);
     // Removing it is DELETE /map/relations/:id.
-    await page.getByRole("button", { name: `Remove relation supersedes #${a.number} Charlie notebook v2` }).first().click();
+    // Both rows name Charlie (b → a under "From this idea", first; a → b under "To this idea"): wait until the new
+    // outgoing row has rendered too, or .first() could be the incoming one.
+    const removeButtons = page.getByRole("button", { name: `Remove relation supersedes #${a.number} Charlie notebook v2` });
+    await removeButtons.nth(1).waitFor();
+    await removeButtons.first().click();
     await page.getByText("Relation removed").waitFor();
     const after = (await api(server.base, pro.key, "GET", `/ideas/${b.id}/relations`)).body;
     expect([...after.outgoing, ...after.incoming].filter((r: any) => r.created_by === "user" && r.relation_type === "supersedes")).toHaveLength(1); // a → b stays
