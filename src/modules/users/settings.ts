@@ -21,6 +21,10 @@ export const DEFAULT_SETTINGS: Readonly<UserSettings> = Object.freeze({
   stale_threshold_days: 30,
 });
 
+/** The spec's ranges; the web app's settings page shows and checks the same ones. */
+export const THRESHOLD_RANGE = { min: 0.1, max: 0.9 } as const;
+export const STALE_DAYS_RANGE = { min: 7, max: 180 } as const;
+
 const inRange = (v: unknown, lo: number, hi: number): v is number =>
   typeof v === "number" && Number.isFinite(v) && v >= lo && v <= hi;
 
@@ -37,13 +41,13 @@ export function parseSettings(json: string | null | undefined): UserSettings {
     s.preferred_ai_provider = raw.preferred_ai_provider;
   }
   for (const k of ["search_threshold", "dedup_threshold", "related_threshold"] as const) {
-    if (inRange(raw[k], 0.1, 0.9)) s[k] = raw[k] as number;
+    if (inRange(raw[k], THRESHOLD_RANGE.min, THRESHOLD_RANGE.max)) s[k] = raw[k] as number;
   }
   if (typeof raw.code_mode === "boolean") s.code_mode = raw.code_mode;
   // Only an explicit false opts out of mail.
   s.weekly_digest = raw.weekly_digest !== false;
   s.stale_nudges = raw.stale_nudges !== false;
-  if (inRange(raw.stale_threshold_days, 7, 180) && Number.isInteger(raw.stale_threshold_days)) {
+  if (inRange(raw.stale_threshold_days, STALE_DAYS_RANGE.min, STALE_DAYS_RANGE.max) && Number.isInteger(raw.stale_threshold_days)) {
     s.stale_threshold_days = raw.stale_threshold_days as number;
   }
   return s;
