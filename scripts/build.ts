@@ -2,10 +2,11 @@
 //
 // Inside it: the code, the web app (bundled here, src/modules/web/assets.ts), the SQL migrations (text imports), the default model's weights and the tfjs wasm runtime
 // (file imports in src/ml/use-lite-files.ts), the model and checkpoint workers (entrypoints) and this platform's
-// sqlite-vec library (a virtual file import resolved below, written out at start by src/compiled/entry.ts).
+// sqlite-vec library (a virtual file import resolved below, written out at start by src/compiled/entry.ts), and
+// onnxruntime's library and Node binding for ONNX models (written out on first use by src/compiled/onnxruntime.ts).
 import type { BunPlugin } from "bun";
 import { getLoadablePath } from "sqlite-vec";
-import { mkdirSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { bundleWebApp } from "../src/modules/web/assets";
 
@@ -18,6 +19,73 @@ export interface BuildOptions {
   minify?: boolean;
 }
 
+/** onnxruntime-node's prebuilt files for the platform that builds (the binary runs where it was built). */
+function onnxruntimeFiles(): { binding: string; library: string; hash: string; libraryName: string } {
+  const dir = join(ROOT, "node_modules/onnxruntime-node/bin/napi-v6", process.platform, process.arch);
+  const libraryName = readdirSync(dir).find((f) => f.startsWith("libonnxruntime"));
+  if (!libraryName) throw new Error(`no libonnxruntime in ${dir}`);
+  const binding = join(dir, "onnxruntime_binding.node");
+  const library = join(dir, libraryName);
+  const hasher = new Bun.CryptoHasher("sha256").update(readFileSync(library)).update(readFileSync(binding));
+  return { binding, library, libraryName, hash: hasher.digest("hex").slice(0, 16) };
+}
+
+/** Replaces one exact passage of a dependency's source, failing the build if it moved (e.g. after an upgrade). */
+function patch(source: string, file: string, from: string, to: string): string {
+  if (!source.includes(from)) throw new Error(`build patch no longer applies to ${file}: ${JSON.stringify(from.slice(0, 80))}`);
+  return source.replace(from, to);
+}
+
+/**
+ * transformers.js inside the binary. (1) It loads onnxruntime-node through createRequire(import.meta.url), which
+ * the bundler cannot follow and which finds nothing at run time (import.meta.url is a /$bunfs/ path): replaced by a
+ * plain import, so onnxruntime-node is bundled. (2) onnxruntime-node requires its .node binding from a path built at
+ * run time: replaced by src/compiled/onnxruntime.ts, which writes the binding and libonnxruntime out and loads them.
+ * (3) It imports sharp (a native image library) at load: replaced by src/compiled/sharp-stub.ts.
+ */
+const onnxruntime: BunPlugin = {
+  name: "idearepo-onnxruntime",
+  setup(build) {
+    const ort = onnxruntimeFiles();
+    build.onResolve({ filter: /^sharp$/ }, () => ({ path: join(ROOT, "src/compiled/sharp-stub.ts") }));
+    build.onResolve({ filter: /^idearepo-embedded:onnxruntime-/ }, (args) => {
+      const name = args.path.slice("idearepo-embedded:onnxruntime-".length);
+      // Namespaced so the bundler's .node handling (load it as an addon, extracted to $TMPDIR) does not apply:
+      // the binding must sit next to libonnxruntime to find it.
+      if (name === "binding") return { path: ort.binding, namespace: "idearepo-ort-file" };
+      if (name === "library") return { path: ort.library };
+      if (name === "meta") return { path: name, namespace: "idearepo-ort" };
+      throw new Error(`unknown embedded file ${args.path}`);
+    });
+    build.onLoad({ filter: /.*/, namespace: "idearepo-ort-file" }, (args) => ({ contents: readFileSync(args.path), loader: "file" }));
+    build.onLoad({ filter: /.*/, namespace: "idearepo-ort" }, () => ({
+      contents: `export default ${JSON.stringify({ hash: ort.hash, library: ort.libraryName })};`,
+      loader: "js",
+    }));
+    build.onLoad({ filter: /@huggingface\/transformers\/dist\/transformers\.node\.mjs$/ }, async (args) => {
+      const source = await Bun.file(args.path).text();
+      const contents = patch(
+        source,
+        args.path,
+        'import { createRequire } from "module";\nvar requireFromHere = createRequire(import.meta.url ?? __filename);\nprocess.env.ORT_DISABLE_TELEMETRY = "1";\nvar onnx_node_default = requireFromHere("onnxruntime-node");',
+        'import onnx_node_default from "onnxruntime-node";',
+      );
+      return { contents, loader: "js" };
+    });
+    build.onLoad({ filter: /onnxruntime-node\/dist\/binding\.js$/ }, async (args) => {
+      const source = await Bun.file(args.path).text();
+      const loader = JSON.stringify(join(ROOT, "src/compiled/onnxruntime.ts"));
+      const contents = patch(
+        source,
+        args.path,
+        "require(`../bin/napi-v6/${process.platform}/${process.arch}/onnxruntime_binding.node`)",
+        `require(${loader}).loadOrtBinding()`,
+      );
+      return { contents, loader: "js" };
+    });
+  },
+};
+
 /**
  * `idearepo-embedded:<name>` → a real file of the build machine, embedded with `with { type: "file" }`; and
  * `idearepo-embedded:web-app` → a module whose default export is the bundled web app (src/modules/web/assets.ts).
@@ -29,6 +97,7 @@ const embedded: BunPlugin = {
       const name = args.path.slice("idearepo-embedded:".length);
       if (name === "sqlite-vec") return { path: getLoadablePath() };
       if (name === "web-app") return { path: name, namespace: "idearepo-web" };
+        if (name.startsWith("onnxruntime-")) return undefined; // the onnxruntime plugin's
       throw new Error(`unknown embedded file ${name}`);
     });
     // The bundle is made before the compile starts: running the bundler from inside a plugin of the bundler deadlocks.
@@ -60,7 +129,7 @@ export async function buildBinary(opts: BuildOptions = {}): Promise<{ outfile: s
     minify: opts.minify ?? true,
     bytecode: opts.bytecode ?? true,
     sourcemap: "none",
-    plugins: [embedded],
+    plugins: [onnxruntime, embedded],
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);

@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import { loadConfig } from "../config";
 import { setVecExtensionPath } from "../db/open";
+import { setNativeDir } from "../ml/native-dir";
 import { extractLibrary } from "./native";
 // Resolved by the build's plugin (scripts/build.ts) to this platform's sqlite-vec library, embedded as a file.
 import vec0 from "idearepo-embedded:sqlite-vec" with { type: "file" };
@@ -23,6 +24,8 @@ async function prepareNativeLibraries(command: string | undefined): Promise<void
   // The embedded copy's name is hashed by the bundler; SQLite needs the original stem for the init symbol.
   const name = `vec0${vec0.slice(vec0.lastIndexOf("."))}`;
   setVecExtensionPath(extractLibrary(bytes, join(dataDir, ".native"), name).path);
+  // onnxruntime is written out only when an ONNX model loads, by the model worker (src/compiled/onnxruntime.ts).
+  setNativeDir(join(dataDir, ".native"));
 }
 
 setEmbeddedWebApp(webApp);

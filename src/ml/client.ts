@@ -2,6 +2,7 @@
 // unloaded while idle.
 import { clipText, planBatches } from "./batching";
 import { findModelFolder } from "./model-folder";
+import { nativeDir } from "./native-dir";
 import { USE_LITE, type EmbedResult, type ModelInfo, type ModelOptions, type Reply, type Request } from "./protocol";
 
 export { cosine } from "./vectors";
@@ -241,7 +242,7 @@ class WorkerModelClient implements ModelClient {
     worker.addEventListener("close", () => this.onCrash(worker, "worker exited"));
     this.worker = worker;
     try {
-      const info = (await this.send(worker, { body: { type: "init", options: this.options } } as Job)) as ModelInfo;
+      const info = (await this.send(worker, { body: { type: "init", options: this.options, nativeDir: nativeDir() } } as Job)) as ModelInfo;
       if (this.embedModelId && info.embedModelId !== this.embedModelId) {
         // Vectors already stored came from the old model; mixing them silently would corrupt search. A restart of the
         // server plans a re-embedding for the new model (src/vectors/generations.ts).

@@ -18,7 +18,8 @@ export interface ModelInfo {
 }
 
 export type Request =
-  | { id: number; type: "init"; options: ModelOptions }
+  /** nativeDir: where the compiled binary writes onnxruntime's library (<data_dir>/.native); null from a checkout. */
+  | { id: number; type: "init"; options: ModelOptions; nativeDir: string | null }
   | { id: number; type: "embed"; texts: string[] }
   | { id: number; type: "rerank"; query: string; docs: string[] }
   | { id: number; type: "close" }

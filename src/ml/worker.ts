@@ -1,5 +1,6 @@
 // The model worker: loads the embedder (USE-lite or ONNX) and optional reranker, answers one request at a time.
 import { USE_LITE, type EmbedResult, type ModelInfo, type ModelOptions, type Reply, type Request } from "./protocol";
+import { setNativeDir } from "./native-dir";
 import type { Embedder, Reranker } from "./vectors";
 
 declare const self: Worker;
@@ -27,6 +28,7 @@ async function handle(request: Request): Promise<void> {
 async function run(request: Request): Promise<[ModelInfo | EmbedResult | number[] | null, ArrayBuffer[]]> {
   switch (request.type) {
     case "init":
+      setNativeDir(request.nativeDir);
       return [await init(request.options), []];
     case "embed": {
       const model = ready(embedder);
