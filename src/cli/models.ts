@@ -1,4 +1,5 @@
-// `models pull NAME [--base-url URL]` fetches an ONNX model into the models folder; `models list` shows what is there.
+// `models pull NAME [--base-url URL]` fetches an ONNX model into the models folder (resuming an interrupted pull);
+// `models list` shows what is there.
 import { parseArgs, rejectUnknown, optionalFlag, UsageError } from "./args";
 import { printJson } from "./context";
 import type { CliCommand } from "./commands";
@@ -17,26 +18,36 @@ async function pull(argv: string[]): Promise<void> {
   const err = process.stderr;
   let lastFile = "";
   let lastDraw = 0;
+  let lastTenth = 0;
   try {
     const result = await pullModel({
       name,
       baseUrl,
       modelsDir: cfg.models_dir,
+      // A redrawn line on a terminal; in a log (not a TTY), one line per file and per tenth of a big one.
       onProgress: (pr) => {
-        if (pr.file !== lastFile || Date.now() - lastDraw > 500) {
-          const of = pr.size ? ` of ${mb(pr.size)}` : "";
-          const line = `${pr.file}: ${mb(pr.received)}${of}`;
-          if (err.isTTY) err.write(`\r\x1b[K${line}`);
-          else if (pr.file !== lastFile) err.write(`${pr.file}\n`);
-          lastFile = pr.file;
-          lastDraw = Date.now();
+        const of = pr.size ? ` of ${mb(pr.size)}` : "";
+        const line = `${pr.file}: ${mb(pr.received)}${of}${pr.resumedFrom ? ` (resumed at ${mb(pr.resumedFrom)})` : ""}`;
+        const tenth = pr.size ? Math.floor((10 * pr.received) / pr.size) : 0;
+        if (err.isTTY) {
+          if (pr.file !== lastFile || pr.resumedFrom || Date.now() - lastDraw > 200) {
+            err.write(`${pr.file !== lastFile && lastFile ? "\n" : "\r\x1b[K"}${line}`);
+            lastDraw = Date.now();
+          }
+        } else if (pr.file !== lastFile || pr.resumedFrom || (pr.size && pr.size > 4_194_304 && tenth > lastTenth)) {
+          err.write(`${line}\n`);
         }
+        if (pr.file !== lastFile) lastTenth = 0;
+        lastTenth = Math.max(lastTenth, tenth);
+        lastFile = pr.file;
       },
     });
     if (err.isTTY) err.write("\n");
-    err.write(`Pulled ${result.name} (${mb(result.bytes)}) into ${result.dir}\n`);
-    printJson({ name: result.name, dir: result.dir, bytes: result.bytes, files: result.files });
+    const resumed = result.resumedBytes > 0 ? `, ${mb(result.resumedBytes)} of it kept from an interrupted download` : "";
+    err.write(`Pulled ${result.name} (${mb(result.bytes)}${resumed}) into ${result.dir}\n`);
+    printJson({ name: result.name, dir: result.dir, bytes: result.bytes, resumed_bytes: result.resumedBytes, files: result.files });
   } catch (e) {
+    if (err.isTTY) err.write("\n");
     throw new UsageError(`models pull ${name} from ${baseUrl} failed: ${(e as Error).message}`);
   }
 }
