@@ -1,51 +1,42 @@
-// `models pull` against a local server laid out like the Hugging Face hub (<repo>/resolve/main/<file>).
+// `models pull` against a local server that serves files the way the Hugging Face hub does (test/fixtures/ml/fake-hub.ts).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startModels } from "../../src/ml/client";
 import { listModels, pullModel, type PullProgress } from "../../src/ml/pull";
+import { startFakeHub, type FakeHub } from "../fixtures/ml/fake-hub";
 import { makeTestModels } from "../fixtures/ml/make-minilm";
 
 const fixtures = makeTestModels();
-/** repo name → folder whose files the fake hub serves; "quantized" repos serve model.onnx as model_quantized.onnx. */
-const REPOS: Record<string, { dir: string; quantized: boolean }> = {
-  "test-org/tiny-minilm": { dir: join(fixtures.modelsDir, fixtures.embedder), quantized: true },
-  "test-org/tiny-minilm-fp32": { dir: join(fixtures.modelsDir, fixtures.embedder), quantized: false },
-  "test-org/no-onnx": { dir: join(fixtures.modelsDir, fixtures.reranker), quantized: false },
-};
-const requested: string[] = [];
-let server: ReturnType<typeof Bun.serve>;
+const embedderDir = join(fixtures.modelsDir, fixtures.embedder);
+const QUANTIZED = { rename: { "onnx/model_quantized.onnx": "onnx/model.onnx" }, hide: ["onnx/model.onnx"] };
+let hub: FakeHub;
 let baseUrl: string;
 let modelsDir: string;
+const requested = () => hub.requests.map((r) => r.path);
 
 beforeAll(() => {
-  server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch(request) {
-      const path = decodeURIComponent(new URL(request.url).pathname);
-      requested.push(path);
-      const match = path.match(/^\/([^/]+\/[^/]+)\/resolve\/main\/(.+)$/);
-      const repo = match && REPOS[match[1]];
-      if (!match || !repo) return new Response("Repository not found", { status: 404 });
-      let file = match[2];
-      if (match[1] === "test-org/no-onnx" && file.startsWith("onnx/")) return new Response("Entry not found", { status: 404 });
-      if (repo.quantized && file === "onnx/model_quantized.onnx") file = "onnx/model.onnx";
-      else if (repo.quantized && file === "onnx/model.onnx") return new Response("Entry not found", { status: 404 });
-      else if (!repo.quantized && file === "onnx/model_quantized.onnx") return new Response("Entry not found", { status: 404 });
-      const local = join(repo.dir, file);
-      return existsSync(local) ? new Response(Bun.file(local)) : new Response("Entry not found", { status: 404 });
-    },
+  hub = startFakeHub({
+    "test-org/tiny-minilm": { dir: embedderDir, ...QUANTIZED },
+    "test-org/tiny-minilm-fp32": { dir: embedderDir },
+    "test-org/no-onnx": { dir: join(fixtures.modelsDir, fixtures.reranker), hide: ["onnx/model.onnx"] },
+    "test-org/resumable": { dir: embedderDir, ...QUANTIZED },
+    "test-org/flaky": { dir: embedderDir, ...QUANTIZED },
+    "test-org/tampered": { dir: embedderDir, ...QUANTIZED, wrongSha256: true },
+    "test-org/moving": { dir: embedderDir, ...QUANTIZED, commit: "a".repeat(40) },
   });
-  baseUrl = `http://127.0.0.1:${server.port}`;
+  baseUrl = hub.baseUrl;
   modelsDir = mkdtempSync(join(tmpdir(), "idearepo-pull-"));
 });
 
 afterAll(() => {
-  server.stop(true);
+  hub.stop();
   rmSync(modelsDir, { recursive: true, force: true });
 });
+
+const modelBytes = () => readFileSync(join(embedderDir, "onnx", "model.onnx"));
+const isModelFile = (repo: string) => (r: string, f: string) => r === repo && f === "onnx/model_quantized.onnx";
 
 describe("pullModel", () => {
   test("downloads the hub files into <modelsDir>/<repo> and reports progress", async () => {
@@ -101,9 +92,9 @@ describe("pullModel", () => {
   });
 
   test("pulling again replaces the folder in one step", async () => {
-    const before = requested.length;
+    const before = requested().length;
     await pullModel({ name: "test-org/tiny-minilm", baseUrl, modelsDir });
-    expect(requested.length).toBeGreaterThan(before);
+    expect(requested().length).toBeGreaterThan(before);
     expect(existsSync(join(modelsDir, "test-org", "tiny-minilm", "onnx", "model_quantized.onnx"))).toBe(true);
   });
 
@@ -126,5 +117,107 @@ describe("listModels", () => {
 
   test("a missing models folder lists nothing", () => {
     expect(listModels(join(modelsDir, "nope"))).toEqual([]);
+  });
+});
+
+describe("pullModel: checks, resume, all or nothing", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "idearepo-pull-resume-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const cdnRequests = (from: number) => hub.requests.slice(from).filter((r) => r.path.startsWith("/cdn/"));
+
+  test("every file is checked against what the hub announces: SHA-256 for weights, the git blob id for the rest", async () => {
+    const result = await pullModel({ name: "test-org/tiny-minilm", baseUrl, modelsDir: dir });
+    const verified = Object.fromEntries(result.files.map((f) => [f.file, f.verified]));
+    expect(verified["onnx/model_quantized.onnx"]).toBe("sha256");
+    expect(verified["config.json"]).toBe("git-sha1");
+    expect(verified["tokenizer.json"]).toBe("git-sha1");
+    expect(result.resumedBytes).toBe(0);
+  });
+
+  test("a connection dropped mid-file is resumed in the same run with a Range request", async () => {
+    const size = modelBytes().length;
+    const half = Math.floor(size / 2);
+    hub.faults.push({ match: isModelFile("test-org/flaky"), afterBytes: half, kind: "drop", times: 1 });
+    const from = hub.requests.length;
+    const result = await pullModel({ name: "test-org/flaky", baseUrl, modelsDir: dir, retries: 2 });
+    expect(readFileSync(join(result.dir, "onnx", "model_quantized.onnx")).equals(modelBytes())).toBe(true);
+    const cdn = cdnRequests(from);
+    expect(cdn.map((r) => [r.range, r.status])).toEqual([
+      [null, 200],
+      [`bytes=${half}-`, 206],
+    ]);
+    // The second transfer carried only the rest: the whole file crossed the wire once.
+    expect(cdn[0].bytes + cdn[1].bytes).toBe(size);
+    expect(result.resumedBytes).toBe(half);
+  });
+
+  test("an interrupted pull leaves nothing the server would load, and the next run resumes it", async () => {
+    const size = modelBytes().length;
+    const cut = Math.floor(size / 3);
+    const fault = { match: isModelFile("test-org/resumable"), afterBytes: cut, kind: "drop" as const, times: 5 };
+    hub.faults.push(fault);
+    await expect(pullModel({ name: "test-org/resumable", baseUrl, modelsDir: dir, retries: 0 })).rejects.toThrow("run the same command again to resume");
+    expect(existsSync(join(dir, "test-org", "resumable"))).toBe(false);
+    expect(listModels(dir).map((m) => m.name)).not.toContain("test-org/resumable");
+    await expect(startModels({ modelsDir: dir, embedModel: "test-org/resumable", rerankModel: null })).rejects.toThrow("does not exist");
+    // What arrived stays in the hidden staging folder for the next run.
+    const part = join(dir, "test-org", ".pull-resumable", "onnx", "model_quantized.onnx.part");
+    expect(readFileSync(part).length).toBe(cut);
+
+    fault.times = 0; // the network is back
+    const from = hub.requests.length;
+    const progress: PullProgress[] = [];
+    const result = await pullModel({ name: "test-org/resumable", baseUrl, modelsDir: dir, onProgress: (p) => progress.push(p) });
+    const cdn = cdnRequests(from);
+    expect(cdn.map((r) => [r.range, r.status])).toEqual([[`bytes=${cut}-`, 206]]);
+    expect(cdn[0].bytes).toBe(size - cut);
+    expect(progress.find((p) => p.file === "onnx/model_quantized.onnx")?.resumedFrom).toBe(cut);
+    expect(result.resumedBytes).toBeGreaterThanOrEqual(cut);
+    expect(readFileSync(join(result.dir, "onnx", "model_quantized.onnx")).equals(modelBytes())).toBe(true);
+    expect(readdirSync(join(dir, "test-org")).filter((n) => n.startsWith("."))).toEqual([]); // staging and lock gone
+    const models = await startModels({ modelsDir: dir, embedModel: "test-org/resumable", rerankModel: null });
+    expect((await models.embed(["resumed"]))[0].length).toBe(fixtures.hidden);
+    await models.close();
+  });
+
+  test("a file that does not match the announced SHA-256 is refused and discarded", async () => {
+    const pull = () => pullModel({ name: "test-org/tampered", baseUrl, modelsDir: dir, retries: 0 });
+    await expect(pull()).rejects.toThrow(/SHA-256 [0-9a-f]{64} does not match the host's [0-9a-f]{64}/);
+    expect(existsSync(join(dir, "test-org", "tampered"))).toBe(false);
+    expect(existsSync(join(dir, "test-org", ".pull-tampered", "onnx", "model_quantized.onnx.part"))).toBe(false);
+    // Not resumed into a corrupt file: the next run downloads it whole again, and is refused again.
+    const from = hub.requests.length;
+    await expect(pull()).rejects.toThrow("does not match");
+    expect(cdnRequests(from).map((r) => r.range)).toEqual([null]);
+  });
+
+  test("a model that changed on the host between two runs is not mixed: the partial copy is discarded", async () => {
+    const fault = { match: isModelFile("test-org/moving"), afterBytes: 100, kind: "drop" as const, times: 1 };
+    hub.faults.push(fault);
+    await expect(pullModel({ name: "test-org/moving", baseUrl, modelsDir: dir, retries: 0 })).rejects.toThrow("resume");
+    hub.repos["test-org/moving"].commit = "b".repeat(40);
+    await expect(pullModel({ name: "test-org/moving", baseUrl, modelsDir: dir })).rejects.toThrow(
+      `the model changed on the host while it was being pulled (commit ${"a".repeat(40)} → ${"b".repeat(40)})`,
+    );
+    expect(existsSync(join(dir, "test-org", ".pull-moving"))).toBe(false);
+    const result = await pullModel({ name: "test-org/moving", baseUrl, modelsDir: dir });
+    expect(result.resumedBytes).toBe(0);
+    expect(readFileSync(join(result.dir, "onnx", "model_quantized.onnx")).equals(modelBytes())).toBe(true);
+  });
+
+  test("one pull per model at a time; a lock left by a killed run is taken over", async () => {
+    const lock = join(dir, "test-org", ".pull-tiny-minilm-fp32.lock");
+    writeFileSync(lock, String(process.pid)); // a live process holds it
+    await expect(pullModel({ name: "test-org/tiny-minilm-fp32", baseUrl, modelsDir: dir })).rejects.toThrow(
+      `another \`models pull test-org/tiny-minilm-fp32\` is running (pid ${process.pid})`,
+    );
+    const dead = Bun.spawnSync(["true"]).pid; // exited: its lock is stale
+    writeFileSync(lock, String(dead));
+    const result = await pullModel({ name: "test-org/tiny-minilm-fp32", baseUrl, modelsDir: dir });
+    expect(existsSync(join(result.dir, "onnx", "model.onnx"))).toBe(true);
+    expect(existsSync(lock)).toBe(false);
   });
 });
