@@ -1,5 +1,6 @@
-// Embedding generations: one pair of vec0 tables per embedding model, and which pair answers searches while another is built.
+// Embedding generations: one pair of vector tables per embedding model, and which pair answers searches while another is built.
 import type { Db } from "../db/open";
+import { createIdeaStorage, upgradeIdeaTable } from "./layout";
 import { forgetStore } from "./store";
 import { ideaTable, tagTable } from "./tables";
 
@@ -53,12 +54,13 @@ const CHUNK_SIZE = 128;
 const sameModel = (g: Generation | null, m: ModelIdentity) => !!g && g.model_id === m.model_id && g.dim === m.dim;
 
 function createTables(db: Db, g: Generation): void {
+  // Idea vectors: a plain table with binary codes for the coarse pass (layout.ts). Tag vectors stay in vec0: an
+  // account has few tags, and vec0's exact scan over them is fast.
+  createIdeaStorage(db, g.gen);
   // Partitioned by account: a KNN scans only the caller's vectors, so a huge neighbour can never crowd them out.
-  // The auxiliary columns remember what was embedded (a text hash, a tag name) so unchanged text is never re-embedded.
+  // The auxiliary column remembers the name that was embedded, so an unchanged tag is never re-embedded.
   // vec0 allocates vector storage a chunk at a time; the default 1024-vector chunk made every 1024th insert stall
   // the writer for 30–70 ms (2 MB written at once). 128 removes the stalls and scans as fast (measured at 100k).
-  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${ideaTable(g.gen)} USING vec0(
-    user_id text partition key, embedding float[${g.dim}] distance_metric=cosine, +text_hash text, chunk_size=${CHUNK_SIZE})`);
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${tagTable(g.gen)} USING vec0(
     user_id text partition key, embedding float[${g.dim}] distance_metric=cosine, +name text, chunk_size=${CHUNK_SIZE})`);
 }
@@ -76,6 +78,10 @@ function dropTables(db: Db, gen: number): void {
  * same model. The very first generation becomes active at once: there is nothing older to keep serving.
  */
 export function planGenerations(db: Db, want: ModelIdentity, now: string, opts: { force?: boolean } = {}): EmbeddingState {
+  // Idea tables written by an older build (vec0) are converted first, once, so no search pays for it later.
+  for (const g of [readState(db).active, readState(db).building]) {
+    if (g && upgradeIdeaTable(db, g.gen) > 0) forgetStore(db, g.gen);
+  }
   return db.transaction(() => {
     const s = readState(db);
     const fresh = (): Generation => {

@@ -1,7 +1,23 @@
-// Prepared SQL over one generation's vec0 tables: put/delete vectors, read them back, per-account KNN.
+// Prepared SQL over one generation's vector tables: put/delete vectors, read them back, per-account KNN.
 import type { Db } from "../db/open";
+import { binaryCode, CodeCache } from "./codes";
 import type { Generation } from "./generations";
+import { createIdeaStorage, upgradeIdeaTable } from "./layout";
 import { ideaTable, tagTable } from "./tables";
+
+/**
+ * Accounts with at most this many ideas are searched exactly (every vector's cosine, in SQL): below it the exact
+ * scan costs less than the coarse pass plus rescoring (scripts/bench/search.ts measures both).
+ */
+export const EXACT_MAX = 2000;
+/**
+ * Candidates the coarse pass hands to the exact rescoring: at least this many, and never fewer than 4 × k. On USE-lite
+ * vectors of real sentences this keeps recall@20 against exact KNN above 0.99 (docs/performance.md).
+ */
+export const RESCORE_MIN = 400;
+export const rescoreCount = (k: number) => Math.max(RESCORE_MIN, 4 * k);
+
+export type KnnMode = "auto" | "exact" | "quantized";
 
 export interface Neighbour {
   id: number;
@@ -16,14 +32,26 @@ const toVector = (bytes: Uint8Array | null | undefined): Float32Array | null =>
 function createStore(db: Db, g: Generation) {
   const ideas = ideaTable(g.gen);
   const tags = tagTable(g.gen);
+  upgradeIdeaTable(db, g.gen);
+  createIdeaStorage(db, g.gen);
   const q = {
-    // vec0 has no UPSERT: delete, then insert, inside the caller's transaction.
-    delIdea: db.prepare(`DELETE FROM ${ideas} WHERE rowid = ?`),
-    insIdea: db.prepare(`INSERT INTO ${ideas} (rowid, user_id, embedding, text_hash) VALUES (?, ?, ?, ?)`),
-    ideaHash: db.prepare<{ text_hash: string }, [number]>(`SELECT text_hash FROM ${ideas} WHERE rowid = ?`),
-    ideaVec: db.prepare<{ embedding: Uint8Array }, [number]>(`SELECT embedding FROM ${ideas} WHERE rowid = ?`),
-    knnIdeas: db.prepare<{ id: number; distance: number }, [Float32Array, number, string]>(
-      `SELECT rowid AS id, distance FROM ${ideas} WHERE embedding MATCH ? AND k = ? AND user_id = ?`,
+    delIdea: db.prepare(`DELETE FROM ${ideas} WHERE id = ?`),
+    putIdea: db.prepare(
+      `INSERT INTO ${ideas} (id, user_id, embedding, code, text_hash) VALUES (?1, ?2, ?3, ?4, ?5)
+       ON CONFLICT (id) DO UPDATE SET user_id = ?2, embedding = ?3, code = ?4, text_hash = ?5`,
+    ),
+    ideaHash: db.prepare<{ text_hash: string }, [number]>(`SELECT text_hash FROM ${ideas} WHERE id = ?`),
+    ideaVec: db.prepare<{ embedding: Uint8Array }, [number]>(`SELECT embedding FROM ${ideas} WHERE id = ?`),
+    ideaCodes: db.prepare<{ id: number; code: Uint8Array }, [string]>(`SELECT id, code FROM ${ideas} WHERE user_id = ?`),
+    // Ties broken by id so both paths order equal scores alike.
+    exactIdeas: db.prepare<{ id: number; distance: number }, [Float32Array, string, number]>(
+      `SELECT id, vec_distance_cosine(embedding, ?1) AS distance FROM ${ideas} WHERE user_id = ?2
+       ORDER BY distance, id LIMIT ?3`,
+    ),
+    // CROSS JOIN: one primary-key lookup per candidate, never a walk of the account's rows.
+    rescoreIdeas: db.prepare<{ id: number; distance: number }, [Float32Array, string, string, number]>(
+      `SELECT v.id, vec_distance_cosine(v.embedding, ?1) AS distance FROM json_each(?2) j CROSS JOIN ${ideas} v ON v.id = j.value
+       WHERE v.user_id = ?3 ORDER BY distance, v.id LIMIT ?4`,
     ),
     delTag: db.prepare(`DELETE FROM ${tags} WHERE rowid = ?`),
     insTag: db.prepare(`INSERT INTO ${tags} (rowid, user_id, embedding, name) VALUES (?, ?, ?, ?)`),
@@ -35,26 +63,48 @@ function createStore(db: Db, g: Generation) {
     renamedTags: db.prepare<{ id: number }, []>(
       `SELECT t.id FROM tags t JOIN ${tags} v ON v.rowid = t.id WHERE v.name <> t.name`,
     ),
-    orphanIdeas: db.prepare(`DELETE FROM ${ideas} WHERE rowid NOT IN (SELECT id FROM ideas WHERE is_archived = 0)`),
+    orphanIdeas: db.prepare(`DELETE FROM ${ideas} WHERE id NOT IN (SELECT id FROM ideas WHERE is_archived = 0)`),
     orphanTags: db.prepare(`DELETE FROM ${tags} WHERE rowid NOT IN (SELECT id FROM tags)`),
   };
   const toNeighbours = (rows: { id: number; distance: number }[]): Neighbour[] =>
     rows.map((r) => ({ id: r.id, score: 1 - r.distance }));
   // sqlite-vec refuses k above 4096.
   const clampK = (k: number) => Math.max(1, Math.min(4096, Math.floor(k)));
+  const codes = new CodeCache(db, Math.ceil(g.dim / 32), (userId) => q.ideaCodes.all(userId));
 
   return {
     generation: g,
-    finalize: () => Object.values(q).forEach((s) => s.finalize()),
-    putIdea(id: number, userId: string, vector: Float32Array, textHash: string): void {
-      q.delIdea.run(id);
-      q.insIdea.run(id, userId, vector, textHash);
+    finalize: () => {
+      Object.values(q).forEach((s) => s.finalize());
+      codes.finalize();
     },
-    deleteIdea: (id: number) => q.delIdea.run(id).changes > 0,
+    putIdea(id: number, userId: string, vector: Float32Array, textHash: string): void {
+      if (vector.length !== g.dim) throw new Error(`vector has ${vector.length} dimensions, generation ${g.gen} holds ${g.dim}`);
+      const code = binaryCode(vector);
+      q.putIdea.run(id, userId, vector, code, textHash);
+      codes.put(userId, id, code);
+    },
+    deleteIdea(id: number): boolean {
+      codes.delete(id);
+      return q.delIdea.run(id).changes > 0;
+    },
     ideaHash: (id: number) => q.ideaHash.get(id)?.text_hash ?? null,
     ideaVector: (id: number) => toVector(q.ideaVec.get(id)?.embedding),
-    /** Nearest ideas of one account, best first (exact: vec0 scans the account's partition). */
-    nearestIdeas: (userId: string, vector: Float32Array, k: number) => toNeighbours(q.knnIdeas.all(vector, clampK(k), userId)),
+    /**
+     * Nearest ideas of one account, best first, scored by exact cosine. A small account is scanned whole; a larger
+     * one is scanned by binary code (Hamming distance, in memory) and only the best rescoreCount(k) candidates get
+     * their exact cosine. `mode` forces one path (the benchmark and tests compare them).
+     */
+    nearestIdeas(userId: string, vector: Float32Array, k: number, mode: KnnMode = "auto"): Neighbour[] {
+      const want = Math.max(1, Math.floor(k));
+      if (mode === "exact") return toNeighbours(q.exactIdeas.all(vector, userId, want));
+      const account = codes.account(userId);
+      if (mode === "auto" && account.size <= EXACT_MAX) return toNeighbours(q.exactIdeas.all(vector, userId, want));
+      const candidates = account.nearest(binaryCode(vector), rescoreCount(want));
+      return toNeighbours(q.rescoreIdeas.all(vector, JSON.stringify(candidates), userId, want));
+    },
+    /** Memory held by the in-memory codes of the accounts loaded so far. */
+    codeBytes: () => codes.bytes(),
 
     putTag(id: number, userId: string, vector: Float32Array, name: string): void {
       q.delTag.run(id);

@@ -1,3 +1,4 @@
-// Names of one embedding generation's vec0 tables (one for idea vectors, one for tag vectors).
+// Names of one embedding generation's vector tables (idea vectors in a plain table with their codes, tag vectors in vec0).
 export const ideaTable = (gen: number) => `vec_ideas_g${gen}`;
+export const ideaCodesIndex = (gen: number) => `vec_ideas_g${gen}_codes`;
 export const tagTable = (gen: number) => `vec_tags_g${gen}`;
