@@ -63,7 +63,10 @@ for (const [i, shape] of SHAPES.entries()) {
   // Bare: tokenised in advance, one session.run, no pooling, no worker.
   const feeds = (texts: string[], pairs?: string[]) => {
     const enc = tokenizer(texts, { padding: true, truncation: true, ...(pairs ? { text_pair: pairs } : {}) });
-    const t = (x: { data: BigInt64Array; dims: number[] }) => new ort.Tensor("int64", x.data, x.dims);
+    const t = (x: unknown) => {
+      const { data, dims } = x as { data: BigInt64Array; dims: number[] };
+      return new ort.Tensor("int64", data, dims);
+    };
     return { input_ids: t(enc.input_ids), attention_mask: t(enc.attention_mask), token_type_ids: t(enc.token_type_ids) };
   };
   const cases = [
@@ -123,7 +126,7 @@ async function binaryStarts(): Promise<void> {
     }
     for (;;) {
       const res = await fetch(`${base}/api/v1/ideas/search?mode=semantic&q=bench`, { headers: { "x-api-key": keys[kind] } });
-      if ((await res.json()).search_type === "semantic") break;
+      if (((await res.json()) as { search_type?: string }).search_type === "semantic") break;
       await Bun.sleep(5);
     }
     const ms = performance.now() - t0;
