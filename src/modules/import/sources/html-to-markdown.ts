@@ -1,0 +1,241 @@
+// A small, tolerant HTML/ENML → Markdown converter for note bodies (Evernote, Apple Notes): blocks, lists, checkboxes, links, emphasis.
+
+type El = { tag: string; attrs: Record<string, string>; children: Node[] };
+type Node = El | string;
+
+export interface Converted { markdown: string; media: number; problems: string[] }
+
+const VOID = new Set(["br", "hr", "img", "en-media", "en-todo", "input", "meta", "link", "col", "wbr", "area", "base", "source"]);
+const SKIP = new Set(["head", "script", "style", "title", "object", "svg", "noscript", "template"]);
+const BLOCK = new Set([
+  "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "hr", "table", "thead", "tbody", "tfoot",
+  "tr", "en-note", "body", "html", "section", "article", "header", "footer", "main", "aside", "nav", "dl", "dt", "dd", "figure", "center",
+]);
+
+const NAMED: Record<string, string> = {
+  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", ensp: " ", emsp: " ", thinsp: " ", mdash: "—", ndash: "–",
+  hellip: "…", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", laquo: "«", raquo: "»", copy: "©", reg: "®", trade: "™",
+  bull: "•", middot: "·", euro: "€", pound: "£", yen: "¥", deg: "°", times: "×", divide: "÷", larr: "←", rarr: "→", shy: "",
+};
+
+/** Decodes character references; unknown named ones stay as written. */
+export function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);/gi, (whole, ref: string) => {
+    if (ref[0] === "#") {
+      const cp = ref[1] === "x" || ref[1] === "X" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : "�";
+    }
+    return NAMED[ref.toLowerCase()] ?? whole;
+  });
+}
+
+function parseAttrs(s: string): Record<string, string> {
+  const attrs: Record<string, string> = {};
+  for (const m of s.matchAll(/([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) {
+    attrs[m[1].toLowerCase()] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? "");
+  }
+  return attrs;
+}
+
+/** Builds a forgiving tree: unclosed elements close with their parent, stray end tags are ignored. */
+export function parseHtml(html: string): El {
+  const root: El = { tag: "#root", attrs: {}, children: [] };
+  const stack: El[] = [root];
+  const re = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[([\s\S]*?)(?:\]\]>|$)|<![^>]*>|<\?[\s\S]*?\?>|<\/\s*([a-zA-Z][\w:-]*)\s*>|<([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
+  let last = 0;
+  let skipUntil: string | null = null;
+  for (let m = re.exec(html); m; m = re.exec(html)) {
+    const text = html.slice(last, m.index);
+    last = re.lastIndex;
+    if (skipUntil) {
+      if (m[2]?.toLowerCase() === skipUntil) skipUntil = null;
+      continue;
+    }
+    if (text) stack[stack.length - 1].children.push(decodeEntities(text));
+    if (m[1] !== undefined) stack[stack.length - 1].children.push(m[1]);
+    else if (m[2]) {
+      const tag = m[2].toLowerCase();
+      const at = stack.map((e) => e.tag).lastIndexOf(tag);
+      if (at > 0) stack.length = at;
+    } else if (m[3]) {
+      const tag = m[3].toLowerCase();
+      const raw = m[4] ?? "";
+      const selfClosing = /\/\s*$/.test(raw);
+      const el: El = { tag, attrs: parseAttrs(raw.replace(/\/\s*$/, "")), children: [] };
+      if (SKIP.has(tag)) {
+        if (!selfClosing) skipUntil = tag;
+        continue;
+      }
+      // A new <li>/<p> closes an open one, as browsers do.
+      if ((tag === "li" || tag === "p") && stack[stack.length - 1].tag === tag) stack.pop();
+      stack[stack.length - 1].children.push(el);
+      // Past MAX_DEPTH the children join the element's parent: hostile nesting must not exhaust the converter's stack.
+      if (!VOID.has(tag) && !selfClosing && stack.length < MAX_DEPTH) stack.push(el);
+    }
+  }
+  if (!skipUntil && last < html.length) stack[stack.length - 1].children.push(decodeEntities(html.slice(last)));
+  return root;
+}
+
+const MAX_DEPTH = 200;
+const isEl = (n: Node): n is El => typeof n !== "string";
+const hasBlock = (el: El): boolean => el.children.some((c) => isEl(c) && (BLOCK.has(c.tag) || hasBlock(c)));
+const style = (el: El) => (el.attrs.style ?? "").toLowerCase().replace(/\s+/g, "");
+
+/** Characters that would turn plain text into Markdown syntax. */
+const escapeInline = (s: string) => s.replace(/([\\`*_])/g, "\\$1").replace(/<(?=[a-zA-Z/!?])/g, "\\<");
+const escapeLineStart = (s: string) => s.replace(/^(\s*)([#>+-]|\d+[.)])(?=\s|$)/, "$1\\$2");
+
+interface Ctx { problems: string[]; media: number; pre: boolean }
+type Block = { text: string; kind: "para" | "line" | "blank" };
+
+function wrap(inner: string, mark: string): string {
+  const m = /^(\s*)([\s\S]*?)(\s*)$/.exec(inner)!;
+  return m[2] ? `${m[1]}${mark}${m[2]}${mark}${m[3]}` : inner;
+}
+
+function inline(nodes: Node[], ctx: Ctx): string {
+  let out = "";
+  for (const n of nodes) {
+    if (!isEl(n)) {
+      out += ctx.pre ? n : escapeInline(n.replace(/[ \t\r\n\u00a0]+/g, " "));
+      continue;
+    }
+    const inner = () => inline(n.children, ctx);
+    const st = style(n);
+    switch (n.tag) {
+      case "br": out += "\n"; break;
+      case "b": case "strong": out += wrap(inner(), "**"); break;
+      case "i": case "em": case "cite": out += wrap(inner(), "*"); break;
+      case "s": case "strike": case "del": out += wrap(inner(), "~~"); break;
+      case "code": case "tt": case "kbd": { const c = n.children.map(textOf).join(""); out += c ? `\`${c.replace(/`/g, "ˋ")}\`` : ""; break; }
+      case "en-todo": out += n.attrs.checked === "true" ? "[x] " : "[ ] "; break;
+      case "input": if (n.attrs.type === "checkbox") out += "checked" in n.attrs ? "[x] " : "[ ] "; break;
+      case "en-media": case "img": ctx.media++; break;
+      case "en-crypt": ctx.problems.push("encrypted text is not imported"); break;
+      case "a": {
+        const href = (n.attrs.href ?? "").trim();
+        const text = inner();
+        if (/^(https?|mailto):/i.test(href)) out += text.trim() === "" || text.trim() === escapeInline(href) ? `<${href}>` : `[${text.trim()}](${/[()\s<>]/.test(href) ? `<${href.replace(/[\s<>]/g, encodeURIComponent)}>` : href})`;
+        else out += text;
+        break;
+      }
+      default: {
+        let s = inner();
+        if (/font-weight:(bold|[6-9]00)/.test(st)) s = wrap(s, "**");
+        if (/font-style:italic/.test(st)) s = wrap(s, "*");
+        if (/text-decoration[^;]*line-through/.test(st)) s = wrap(s, "~~");
+        out += s;
+      }
+    }
+  }
+  return out;
+}
+
+const textOf = (n: Node): string => (isEl(n) ? (n.tag === "br" ? "\n" : n.children.map(textOf).join("")) : n);
+
+const tidy = (s: string) => s.split("\n").map((l) => l.replace(/[ \t]+/g, " ").trim()).join("\n").replace(/\n{3,}/g, "\n\n").trim();
+
+function joinBlocks(blocks: Block[]): string {
+  let out = "";
+  let prev: Block | null = null;
+  for (const b of blocks) {
+    if (b.kind === "blank") { prev = b; continue; }
+    if (prev && out) out += prev.kind === "line" && b.kind === "line" ? "\n" : "\n\n";
+    out += b.text;
+    prev = b;
+  }
+  return out;
+}
+
+function listItems(el: El, ctx: Ctx): string {
+  const ordered = el.tag === "ol";
+  const todoList = /--en-todo:true/.test(style(el));
+  let i = Number(el.attrs.start) || 1;
+  const lines: string[] = [];
+  for (const li of el.children) {
+    if (!isEl(li)) { if (li.trim()) lines.push(`- ${escapeInline(li.trim())}`); continue; }
+    if (li.tag === "ul" || li.tag === "ol") { lines.push(indent(listItems(li, ctx), "  ")); continue; }
+    let marker = ordered ? `${i++}. ` : "- ";
+    if (todoList || /--en-checked:/.test(style(li))) marker += /--en-checked:true/.test(style(li)) ? "[x] " : "[ ] ";
+    const body = blocks(li.children, ctx, "\n").replace(/^\\-(?= )/, "-");
+    lines.push(marker + indent(body, " ".repeat(marker.length)).trimStart());
+  }
+  return lines.join("\n");
+}
+
+const indent = (s: string, pad: string) => s.split("\n").map((l, i) => (i === 0 || l === "" ? l : pad + l)).join("\n");
+
+function block(el: El, ctx: Ctx): Block | null {
+  const t = el.tag;
+  if (/^h[1-6]$/.test(t)) { const s = tidy(inline(el.children, ctx)).replace(/\n/g, " "); return s ? { text: `${"#".repeat(Number(t[1]))} ${s}`, kind: "para" } : null; }
+  if (t === "ul" || t === "ol") { const s = listItems(el, ctx); return s ? { text: s, kind: "para" } : null; }
+  if (t === "hr") return { text: "---", kind: "para" };
+  if (t === "pre") { const s = el.children.map(textOf).join("").replace(/^\n/, "").replace(/\s+$/, ""); return { text: `\`\`\`\n${s}\n\`\`\``, kind: "para" }; }
+  if (t === "blockquote") { const s = blocks(el.children, ctx); return s ? { text: s.split("\n").map((l) => (l ? `> ${l}` : ">")).join("\n"), kind: "para" } : null; }
+  if (t === "table" || t === "thead" || t === "tbody" || t === "tfoot") {
+    const rows = collectRows(el).map((tr) => tr.children.filter(isEl).filter((c) => c.tag === "td" || c.tag === "th").map((c) => tidy(inline(c.children, ctx)).replace(/\n/g, " ").replace(/\|/g, "\\|")));
+    if (!rows.length) return null;
+    const width = Math.max(...rows.map((r) => r.length));
+    const line = (r: string[]) => `| ${[...r, ...Array(width - r.length).fill("")].join(" | ")} |`;
+    return { text: [line(rows[0]), `|${" --- |".repeat(width)}`, ...rows.slice(1).map(line)].join("\n"), kind: "para" };
+  }
+  if (t === "en-crypt") { ctx.problems.push("encrypted text is not imported"); return null; }
+  if (t === "div" || t === "p" || t === "li" || t === "dt" || t === "dd" || !hasBlock(el)) {
+    if (hasBlock(el)) { const s = blocks(el.children, ctx); return s ? { text: s, kind: "para" } : null; }
+    let s = tidy(inline(el.children, ctx));
+    if (!s) return { text: "", kind: "blank" };
+    if (/^\[[ x]\] /.test(s)) return { text: `- ${s}`, kind: "line" };
+    s = s.split("\n").map(escapeLineStart).join("\n");
+    return { text: s, kind: t === "div" ? "line" : "para" };
+  }
+  const s = blocks(el.children, ctx);
+  return s ? { text: s, kind: "para" } : null;
+}
+
+function collectRows(el: El): El[] {
+  const rows: El[] = [];
+  for (const c of el.children) if (isEl(c)) c.tag === "tr" ? rows.push(c) : rows.push(...collectRows(c));
+  return rows;
+}
+
+function blocks(nodes: Node[], ctx: Ctx, sep?: string): string {
+  const out: Block[] = [];
+  let run: Node[] = [];
+  const flush = () => {
+    if (!run.length) return;
+    const s = tidy(inline(run, ctx));
+    run = [];
+    if (s) out.push({ text: s.split("\n").map(escapeLineStart).join("\n"), kind: "line" });
+  };
+  for (const n of nodes) {
+    if (isEl(n) && (BLOCK.has(n.tag) || hasBlock(n))) {
+      flush();
+      const b = block(n, ctx);
+      if (b) out.push(b);
+    } else run.push(n);
+  }
+  flush();
+  if (sep !== undefined) return out.filter((b) => b.kind !== "blank").map((b) => b.text).join(sep);
+  return joinBlocks(out);
+}
+
+/** Converts an HTML or ENML fragment to Markdown; images and media are dropped and counted. */
+export function htmlToMarkdown(html: string): Converted {
+  const ctx: Ctx = { problems: [], media: 0, pre: false };
+  try {
+    const markdown = blocks(parseHtml(html).children, ctx).replace(/\n{3,}/g, "\n\n").trim();
+    return { markdown, media: ctx.media, problems: [...new Set(ctx.problems)] };
+  } catch {
+    // Whatever the markup, the words survive: tags stripped, with the loss said.
+    const text = decodeEntities(html.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ")).replace(/[ \t]+/g, " ").trim();
+    return { markdown: text, media: 0, problems: ["the formatting could not be converted; imported as plain text"] };
+  }
+}
+
+/** The text of a document's <title>, if any (Apple Notes exporters write the note's title there). */
+export function htmlTitle(html: string): string | null {
+  const m = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html);
+  const t = m ? decodeEntities(m[1]).replace(/\s+/g, " ").trim() : "";
+  return t || null;
+}
