@@ -1,14 +1,18 @@
 // Search latency at 10k and 100k ideas, each figure beside its raw baseline measured in the same run:
-//   semantic GET /ideas/search end to end (query embedded by USE-lite), its KNN part vs the bare sqlite-vec query,
-//   keyword GET /ideas/search vs the bare FTS5 query.
+//   semantic GET /ideas/search end to end (query embedded by USE-lite); the vector index's exact and quantized
+//   (binary codes + exact rescoring) KNN, p50/p95 and recall@20 against exact cosine KNN, beside the bare sqlite-vec
+//   vec0 query over the same vectors (the index this product used before), runs alternating; memory and disk per
+//   idea; keyword GET /ideas/search vs the bare FTS5 query.
 //
-//   bun scripts/bench/search.ts [--sizes 10000,100000] [--queries 40]
+//   bun scripts/bench/search.ts [--sizes 1000,2000,5000,10000,100000] [--queries 40] [--real 20000]
 //
-// Seeding: idea rows are inserted directly (the FTS triggers index them) with random unit vectors; the model is far
-// too slow to embed 100k ideas here, and a brute-force KNN costs the same whatever the vectors hold. Texts are built
-// from STS-B sentences so the keyword index sees real English word frequencies. A second account holds 2% as many
-// ideas, so the partitioned KNN is measured with a neighbour present.
-import { readFileSync, rmSync } from "node:fs";
+// Seeding: idea rows are inserted directly (the FTS triggers index them). Vectors are USE-lite embeddings of real
+// sentences (real-vectors.ts: STS-B, then prose from node_modules and man pages; cached in the temp dir, since
+// embedding costs ~20 ms a sentence here), each idea titled with its own sentence. Past the --real sentences the account
+// is filled with normalised mixtures of two real vectors (the figures say how many). The first --queries sentences
+// are the queries and are not indexed. Sizes below 10,000 measure only the KNN (where exact beats quantized). A
+// second account holds 2% as many ideas, so the partitioned KNN is measured with a neighbour present.
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startModels } from "../../src/ml/client";
@@ -19,13 +23,15 @@ import { createSearchService } from "../../src/modules/search/service";
 import type { UserRow } from "../../src/modules/users/repo";
 import { planGenerations, vectorId } from "../../src/vectors/generations";
 import { ideaTable } from "../../src/vectors/tables";
-import { vectorStore } from "../../src/vectors/store";
+import { rescoreCount, vectorStore } from "../../src/vectors/store";
+import { embedCached, realSentences } from "./real-vectors";
 import { parseSts } from "./stsb";
 import { benchApp, benchUser, flag, ms, percentile, request, requestText, timeEach } from "./search-lib";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const sizes = flag("--sizes", "10000,100000").split(",").map(Number);
+const sizes = flag("--sizes", "1000,2000,5000,10000,100000").split(",").map(Number);
 const QUERIES = Number(flag("--queries", "40"));
+const REAL = Number(flag("--real", "20000"));
 const LIMIT = 20;
 
 // Deterministic pseudo-random numbers, so every run seeds the same data.
@@ -33,15 +39,16 @@ let seed = 42;
 const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
 const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
 
-function unitVector(dim: number): Float32Array {
-  const v = new Float32Array(dim);
+/** A filler vector past the real ones: the normalised mean of two real vectors (stays where real vectors live). */
+function mixture(a: Float32Array, b: Float32Array): Float32Array {
+  const v = new Float32Array(a.length);
   let n = 0;
-  for (let i = 0; i < dim; i++) {
-    v[i] = rand() - 0.5;
+  for (let i = 0; i < a.length; i++) {
+    v[i] = a[i] + b[i];
     n += v[i] * v[i];
   }
   n = Math.sqrt(n);
-  for (let i = 0; i < dim; i++) v[i] /= n;
+  for (let i = 0; i < a.length; i++) v[i] /= n;
   return v;
 }
 
@@ -70,26 +77,46 @@ const insertIdea = db.prepare<{ id: number }, [string, number, string, string, s
 const setVid = db.prepare("UPDATE ideas SET vectorize_id = ? WHERE id = ?");
 const counts = new Map<string, number>([[big.id, 0], [small.id, 0]]);
 
+// The bare sqlite-vec baseline: the same vectors in a vec0 table laid out as the product's used to be.
+const VEC0 = "bench_vec0";
+db.exec(`CREATE VIRTUAL TABLE ${VEC0} USING vec0(user_id text partition key, embedding float[${gen.dim}] distance_metric=cosine, chunk_size=128)`);
+const insVec0 = db.prepare(`INSERT INTO ${VEC0} (rowid, user_id, embedding) VALUES (?, ?, ?)`);
+
+const real = realSentences(REAL);
+console.error(`${real.length} real sentences; embedding (or reading the cache)…`);
+const realVectors = await embedCached(model, real);
+const semanticQueries = real.slice(0, QUERIES);
+let nextReal = QUERIES;
+let mixtures = 0;
+const nextVector = (): { title: string; v: Float32Array } => {
+  if (nextReal < real.length) return { title: real[nextReal], v: realVectors[nextReal++] };
+  mixtures++;
+  const [a, b] = [Math.floor(rand() * (real.length - QUERIES)) + QUERIES, Math.floor(rand() * (real.length - QUERIES)) + QUERIES];
+  return { title: `${real[a].slice(0, 100)} ${real[b].slice(0, 100)}`, v: mixture(realVectors[a], realVectors[b]) };
+};
+
 function seedIdeas(userId: string, n: number): void {
   db.transaction(() => {
     for (let i = 0; i < n; i++) {
       const number = counts.get(userId)! + 1;
       counts.set(userId, number);
       const body = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => pick(sentences)).join(" ");
-      const id = insertIdea.get(userId, number, pick(sentences).slice(0, 200), body, now)!.id;
-      store.putIdea(id, userId, unitVector(gen.dim), "bench");
+      const { title, v } = nextVector();
+      const id = insertIdea.get(userId, number, title.slice(0, 200), body, now)!.id;
+      store.putIdea(id, userId, v, "bench");
+      insVec0.run(id, userId, v);
       setVid.run(vectorId(gen.gen, id), id);
     }
     db.query("UPDATE users SET idea_seq = ? WHERE id = ?").run(counts.get(userId)!, userId);
   })();
 }
 
-const semanticQueries = Array.from({ length: QUERIES }, () => pick(sentences).slice(0, 120));
 const keywordQueries = Array.from({ length: QUERIES }, (_, i) => Array.from({ length: 1 + (i % 3) }, () => pick(words)).join(" "));
 const qs = (q: string, extra = "") => `/ideas/search?q=${encodeURIComponent(q)}&limit=${LIMIT}${extra}`;
 
-const rawKnn = db.prepare(`SELECT rowid, distance FROM ${ideaTable(gen.gen)} WHERE embedding MATCH ? AND k = ? AND user_id = ?`);
-const rawKnnAll = db.prepare(`SELECT rowid, distance FROM ${ideaTable(gen.gen)} WHERE embedding MATCH ? AND k = ?`);
+const rawKnn = db.prepare<{ rowid: number; distance: number }, [Float32Array, number, string]>(
+  `SELECT rowid, distance FROM ${VEC0} WHERE embedding MATCH ? AND k = ? AND user_id = ?`,
+);
 const rawFts = db.prepare(`SELECT rowid FROM ideas_fts WHERE ideas_fts MATCH ?1 ORDER BY bm25(ideas_fts, 2.0, 1.0) LIMIT ?2`);
 // The bare SQL that answers the request itself: the caller's live ideas, whole rows, best BM25 first.
 const rawFtsRows = db.prepare(
@@ -103,6 +130,25 @@ const rows: string[] = [];
 const row = (what: string, product: number, baseline: string, base: number | null) =>
   rows.push(`| ${what} | ${ms(product)} | ${baseline} | ${base === null ? "—" : ms(base)} | ${base === null ? "—" : (product / base).toFixed(2) + "×"} |`);
 
+/** Two measurements interleaved query by query, so machine noise lands on both alike. */
+async function alternate<T>(items: T[], a: (x: T) => unknown, b: (x: T) => unknown): Promise<[number[], number[]]> {
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (const x of items) {
+    (await timeEach([x], a)).forEach((t) => ta.push(t));
+    (await timeEach([x], b)).forEach((t) => tb.push(t));
+  }
+  return [ta, tb];
+}
+
+/** Share of the exact top `k` that a list of ids holds, averaged over queries. */
+const recall = (exact: number[][], got: number[][]) =>
+  exact.reduce((sum, e, i) => sum + e.filter((id) => got[i].includes(id)).length / e.length, 0) / exact.length;
+
+const dbBytes = (name: string) => db.query<{ n: number }, [string]>("SELECT coalesce(sum(pgsize), 0) AS n FROM dbstat WHERE name = ?").get(name)!.n;
+const knnRows: string[] = [];
+const p95 = (x: number[]) => percentile(x, 95);
+
 let seeded = 0;
 for (const size of sizes) {
   const t0 = performance.now();
@@ -110,20 +156,38 @@ for (const size of sizes) {
   seedIdeas(small.id, Math.round((size - seeded) * 0.02));
   seeded = size;
   db.exec("ANALYZE");
-  console.error(`seeded ${size} ideas in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const bigCount = counts.get(big.id)!;
+  console.error(`seeded ${size} ideas (${mixtures} of them mixtures) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  // The vector index alone: exact vs quantized vs bare vec0, k = 20 for recall@20 and k as search asks for timing.
+  const queryVectors = await model.embed(semanticQueries);
+  const k = candidateCount(LIMIT);
+  for (const v of queryVectors.slice(0, 3)) store.nearestIdeas(big.id, v, k, "quantized"); // loads the account's codes
+  const exact20 = queryVectors.map((v) => store.nearestIdeas(big.id, v, 20, "exact").map((n) => n.id));
+  const quant20 = queryVectors.map((v) => store.nearestIdeas(big.id, v, 20, "quantized").map((n) => n.id));
+  const vec020 = queryVectors.map((v) => rawKnn.all(v, 20, big.id).map((r) => r.rowid));
+  const [tQuant, tVec0] = await alternate(queryVectors, (v) => store.nearestIdeas(big.id, v, k, "quantized"), (v) => rawKnn.all(v, k, big.id));
+  const [tExact, tVec0b] = await alternate(queryVectors, (v) => store.nearestIdeas(big.id, v, k, "exact"), (v) => rawKnn.all(v, k, big.id));
+  const tBare = [...tVec0, ...tVec0b];
+  const idx = ideaTable(gen.gen);
+  const diskPerIdea = (dbBytes(idx) + dbBytes(`${idx}_codes`)) / size;
+  const vec0PerIdea = ["", "_chunks", "_rowids", "_vector_chunks00"].reduce((n, sfx) => n + dbBytes(VEC0 + sfx), 0) / size;
+  knnRows.push(
+    `| ${size.toLocaleString("en")} (${bigCount.toLocaleString("en")} in the account${mixtures ? `, ${mixtures.toLocaleString("en")} mixtures` : ""}) ` +
+      `| ${ms(percentile(tExact, 50))} / ${ms(p95(tExact))} | ${ms(percentile(tQuant, 50))} / ${ms(p95(tQuant))} ` +
+      `| ${ms(percentile(tBare, 50))} / ${ms(p95(tBare))} | ${recall(exact20, quant20).toFixed(4)} | ${recall(exact20, vec020).toFixed(4)} ` +
+      `| ${Math.round(diskPerIdea)} B (vec0 ${Math.round(vec0PerIdea)} B) | ~${(store.codeBytes() / size).toFixed(0)} B |`,
+  );
+  if (size < 10000) continue;
 
   // Warm up caches (pages, statements, the worker) before timing.
   for (const q of semanticQueries.slice(0, 3)) await request(app, big.key, "GET", qs(q));
   for (const q of keywordQueries.slice(0, 3)) await request(app, big.key, "GET", qs(q, "&mode=keyword"));
 
-  const queryVectors = await model.embed(semanticQueries);
   const embedOne = await timeEach(semanticQueries, (q) => model.embed([q]));
   if ((await request(app, big.key, "GET", qs(semanticQueries[0]))).body.search_type !== "semantic") throw new Error("not semantic");
   const e2e = await timeEach(semanticQueries, (q) => requestText(app, big.key, qs(q)));
-  const k = candidateCount(LIMIT);
-  const knnProduct = await timeEach(queryVectors, (v) => store.nearestIdeas(big.id, v, k));
-  const knnRaw = await timeEach(queryVectors, (v) => rawKnn.all(v, k, big.id));
-  const knnRawAll = await timeEach(queryVectors, (v) => rawKnnAll.all(v, k));
+  const [knnProduct, knnRaw] = await alternate(queryVectors, (v) => store.nearestIdeas(big.id, v, k), (v) => rawKnn.all(v, k, big.id));
   const kwProduct = await timeEach(keywordQueries, (q) => requestText(app, big.key, qs(q, "&mode=keyword")));
   const kwService = await timeEach(keywordQueries, (q) => searchService.search(bigAuth, { q, mode: "keyword", limit: String(LIMIT) }));
   const kwNothing = await timeEach(keywordQueries, (q) => requestText(app, big.key, qs(`${q.replace(/ /g, "")}qqzz`, "&mode=keyword")));
@@ -137,8 +201,7 @@ for (const size of sizes) {
   rows.push(`| **${size.toLocaleString("en")} ideas** | | | | |`);
   row("semantic GET /ideas/search, end to end p50", p50(e2e), "query embedding alone (model) p50", p50(embedOne));
   row("semantic GET /ideas/search, end to end p95", percentile(e2e, 95), "", null);
-  row(`KNN part (product, k=${k}, caller's partition) p50`, p50(knnProduct), "bare sqlite-vec query, same table and partition", p50(knnRaw));
-  row("", p50(knnProduct), "bare sqlite-vec query, whole table (no partition)", p50(knnRawAll));
+  row(`KNN part (product, k=${k}, caller's account) p50`, p50(knnProduct), "bare sqlite-vec vec0 query, same vectors and partition", p50(knnRaw));
   row(`keyword GET /ideas/search p50 (up to ${2 * LIMIT} rows)`, p50(kwProduct), "bare FTS5 MATCH … ORDER BY bm25 LIMIT (rowids, no owner filter)", p50(kwRaw));
   row("", p50(kwProduct), "bare FTS5 joined to ideas, owner filter, whole rows", p50(kwRawRows));
   row("keyword search service call (no HTTP, auth, JSON) p50", p50(kwService), "bare FTS5 MATCH … ORDER BY bm25 LIMIT (rowids, no owner filter)", p50(kwRaw));
@@ -147,6 +210,12 @@ for (const size of sizes) {
   row("semantic, end to end, the 2% account (same database) p50", p50(smallE2e), "", null);
 }
 
+console.log(`\nVector index (model ${model.embedModelId}; ${QUERIES} real held-out queries; k=${candidateCount(LIMIT)} timed, k=20 for recall; ` +
+  `quantized = Hamming over binary codes + exact rescoring of max(${rescoreCount(candidateCount(LIMIT))}, 1% of the account))`);
+console.log("| ideas in the database | exact p50 / p95 | quantized (product) p50 / p95 | bare vec0 p50 / p95 | recall@20 quantized | recall@20 vec0 | disk per idea | memory per idea (codes) |");
+console.log("|---|---|---|---|---|---|---|---|");
+for (const r of knnRows) console.log(r);
+console.log(`database file: ${(statSync(dbFile).size / 2 ** 20).toFixed(0)} MB`);
 console.log(`\nSearch latency (${QUERIES} queries each, limit ${LIMIT}, model ${model.embedModelId}, ${process.platform}/${process.arch})`);
 console.log("| measurement | product | raw baseline | baseline | ratio |");
 console.log("|---|---|---|---|---|");

@@ -6,18 +6,17 @@ import { createIdeaStorage, upgradeIdeaTable } from "./layout";
 import { ideaTable, tagTable } from "./tables";
 
 /**
- * Accounts with at most this many ideas are searched exactly (every vector's cosine, in SQL): below it the exact
- * scan costs less than the coarse pass plus rescoring (scripts/bench/search.ts measures both).
- */
-export const EXACT_MAX = 2000;
-/**
- * Candidates the coarse pass hands to the exact rescoring: at least this many, and never fewer than 4 × k. On USE-lite
- * vectors of real sentences this keeps recall@20 against exact KNN above 0.99 (docs/performance.md).
+ * Candidates the coarse pass hands to the exact rescoring: at least RESCORE_MIN, 4 × k, and 1% of the account. On
+ * USE-lite vectors of 20,000 real sentences (+ mixtures of them up to 100,000) recall@20 against exact KNN was 0.99
+ * at 20k with 400 and fell to 0.96 at 100k with 400, 0.989 with 1,000 (docs/performance.md). An account with
+ * no more ideas than this has every idea rescored: its result is exact, and costs no more than vec0's exact scan
+ * did (measured at 1,000 ideas), so small accounts need no separate exact path.
  */
 export const RESCORE_MIN = 400;
-export const rescoreCount = (k: number) => Math.max(RESCORE_MIN, 4 * k);
+export const rescoreCount = (k: number, accountSize = 0) => Math.max(RESCORE_MIN, 4 * k, Math.ceil(accountSize / 100));
 
-export type KnnMode = "auto" | "exact" | "quantized";
+/** "exact" scores every vector of the account in SQL (slower: the reference the benchmark and tests compare with). */
+export type KnnMode = "quantized" | "exact";
 
 export interface Neighbour {
   id: number;
@@ -91,16 +90,15 @@ function createStore(db: Db, g: Generation) {
     ideaHash: (id: number) => q.ideaHash.get(id)?.text_hash ?? null,
     ideaVector: (id: number) => toVector(q.ideaVec.get(id)?.embedding),
     /**
-     * Nearest ideas of one account, best first, scored by exact cosine. A small account is scanned whole; a larger
-     * one is scanned by binary code (Hamming distance, in memory) and only the best rescoreCount(k) candidates get
-     * their exact cosine. `mode` forces one path (the benchmark and tests compare them).
+     * Nearest ideas of one account, best first, scored by exact cosine: the account's binary codes are scanned in
+     * memory (Hamming distance) and only the best rescoreCount(k) candidates get their exact cosine from the stored
+     * vectors. `mode` "exact" scores every vector instead (the reference the benchmark and tests compare with).
      */
-    nearestIdeas(userId: string, vector: Float32Array, k: number, mode: KnnMode = "auto"): Neighbour[] {
+    nearestIdeas(userId: string, vector: Float32Array, k: number, mode: KnnMode = "quantized"): Neighbour[] {
       const want = Math.max(1, Math.floor(k));
       if (mode === "exact") return toNeighbours(q.exactIdeas.all(vector, userId, want));
       const account = codes.account(userId);
-      if (mode === "auto" && account.size <= EXACT_MAX) return toNeighbours(q.exactIdeas.all(vector, userId, want));
-      const candidates = account.nearest(binaryCode(vector), rescoreCount(want));
+      const candidates = account.nearest(binaryCode(vector), rescoreCount(want, account.size));
       return toNeighbours(q.rescoreIdeas.all(vector, JSON.stringify(candidates), userId, want));
     },
     /** Memory held by the in-memory codes of the accounts loaded so far. */
