@@ -178,15 +178,25 @@ describe("serve with the pulled ONNX embedder and cross-encoder", () => {
     server = null;
   }, 120_000);
 
-  test("a restart reuses the written-out onnxruntime instead of writing it again", async () => {
+  test("a restart, and a model reload after an idle unload, reuse the written-out onnxruntime", async () => {
     const folders = readdirSync(join(dataDir, ".native")).filter((d) => existsSync(join(dataDir, ".native", d, "libonnxruntime.so.1")));
     expect(folders).toHaveLength(1);
     const lib = join(dataDir, ".native", folders[0], "libonnxruntime.so.1");
     const before = statSync(lib);
-    server = await startServer({ dataDir, cmd: [bin], cwd: home, env: serveEnv(), timeoutMs: 60_000 });
-    const found = await api(server.base, key, "GET", `/ideas/search?mode=semantic&min_score=0&q=${encodeURIComponent("solar lamp")}`);
+    server = await startServer({ dataDir, cmd: [bin], cwd: home, env: { ...serveEnv(), IDEAREPO_MODEL_IDLE_UNLOAD_SECONDS: "1" }, timeoutMs: 60_000 });
+    const search = () => api(server!.base, key, "GET", `/ideas/search?mode=semantic&min_score=0&q=${encodeURIComponent("solar lamp")}`);
+    const found = await search();
     expect(found.body.search_type).toBe("semantic");
     expect(found.body.results.length).toBeGreaterThan(0);
+    // The worker is stopped after 1 s idle (test/ml/idle-unload.test.ts shows this setting doing so); the next
+    // search starts a new worker, which loads the binding again from the same folder.
+    await Bun.sleep(2500);
+    const again = await search();
+    expect(again.body.search_type).toBe("semantic");
+    expect(again.body.results.map((r: { id: number; score: number }) => [r.id, r.score])).toEqual(
+      found.body.results.map((r: { id: number; score: number }) => [r.id, r.score]),
+    );
+    expect(server.logs.filter((l) => /"level":"(warn|error)"/.test(l))).toEqual([]);
     const after = statSync(lib);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
     expect(readFileSync(`/proc/${server.pid}/maps`, "utf8")).toContain(lib);
