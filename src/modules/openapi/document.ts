@@ -1,6 +1,7 @@
 // Builds the OpenAPI 3.1 document from the live route table: every registered /api/v1 route, with its TypeBox schemas.
 import { API_PREFIX } from "../../auth/plugin";
 import { requiredProps, toJsonSchema, type JsonSchema } from "./schema";
+import { RESPONSE_SCHEMAS } from "./responses";
 import { ROUTE_DOCS, type RouteDoc } from "./summaries";
 
 /** The part of an Elysia route entry the generator reads (`app.routes`). */
@@ -115,7 +116,7 @@ function operation(route: RouteEntry, method: string, rel: string, doc: RouteDoc
   if (hooks.body) {
     op.requestBody = { required: true, content: { "application/json": { schema: toJsonSchema(hooks.body) } } };
   }
-  op.responses = responses(hooks.response, doc, secured, parameters.length > 0 || hooks.body !== undefined, route.path.includes(":"));
+  op.responses = responses(hooks.response, doc, secured, parameters.length > 0 || hooks.body !== undefined, route.path.includes(":"), method !== "GET" && method !== "DELETE", RESPONSE_SCHEMAS[routeKey(method, rel)]);
   op.security = secured ? SECURITY : [];
   return op;
 }
@@ -159,18 +160,18 @@ const errorRef = (name: string, description: string) => ({
   content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } },
 });
 
-function responses(declared: unknown, doc: RouteDoc, secured: boolean, validated: boolean, hasId: boolean) {
+function responses(declared: unknown, doc: RouteDoc, secured: boolean, validated: boolean, hasId: boolean, bodyMethod: boolean, spec: JsonSchema | undefined) {
   const out: Record<string, unknown> = {};
   const byStatus = declaredByStatus(declared);
   const success = String(doc.status ?? 200);
-  if (!Object.keys(byStatus).some((s) => s.startsWith("2"))) byStatus[success] = undefined;
+  if (!Object.keys(byStatus).some((s) => s.startsWith("2"))) byStatus[success] = spec;
   for (const [status, schema] of Object.entries(byStatus)) {
     out[status] = {
       description: status.startsWith("2") ? "Success" : "See the error body",
-      content: { [doc.contentType ?? "application/json"]: { schema: schema === undefined ? {} : toJsonSchema(schema) } },
+      content: { [doc.contentType ?? "application/json"]: { schema: schema === undefined ? {} : schema === spec ? spec : toJsonSchema(schema) } },
     };
   }
-  for (const [status, meaning] of Object.entries(doc.errors ?? {})) out[status] ??= errorRef("Error", meaning);
+  for (const [status, meaning] of Object.entries(doc.errors ?? {})) out[status] ??= errorRef(status === "400" ? "ValidationError" : "Error", meaning);
   if (validated) out["400"] ??= errorRef("ValidationError", "Invalid input");
   if (secured) {
     out["401"] ??= errorRef("Error", "Missing, malformed, revoked or expired credential: always `{error:\"Unauthorized\"}`");
@@ -178,6 +179,9 @@ function responses(declared: unknown, doc: RouteDoc, secured: boolean, validated
     out["429"] ??= errorRef("Error", "Daily request quota spent");
   }
   if (hasId) out["404"] ??= errorRef("Error", "Absent, or owned by another account (indistinguishable)");
+  // Transport answers, before any route code runs: body over the configured limit, request line or headers too long.
+  if (bodyMethod) out["413"] ??= errorRef("Error", "Request body over the limit: `{error:\"Request body too large\"}`");
+  out["431"] ??= errorRef("Error", "Request line or headers too large");
   out["500"] ??= errorRef("Error", "Unexpected failure: `{error:\"Internal server error\"}`");
   return out;
 }

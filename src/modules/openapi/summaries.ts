@@ -15,12 +15,15 @@ export interface RouteDoc {
   errors?: Record<number, string>;
 }
 
+// Anyone but an operator gets the missing-route answer, so the routes look absent.
+const OPERATOR_ONLY = { 404: "Not an operator: `{error:\"Not found\"}`" };
+
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
   "GET /health": { summary: "Service health", description: "No auth.", errors: { 503: "Database probe failed: `{status:\"error\", error:\"Database unavailable\"}`" } },
   "GET /openapi.json": { summary: "This OpenAPI document", description: "No auth." },
   "GET /docs": { summary: "Browsable API reference (HTML)", description: "No auth; a self-contained page rendered from this document.", contentType: "text/html" },
 
-  "POST /auth/login": { summary: "Sign in with e-mail and password", description: "Returns a session token and sets the HTTP-only svc_session cookie." },
+  "POST /auth/login": { summary: "Sign in with e-mail and password", description: "Returns a session token and sets the HTTP-only svc_session cookie.", errors: { 401: "Wrong e-mail or password, or a disabled account: always `{error:\"Unauthorized\"}`", 429: "Ten failed attempts for this e-mail within 15 minutes" } },
   "POST /auth/logout": { summary: "Sign out", description: "Deletes the calling session at once." },
   "GET /setup": { summary: "Is this instance set up?", description: "No auth. `{needs_setup, registration_open}`: needs_setup is true while the instance has no account (the web app then offers first-run setup); registration_open mirrors the registration_open setting." },
   "POST /setup": { summary: "First run: create the owner account", status: 201, description: "No auth; works only while the instance has no account, with the one-time setup_code the server prints in its log at start. The owner is a Pro operator. Answers like POST /auth/login (session token, svc_session cookie).", errors: { 403: "The instance is already set up", 429: "Too many wrong setup codes; restart the server for a new one" } },
@@ -45,7 +48,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   "GET /ideas/:id/relations": { summary: "Outgoing and incoming relations of an idea" },
 
   "GET /tags": { summary: "Every tag with its idea count" },
-  "GET /tags/similar": { summary: "Tags similar to a given tag" },
+  "GET /tags/similar": { summary: "Tags similar to a given tag", errors: { 404: "`Tag \"<name>\" not found`" } },
   "POST /tags": { summary: "Create a tag", status: 201, errors: { 409: "Tag name already exists" } },
   "PATCH /tags/:id": { summary: "Rename or recolour a tag" },
   "DELETE /tags/:id": { summary: "Delete a tag and detach it from every idea" },
@@ -74,17 +77,17 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   "POST /user/export": { summary: "Export everything as JSON" },
   "POST /user/export/csv": { summary: "Export ideas as CSV", contentType: "text/csv" },
   "POST /user/export/markdown": { summary: "Export ideas as a ZIP of Markdown files", contentType: "application/zip" },
-  "POST /user/import": { summary: "Import a previous JSON export" },
+  "POST /user/import": { summary: "Import a previous JSON export", errors: { 400: "Not JSON, or not an export document this version reads" } },
 
-  "GET /agent/ws": { summary: "Agent WebSocket (Pro)", internal: true },
-  "POST /user/billing/checkout": { summary: "Payment checkout URL", internal: true },
-  "POST /user/billing/portal": { summary: "Payment portal URL", internal: true },
+  "GET /agent/ws": { summary: "Agent WebSocket (Pro)", internal: true, errors: { 501: "Not available on this instance" } },
+  "POST /user/billing/checkout": { summary: "Payment checkout URL", internal: true, errors: { 501: "Billing is not available on a self-hosted instance" } },
+  "POST /user/billing/portal": { summary: "Payment portal URL", internal: true, errors: { 501: "Billing is not available on a self-hosted instance" } },
 
   "POST /auth/accept-invitation": { summary: "Accept an invitation: set the password and sign in", description: "No auth. `{token, password}` with the token an operator's POST /admin/users returned (single use, 7 days). Answers like POST /auth/login (session token, svc_session cookie); an unknown, used or expired token is 400 `Invitation is invalid or has expired`." },
   // Operator-only (users.is_operator): anyone else gets the missing-route 404, and no MCP token reaches them.
-  "GET /admin/users": { summary: "Operator: every account", description: "`{users:[{id, email, display_name, plan, is_operator, disabled, is_trialing, trial_ends_at, active_idea_count, created_at}]}`; never ideas or key material. Non-operators get 404 `Not found`.", internal: true },
-  "POST /admin/users": { summary: "Operator: create an account", status: 201, description: "`{email, display_name?, password?, plan?}` → `{user}`; without a password → `{user, invitation:{token, expires_at}}` for POST /auth/accept-invitation.", internal: true },
+  "GET /admin/users": { summary: "Operator: every account", description: "`{users:[{id, email, display_name, plan, is_operator, disabled, is_trialing, trial_ends_at, active_idea_count, created_at}]}`; never ideas or key material. Non-operators get 404 `Not found`.", internal: true, errors: OPERATOR_ONLY },
+  "POST /admin/users": { summary: "Operator: create an account", status: 201, description: "`{email, display_name?, password?, plan?}` → `{user}`; without a password → `{user, invitation:{token, expires_at}}` for POST /auth/accept-invitation.", internal: true, errors: OPERATOR_ONLY },
   "PATCH /admin/users/:id": { summary: "Operator: change plan, trial, password or disabled", description: "`{plan?, trial_days?, disabled?, password?}` → `{user}`. plan and trial_days together, or disabling yourself, is 400.", internal: true },
-  "GET /admin/instance": { summary: "Operator: version, disk, queue, embeddings, last backup", internal: true },
-  "GET /admin/backup": { summary: "Operator: download a consistent copy of the database", description: "A SQLite file, `Content-Disposition: attachment; filename=\"idearepo-backup-YYYY-MM-DD.db\"`.", contentType: "application/vnd.sqlite3", internal: true },
+  "GET /admin/instance": { summary: "Operator: version, disk, queue, embeddings, last backup", internal: true, errors: OPERATOR_ONLY },
+  "GET /admin/backup": { summary: "Operator: download a consistent copy of the database", description: "A SQLite file, `Content-Disposition: attachment; filename=\"idearepo-backup-YYYY-MM-DD.db\"`.", contentType: "application/vnd.sqlite3", internal: true, errors: OPERATOR_ONLY },
 };

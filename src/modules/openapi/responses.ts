@@ -1,0 +1,134 @@
+// Success bodies of the API as JSON Schema, from the interface spec; the routes declare only what they accept.
+//
+// Required fields are the ones the spec promises; objects stay open (clients must ignore unknown fields). The fuzzer
+// (scripts/fuzz.ts) checks every answer against these, so a drift between server and document shows up there.
+import type { JsonSchema } from "./schema";
+
+const str: JsonSchema = { type: "string" };
+const int: JsonSchema = { type: "integer" };
+const num: JsonSchema = { type: "number" };
+const bool: JsonSchema = { type: "boolean" };
+const stamp: JsonSchema = { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$", description: "UTC, `YYYY-MM-DD HH:MM:SS`" };
+const nullable = (s: JsonSchema): JsonSchema => ({ anyOf: [s, { type: "null" }] });
+const obj = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({ type: "object", required, properties });
+const list = (items: JsonSchema): JsonSchema => ({ type: "array", items });
+const wrap = (name: string, s: JsonSchema) => obj({ [name]: s });
+
+const STATUS = { type: "string", enum: ["captured", "exploring", "building", "shipped", "shelved"] };
+const RELATION_TYPE = { type: "string", enum: ["related", "parent", "blocks", "inspires", "supersedes", "duplicate"] };
+const PROVIDER = { type: "string", enum: ["provider_a", "provider_b", "provider_c"] };
+
+const ideaFields = {
+  id: int,
+  number: int,
+  title: str,
+  body: str,
+  status: STATUS,
+  source: str,
+  source_url: nullable(str),
+  parent_id: nullable(int),
+  vectorize_id: nullable(str),
+  is_archived: int,
+  tags: list(str),
+  created_at: stamp,
+  updated_at: stamp,
+};
+const Idea = obj(ideaFields);
+const Link = obj({ id: int, idea_id: int, url: str, title: nullable(str), link_type: str, created_at: stamp });
+const Tag = obj({ id: int, user_id: str, name: str, color: nullable(str), vectorize_id: nullable(str), created_at: stamp });
+const Success = obj({ success: { const: true } });
+const relationRow = obj({
+  id: int,
+  relation_type: RELATION_TYPE,
+  score: nullable(num),
+  note: nullable(str),
+  created_by: str,
+  created_at: stamp,
+  idea_id: int,
+  idea_number: int,
+  idea_title: str,
+  idea_status: STATUS,
+});
+const Detection = obj({ id: int, idea_id: int, duplicate_of_id: int, similarity_score: num, status: str, created_at: stamp }, ["id", "idea_id", "duplicate_of_id", "similarity_score"]);
+const User = obj(
+  { id: str, email: str, display_name: nullable(str), avatar_url: nullable(str), plan: { type: "string", enum: ["free", "pro"] }, settings_json: nullable(str), has_provider_a_key: bool, has_provider_b_key: bool, has_provider_c_key: bool, created_at: stamp, updated_at: stamp },
+  ["id", "email", "plan", "has_provider_a_key", "has_provider_b_key", "has_provider_c_key", "created_at"],
+);
+const KeyRecord = obj({ id: str, label: str, scopes: nullable(str), source: str, last_used_at: nullable(stamp), created_at: stamp });
+const Session = obj({ token: str }, ["token"]);
+const SearchResult = obj({ id: int, number: int, title: str, body: str, status: STATUS, tags: list(str), score: nullable(num), created_at: stamp, updated_at: stamp });
+
+/** Success body per "METHOD /path" (relative to /api/v1). */
+export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
+  "GET /health": obj({ status: str, environment: str, timestamp: str }),
+  "GET /setup": obj({ needs_setup: bool, registration_open: bool }),
+  "POST /setup": Session,
+  "POST /auth/login": Session,
+  "POST /auth/register": Session,
+  "POST /auth/accept-invitation": Session,
+  "POST /auth/logout": Success,
+
+  "GET /ideas": obj({ ideas: list(Idea), has_more: bool }),
+  "POST /ideas": obj({ ...ideaFields, processing: { const: true } }),
+  "GET /ideas/:id": obj({ ...ideaFields, links: list(Link), relations: list({ type: "object", required: ["related_idea_title", "related_idea_number"] }) }),
+  "PATCH /ideas/:id": Idea,
+  "DELETE /ideas/:id": Success,
+  "PATCH /ideas/bulk": obj({ updated: int, errors: int, results: list(obj({ id: {}, status: { enum: ["updated", "error"] }, error: str }, ["id", "status"])) }),
+  "POST /ideas/:id/merge": Idea,
+  "POST /ideas/:id/develop": obj({ spec: str, provider: PROVIDER, model: str, usage: obj({ input_tokens: int, output_tokens: int }) }),
+  "GET /ideas/:id/develop": obj({ spec: str, provider: PROVIDER, model: str, usage: obj({ input_tokens: int, output_tokens: int }), created_at: stamp }),
+  "GET /ideas/search": obj(
+    { query: str, search_type: { enum: ["semantic", "fts"] }, fts_mode: str, results: list(SearchResult), semantic_limit_reached: { const: true }, semantic_limit_message: str },
+    ["query", "search_type", "results"],
+  ),
+  "GET /ideas/duplicates": wrap("duplicates", list(Detection)),
+  "POST /ideas/duplicates/:id/dismiss": Success,
+  "POST /ideas/duplicates/:id/merge": Success,
+  "GET /ideas/:id/links": wrap("links", list(Link)),
+  "POST /ideas/:id/links": wrap("link", Link),
+  "DELETE /ideas/:id/links/:linkId": Success,
+  "GET /ideas/:id/relations": obj({ outgoing: list(relationRow), incoming: list(relationRow) }),
+
+  "GET /tags": wrap("tags", list(obj({ ...Tag.properties as Record<string, JsonSchema>, idea_count: int }))),
+  "GET /tags/similar": obj({ similar: list(obj({ name: str, idea_count: int, similarity: num })), message: str }, ["similar"]),
+  "POST /tags": wrap("tag", Tag),
+  "PATCH /tags/:id": wrap("tag", Tag),
+  "DELETE /tags/:id": Success,
+
+  "POST /map/relations": {
+    anyOf: [
+      wrap("relation", obj({ id: int, source_idea_id: int, target_idea_id: int, relation_type: RELATION_TYPE, note: nullable(str) })),
+      obj({ linked: int, errors: int, results: list(obj({ source_idea_id: {}, target_idea_id: {}, relation_type: {}, status: { enum: ["created", "error"] }, relation_id: int, error: str }, ["status"])) }),
+    ],
+  },
+  "PATCH /map/relations/:id": wrap("relation", { type: "object" }),
+  "DELETE /map/relations/:id": Success,
+  "GET /map": obj({
+    nodes: list(obj({ id: int, number: int, title: str, status: STATUS, tags: list(str), connectionCount: int, created_at: stamp })),
+    edges: list(obj({ id: int, source: int, target: int, type: RELATION_TYPE, score: nullable(num), note: nullable(str), created_by: str, created_at: stamp })),
+  }),
+
+  "GET /review": obj({
+    stale: list(obj({ id: int, number: int, title: str, status: STATUS, updated_at: stamp, days_stale: num })),
+    connections: list(obj({ id: int, relation_type: RELATION_TYPE, created_at: stamp, source_idea_id: int, target_idea_id: int })),
+    duplicates: list(Detection),
+    counts: obj({ stale: int, connections: int, duplicates: int, total: int }),
+    stale_threshold_days: int,
+  }),
+  "POST /review/:ideaId/keep": Success,
+
+  "GET /user/me": obj({ ...User.properties as Record<string, JsonSchema>, active_idea_count: int, is_trialing: bool, trial_days_remaining: nullable(int) }, [...(User.required as string[]), "active_idea_count", "is_trialing", "trial_days_remaining"]),
+  "PATCH /user/me": User,
+  "GET /user/api-keys": wrap("api_keys", list(KeyRecord)),
+  "POST /user/api-keys": obj({ id: { type: "string", pattern: "^[0-9a-f]{32}$" }, key: { type: "string", pattern: "^svc_[0-9a-f]{64}$" }, label: str, created_at: stamp }),
+  "DELETE /user/api-keys/:id": Success,
+  "GET /user/mcp-tokens": wrap("tokens", list(KeyRecord)),
+  "PUT /user/byok/:provider": obj({ success: { const: true }, provider: PROVIDER }),
+  "DELETE /user/byok/:provider": obj({ success: { const: true }, provider: PROVIDER }),
+  "POST /user/byok/:provider/test": obj({ ok: bool, error: str }, ["ok"]),
+  "GET /user/byok/status": obj({ active_provider: nullable(PROVIDER), has_provider_a_key: bool, has_provider_b_key: bool, has_provider_c_key: bool }),
+  "GET /user/shortcuts": obj({ quick_capture_url: str }),
+  "GET /user/support-link": obj({ url: str }),
+  "POST /user/test-digest": obj({ success: { const: true }, content: str }),
+  "POST /user/export": obj({ exported_at: str }, ["exported_at"]),
+};
