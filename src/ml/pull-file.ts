@@ -71,7 +71,9 @@ async function attemptDownload(opts: DownloadOptions): Promise<DownloadResult> {
     await response.body?.cancel();
     throw new CommitChangedError(`the model changed on the host while it was being pulled (commit ${opts.commit} → ${facts.commit})`);
   }
-  if (response.status === 404) {
+  // The hub answers an unknown repo with 401 (it will not say whether a private one exists), marked RepoNotFound.
+  const errorCode = response.headers.get("x-error-code");
+  if (response.status === 404 || errorCode === "RepoNotFound" || errorCode === "EntryNotFound") {
     await response.body?.cancel();
     rmSync(partPath, { force: true });
     return { status: "missing" };
@@ -93,7 +95,10 @@ async function attemptDownload(opts: DownloadOptions): Promise<DownloadResult> {
   }
   if ((response.status !== 200 && response.status !== 206) || !response.body) {
     await response.body?.cancel();
-    throw new Error(`download of ${opts.url} failed: HTTP ${response.status}`);
+    // The hub answers 401 for gated and private repos; idearepo sends no token, so say what to do instead.
+    const message = response.headers.get("x-error-message");
+    const hint = response.status === 401 || response.status === 403 ? " (a gated or private model: download it with your account and copy the folder into the models folder)" : "";
+    throw new Error(`download of ${opts.url} failed: HTTP ${response.status}${message ? ` ${message}` : ""}${hint}`);
   }
 
   let start = 0;

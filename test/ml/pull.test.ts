@@ -25,6 +25,7 @@ beforeAll(() => {
     "test-org/flaky": { dir: embedderDir, ...QUANTIZED },
     "test-org/tampered": { dir: embedderDir, ...QUANTIZED, wrongSha256: true },
     "test-org/moving": { dir: embedderDir, ...QUANTIZED, commit: "a".repeat(40) },
+    "test-org/gated": { dir: embedderDir, ...QUANTIZED, gated: true },
   });
   baseUrl = hub.baseUrl;
   modelsDir = mkdtempSync(join(tmpdir(), "idearepo-pull-"));
@@ -75,10 +76,18 @@ describe("pullModel", () => {
     await expect(models.embed(["after close"])).rejects.toThrow("model client is closed");
   });
 
-  test("a 404 on config.json is a clear not-found error and leaves nothing behind", async () => {
+  test("an unknown repo (the hub's 401 RepoNotFound) is a clear not-found error and leaves nothing behind", async () => {
     const pull = pullModel({ name: "test-org/does-not-exist", baseUrl, modelsDir });
     await expect(pull).rejects.toThrow("model test-org/does-not-exist not found");
     expect(existsSync(join(modelsDir, "test-org", "does-not-exist"))).toBe(false);
+  });
+
+  test("a gated repo says what to do instead", async () => {
+    await expect(pullModel({ name: "test-org/gated", baseUrl, modelsDir })).rejects.toThrow(
+      "HTTP 403 Access to model is restricted. (a gated or private model: download it with your account and copy the folder into the models folder)",
+    );
+    expect(existsSync(join(modelsDir, "test-org", "gated"))).toBe(false);
+    expect(existsSync(join(modelsDir, "test-org", ".pull-gated"))).toBe(false);
   });
 
   test("a repo without an ONNX export says so", async () => {
