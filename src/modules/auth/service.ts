@@ -44,12 +44,12 @@ function build(deps: Deps) {
       const key = body.email.trim().toLowerCase();
       const recent = (failures.get(key) ?? []).filter((t) => now.getTime() - t < FAILURE_WINDOW_MS);
       if (recent.length >= MAX_FAILURES) throw rateLimited();
+      // Counted before the slow hash check, not after it: otherwise any number of parallel guesses all pass the test
+      // above while the first ones are still being verified (40 parallel attempts were all checked).
+      failures.set(key, [...recent, now.getTime()]);
       const user = users.findByEmail(body.email.trim());
       const ok = await Bun.password.verify(body.password, user?.password_hash ?? (await DUMMY_HASH));
-      if (!user || !user.password_hash || !ok || user.disabled_at !== null) {
-        failures.set(key, [...recent, now.getTime()]);
-        throw unauthorized();
-      }
+      if (!user || !user.password_hash || !ok || user.disabled_at !== null) throw unauthorized();
       failures.delete(key);
       return openSession(user);
     },
