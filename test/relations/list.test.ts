@@ -99,11 +99,16 @@ describe("GET /ideas/:id/relations", () => {
 
   test("400 Invalid idea ID for non-numeric ids", async () => {
     const u = await makeUser(t);
-    for (const bad of ["abc", "1.5", "-3", "1e3", "%20"]) {
+    for (const bad of ["abc", "1.5", "1e3", "%20", "0x5", "9223372036854775808"]) {
       const r = await call(t, "GET", `/ideas/${bad}/relations`, { key: u.key });
       expect(r.status).toBe(400);
       expect(r.body).toEqual({ error: "Invalid idea ID" });
     }
+  });
+
+  test("numeric ids that cannot exist (0, -3) are 404, as on every idea route", async () => {
+    const u = await makeUser(t);
+    for (const id of ["0", "-3"]) expect((await call(t, "GET", `/ideas/${id}/relations`, { key: u.key })).status).toBe(404);
   });
 
   test("works on the Free plan and needs credentials", async () => {

@@ -1,6 +1,7 @@
 // develop: the idea and its context → the caller's AI provider → a buildable spec (kept as the idea's last spec).
 import type { Deps } from "../../deps";
-import { AppError, badGateway, invalidIdeaId, notFound } from "../../errors";
+import { AppError, badGateway, notFound } from "../../errors";
+import { ideaId } from "../../http/params";
 import { complete } from "../../ai/client";
 import { ProviderError } from "../../ai/types";
 import { createByokService, UnreadableKeyError, type ProviderCredential } from "../byok/service";
@@ -13,12 +14,6 @@ const RELATED_LIMIT = 20;
 const LINK_LIMIT = 50;
 
 const needsByok = (error: string) => new AppError(400, { error, needs_byok: true });
-
-export function parseIdeaId(raw: string): number {
-  // Same rule as the ideas routes: any plain integer is an id (absent ones answer 404), anything else is 400.
-  if (!/^-?\d{1,18}$/.test(raw)) throw invalidIdeaId();
-  return Number(raw);
-}
 
 export function createDevelopService(deps: Deps) {
   const repo = createDevelopRepo(deps.db);
@@ -39,7 +34,7 @@ export function createDevelopService(deps: Deps) {
 
   return {
     async develop(userId: string, rawId: string) {
-      const id = parseIdeaId(rawId);
+      const id = ideaId(rawId);
       // Archived ideas stay readable through GET /ideas/:id, so they can be developed too.
       const idea = repo.findIdea(userId, id);
       if (!idea) throw notFound("Idea not found");
@@ -76,7 +71,7 @@ export function createDevelopService(deps: Deps) {
     },
     /** The last spec develop made for the idea: the develop answer plus when it was made. */
     lastSpec(userId: string, rawId: string) {
-      const id = parseIdeaId(rawId);
+      const id = ideaId(rawId);
       if (!repo.findIdea(userId, id)) throw notFound("Idea not found");
       const row = repo.findSpec(userId, id);
       if (!row) throw notFound("No spec yet");

@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
-import { duplicateId } from "../ideas/params";
+import { duplicateId } from "../../http/params";
 import { createDuplicatesService } from "./service";
 
 const IdParams = t.Object({ id: t.String() });

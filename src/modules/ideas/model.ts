@@ -1,6 +1,7 @@
 // TypeBox schemas for the idea routes, and the closed vocabularies (statuses, sources, relation types) they use.
 import { t } from "elysia";
 import { fieldError } from "../../errors";
+import { IdField } from "../../http/params";
 
 export const IDEA_STATUSES = ["captured", "exploring", "building", "shipped", "shelved"] as const;
 export const IDEA_SOURCES = ["web", "cli", "assistant-mcp", "siri", "email", "api", "shortcut", "ios"] as const;
@@ -24,7 +25,7 @@ const TagName = t.String({ minLength: 1, maxLength: MAX_TAG_NAME });
 export const TagList = t.Array(TagName, { maxItems: MAX_TAGS });
 /** Bulk add/remove lists are not an idea's final tag set, so only the name limit applies to them. */
 const TagDelta = t.Array(TagName, { maxItems: 100 });
-const IdeaRef = t.Integer();
+const IdeaRef = (name: string) => IdField(`${name} must be an idea id (an integer)`);
 
 export const CreateIdeaBody = t.Object({
   title: Title,
@@ -33,7 +34,7 @@ export const CreateIdeaBody = t.Object({
   source: t.Optional(Source),
   source_url: t.Optional(t.Nullable(t.String({ maxLength: MAX_URL }))),
   status: t.Optional(Status),
-  parent_id: t.Optional(t.Nullable(IdeaRef)),
+  parent_id: t.Optional(t.Nullable(IdeaRef("parent_id"))),
 });
 export type CreateIdeaBody = typeof CreateIdeaBody.static;
 
@@ -41,13 +42,13 @@ export const UpdateIdeaBody = t.Object({
   title: t.Optional(Title),
   body: t.Optional(Body),
   status: t.Optional(Status),
-  parent_id: t.Optional(t.Nullable(IdeaRef)),
+  parent_id: t.Optional(t.Nullable(IdeaRef("parent_id"))),
   tags: t.Optional(TagList),
 });
 export type UpdateIdeaBody = typeof UpdateIdeaBody.static;
 
 export const BulkUpdateBody = t.Object({
-  ids: t.Array(IdeaRef, { minItems: 1, maxItems: MAX_BULK_IDS }),
+  ids: t.Array(IdeaRef("ids"), { minItems: 1, maxItems: MAX_BULK_IDS }),
   status: t.Optional(Status),
   tags: t.Optional(TagList),
   add_tags: t.Optional(TagDelta),
@@ -55,7 +56,7 @@ export const BulkUpdateBody = t.Object({
 });
 export type BulkUpdateBody = typeof BulkUpdateBody.static;
 
-export const MergeBody = t.Object({ absorb_id: IdeaRef });
+export const MergeBody = t.Object({ absorb_id: IdeaRef("absorb_id") });
 export type MergeBody = typeof MergeBody.static;
 
 // limit/offset stay strings: the spec clamps instead of rejecting, so the service parses them leniently.

@@ -7,7 +7,7 @@ import { createIdeasService } from "./service";
 import { createBulkIdeasService } from "./service-bulk";
 import { createIdeaMerger } from "./service-merge";
 import { BulkUpdateBody, CreateIdeaBody, ListIdeasQuery, MergeBody, UpdateIdeaBody } from "./model";
-import { ideaId } from "./params";
+import { ideaId } from "../../http/params";
 
 const IdParams = t.Object({ id: t.String() });
 // The id is checked in transform, before body validation, so a non-numeric id is always "Invalid idea ID".

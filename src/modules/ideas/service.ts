@@ -10,7 +10,7 @@ import { createLinksRepo } from "../links/repo";
 import { createIdeasRepo, type IdeaChanges, type IdeaRow } from "./repo";
 import { createIdeaRelationsRepo } from "./relations-repo";
 import { IDEA_SOURCES, IDEA_STATUSES, RELATION_TYPES, MAX_URL, checkEnum, type IdeaStatus, type CreateIdeaBody, type ListIdeasQuery, type UpdateIdeaBody } from "./model";
-import { clampLimit, parseOffset } from "./params";
+import { clampLimit, parseOffset } from "../../http/params";
 import { toCreatedIdea, toIdea } from "./views";
 import { notifyArchived, wakeWorker } from "./effects";
 

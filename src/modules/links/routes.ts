@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
-import { ideaId, linkId } from "../ideas/params";
+import { ideaId, linkId } from "../../http/params";
 import { createLinksService } from "./service";
 import { CreateLinkBody } from "./model";
 

@@ -1,5 +1,6 @@
 // TypeBox schemas for relation routes; `duplicate` is system-only, so clients can never send it.
 import { t } from "elysia";
+import { IdField } from "../../http/params";
 
 export const USER_RELATION_TYPES = ["related", "parent", "blocks", "inspires", "supersedes"] as const;
 export type UserRelationType = (typeof USER_RELATION_TYPES)[number];
@@ -10,7 +11,7 @@ export const NOTE_MAX_CHARS = 500;
 export const BULK_MAX_LINKS = 50;
 
 const RelationTypeField = t.Union(USER_RELATION_TYPES.map((v) => t.Literal(v)), { error: TYPE_MESSAGE });
-const IdeaIdField = (name: string) => t.Integer({ error: `${name} must be an idea id (integer)` });
+const IdeaIdField = (name: string) => IdField(`${name} must be an idea id (an integer)`);
 
 /** One entry of a bulk body. The type is checked per link so one bad entry fails alone, not the whole batch. */
 export const BulkLink = t.Object({

@@ -1,26 +1,14 @@
 // Relation rules: ownership, the archive rule, uniqueness per creator, the cycle walk, note truncation, bulk creation.
 import type { Deps } from "../../deps";
-import { AppError, badRequest, conflict, fieldError, invalidIdeaId, notFound } from "../../errors";
+import { AppError, badRequest, conflict, fieldError, notFound } from "../../errors";
 import { toStamp } from "../../lib/time";
+import { ideaId, relationId } from "../../http/params";
 import { createRelationsRepo } from "./repo";
 import { ALWAYS_REFUSED, FORCEABLE, cycleMessage, findCyclePath } from "./cycle";
 import {
   NOTE_MAX_CHARS, TYPE_MESSAGE, USER_RELATION_TYPES,
   type CreateRelationBody, type NewRelation, type UpdateRelationBody,
 } from "./model";
-
-const DIGITS = /^\d+$/;
-
-/** Path ids: digits only; anything else is the spec's 400. */
-export function parseIdeaIdParam(raw: string): number {
-  if (!DIGITS.test(raw)) throw invalidIdeaId();
-  return Number(raw);
-}
-
-export function parseRelationIdParam(raw: string): number {
-  if (!DIGITS.test(raw)) throw badRequest("Invalid relation ID");
-  return Number(raw);
-}
 
 /** Silent truncation to 500 characters, counted in code points so an emoji is never cut in half. */
 export function truncateNote(note: string | null | undefined): string | null {
@@ -73,7 +61,7 @@ export function createRelationsService(deps: Deps) {
 
   return {
     list(userId: string, rawId: string) {
-      const id = parseIdeaIdParam(rawId);
+      const id = ideaId(rawId);
       const idea = repo.findIdea(userId, id);
       if (!idea) throw notFound("Idea not found");
       // An archived idea is readable, but every relation touching it is hidden.
@@ -114,7 +102,7 @@ export function createRelationsService(deps: Deps) {
 
     /** A type change re-runs the cycle rule for the new type (force applies to supersedes, as on creation). */
     update(userId: string, rawId: string, body: UpdateRelationBody, force: boolean) {
-      const id = parseRelationIdParam(rawId);
+      const id = relationId(rawId);
       if (body.relation_type === undefined && body.note === undefined) throw badRequest("Nothing to update");
       return deps.db.transaction(() => {
         const rel = repo.findForUser(userId, id);
@@ -132,7 +120,7 @@ export function createRelationsService(deps: Deps) {
     },
 
     remove(userId: string, rawId: string) {
-      const id = parseRelationIdParam(rawId);
+      const id = relationId(rawId);
       deps.db.transaction(() => {
         const rel = repo.findForUser(userId, id);
         // Deleting an automatic `related` link rejects the connection: the background pass must not bring it back.

@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
-import { ideaId } from "../ideas/params";
+import { ideaId } from "../../http/params";
 import { createReviewService } from "./service";
 
 export function reviewRoutes(deps: Deps, kit: AuthKit) {

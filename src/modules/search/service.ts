@@ -5,7 +5,7 @@ import { FREE_SEMANTIC_MONTHLY } from "../../auth/plans";
 import { fieldError } from "../../errors";
 import { utcMonth } from "../../lib/time";
 import { checkEnum } from "../ideas/model";
-import { clampLimit } from "../ideas/params";
+import { clampLimit } from "../../http/params";
 import { createTagsRepo } from "../tags/repo";
 import { parseSettings } from "../users/settings";
 import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_MODES, type SearchQuery } from "./model";

@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
-import { tagId } from "../ideas/params";
+import { tagId } from "../../http/params";
 import { createTagsService } from "./service";
 import { CreateTagBody, SimilarQuery, UpdateTagBody } from "./model";
 

@@ -3,7 +3,7 @@ import type { Deps } from "../../deps";
 import { badRequest, conflict, fieldError, internal, notFound } from "../../errors";
 import { enqueueJob } from "../../jobs/queue";
 import { toStamp } from "../../lib/time";
-import { clampLimit } from "../ideas/params";
+import { clampLimit } from "../../http/params";
 import { wakeWorker } from "../ideas/effects";
 import { createTagsRepo, type TagRow } from "./repo";
 import type { CreateTagBody, SimilarQuery, TagSimilarEngine, UpdateTagBody } from "./model";

@@ -1,0 +1,160 @@
+// Hostile input: huge numbers in queries, ids that are not JSON integers, path ids, every bad field reported at once.
+import { afterAll, describe, expect, test } from "bun:test";
+import { call, makeApp, makeUser, type TestUser } from "../helpers";
+import { newIdea, newIdeas } from "../ideas/fixtures";
+
+const t = makeApp({ now: "2026-03-01T00:00:00Z" });
+afterAll(() => t.close());
+
+const get = async (u: TestUser, id: number) => (await call(t, "GET", `/ideas/${id}`, { key: u.key })).body;
+
+describe("numeric query parameters never reach SQLite unreadable", () => {
+  test("offset: 2^63 and beyond, 1e400, -0, 12abc clamp (an empty page or the first), never a 500", async () => {
+    const u = await makeUser(t);
+    await newIdeas(t, u, 3);
+    const cases: Array<[string, number]> = [
+      ["9223372036854775807", 0],
+      ["9223372036854775808", 0],
+      ["18446744073709551616", 0],
+      ["1e400", 0],
+      ["9007199254740992", 0],
+      ["-0", 3],
+      ["12abc", 3],
+      ["-9223372036854775808", 3],
+      ["", 3],
+      ["1.9", 2],
+    ];
+    for (const [offset, expected] of cases) {
+      const r = await call(t, "GET", `/ideas?offset=${encodeURIComponent(offset)}`, { key: u.key });
+      expect([offset, r.status]).toEqual([offset, 200]);
+      expect([offset, r.body.ideas.length]).toEqual([offset, expected]);
+    }
+  });
+
+  test("limit: huge, infinite, negative and junk clamp to 1..100 or the default", async () => {
+    const u = await makeUser(t);
+    await newIdeas(t, u, 3);
+    const cases: Array<[string, number]> = [["9223372036854775808", 3], ["1e400", 3], ["-1e400", 1], ["-0", 1], ["12abc", 3], ["2", 2]];
+    for (const [limit, expected] of cases) {
+      const r = await call(t, "GET", `/ideas?limit=${encodeURIComponent(limit)}`, { key: u.key });
+      expect([limit, r.status, r.body.ideas.length]).toEqual([limit, 200, expected]);
+    }
+  });
+
+  test("search and similar-tags limits and min_score: clamped or the spec's 400, never a 500", async () => {
+    const u = await makeUser(t);
+    for (const limit of ["9223372036854775808", "1e400", "-0", "12abc"]) {
+      const r = await call(t, "GET", `/ideas/search?q=hello&mode=keyword&limit=${limit}`, { key: u.key });
+      expect([limit, r.status]).toEqual([limit, 200]);
+      const s = await call(t, "GET", `/tags/similar?tag=nope&limit=${limit}`, { key: u.key });
+      expect([limit, s.status]).toEqual([limit, 404]);
+    }
+    for (const score of ["1e400", "9223372036854775808", "NaN", "12abc"]) {
+      const r = await call(t, "GET", `/ideas/search?q=hello&min_score=${score}`, { key: u.key });
+      expect([score, r.status, typeof r.body.error]).toEqual([score, 400, "object"]);
+    }
+  });
+});
+
+describe("ids in JSON bodies are integers, never coerced", () => {
+  const NOT_IDS: unknown[] = ["12", "0x5", " 6 ", "5", 5.5, true, null, [5], { id: 5 }, 2 ** 63, -(2 ** 63), "1e3"];
+
+  test("PATCH /ideas/bulk: ids as a string, or any non-integer element, is a 400 and changes nothing", async () => {
+    const u = await makeUser(t);
+    const ideas = await newIdeas(t, u, 12);
+    const r = await call(t, "PATCH", "/ideas/bulk", { key: u.key, body: { ids: "12", status: "shipped" } });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ error: { ids: [expect.any(String)] } });
+    for (const bad of NOT_IDS) {
+      const e = await call(t, "PATCH", "/ideas/bulk", { key: u.key, body: { ids: [ideas[0].id, bad], status: "shipped" } });
+      expect([bad, e.status, Object.keys(e.body.error)]).toEqual([bad, 400, ["ids"]]);
+    }
+    for (const idea of ideas) expect((await get(u, idea.id)).status).toBe("captured");
+  });
+
+  test("POST /ideas/:id/merge: absorb_id must be an integer; nothing is merged otherwise", async () => {
+    const u = await makeUser(t);
+    const [keep, absorb] = await newIdeas(t, u, 2);
+    for (const bad of [String(absorb.id), `0x${absorb.id.toString(16)}`, ` ${absorb.id} `, absorb.id + 0.5, true, null]) {
+      const r = await call(t, "POST", `/ideas/${keep.id}/merge`, { key: u.key, body: { absorb_id: bad } });
+      expect([bad, r.status, Object.keys(r.body.error)]).toEqual([bad, 400, ["absorb_id"]]);
+    }
+    expect((await get(u, absorb.id)).is_archived).toBe(0);
+    // The same id as an integer works, so the refusals above were about the type alone.
+    expect((await call(t, "POST", `/ideas/${keep.id}/merge`, { key: u.key, body: { absorb_id: absorb.id } })).status).toBe(200);
+  });
+
+  test("parent_id on create and update: an integer or null", async () => {
+    const u = await makeUser(t);
+    const parent = await newIdea(t, u);
+    for (const bad of [String(parent.id), ` ${parent.id} `, true, 1.5, 2 ** 63]) {
+      const c = await call(t, "POST", "/ideas", { key: u.key, body: { title: "child", parent_id: bad } });
+      expect([bad, c.status, Object.keys(c.body.error)]).toEqual([bad, 400, ["parent_id"]]);
+      const p = await call(t, "PATCH", `/ideas/${parent.id}`, { key: u.key, body: { parent_id: bad } });
+      expect([bad, p.status, Object.keys(p.body.error)]).toEqual([bad, 400, ["parent_id"]]);
+    }
+  });
+
+  test("relations, single and bulk: source and target ids must be integers", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const [a, b] = await newIdeas(t, u, 2);
+    for (const bad of [String(a.id), `0x${a.id.toString(16)}`, " 1 ", 1.5, true, 2 ** 63]) {
+      const single = await call(t, "POST", "/map/relations", { key: u.key, body: { source_idea_id: bad, target_idea_id: b.id } });
+      expect([bad, single.status, Object.keys(single.body.error)]).toEqual([bad, 400, ["source_idea_id"]]);
+      const many = await call(t, "POST", "/map/relations", { key: u.key, body: { links: [{ source_idea_id: a.id, target_idea_id: bad }] } });
+      expect([bad, many.status, typeof many.body.error]).toEqual([bad, 400, "object"]);
+    }
+    expect((await call(t, "GET", `/ideas/${a.id}/relations`, { key: u.key })).body.outgoing ?? []).toEqual([]);
+  });
+});
+
+describe("path ids: one reading on every route", () => {
+  // Every route with an idea id in its path, and the other numeric-id routes, with the 400 text each one uses.
+  const ROUTES: Array<[string, (id: string) => string, string]> = [
+    ["GET", (id) => `/ideas/${id}`, "Invalid idea ID"],
+    ["PATCH", (id) => `/ideas/${id}`, "Invalid idea ID"],
+    ["DELETE", (id) => `/ideas/${id}`, "Invalid idea ID"],
+    ["POST", (id) => `/ideas/${id}/merge`, "Invalid idea ID"],
+    ["GET", (id) => `/ideas/${id}/relations`, "Invalid idea ID"],
+    ["GET", (id) => `/ideas/${id}/develop`, "Invalid idea ID"],
+    ["POST", (id) => `/ideas/${id}/links`, "Invalid idea ID"],
+    ["POST", (id) => `/review/${id}/keep`, "Invalid idea ID"],
+    ["PATCH", (id) => `/tags/${id}`, "Invalid tag ID"],
+    ["DELETE", (id) => `/tags/${id}`, "Invalid tag ID"],
+    ["PATCH", (id) => `/map/relations/${id}`, "Invalid relation ID"],
+    ["DELETE", (id) => `/map/relations/${id}`, "Invalid relation ID"],
+    ["POST", (id) => `/ideas/duplicates/${id}/dismiss`, "Invalid duplicate ID"],
+  ];
+  const bodyFor = (method: string, path: string) =>
+    path.endsWith("/merge") ? { absorb_id: 1 } : path.endsWith("/links") ? { url: "https://example.com" } : method === "PATCH" ? { note: "x", name: "x", title: "x" } : undefined;
+
+  test("not an integer (abc, 1.5, 1e3, 0x5, +3, ' 6', beyond 2^53 - 1): the route's 400 everywhere", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    for (const [method, path, error] of ROUTES) {
+      for (const raw of ["abc", "1.5", "1e3", "0x5", "+3", "%206", "9223372036854775808", "9007199254740992"]) {
+        const r = await call(t, method, path(raw), { key: u.key, body: bodyFor(method, path(raw)) });
+        expect([method, path(raw), r.status, r.body]).toEqual([method, path(raw), 400, { error }]);
+      }
+    }
+  });
+
+  test("integers that cannot exist (0, -3, 9007199254740991) are absent ids: 404 everywhere (200 where the spec says so), never 400 or 500", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    for (const [method, path] of ROUTES) {
+      // The spec's one exception: DELETE /map/relations/:id is 200 for any id that is not the caller's.
+      const absent = method === "DELETE" && path("1").startsWith("/map/") ? 200 : 404;
+      for (const raw of ["0", "-3", "-0", "9007199254740991"]) {
+        const r = await call(t, method, path(raw), { key: u.key, body: bodyFor(method, path(raw)) });
+        expect([method, path(raw), r.status]).toEqual([method, path(raw), absent]);
+      }
+    }
+  });
+
+  test("leading zeros read as the number: /ideas/007 is idea 7", async () => {
+    const u = await makeUser(t);
+    const idea = await newIdea(t, u);
+    const r = await call(t, "GET", `/ideas/${String(idea.id).padStart(6, "0")}`, { key: u.key });
+    expect(r.status).toBe(200);
+    expect(r.body.id).toBe(idea.id);
+  });
+});
