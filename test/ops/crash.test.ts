@@ -2,52 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { api, createUser, listAllIdeas, runCommand, processScope } from "./harness";
+import { api, burst, createUser, listAllIdeas, runCommand, processScope } from "./harness";
 
 const { newDir: newDataDir, serve } = processScope("idearepo-ops-");
-
-interface Acked { id: number; title: string }
-
-/** `streams` concurrent clients capture ideas back to back until `stop()`; returns every 201 they received. */
-function burst(base: string, key: string, streams: number) {
-  const acked: Acked[] = [];
-  let running = true;
-  let failures = 0;
-  let lastRefusal = "";
-  let n = 0;
-  const workers = Array.from({ length: streams }, async (_, w) => {
-    while (running) {
-      const title = `burst ${w}-${n++}`;
-      try {
-        const res = await api(base, key, "POST", "/ideas", { title, body: `body of ${title}`, tags: ["burst"] });
-        if (res.status === 201) acked.push({ id: res.body.id, title });
-        else {
-          lastRefusal = `${res.status} ${res.text}`;
-          if (res.status >= 500) failures++;
-        }
-      } catch {
-        // The connection died with the server: that request was never acknowledged.
-        if (running) await Bun.sleep(5);
-      }
-    }
-  });
-  return {
-    acked,
-    failures: () => failures,
-    /** Waits until `n` captures were acknowledged; fails fast with the server's answer if they are refused. */
-    async waitForAcks(n: number) {
-      const deadline = Date.now() + 20_000;
-      while (acked.length < n) {
-        if (Date.now() > deadline) throw new Error(`only ${acked.length} captures acknowledged; last refusal: ${lastRefusal}`);
-        await Bun.sleep(5);
-      }
-    },
-    async stop() {
-      running = false;
-      await Promise.all(workers);
-    },
-  };
-}
 
 describe("kill -9 during a burst of captures", () => {
   test("every idea that got a 201 is there after a restart", async () => {

@@ -137,6 +137,49 @@ export async function listAllIdeas(base: string, key: string): Promise<any[]> {
   }
 }
 
+export interface Acked { id: number; title: string }
+
+/** `streams` concurrent clients capture ideas back to back until `stop()`; returns every 201 they received. */
+export function burst(base: string, key: string, streams: number, tags: string[] = ["burst"]) {
+  const acked: Acked[] = [];
+  let running = true;
+  let failures = 0;
+  let lastRefusal = "";
+  let n = 0;
+  const workers = Array.from({ length: streams }, async (_, w) => {
+    while (running) {
+      const title = `burst ${w}-${n++}`;
+      try {
+        const res = await api(base, key, "POST", "/ideas", { title, body: `body of ${title}`, tags });
+        if (res.status === 201) acked.push({ id: res.body.id, title });
+        else {
+          lastRefusal = `${res.status} ${res.text}`;
+          if (res.status >= 500) failures++;
+        }
+      } catch {
+        // The connection died with the server: that request was never acknowledged.
+        if (running) await Bun.sleep(5);
+      }
+    }
+  });
+  return {
+    acked,
+    failures: () => failures,
+    /** Waits until `n` captures were acknowledged; fails fast with the server's answer if they are refused. */
+    async waitForAcks(n: number) {
+      const deadline = Date.now() + 20_000;
+      while (acked.length < n) {
+        if (Date.now() > deadline) throw new Error(`only ${acked.length} captures acknowledged; last refusal: ${lastRefusal}`);
+        await Bun.sleep(5);
+      }
+    },
+    async stop() {
+      running = false;
+      await Promise.all(workers);
+    },
+  };
+}
+
 /**
  * Waits until background processing has nothing left to do: the jobs table is empty, or (with no pipeline
  * consuming it) unchanged and unlocked for a while. Read-only peek at the database file; asserts nothing.
