@@ -93,6 +93,7 @@ function breakValue(s: Schema, rng: Rng): unknown {
     if (typeof base.maxLength === "number") options.push("x".repeat(base.maxLength + 1), "\uD83D\uDE00".repeat(base.maxLength + 1), "x".repeat(base.maxLength * 20 + 1));
     if ((base.minLength ?? 0) > 0) options.push("");
     if (base.pattern) options.push("#fff", "red", "#GGGGGG");
+    if (Array.isArray(base.enum)) options.push("bogus", String(base.enum[0]).toUpperCase(), ` ${base.enum[0]}`);
   } else if (base.type === "integer" || base.type === "number") {
     options.push("12", "0x5", " 6 ", 5.5, true, "5", [5], 2 ** 64, 1e308);
   } else if (base.type === "array") {

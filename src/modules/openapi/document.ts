@@ -3,6 +3,7 @@ import { API_PREFIX } from "../../auth/plugin";
 import { requiredProps, toJsonSchema, type JsonSchema } from "./schema";
 import { RESPONSE_SCHEMAS } from "./responses";
 import { ROUTE_DOCS, type RouteDoc } from "./summaries";
+import { withBodyVocabularies, withQueryVocabulary } from "./vocabularies";
 
 /** The part of an Elysia route entry the generator reads (`app.routes`). */
 export interface RouteEntry {
@@ -114,7 +115,7 @@ function operation(route: RouteEntry, method: string, rel: string, doc: RouteDoc
   const parameters = [...pathParams(route.path, hooks.params), ...objectParams(hooks.query, "query"), ...objectParams(hooks.headers, "header")];
   if (parameters.length) op.parameters = parameters;
   if (hooks.body) {
-    op.requestBody = { required: true, content: { "application/json": { schema: toJsonSchema(hooks.body) } } };
+    op.requestBody = { required: true, content: { "application/json": { schema: withBodyVocabularies(toJsonSchema(hooks.body)) } } };
   }
   op.responses = responses(hooks.response, doc, secured, parameters.length > 0 || hooks.body !== undefined, route.path.includes(":"), method !== "GET" && method !== "DELETE", RESPONSE_SCHEMAS[routeKey(method, rel)]);
   op.security = secured ? SECURITY : [];
@@ -151,7 +152,7 @@ function objectParams(schema: unknown, where: "query" | "header") {
     .filter(([name]) => where !== "header" || !CREDENTIAL_HEADERS.has(name.toLowerCase()))
     .map(([name, s]) => {
       const { description, ...rest } = s;
-      return { name, in: where, required: required.has(name), schema: rest, ...(description ? { description } : {}) };
+      return { name, in: where, required: required.has(name), schema: withQueryVocabulary(name, rest), ...(description ? { description } : {}) };
     });
 }
 

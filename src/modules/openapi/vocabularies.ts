@@ -1,0 +1,35 @@
+// Closed vocabularies the services check themselves (for a readable message) and the route schemas type as plain
+// strings: the document names their values, so a client (and the fuzzer) knows what else is a 400.
+import { IDEA_SOURCES, IDEA_STATUSES } from "../ideas/model";
+import { LINK_TYPES } from "../export/model";
+import { USER_RELATION_TYPES } from "../relations/model";
+import { SEARCH_MODES } from "../search/model";
+import type { JsonSchema } from "./schema";
+
+const BODY_FIELDS: Record<string, readonly string[]> = {
+  status: IDEA_STATUSES,
+  source: IDEA_SOURCES,
+  link_type: LINK_TYPES,
+  relation_type: USER_RELATION_TYPES,
+};
+// Query parameters whose other values the spec answers with 400 (GET /ideas/search: "anything else is 400").
+const QUERY_FIELDS: Record<string, readonly string[]> = { mode: SEARCH_MODES };
+
+const isPlainString = (s: unknown): s is JsonSchema => typeof s === "object" && s !== null && (s as JsonSchema).type === "string" && !("enum" in s) && !("const" in s);
+
+/** The body schema with enums on the vocabulary fields, also inside arrays of objects (bulk relation links). */
+export function withBodyVocabularies(schema: JsonSchema): JsonSchema {
+  const props = schema.properties as Record<string, JsonSchema> | undefined;
+  if (!props) return schema;
+  const out: Record<string, JsonSchema> = {};
+  for (const [name, s] of Object.entries(props)) {
+    if (isPlainString(s) && BODY_FIELDS[name]) out[name] = { ...s, enum: [...BODY_FIELDS[name]] };
+    else if (s.type === "array" && (s.items as JsonSchema | undefined)?.type === "object") out[name] = { ...s, items: withBodyVocabularies(s.items as JsonSchema) };
+    else out[name] = s;
+  }
+  return { ...schema, properties: out };
+}
+
+export function withQueryVocabulary(name: string, schema: JsonSchema): JsonSchema {
+  return isPlainString(schema) && QUERY_FIELDS[name] ? { ...schema, enum: [...QUERY_FIELDS[name]] } : schema;
+}
