@@ -17,14 +17,16 @@ const QUERY_FIELDS: Record<string, readonly string[]> = { mode: SEARCH_MODES };
 
 const isPlainString = (s: unknown): s is JsonSchema => typeof s === "object" && s !== null && (s as JsonSchema).type === "string" && !("enum" in s) && !("const" in s);
 
-/** The body schema with enums on the vocabulary fields, also inside arrays of objects (bulk relation links). */
+/**
+ * The body schema with enums on its top-level vocabulary fields. Not inside bulk relation links: an unknown type there
+ * is a per-link error row in a 201, as the spec says, so any string is accepted.
+ */
 export function withBodyVocabularies(schema: JsonSchema): JsonSchema {
   const props = schema.properties as Record<string, JsonSchema> | undefined;
   if (!props) return schema;
   const out: Record<string, JsonSchema> = {};
   for (const [name, s] of Object.entries(props)) {
     if (isPlainString(s) && BODY_FIELDS[name]) out[name] = { ...s, enum: [...BODY_FIELDS[name]] };
-    else if (s.type === "array" && (s.items as JsonSchema | undefined)?.type === "object") out[name] = { ...s, items: withBodyVocabularies(s.items as JsonSchema) };
     else out[name] = s;
   }
   return { ...schema, properties: out };
