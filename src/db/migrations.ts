@@ -6,6 +6,7 @@ import m0004 from "../../migrations/0004_oauth.sql" with { type: "text" };
 import m0005 from "../../migrations/0005_rejected_pairs.sql" with { type: "text" };
 import m0006 from "../../migrations/0006_web_accounts.sql" with { type: "text" };
 import m0007 from "../../migrations/0007_invitations.sql" with { type: "text" };
+import m0008 from "../../migrations/0008_cjk_search.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
@@ -17,4 +18,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 5, name: "0005_rejected_pairs", sql: m0005 },
   { version: 6, name: "0006_web_accounts", sql: m0006 },
   { version: 7, name: "0007_invitations", sql: m0007 },
+  { version: 8, name: "0008_cjk_search", sql: m0008 },
 ];

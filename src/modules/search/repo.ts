@@ -6,6 +6,8 @@ export type SearchRow = Pick<IdeaRow, "id" | "number" | "title" | "body" | "sour
 
 /** Title hits weigh twice body hits: a word in the title says more about what the idea is. */
 const BM25 = "bm25(ideas_fts, 2.0, 1.0)";
+/** The same weights on the bigram index (migrations/0008) for queries in scripts written without spaces. */
+const BM25_CJK = "bm25(ideas_fts_cjk, 2.0, 1.0)";
 
 export function createSearchRepo(db: Db) {
   const keyword = db.query<{ id: number }, [string, string, number]>(
@@ -30,6 +32,22 @@ export function createSearchRepo(db: Db) {
      FROM json_each(?2) j CROSS JOIN ideas i ON i.id = j.value WHERE i.user_id = ?1 AND i.is_archived = 0
      ORDER BY j.key LIMIT ?3`,
   );
+  const scored = (table: string, bm25: string) =>
+    db.query<{ id: number; bm25: number }, [string, string, number]>(
+      `SELECT f.rowid AS id, ${bm25} AS bm25 FROM ${table} f JOIN ideas i ON i.id = f.rowid
+       WHERE ${table} MATCH ?1 AND i.user_id = ?2 AND i.is_archived = 0 ORDER BY ${bm25} LIMIT ?3`,
+    );
+  const scoredMain = scored("ideas_fts", BM25);
+  const scoredCjk = scored("ideas_fts_cjk", BM25_CJK);
+  const cjkAmong = db.query<{ id: number; bm25: number }, [string, string]>(
+    `SELECT rowid AS id, ${BM25_CJK} AS bm25 FROM ideas_fts_cjk WHERE ideas_fts_cjk MATCH ?1 AND rowid IN (SELECT value FROM json_each(?2))`,
+  );
+  const pending = db.query<{ id: number; title: string | null; body: string | null }, [number]>(
+    `SELECT p.idea_id AS id, i.title, i.body FROM ideas_fts_cjk_pending p LEFT JOIN ideas i ON i.id = p.idea_id LIMIT ?1`,
+  );
+  const unindex = db.query("DELETE FROM ideas_fts_cjk WHERE rowid = ?1");
+  const index = db.query("INSERT INTO ideas_fts_cjk (rowid, title, body) VALUES (?1, ?2, ?3)");
+  const unqueue = db.query("DELETE FROM ideas_fts_cjk_pending WHERE idea_id = ?1");
   const usage = db.query<{ count: number }, [string, string, string]>(
     "SELECT count FROM usage_counters WHERE user_id = ? AND kind = ? AND period = ?",
   );
@@ -55,6 +73,24 @@ export function createSearchRepo(db: Db) {
     /** The first `limit` of `ids` that are the caller's live ideas, in the order of `ids`. */
     firstRowsInOrder: (userId: string, ids: number[], limit: number): SearchRow[] =>
       ids.length === 0 ? [] : firstRows.all(userId, JSON.stringify(ids), limit),
+    /** The caller's live ideas matching on the main or the bigram index, with BM25 (lower = better), best first. */
+    keywordScored: (index: "main" | "cjk", match: string, userId: string, limit: number) =>
+      (index === "main" ? scoredMain : scoredCjk).all(match, userId, limit),
+    /** As keywordScoresAmong, on the bigram index. */
+    cjkScoresAmong: (match: string, ids: number[]) =>
+      new Map(cjkAmong.all(match, JSON.stringify(ids)).map((r) => [r.id, -r.bm25])),
+    /** Ideas the triggers queued for the bigram index (title null: the idea is gone). */
+    pendingCjk: (limit: number) => pending.all(limit),
+    /** Replaces an idea's row in the bigram index (or only dequeues it when `view` is null) in one transaction. */
+    writeCjk: db.transaction((rows: Array<{ id: number; view: { title: string; body: string } | null }>) => {
+      for (const r of rows) {
+        unindex.run(r.id);
+        if (r.view) index.run(r.id, r.view.title, r.view.body);
+        unqueue.run(r.id);
+      }
+    }),
+    /** Runs `fn` in one IMMEDIATE transaction (reads and writes that must see the same rows). */
+    immediate: <T>(fn: () => T): T => db.transaction(fn).immediate(),
     usageCount: (userId: string, kind: string, period: string) => usage.get(userId, kind, period)?.count ?? 0,
     bumpUsage: (userId: string, kind: string, period: string) => void bump.run(userId, kind, period),
   };

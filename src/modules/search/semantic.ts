@@ -4,7 +4,7 @@ import { servingGeneration, type ModelSet } from "../../pipeline/models";
 import { readState } from "../../vectors/generations";
 import { vectorStore, type Neighbour } from "../../vectors/store";
 import type { SearchRepo, SearchRow } from "./repo";
-import { ftsQuery } from "./tokenize";
+import { createKeywordSearch } from "./keyword";
 
 /** Candidates fetched before the second stage: enough for it to pull a deeper match up, bounded for latency. */
 export const candidateCount = (limit: number) => Math.min(200, Math.max(50, 2 * limit));
@@ -85,8 +85,7 @@ async function secondStage(models: ModelSet, repo: SearchRepo, userId: string, q
     const ranked = head.map((h, i) => ({ id: h.id, s: scores[i] })).sort((a, b) => b.s - a.s).map((x) => x.id);
     order = [...ranked, ...hits.slice(CROSS_ENCODER_MAX).map((h) => h.id)];
   } else {
-    const match = ftsQuery(q, "or");
-    const keyword = match ? repo.keywordScoresAmong(match, hits.map((h) => h.id)) : new Map<number, number>();
+    const keyword = createKeywordSearch(repo).scoresAmong(q, hits.map((h) => h.id));
     order = fuseScores(hits, keyword, opts.keywordWeight);
   }
   return { hits: order.slice(0, opts.limit).map((id) => byId.get(id)!), rows };

@@ -11,7 +11,8 @@ import { parseSettings } from "../users/settings";
 import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_MODES, type SearchQuery } from "./model";
 import { createSearchRepo, type SearchRow } from "./repo";
 import { semanticSearch } from "./semantic";
-import { FTS_MODES, ftsQuery, type FtsMode } from "./tokenize";
+import { createKeywordSearch } from "./keyword";
+import { FTS_MODES, type FtsMode } from "./tokenize";
 
 export const SEMANTIC_USAGE_KIND = "semantic";
 export const SEMANTIC_LIMIT_MESSAGE =
@@ -20,8 +21,6 @@ export const SEMANTIC_LIMIT_MESSAGE =
 
 /** Keyword mode may return up to this many times `limit` rows (the spec's 2 × limit). */
 const KEYWORD_FACTOR = 2;
-/** Instance-wide matches fetched per wanted row before falling back to the per-account query. */
-const OVERFETCH = 2;
 
 function parseMinScore(raw: string | undefined): number | null {
   if (raw === undefined || raw.trim() === "") return null;
@@ -33,6 +32,7 @@ function parseMinScore(raw: string | undefined): number | null {
 export function createSearchService(deps: Deps) {
   const repo = createSearchRepo(deps.db);
   const tags = createTagsRepo(deps.db);
+  const keywordSearch = createKeywordSearch(repo);
 
   const shape = (rows: SearchRow[], scores: Map<number, number> | null) => {
     const names = tags.namesForIdeas(rows.map((r) => r.id));
@@ -52,22 +52,8 @@ export function createSearchService(deps: Deps) {
     }));
   };
 
-  /**
-   * The caller's best BM25 matches. Checking ownership of every match is what makes a filtered FTS query slow
-   * (a lookup per matching row), so first take the instance-wide top OVERFETCH × wanted and keep the caller's live
-   * ones: when they are enough, they are exactly the caller's top rows (any other match of theirs ranks below all of
-   * these). Only when they are not (the caller owns a small share of a big instance) does the filtered query run.
-   */
-  const keywordRows = (userId: string, match: string, wanted: number): SearchRow[] => {
-    const top = repo.keywordIdsAnyone(match, OVERFETCH * wanted);
-    const mine = repo.firstRowsInOrder(userId, top, wanted);
-    if (mine.length >= wanted || top.length < OVERFETCH * wanted) return mine;
-    return repo.rowsInOrder(userId, repo.keywordIds(match, userId, wanted));
-  };
-
   const keyword = (userId: string, q: string, ftsMode: FtsMode, limit: number) => {
-    const match = ftsQuery(q, ftsMode);
-    const rows = match ? keywordRows(userId, match, KEYWORD_FACTOR * limit) : [];
+    const rows = keywordSearch.rows(userId, q, ftsMode, KEYWORD_FACTOR * limit);
     return { query: q, search_type: "fts" as const, fts_mode: ftsMode, results: shape(rows, null) };
   };
 

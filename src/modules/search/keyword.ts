@@ -1,0 +1,89 @@
+// Keyword matching over the two FTS5 indexes: the main unicode61 one, and the bigram one for CJK and Thai text.
+import type { SearchRepo, SearchRow } from "./repo";
+import { segmentText } from "./segment";
+import { ftsQuery, segmentedQuery, type FtsMode } from "./tokenize";
+
+/** Instance-wide matches fetched per wanted row before falling back to the per-account query. */
+const OVERFETCH = 2;
+/** Queued ideas written to the bigram index per transaction (a backfill of many does not hold the writer long). */
+const DRAIN_BATCH = 500;
+
+export function createKeywordSearch(repo: SearchRepo) {
+  /**
+   * Writes the bigram view of every idea the triggers queued. Read and write share one IMMEDIATE transaction, so an
+   * edit cannot slip between reading a title and storing its view (the edit's trigger would be overwritten).
+   * Runs before every query that reads the bigram index, so a search always sees the ideas as they are now.
+   */
+  const indexPending = () => {
+    for (;;) {
+      const n = repo.immediate(() => {
+        const rows = repo.pendingCjk(DRAIN_BATCH);
+        repo.writeCjk(rows.map((r) => ({
+          id: r.id,
+          view: r.title === null ? null : { title: segmentText(r.title), body: segmentText(r.body ?? "") },
+        })));
+        return rows.length;
+      });
+      if (n < DRAIN_BATCH) return;
+    }
+  };
+
+  /**
+   * The caller's best BM25 matches on the main index. Checking ownership of every match is what makes a filtered
+   * FTS query slow (a lookup per matching row), so first take the instance-wide top OVERFETCH × wanted and keep the
+   * caller's live ones: when they are enough, they are exactly the caller's top rows (any other match of theirs
+   * ranks below all of these). Only when they are not (the caller owns a small share of a big instance) does the
+   * filtered query run.
+   */
+  const mainRows = (userId: string, match: string, wanted: number): SearchRow[] => {
+    const top = repo.keywordIdsAnyone(match, OVERFETCH * wanted);
+    const mine = repo.firstRowsInOrder(userId, top, wanted);
+    if (mine.length >= wanted || top.length < OVERFETCH * wanted) return mine;
+    return repo.rowsInOrder(userId, repo.keywordIds(match, userId, wanted));
+  };
+
+  /**
+   * A query in a script without spaces: the bigram index, plus (in `or` mode) the main index for its other words.
+   * An idea found by both keeps its better BM25 (the bigram index holds all of such an idea's words, so its score
+   * there covers the whole query). The union's top `wanted` is within each side's top `wanted`, so each side is cut.
+   */
+  const segmentedRows = (userId: string, q: { cjk: string | null; main: string | null }, wanted: number): SearchRow[] => {
+    const best = new Map<number, number>();
+    const add = (rows: Array<{ id: number; bm25: number }>) => {
+      for (const r of rows) best.set(r.id, Math.min(r.bm25, best.get(r.id) ?? Infinity));
+    };
+    if (q.cjk) {
+      indexPending();
+      add(repo.keywordScored("cjk", q.cjk, userId, wanted));
+    }
+    if (q.main) add(repo.keywordScored("main", q.main, userId, wanted));
+    const ids = [...best].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, wanted).map(([id]) => id);
+    return repo.rowsInOrder(userId, ids);
+  };
+
+  return {
+    /** The caller's live ideas matching `q` in `mode`, best BM25 first, at most `wanted`. */
+    rows(userId: string, q: string, mode: FtsMode, wanted: number): SearchRow[] {
+      const segmented = segmentedQuery(q, mode);
+      if (segmented) return segmentedRows(userId, segmented, wanted);
+      const match = ftsQuery(q, mode);
+      return match ? mainRows(userId, match, wanted) : [];
+    },
+    /** BM25 relevance (higher = better) of those of `ids` that match `q` in `or` mode: the second stage's evidence. */
+    scoresAmong(q: string, ids: number[]): Map<number, number> {
+      const segmented = segmentedQuery(q, "or");
+      if (!segmented) {
+        const match = ftsQuery(q, "or");
+        return match ? repo.keywordScoresAmong(match, ids) : new Map();
+      }
+      const scores = segmented.main ? repo.keywordScoresAmong(segmented.main, ids) : new Map<number, number>();
+      if (segmented.cjk) {
+        indexPending();
+        for (const [id, s] of repo.cjkScoresAmong(segmented.cjk, ids)) scores.set(id, Math.max(s, scores.get(id) ?? -Infinity));
+      }
+      return scores;
+    },
+    indexPending,
+  };
+}
+export type KeywordSearch = ReturnType<typeof createKeywordSearch>;
