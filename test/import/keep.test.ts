@@ -23,7 +23,7 @@ describe("Keep reader", () => {
     const n = byTitle("Shopping list");
     expect(n.body).toBe("- [ ] Oat milk\n- [x] Coffee beans\n- [ ] Bread rye");
     expect(n.tags).toEqual(["home", "errands/weekly"]);
-    expect(n).toMatchObject({ pinned: true, archived: false, origin: "Takeout/Keep/Shopping list.json" });
+    expect(n).toMatchObject({ pinned: true, archived: false, origin: "keep:1704153600000000" });
     expect(n.created_at!.toISOString()).toBe("2024-01-02T00:00:00.000Z");
     expect(n.updated_at!.toISOString()).toBe("2024-01-02T03:04:05.123Z");
   });
@@ -41,7 +41,7 @@ describe("Keep reader", () => {
 
   test("a note without a title is named by its first line", async () => {
     const { notes } = await readAll(keepReader, inputOf("takeout.zip", files));
-    const n = notes.find((x) => x.origin.endsWith("+01_00.json"))!;
+    const n = notes.find((x) => x.origin === "keep:1709629872123000")!;
     expect(n.title).toBe("A note without a title: its first line names it");
     expect(n.body).toContain("and a second line.");
   });

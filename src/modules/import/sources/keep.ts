@@ -17,11 +17,13 @@ const fromUsec = (v: number | string | undefined) => (v === undefined || v === n
 const checklist = (items: NonNullable<KeepNote["listContent"]>) =>
   items.map((i) => `- [${i.isChecked ? "x" : " "}] ${(i.text ?? "").replace(/\n+/g, " ").trim()}`).join("\n");
 
-export function keepNote(origin: string, k: KeepNote): SourceNote | SkippedItem {
-  if (k.isTrashed) return { skipped: origin, reason: "in Keep's trash" };
+export function keepNote(path: string, k: KeepNote): SourceNote | SkippedItem {
+  if (k.isTrashed) return { skipped: path, reason: "in Keep's trash" };
+  // Takeout names files after titles, so a renamed note changes file; its creation time (µs) stays, and names it.
+  const origin = k.createdTimestampUsec ? `keep:${k.createdTimestampUsec}` : path;
   const text = (k.textContent ?? "").replace(/\r\n?/g, "\n");
   const body = [text.trim() ? text : "", k.listContent?.length ? checklist(k.listContent) : ""].filter(Boolean).join("\n\n");
-  const title = (k.title ?? "").trim() || titleFromText(body) || stripExt(baseName(origin));
+  const title = (k.title ?? "").trim() || titleFromText(body) || stripExt(baseName(path));
   const links = externalLinks(body);
   for (const a of k.annotations ?? []) if (a.url && /^https?:\/\//i.test(a.url)) mergeLinks(links, [{ url: a.url, title: a.title?.trim() || null }]);
   return note({
