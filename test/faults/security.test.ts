@@ -121,6 +121,7 @@ describe("account isolation through every documented route", () => {
       await get("/ideas/duplicates"),
       await get("/map"),
       await get("/user/api-keys"),
+      await get("/user/mcp-tokens"),
       await get("/user/byok/status"),
       (await get("/user/me")).replace(/"(active_idea_count|updated_at)":[^,}]*/g, ""),
     ];
@@ -129,7 +130,9 @@ describe("account isolation through every documented route", () => {
 
   beforeAll(async () => {
     dataDir = newDir();
-    victimKey = createUser(dataDir, "victim@example.com", "pro");
+    const made = runCommand(["users", "create", "--email", "victim@example.com", "--plan", "pro", "--password-stdin"], { dataDir, stdin: "victim password 1" });
+    expect(made.code).toBe(0);
+    victimKey = JSON.parse(made.stdout).api_key;
     attackerKey = createUser(dataDir, "attacker@example.com", "pro");
     const server = await serveWith(dataDir, { IDEAREPO_PROVIDER_A__BASE_URL: "http://127.0.0.1:9", IDEAREPO_PROVIDER_TIMEOUT_MS: "1000" });
     base = server.base;
@@ -148,6 +151,12 @@ describe("account isolation through every documented route", () => {
     };
     await make(victimKey, victim, MARK);
     await make(attackerKey, attacker, "ATTACKER");
+    // An MCP token of the victim's, issued through OAuth: it lives beside the API keys and is revoked through them.
+    const client = (await register(base)).body;
+    const { verifier, challenge } = pkce();
+    const flow = await consent(base, authorizeUrl(base, { client_id: client.client_id, code_challenge: challenge, state: "v" }), { email: "victim@example.com", password: "victim password 1" });
+    victim.mcpToken = (await token(base, { code: flow.code!, client_id: client.client_id, code_verifier: verifier })).body.access_token;
+    victim.mcpTokenId = (await api(base, victimKey, "GET", "/user/mcp-tokens")).body.tokens[0].id;
     // The two identical captures become a duplicate detection once the pipeline has run.
     await waitForQuiescence(dataDir);
     victim.detection = (await api(base, victimKey, "GET", "/ideas/duplicates")).body.duplicates[0]?.id;
@@ -169,7 +178,7 @@ describe("account isolation through every documented route", () => {
           if (path.includes("/tags/")) return who.tag;
           if (path.includes("/map/relations/")) return who.relation;
           if (path.includes("/duplicates/")) return victim.detection;
-          if (path.includes("/api-keys/")) return who.key;
+          if (path.includes("/api-keys/")) return mixed ? victim.mcpTokenId : who.key;
           return who.ideas[0];
         };
         const path = template.replace("/api/v1", "").replace(/\{(\w+)\}/g, (_, n: string) => String(idFor(n, template)));
@@ -196,8 +205,9 @@ describe("account isolation through every documented route", () => {
     expect(seen.length).toBeGreaterThan(80);
     await waitForQuiescence(dataDir);
     expect(await snapshot()).toBe(before);
-    // The victim's own key still works and still sees its three ideas.
+    // The victim's own key and MCP token still work, and the key still sees its three ideas.
     expect((await api(base, victimKey, "GET", "/ideas")).body.ideas).toHaveLength(3);
+    expect((await api(base, victim.mcpToken, "GET", "/ideas")).status).toBe(200);
   }, 120_000);
 });
 
