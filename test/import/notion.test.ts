@@ -35,9 +35,11 @@ describe("Notion reader", () => {
 
   test("links between pages, URL-encoded and relative (../ included), become related paths of the ZIP", async () => {
     const { byTitle } = await readAll(notionReader, inputOf("notion.zip", files));
-    expect(byTitle("Solar kettle").related).toEqual([`${DB}/Rain sensor bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.md`, `${IDEAS}.md`]);
-    expect(byTitle("Ideas").related).toEqual([`${IDEAS}/Notes about ideas cccccccccccccccccccccccccccccccc.md`]);
-    expect(byTitle("Notes about ideas").related).toEqual([`${DB}/Solar kettle aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.md`]);
+    expect(byTitle("Solar kettle").related).toEqual(["notion:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "notion:3f2a9b8c7d6e5f4a3b2c1d0e9f8a7b6c"]);
+    expect(byTitle("Ideas").related).toEqual(["notion:cccccccccccccccccccccccccccccccc"]);
+    expect(byTitle("Notes about ideas").related).toEqual(["notion:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"]);
+    // Origins are the ids, so the references above name notes of this import.
+    expect(byTitle("Rain sensor").origin).toBe("notion:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
     expect(byTitle("Notes about ideas").links).toEqual([{ url: "https://en.wikipedia.org/wiki/Solar_cooker", title: "the wiki" }]);
   });
 
@@ -47,7 +49,7 @@ describe("Notion reader", () => {
     expect(rain.status).toBeUndefined();
     expect(rain.problems).toEqual(['Status "Waiting on parts" matches no idea status; left unset']);
     expect(rain.body).toStartWith("Status: Waiting on parts");
-    expect(byTitle('Row with "quotes", no page')).toMatchObject({ status: "shipped", origin: `${DB}.csv#Row with "quotes", no page` });
+    expect(byTitle('Row with "quotes", no page')).toMatchObject({ status: "shipped", origin: 'notion:0123456789abcdef0123456789abcdef#Row with "quotes", no page' });
     expect(skipped).toEqual([{ skipped: `${IDEAS}/Notes about ideas cccccccccccccccccccccccccccccccc/diagram.png`, reason: "attachment not imported" }]);
   });
 

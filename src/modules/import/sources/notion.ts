@@ -8,6 +8,14 @@ type Status = NonNullable<SourceNote["status"]>;
 const ID_SUFFIX = / ([0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 const nameWithoutId = (stem: string) => stem.replace(ID_SUFFIX, "");
 const hasId = (stem: string) => ID_SUFFIX.test(stem);
+/**
+ * A page's origin is its Notion id, which survives renames and moves (its path does not); a link names the same id
+ * in its file name, so `related` uses the same form. Names without an id fall back to the path.
+ */
+const originOf = (path: string) => {
+  const id = ID_SUFFIX.exec(stripExt(baseName(path)))?.[1];
+  return id ? `notion:${id.replace(/-/g, "")}` : path;
+};
 
 const TAG_PROPS = /^(tags?|labels?|categor(y|ies)|topics?|keywords?)$/i;
 const STATUS_PROPS = /^(status|stage|state|progress)$/i;
@@ -131,10 +139,10 @@ function readPage(page: Page, text: string, dbColumns: string[] | null): SourceN
     if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith("#")) continue;
     let decoded: string;
     try { decoded = decodeURIComponent(href); } catch { decoded = href; }
-    if (/\.md$/i.test(decoded)) related.push(resolvePath(page.dir, decoded));
+    if (/\.md$/i.test(decoded)) related.push(originOf(resolvePath(page.dir, decoded)));
   }
   return note({
-    origin: page.path, title, body, tags: [...new Set(props.tags)], status: props.status,
+    origin: originOf(page.path), title, body, tags: [...new Set(props.tags)], status: props.status,
     created_at: props.created, updated_at: props.updated, links: mergeLinks(links, props.links), related: [...new Set(related)], problems: props.problems,
   });
 }
@@ -196,7 +204,7 @@ export const notionReader: SourceReader = {
           if (!applyProperty(props, c, v)) rest.push(`${c}: ${v.trim()}`);
         });
         yield note({
-          origin: `${db}.csv#${title}`, title, body: rest.join("\n"), tags: [...new Set(props.tags)], status: props.status,
+          origin: `${originOf(`${db}.csv`)}#${title}`, title, body: rest.join("\n"), tags: [...new Set(props.tags)], status: props.status,
           created_at: props.created, updated_at: props.updated, links: props.links, problems: props.problems,
         });
       }
