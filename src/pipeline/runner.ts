@@ -10,9 +10,10 @@ import { forgetStoresExcept, vectorStore } from "../vectors/store";
 import { embedBatch, freshVector, itemsForJobs, writableGenerations, type Batch } from "./batch";
 import { ideaText, isCurrent, textHash, type EmbedItem } from "./embed";
 import { servingGeneration, type ModelSet } from "./models";
-import { createPipelineRepo } from "./repo";
+import { createPipelineRepo, PIPELINE_JOB_KINDS } from "./repo";
 import { removeIdeaVectors } from "./archive";
 import { runIdeaSteps } from "./steps";
+import { isStorageFull } from "../db/storage";
 
 /**
  * Jobs claimed per batch. The model client sorts a call's texts by length into small batches, and USE-lite pads each
@@ -29,6 +30,11 @@ const IDLE_MS = 60_000;
 const yieldToHttp = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Retry delay after a failure: 30 s doubling per attempt, at most an hour. The job is never dropped. */
 const backoffMs = (attempts: number) => Math.min(3_600_000, 30_000 * 2 ** Math.max(0, attempts - 1));
+/**
+ * Pause after a whole round failed (the database refuses writes: disk full, I/O error): 0.5 s doubling, at most a
+ * minute, so a persistent fault costs neither a busy loop nor a log line every 50 ms. New work still wakes it.
+ */
+const roundBackoffMs = (failures: number) => Math.min(60_000, 500 * 2 ** Math.max(0, failures - 1));
 
 export interface RunnerOptions {
   /** false: leave the job queue to the server and only work through the reindex backlog (CLI `reindex`). */
@@ -163,6 +169,8 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
         queue.complete(job.id);
         processed++;
       } catch (e) {
+        // A full disk is no fault of this job: the whole round stops and backs off, the job keeps its turn.
+        if (isStorageFull(e)) throw e;
         const message = (e as Error).message;
         log.warn("pipeline job failed; retrying later", { job_id: job.id, kind: job.kind, idea_id: job.idea_id, attempts: job.attempts, error: message });
         queue.retry(job.id, toStamp(new Date(deps.clock().getTime() + backoffMs(job.attempts))), message);
@@ -185,8 +193,28 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       if (!current) return;
       if (stopped) return release(current);
       next = ahead();
-      await apply(current);
+      try {
+        await apply(current);
+      } catch (e) {
+        // The batch claimed ahead is never applied now: hand it back (best effort; the loop's recovery retries).
+        await next.then((b) => b && release(b)).catch(() => {});
+        throw e;
+      }
     }
+  }
+
+  /**
+   * After a failed round, jobs whose completion or retry could not be written stay locked and would wait for a
+   * restart; this runner is the only consumer of pipeline jobs in the process, so with no round running it can
+   * release every claim (at-least-once, as after a crash).
+   */
+  function releaseClaims(): void {
+    const locked = db
+      .query<{ id: number; run_after: string }, []>(
+        `SELECT id, run_after FROM jobs WHERE locked_at IS NOT NULL AND kind IN (${PIPELINE_JOB_KINDS.map((k) => `'${k}'`).join(", ")})`,
+      )
+      .all();
+    for (const j of locked) queue.retry(j.id, j.run_after, "released after a failed pipeline round");
   }
 
   /** Hands a claimed but unwritten batch back at shutdown; its jobs run again on the next start. */
@@ -202,15 +230,20 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     return running;
   }
 
-  function sleep(): Promise<void> {
+  function sleep(minMs = 50): Promise<void> {
     if (woken) {
       woken = false;
       return Promise.resolve();
     }
-    const due = repo.nextRunAfter();
-    const untilDue = due ? new Date(due.replace(" ", "T") + "Z").getTime() - deps.clock().getTime() : IDLE_MS;
+    let untilDue = IDLE_MS;
+    try {
+      const due = repo.nextRunAfter();
+      if (due) untilDue = new Date(due.replace(" ", "T") + "Z").getTime() - deps.clock().getTime();
+    } catch {
+      // the database is failing: the minimum pause applies
+    }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, Math.max(50, Math.min(IDLE_MS, untilDue)));
+      const timer = setTimeout(done, Math.max(minMs, Math.min(IDLE_MS, untilDue)));
       function done() {
         clearTimeout(timer);
         wakeUp = null;
@@ -224,13 +257,20 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     /** Starts the background loop (the server); tests call drain() instead. */
     start(): void {
       loopDone = (async () => {
+        let failures = 0;
         while (!stopped) {
           try {
+            // Claims a failed round could not hand back (the release is a write too) are released before going on.
+            if (failures > 0) releaseClaims();
             await exclusive();
+            if (failures > 0) log.info("pipeline loop recovered", { failed_rounds: failures });
+            failures = 0;
           } catch (e) {
-            log.error("pipeline loop failed", { error: (e as Error).message });
+            failures++;
+            // The first failure of a streak, then ever more rarely: a full disk must not also fill the log.
+            if ((failures & (failures - 1)) === 0) log.error("pipeline loop failed", { error: (e as Error).message, failed_rounds: failures });
           }
-          if (!stopped) await sleep();
+          if (!stopped) await sleep(failures > 0 ? roundBackoffMs(failures) : 50);
         }
       })();
     },
