@@ -51,3 +51,14 @@ describe("Apple Notes reader", () => {
     expect(n.body).toBe("Second line");
   });
 });
+
+describe("Apple Notes reader: note ids", () => {
+  test("a front-matter id is the origin, so a renamed or moved note keeps its idea; without one the path is", async () => {
+    const note = (fm: string) => new TextEncoder().encode(`---\n${fm}\n---\nTitle\nBody\n`);
+    const { notes } = await readAll(appleNotesReader, inputOf("n.zip", {
+      "iCloud/Ideas/Renamed title.md": note('id: "x-coredata://ABC/ICNote/p42"\ntitle: Renamed title'),
+      "iCloud/Ideas/Plain.md": note("title: Plain"),
+    }));
+    expect(notes.map((n) => n.origin)).toEqual(["apple-notes:x-coredata://ABC/ICNote/p42", "iCloud/Ideas/Plain.md"]);
+  });
+});

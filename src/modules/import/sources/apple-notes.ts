@@ -42,6 +42,7 @@ export function appleNote(path: string, text: string, modified: Date | undefined
   let body: string;
   let title: string | null = null;
   let created: Date | undefined;
+  let origin = path;
   let updated: Date | undefined = modified;
   const tags = tag ? [tag] : [];
   if (/^html?$/.test(extOf(path))) {
@@ -58,6 +59,9 @@ export function appleNote(path: string, text: string, modified: Date | undefined
       if (fm) {
         body = body.slice(m[0].length);
         if (typeof fm.title === "string" && fm.title.trim()) title = fm.title.trim();
+        // Exporters that write the note's Core Data id let a renamed or moved note keep its idea.
+        const id = fm.id ?? fm.note_id ?? fm.noteId;
+        if ((typeof id === "string" && id.trim()) || typeof id === "number") origin = `apple-notes:${String(id).trim()}`;
         created = dateField(fm, ["created", "creationDate", "created_at", "date"]);
         updated = dateField(fm, ["modified", "modificationDate", "updated", "updated_at"]) ?? updated;
         const fmTags = fm.tags ?? fm.folder;
@@ -75,7 +79,7 @@ export function appleNote(path: string, text: string, modified: Date | undefined
   body = body.trim();
   const links = externalLinks(body);
   return note({
-    origin: path, title, body, tags: [...new Set([...tags, ...hashtags(body)])],
+    origin, title, body, tags: [...new Set([...tags, ...hashtags(body)])],
     created_at: created, updated_at: updated, links, problems,
   });
 }
