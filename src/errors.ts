@@ -1,4 +1,5 @@
 // Domain errors carrying the spec's status and body, and the single mapping from any thrown value to an HTTP answer.
+import { codePoints } from "./http/schema";
 export type ErrorBody = Record<string, unknown> & { error: unknown };
 
 export class AppError extends Error {
@@ -30,6 +31,7 @@ interface SchemaLike {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  patternError?: string;
   format?: string;
   minimum?: number;
   maximum?: number;
@@ -51,10 +53,14 @@ function describeIssue(field: string, issue: Issue): string | null {
   }
   const str = branches.find((b) => b.type === "string");
   if (typeof v === "string" && str) {
-    if (str.maxLength !== undefined && v.length > str.maxLength) return `${field} must be at most ${str.maxLength} characters`;
-    if (str.minLength !== undefined && v.length < str.minLength) {
+    // Characters are code points, as the schemas count them (an emoji is one).
+    const chars = codePoints(v);
+    if (str.maxLength !== undefined && chars > str.maxLength) return `${field} must be at most ${str.maxLength} characters`;
+    if (str.minLength !== undefined && chars < str.minLength) {
       return str.minLength === 1 ? `${field} must not be empty` : `${field} must be at least ${str.minLength} characters`;
     }
+    if (str.format === "parsable-url") return `${field} must be a valid URL`;
+    if (str.pattern !== undefined && str.patternError !== undefined) return str.patternError;
     if (str.pattern !== undefined || str.format !== undefined) return `${field} has an invalid format`;
   }
   const arr = branches.find((b) => b.type === "array");
@@ -88,6 +94,25 @@ export function validationBody(issues: Array<{ path?: string; message?: string; 
   }
   if (Object.keys(fields).length === 0) fields.body = ["Invalid request body"];
   return { error: fields };
+}
+
+/**
+ * Runs every field check and reports all failures in one 400 (the spec maps EACH offending field to its messages),
+ * or returns every result. Checks throw `fieldError`s; anything else is rethrown as it is.
+ */
+export function allFields<T extends unknown[]>(...checks: { [K in keyof T]: () => T[K] }): T {
+  const fields: Record<string, string[]> = {};
+  const out = checks.map((check) => {
+    try {
+      return check();
+    } catch (e) {
+      if (!(e instanceof AppError) || e.status !== 400 || typeof e.body.error !== "object" || e.body.error === null) throw e;
+      for (const [field, messages] of Object.entries(e.body.error as Record<string, string[]>)) (fields[field] ??= []).push(...messages);
+      return undefined;
+    }
+  });
+  if (Object.keys(fields).length > 0) throw badRequest(fields);
+  return out as T;
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {

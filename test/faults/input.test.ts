@@ -158,3 +158,79 @@ describe("path ids: one reading on every route", () => {
     expect(r.body.id).toBe(idea.id);
   });
 });
+
+describe("every invalid field is reported, on every route with a body or query schema", () => {
+  // [method, path, payload (body, or a query string for GET), plan, the fields that must all be named]
+  const TABLE: Array<[string, string | ((id: number) => string), unknown, "free" | "pro", string[]]> = [
+    ["POST", "/ideas", { title: "", source: "fax", status: "nope", source_url: "not a url", tags: "x" }, "pro", ["title", "source", "status", "source_url", "tags"]],
+    ["PATCH", (id) => `/ideas/${id}`, { title: "   ", status: "nope", parent_id: "1", body: 5 }, "pro", ["title", "status", "parent_id", "body"]],
+    ["PATCH", "/ideas/bulk", { ids: "12", status: "nope", add_tags: [""] }, "pro", ["ids", "status", "add_tags"]],
+    ["POST", (id) => `/ideas/${id}/merge`, { absorb_id: "2", extra: 1 }, "pro", ["absorb_id"]],
+    ["GET", "/ideas", "?status=nope&limit=5", "pro", ["status"]],
+    ["POST", "/tags", { name: "", color: "red" }, "pro", ["name", "color"]],
+    ["PATCH", "/tags/1", { name: "x".repeat(51), color: "#12345" }, "pro", ["name", "color"]],
+    ["POST", (id) => `/ideas/${id}/links`, { url: "not a url", title: "t".repeat(201), link_type: "fax" }, "pro", ["url", "title", "link_type"]],
+    ["POST", "/map/relations", { source_idea_id: "1", target_idea_id: 1.5, relation_type: "duplicate", note: 5 }, "pro", ["source_idea_id", "target_idea_id", "relation_type", "note"]],
+    ["POST", "/map/relations", { links: "all", relation_type: "nope" }, "pro", ["links", "relation_type"]],
+    ["PATCH", "/map/relations/1", { relation_type: "nope", note: 5 }, "pro", ["relation_type", "note"]],
+    ["PATCH", "/user/me", { display_name: "", settings_json: "x".repeat(10_001) }, "pro", ["display_name", "settings_json"]],
+    ["POST", "/user/api-keys", { label: "l".repeat(101) }, "pro", ["label"]],
+    ["PUT", "/user/byok/provider_z", { api_key: "short" }, "pro", ["provider", "api_key"]],
+    ["GET", "/ideas/search", "?mode=fuzzy&fts_mode=maybe&min_score=7", "pro", ["q", "mode", "fts_mode", "min_score"]],
+  ];
+
+  test.each(TABLE.map((row) => [`${row[0]} ${typeof row[1] === "string" ? row[1] : row[1](0)}`, ...row] as const))(
+    "%s",
+    async (_name, method, path, payload, plan, fields) => {
+      const u = await makeUser(t, { plan });
+      const idea = await newIdea(t, u);
+      const url = (typeof path === "string" ? path : path(idea.id)) + (typeof payload === "string" ? payload : "");
+      const r = await call(t, method, url, { key: u.key, body: typeof payload === "string" ? undefined : payload });
+      expect(r.status).toBe(400);
+      expect(Object.keys(r.body.error).sort()).toEqual([...fields].sort());
+      for (const f of fields) {
+        expect(Array.isArray(r.body.error[f])).toBe(true);
+        for (const m of r.body.error[f]) expect(typeof m).toBe("string");
+      }
+    },
+  );
+
+  test("the spec's order holds: a Free account hears about the plan, not about its payload", async () => {
+    const u = await makeUser(t, { plan: "free" });
+    const r = await call(t, "POST", "/map/relations", { key: u.key, body: { source_idea_id: "1", relation_type: "nope" } });
+    expect(r.status).toBe(403);
+    expect(r.body.pro_required).toBe(true);
+  });
+});
+
+describe("lengths count characters (code points), as the web app's counters do", () => {
+  const emoji = "😀"; // one character, two UTF-16 units
+
+  test("200 emoji are a valid title, 201 are over; the message counts characters", async () => {
+    const u = await makeUser(t);
+    const ok = await call(t, "POST", "/ideas", { key: u.key, body: { title: emoji.repeat(200) } });
+    expect(ok.status).toBe(201);
+    expect([...ok.body.title].length).toBe(200);
+    const over = await call(t, "POST", "/ideas", { key: u.key, body: { title: emoji.repeat(201) } });
+    expect(over.status).toBe(400);
+    expect(over.body).toEqual({ error: { title: ["title must be at most 200 characters"] } });
+  });
+
+  test("tag names, link titles, display names, key labels and q count the same way", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const idea = await newIdea(t, u);
+    const cases: Array<[string, string, (s: string) => unknown, number]> = [
+      ["POST", "/tags", (s) => ({ name: s }), 50],
+      ["POST", `/ideas/${idea.id}/links`, (s) => ({ url: "https://example.com", title: s }), 200],
+      ["PATCH", "/user/me", (s) => ({ display_name: s }), 100],
+      ["POST", "/user/api-keys", (s) => ({ label: s }), 100],
+    ];
+    for (const [method, path, body, max] of cases) {
+      expect([path, (await call(t, method, path, { key: u.key, body: body(emoji.repeat(max)) })).status]).toEqual([path, method === "PATCH" ? 200 : 201]);
+      expect([path, (await call(t, method, path, { key: u.key, body: body(emoji.repeat(max + 1)) })).status]).toEqual([path, 400]);
+    }
+    const q = (n: number) => `/ideas/search?mode=keyword&q=${encodeURIComponent(emoji.repeat(n))}`;
+    expect((await call(t, "GET", q(500), { key: u.key })).status).toBe(200);
+    expect((await call(t, "GET", q(501), { key: u.key })).status).toBe(400);
+  });
+});

@@ -1,6 +1,6 @@
 // Provider-key rules: seal on save, never return, pick the active provider, test a key with a minimal live call.
 import type { Deps } from "../../deps";
-import { fieldError, notFound } from "../../errors";
+import { allFields, fieldError, notFound } from "../../errors";
 import { toStamp } from "../../lib/time";
 import { SecretBoxError } from "../../lib/secret-box";
 import { complete } from "../../ai/client";
@@ -76,8 +76,7 @@ export function createByokService(deps: Deps) {
 
   return {
     saveKey(userId: string, rawProvider: string, body: SaveKeyBody | null | undefined) {
-      const provider = parseProvider(rawProvider);
-      const apiKey = parseApiKey(body);
+      const [provider, apiKey] = allFields(() => parseProvider(rawProvider), () => parseApiKey(body));
       const sealed = secretBoxFor(deps).seal(apiKey, keyContext(userId, provider));
       if (!repo.setKey(userId, provider, sealed, toStamp(deps.clock()))) throw notFound("User not found");
       return { success: true as const, provider };

@@ -2,6 +2,7 @@
 import { t } from "elysia";
 import { fieldError } from "../../errors";
 import { IdField } from "../../http/params";
+import { Enum, Text, UrlString } from "../../http/schema";
 
 export const IDEA_STATUSES = ["captured", "exploring", "building", "shipped", "shelved"] as const;
 export const IDEA_SOURCES = ["web", "cli", "assistant-mcp", "siri", "email", "api", "shortcut", "ios"] as const;
@@ -15,13 +16,13 @@ export const MAX_TAG_NAME = 50;
 export const MAX_URL = 2_000;
 export const MAX_BULK_IDS = 50;
 
-// Enums are plain strings here and checked by `checkEnum` in the service: TypeBox's union messages name types
-// ("should be one of: 'string', 'string'"), not the allowed values a client needs to read.
-const Status = t.String();
-const Source = t.String();
-const Title = t.String({ minLength: 1, maxLength: MAX_TITLE });
-const Body = t.String({ maxLength: MAX_BODY });
-const TagName = t.String({ minLength: 1, maxLength: MAX_TAG_NAME });
+// Enums are checked by the schema, so a 400 lists every bad field at once; `Enum` words the message for people.
+const Status = Enum("status", IDEA_STATUSES);
+const Source = Enum("source", IDEA_SOURCES);
+// Lengths are characters (code points): an emoji counts one, as the web app's counters show.
+const Title = Text({ minLength: 1, maxLength: MAX_TITLE, pattern: "\\S", patternError: "title must not be blank" });
+const Body = Text({ maxLength: MAX_BODY });
+const TagName = Text({ minLength: 1, maxLength: MAX_TAG_NAME });
 export const TagList = t.Array(TagName, { maxItems: MAX_TAGS });
 /** Bulk add/remove lists are not an idea's final tag set, so only the name limit applies to them. */
 const TagDelta = t.Array(TagName, { maxItems: 100 });
@@ -32,7 +33,7 @@ export const CreateIdeaBody = t.Object({
   body: t.Optional(Body),
   tags: t.Optional(TagList),
   source: t.Optional(Source),
-  source_url: t.Optional(t.Nullable(t.String({ maxLength: MAX_URL }))),
+  source_url: t.Optional(t.Nullable(UrlString(MAX_URL))),
   status: t.Optional(Status),
   parent_id: t.Optional(t.Nullable(IdeaRef("parent_id"))),
 });

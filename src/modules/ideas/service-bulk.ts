@@ -5,7 +5,7 @@ import { enqueueJob } from "../../jobs/queue";
 import { toStamp } from "../../lib/time";
 import { createTagAttacher, normalizeTagNames } from "../tags/attach";
 import { createIdeasRepo } from "./repo";
-import { IDEA_STATUSES, MAX_TAGS, checkEnum, type BulkUpdateBody } from "./model";
+import { MAX_TAGS, type BulkUpdateBody } from "./model";
 import { wakeWorker } from "./effects";
 
 type BulkResult = { id: number; status: "updated" } | { id: number; status: "error"; error: string };
@@ -23,7 +23,7 @@ export function createBulkIdeasService(deps: Deps) {
       if (body.status === undefined && body.tags === undefined && body.add_tags === undefined && body.remove_tags === undefined) {
         throw badRequest("Nothing to update: give at least one of status, tags, add_tags, remove_tags");
       }
-      const status = body.status !== undefined ? checkEnum("status", body.status, IDEA_STATUSES) : undefined;
+      const status = body.status;
       const replace = body.tags !== undefined ? normalizeTagNames(body.tags, "tags") : null;
       const add = normalizeTagNames(body.add_tags ?? [], "add_tags");
       const remove = normalizeTagNames(body.remove_tags ?? [], "remove_tags");

@@ -9,7 +9,7 @@ import { createTagAttacher, normalizeTagNames } from "../tags/attach";
 import { createLinksRepo } from "../links/repo";
 import { createIdeasRepo, type IdeaChanges, type IdeaRow } from "./repo";
 import { createIdeaRelationsRepo } from "./relations-repo";
-import { IDEA_SOURCES, IDEA_STATUSES, RELATION_TYPES, MAX_URL, checkEnum, type IdeaStatus, type CreateIdeaBody, type ListIdeasQuery, type UpdateIdeaBody } from "./model";
+import { RELATION_TYPES, MAX_URL, type CreateIdeaBody, type ListIdeasQuery, type UpdateIdeaBody } from "./model";
 import { clampLimit, parseOffset } from "../../http/params";
 import { toCreatedIdea, toIdea } from "./views";
 import { notifyArchived, wakeWorker } from "./effects";
@@ -92,8 +92,8 @@ export function createIdeasService(deps: Deps) {
     create(auth: Pick<AuthContext, "plan" | "user">, body: CreateIdeaBody) {
       const userId = auth.user.id;
       const title = cleanTitle(body.title);
-      const status = checkEnum("status", body.status ?? "captured", IDEA_STATUSES);
-      const source = checkEnum("source", body.source ?? "api", IDEA_SOURCES);
+      const status = body.status ?? "captured";
+      const source = body.source ?? "api";
       const tagNames = normalizeTagNames(body.tags ?? [], "tags");
       const sourceUrl = body.source_url ?? null;
       if (sourceUrl !== null) checkSourceUrl(sourceUrl);
@@ -125,7 +125,7 @@ export function createIdeasService(deps: Deps) {
       const tag = q.tag !== undefined && q.tag !== "" ? q.tag : null;
       // tag and connection_types do not combine: tag wins, so the types are not even parsed then.
       const types = tag === null ? parseTypes(q.connection_types) : null;
-      const status = q.status !== undefined ? checkEnum("status", q.status, IDEA_STATUSES) : null;
+      const status = q.status ?? null;
       const rows = repo.list({ userId, status, tag, types, limit, offset: parseOffset(q.offset) });
       const names = tags.namesForIdeas(rows.map((r) => r.id));
       return { ideas: rows.map((r) => toIdea(r, names.get(r.id)!)), has_more: rows.length === limit };
@@ -141,7 +141,7 @@ export function createIdeasService(deps: Deps) {
       const changes: IdeaChanges = {};
       if (body.title !== undefined && cleanTitle(body.title) !== row.title) changes.title = cleanTitle(body.title);
       if (body.body !== undefined && body.body !== row.body) changes.body = body.body;
-      if (body.status !== undefined && checkEnum("status", body.status, IDEA_STATUSES) !== row.status) changes.status = body.status as IdeaStatus;
+      if (body.status !== undefined && body.status !== row.status) changes.status = body.status;
       if (body.parent_id !== undefined && body.parent_id !== row.parent_id) {
         if (body.parent_id !== null) checkParent(userId, body.parent_id, id);
         changes.parent_id = body.parent_id;

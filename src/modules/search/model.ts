@@ -1,5 +1,7 @@
-// TypeBox schema of GET /ideas/search; enums and numbers stay strings so the service answers with readable messages.
+// TypeBox schema of GET /ideas/search; limit stays a string because the spec clamps it instead of rejecting it.
 import { t } from "elysia";
+import { Enum, Text } from "../../http/schema";
+import { FTS_MODES } from "./tokenize";
 
 export const MAX_QUERY = 500;
 export const SEARCH_DEFAULT_LIMIT = 20;
@@ -7,10 +9,11 @@ export const SEARCH_MAX_LIMIT = 100;
 export const SEARCH_MODES = ["semantic", "keyword"] as const;
 
 export const SearchQuery = t.Object({
-  q: t.String({ minLength: 1, maxLength: MAX_QUERY }),
-  mode: t.Optional(t.String()),
+  q: Text({ minLength: 1, maxLength: MAX_QUERY }),
+  mode: t.Optional(Enum("mode", SEARCH_MODES)),
   limit: t.Optional(t.String()),
-  fts_mode: t.Optional(t.String()),
-  min_score: t.Optional(t.String()),
+  fts_mode: t.Optional(Enum("fts_mode", FTS_MODES)),
+  // A decimal from 0 to 1 ("0.35", ".5", "1"), in the schema so it is reported beside any other bad parameter.
+  min_score: t.Optional(t.String({ pattern: "^\\s*(0*(\\.\\d*)?|0*1(\\.0*)?)\\s*$", error: "min_score must be a number from 0 to 1" })),
 });
 export type SearchQuery = typeof SearchQuery.static;

@@ -1,8 +1,9 @@
 // TypeBox schemas for the tag routes.
 import { t } from "elysia";
+import { Text } from "../../http/schema";
 
 export const COLOR_RE = /^#[0-9a-fA-F]{6}$/;
-const Name = t.String({ minLength: 1, maxLength: 50 });
+const Name = Text({ minLength: 1, maxLength: 50 });
 // `#rrggbb` exactly; the three-digit form is rejected.
 const Color = t.String({ pattern: "^#[0-9a-fA-F]{6}$" });
 
