@@ -67,3 +67,13 @@ describe("Evernote reader", () => {
     expect(r.markdown).toBe("\\# not a heading\n\\*stars\\* and \\<b>\n\nclick");
   });
 });
+
+describe("Evernote reader: several notebooks", () => {
+  test("with more than one .enex, each note is tagged with its notebook (the file's name); with one, not", async () => {
+    const enex = (title: string) => enc(`<en-export><note><title>${title}</title><created>20240101T000000Z</created><content><![CDATA[<en-note>x</en-note>]]></content><tag>own</tag></note></en-export>`);
+    const two = await readAll(evernoteReader, inputOf("all.zip", { "Work.enex": enex("A"), "Home & Garden.enex": enex("B") }));
+    expect(two.notes.map((n) => n.tags)).toEqual([["own", "Work"], ["own", "Home & Garden"]]);
+    const one = await readAll(evernoteReader, inputOf("Work.enex", { "Work.enex": enex("A") }));
+    expect(one.notes[0].tags).toEqual(["own"]);
+  });
+});

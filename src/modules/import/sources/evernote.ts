@@ -1,7 +1,7 @@
 // Evernote's .enex export: scanned note by note (never a whole-file tree), ENML converted to Markdown, resources listed as skipped.
 import type { ImportEntry, ImportInput, SkippedItem, SourceNote, SourceReader } from "./types";
 import { decodeEntities, htmlToMarkdown } from "./html-to-markdown";
-import { extOf, externalLinks, firstEntries, isJunk, mergeLinks, note, peekText, validDate } from "./reader-kit";
+import { baseName, extOf, externalLinks, firstEntries, isJunk, mergeLinks, note, peekText, stripExt, validDate } from "./reader-kit";
 
 const CHUNK = 1 << 20;
 /** JavaScriptCore collects lazily: without a hint every note's strings pile up (47 MB .enex: 203 MB peak; a hint per 8 MB: 160 MB; per 4 MB: 140 MB but 50 % slower). */
@@ -106,13 +106,18 @@ export const evernoteReader: SourceReader = {
     return false;
   },
   async *read(input: ImportInput): AsyncIterable<SourceNote | SkippedItem> {
-    for await (const e of input.entries()) {
-      if (isJunk(e.path) || e.path.endsWith("/")) continue;
+    const entries: ImportEntry[] = [];
+    for await (const e of input.entries()) if (!isJunk(e.path) && !e.path.endsWith("/")) entries.push(e);
+    // Evernote writes one .enex per notebook, named after it: with several, the notebook becomes a tag of its notes.
+    const notebooks = entries.filter((e) => extOf(e.path) === "enex").length > 1;
+    for (const e of entries) {
       if (!["enex", "xml", ""].includes(extOf(e.path))) { yield { skipped: e.path, reason: "not an .enex file" }; continue; }
       const seen = new Map<string, number>();
+      const notebook = notebooks ? stripExt(baseName(e.path)).trim() : "";
       let count = 0;
       for await (const xml of noteXml(e)) {
         const { note, skipped } = enexNote(xml, e.path, seen);
+        if (notebook && !note.tags.includes(notebook)) note.tags.push(notebook);
         count++;
         yield* skipped;
         yield note;
