@@ -10,8 +10,15 @@ export type LinkType = (typeof LINK_TYPES)[number];
 export const PROVIDERS = ["provider_a", "provider_b", "provider_c"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
-/** The spec's limits, shown before sending. */
+/** The spec's limits, shown before sending, in characters as `chars` counts them (the server counts the same way). */
 export const LIMITS = { title: 200, body: 50_000, tags: 20, tagName: 50, url: 2_000, linkTitle: 200, displayName: 100, keyLabel: 100, query: 500, note: 500, bulk: 50 } as const;
+
+/** Characters as people count them and the server limits them: code points (an emoji is one, not two). */
+export function chars(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
 
 export interface Idea {
   id: number;

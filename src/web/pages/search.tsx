@@ -3,7 +3,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { searchIdeas, type SearchOut } from "../api/ideas";
-import { LIMITS, type SearchResult } from "../api/types";
+import { LIMITS, chars, type SearchResult } from "../api/types";
 import { tokenize } from "../../modules/search/tokenize";
 import { Page } from "../components/page";
 import { Field } from "../components/field";
@@ -53,7 +53,7 @@ export function SearchPage(_props: { params: Record<string, string> }) {
   useEffect(() => {
     const text = q.trim();
     if (!text) return setState({ kind: "idle" });
-    if (text.length > LIMITS.query) return setState({ kind: "too-long" });
+    if (chars(text) > LIMITS.query) return setState({ kind: "too-long" });
     const ctrl = new AbortController();
     setState((s) => ({ kind: "loading", previous: s.kind === "done" ? s.out : s.kind === "loading" ? s.previous : null }));
     searchIdeas({ q: text, mode, fts_mode: fts === "or" ? undefined : fts }, ctrl.signal).then(
@@ -65,7 +65,7 @@ export function SearchPage(_props: { params: Record<string, string> }) {
     return () => ctrl.abort();
   }, [q, mode, fts]);
 
-  const tooLong = draft.trim().length > LIMITS.query;
+  const tooLong = chars(draft.trim()) > LIMITS.query;
   const submit = (e: Event) => {
     e.preventDefault();
     if (tooLong) return;
@@ -78,7 +78,7 @@ export function SearchPage(_props: { params: Record<string, string> }) {
     <Page title={q ? `Search: ${q.slice(0, 60)}` : "Search"} heading="Search">
       <form class="search-form" role="search" aria-label="Search ideas" onSubmit={submit}>
         <div class="search-query">
-          <Field label="Search" max={draft.length > LIMITS.query - 100 ? LIMITS.query : undefined} length={draft.trim().length}>
+          <Field label="Search" max={draft.length > LIMITS.query - 100 ? LIMITS.query : undefined} length={chars(draft.trim())}>
             {(p) => <input {...p} ref={field} type="search" name="q" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} autocomplete="off" />}
           </Field>
           <button type="submit" class="btn primary" disabled={tooLong}>Search</button>
