@@ -7,6 +7,7 @@ import m0005 from "../../migrations/0005_rejected_pairs.sql" with { type: "text"
 import m0006 from "../../migrations/0006_web_accounts.sql" with { type: "text" };
 import m0007 from "../../migrations/0007_invitations.sql" with { type: "text" };
 import m0008 from "../../migrations/0008_cjk_search.sql" with { type: "text" };
+import m0009 from "../../migrations/0009_import_origins.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
@@ -19,4 +20,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 6, name: "0006_web_accounts", sql: m0006 },
   { version: 7, name: "0007_invitations", sql: m0007 },
   { version: 8, name: "0008_cjk_search", sql: m0008 },
+  { version: 9, name: "0009_import_origins", sql: m0009 },
 ];
