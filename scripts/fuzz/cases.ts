@@ -221,7 +221,16 @@ export function buildCase(o: Operation, rng: Rng, pools: Pools): Built {
     headers["content-type"] = "application/json";
   }
   const url = path + (rawQuery ?? encodeQuery(query));
-  return { method: o.method, url, headers, body: raw, auth, sent: { kind, url, invalid, badFields, oversized } };
+  const sentBody = typeof raw === "string" && headers["content-type"] === "application/json" ? tryParse(raw) : undefined;
+  return { method: o.method, url, headers, body: raw, auth, sent: { kind, url, invalid, badFields, oversized, body: sentBody } };
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function safeDecode(v: string): string {

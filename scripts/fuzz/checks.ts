@@ -16,6 +16,8 @@ export interface Sent {
   invalid: string[];
   /** Top-level body fields this request broke on purpose; a 400 with a field map must name every one. */
   badFields: string[];
+  /** The JSON body as sent, when it was one. */
+  body?: unknown;
   /** The request is over a size limit: only 413 (or 431 for the request line) is acceptable. */
   oversized?: "body" | "line";
 }
@@ -99,6 +101,15 @@ export function checkAnswer(o: Operation, doc: Schema, sent: Sent, ans: Answer, 
   }
   if (sent.oversized === "body" && ans.status !== 413) add("limit", `expected 413 for an oversized body, got ${ans.status}`);
 
+  // A length refusal of a string the document allows (e.g. 200 emoji in a 200-character title).
+  if (ans.status === 400 && body && typeof (body as any).error === "object" && sent.body && typeof sent.body === "object") {
+    const props = (o.op.requestBody?.content?.["application/json"]?.schema?.properties ?? {}) as Record<string, Schema>;
+    for (const [field, messages] of Object.entries((body as any).error as Record<string, string[]>)) {
+      const value = (sent.body as Record<string, unknown>)[field];
+      if (typeof value !== "string" || typeof props[field]?.maxLength !== "number" || validate(props[field], value, doc).length) continue;
+      if ((messages ?? []).some((m) => /at most|characters|too long|longer/i.test(m))) add("rejected valid length", `${field}: ${[...value].length} code points, ${value.length} UTF-16 units: ${messages.join("; ")}`);
+    }
+  }
   if (ans.status === 400 && sent.badFields.length > 1 && body && typeof (body as any).error === "object") {
     const reported = Object.keys((body as any).error);
     const missing = sent.badFields.filter((f) => !reported.some((r) => r === f || r.startsWith(`${f}.`) || r.startsWith(`${f}[`) || r.startsWith(`${f}/`)));

@@ -79,7 +79,11 @@ export function validValue(schema: Schema, rng: Rng, hint = "", pools: Pools = {
       const max = schema.maxLength ?? 60;
       if (schema.pattern === "^#[0-9a-fA-F]{6}$") return "#" + rng.int(0, 0xffffff).toString(16).padStart(6, "0");
       if (typeof schema.pattern === "string" && schema.pattern.includes("@")) return `fuzz${rng.int(1, 1e9)}@example.com`;
-      return randomText(rng, Math.max(min, 1), max).slice(0, max) || "x";
+      // Now and then exactly at the limit, in characters outside the BMP: the limit counts code points, not UTF-16 units.
+      if (typeof schema.maxLength === "number" && schema.maxLength <= 50_000 && rng.chance(0.15)) {
+        return Array.from({ length: schema.maxLength }, () => rng.pick(["\uD83D\uDE00", "a", "日", "\uD800\uDF48"])).join("");
+      }
+      return [...randomText(rng, Math.max(min, 1), max)].slice(0, max).join("") || "x";
     }
     case "integer":
       return rng.int(schema.minimum ?? 1, Math.min(schema.maximum ?? 1000, 1000));

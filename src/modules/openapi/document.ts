@@ -115,7 +115,7 @@ function operation(route: RouteEntry, method: string, rel: string, doc: RouteDoc
   const parameters = [...pathParams(route.path, hooks.params), ...objectParams(hooks.query, "query"), ...objectParams(hooks.headers, "header")];
   if (parameters.length) op.parameters = parameters;
   if (hooks.body) {
-    op.requestBody = { required: true, content: { "application/json": { schema: withBodyVocabularies(toJsonSchema(hooks.body)) } } };
+    op.requestBody = { required: true, content: { "application/json": { schema: withBodyVocabularies(toJsonSchema(hooks.body), routeKey(method, rel)) } } };
   }
   op.responses = responses(hooks.response, doc, secured, parameters.length > 0 || hooks.body !== undefined, route.path.includes(":"), method !== "GET" && method !== "DELETE", RESPONSE_SCHEMAS[routeKey(method, rel)]);
   op.security = secured ? SECURITY : [];

@@ -4,6 +4,7 @@ import { IDEA_SOURCES, IDEA_STATUSES } from "../ideas/model";
 import { LINK_TYPES } from "../export/model";
 import { USER_RELATION_TYPES } from "../relations/model";
 import { SEARCH_MODES } from "../search/model";
+import { API_KEY_MAX, API_KEY_MIN } from "../byok/model";
 import type { JsonSchema } from "./schema";
 
 const BODY_FIELDS: Record<string, readonly string[]> = {
@@ -12,6 +13,16 @@ const BODY_FIELDS: Record<string, readonly string[]> = {
   link_type: LINK_TYPES,
   relation_type: USER_RELATION_TYPES,
 };
+// Bodies a route takes loosely (to answer with the spec's own message) but whose rules the service enforces.
+const ROUTE_FIELDS: Record<string, { required?: string[]; properties: Record<string, JsonSchema> }> = {
+  "PUT /user/byok/:provider": {
+    required: ["api_key"],
+    properties: {
+      api_key: { type: "string", minLength: API_KEY_MIN, maxLength: API_KEY_MAX, description: "Trimmed before the length check; no control characters or line breaks." },
+    },
+  },
+};
+
 // Query parameters whose other values the spec answers with 400 (GET /ideas/search: "anything else is 400").
 const QUERY_FIELDS: Record<string, readonly string[]> = { mode: SEARCH_MODES };
 
@@ -21,7 +32,12 @@ const isPlainString = (s: unknown): s is JsonSchema => typeof s === "object" && 
  * The body schema with enums on its top-level vocabulary fields. Not inside bulk relation links: an unknown type there
  * is a per-link error row in a 201, as the spec says, so any string is accepted.
  */
-export function withBodyVocabularies(schema: JsonSchema): JsonSchema {
+export function withBodyVocabularies(schema: JsonSchema, route: string): JsonSchema {
+  const extra = ROUTE_FIELDS[route];
+  if (extra) {
+    const required = [...new Set([...((schema.required as string[] | undefined) ?? []), ...(extra.required ?? [])])];
+    schema = { ...schema, required, properties: { ...(schema.properties as Record<string, JsonSchema>), ...extra.properties } };
+  }
   const props = schema.properties as Record<string, JsonSchema> | undefined;
   if (!props) return schema;
   const out: Record<string, JsonSchema> = {};
