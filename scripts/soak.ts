@@ -47,7 +47,7 @@ async function createUsers(n: number): Promise<string[]> {
   return keys;
 }
 
-async function startServer(): Promise<{ proc: ReturnType<typeof cli>; base: string }> {
+async function startServer(): Promise<{ proc: { pid: number; kill(signal?: NodeJS.Signals): void; exited: Promise<number> }; base: string }> {
   const proc = Bun.spawn([process.execPath, join(ROOT, "src/main.ts"), "serve"], {
     cwd: ROOT, env: { ...env, IDEAREPO_LOG_LEVEL: "info" }, stdout: "ignore", stderr: "pipe",
   });
@@ -67,7 +67,7 @@ async function startServer(): Promise<{ proc: ReturnType<typeof cli>; base: stri
           for (const line of new TextDecoder().decode(v).split("\n")) if (/"level":"error"/.test(line)) serverErrors.push(line);
         }
       })();
-      return { proc: proc as ReturnType<typeof cli>, base: m[1] };
+      return { proc, base: m[1] };
     }
   }
 }
