@@ -116,7 +116,12 @@ export async function main(argv: string[]) {
     for (let round = 0; Date.now() < deadline; round++) {
       for (const o of operations) {
         if (Date.now() >= deadline) break;
-        await run(o, buildCase(o, rng, pools));
+        const built = buildCase(o, rng, pools);
+        // Now and then the same valid request four times at once: double merges, deletes and unique names race.
+        if (built.sent.kind === "valid" && typeof built.body !== "object" && rng.chance(0.15)) {
+          const copies = Array.from({ length: 4 }, () => ({ ...built, sent: { ...built.sent, kind: "parallel copies" } }));
+          await Promise.all(copies.map((b) => run(o, b)));
+        } else await run(o, built);
       }
       if (pools.ideas!.length < 200) await seed(server, pools, 3);
     }
