@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "./deps";
 import { errorHandler } from "./http/error-handler";
 import { checkTransport } from "./http/transport";
+import { assertBodyWithinLimit } from "./http/body-limit";
 import { checkCrossSite } from "./http/cross-site";
 import { BASE_HEADERS } from "./http/security-headers";
 import { json } from "./errors";
@@ -92,6 +93,8 @@ export function createApp(deps: Deps) {
       }
       Object.assign(set.headers, BASE_HEADERS);
     })
+    // After parsing: a chunked body that went over its limit is a 413 even where Elysia swallowed the read error.
+    .onTransform({ as: "global" }, assertBodyWithinLimit)
     // Destructured on purpose: Elysia parses cookies, query and body only for hooks that read them, and a hook taking
     // the whole context counts as reading everything (measured: 5–8 µs per request).
     .onAfterResponse({ as: "global" }, (({ request, route, set, responseValue, auth }: AfterResponse) => {

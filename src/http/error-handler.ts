@@ -2,10 +2,13 @@
 import { Elysia } from "elysia";
 import { AppError, json, validationBody } from "../errors";
 import type { Logger } from "../lib/log";
+import { bodyOverflowed } from "./body-limit";
 
 export function errorHandler(log: Logger) {
   return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request }) => {
     if (error instanceof AppError) return json(error.status, error.body);
+    // A chunked body over the limit surfaces as whatever its reader's caller made of it (a parse error, mostly).
+    if (bodyOverflowed(request)) return json(413, { error: "Request body too large" });
     switch (code) {
       case "VALIDATION": {
         const all = (error as unknown as { all?: Parameters<typeof validationBody>[0] }).all ?? [];

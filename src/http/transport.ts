@@ -1,6 +1,7 @@
 // Transport rules applied before routing: HTTPS only (loopback and trusted proxies excepted) and body size limits.
 import type { Config } from "../config";
 import { json } from "../errors";
+import { bodyLimitFor, limitUndeclaredBody } from "./body-limit";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
@@ -18,9 +19,12 @@ export function checkTransport(cfg: Readonly<Config>, request: Request, ip: stri
   }
   const len = request.headers.get("content-length");
   if (len !== null) {
-    const limit = new URL(request.url).pathname.endsWith("/user/import") ? cfg.import_body_limit_bytes : cfg.body_limit_bytes;
+    const limit = bodyLimitFor(cfg, new URL(request.url).pathname);
     if (!/^\d+$/.test(len)) return json(400, { error: "Invalid Content-Length" });
     if (Number(len) > limit) return json(413, { error: "Request body too large" });
+  } else if (request.headers.has("transfer-encoding")) {
+    // No length to check up front: the limit is counted while the body is read.
+    limitUndeclaredBody(request, bodyLimitFor(cfg, new URL(request.url).pathname));
   }
   return null;
 }

@@ -234,3 +234,53 @@ describe("lengths count characters (code points), as the web app's counters do",
     expect((await call(t, "GET", q(501), { key: u.key })).status).toBe(400);
   });
 });
+
+describe("a chunked body over the limit is refused while it is read (in-process)", () => {
+  const chunked = (path: string, method: string, key: string, bytes: number) => {
+    const part = new TextEncoder().encode(`{"title":"${"a".repeat(64 * 1024)}`);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (sent >= bytes) return c.close();
+        c.enqueue(part);
+        sent += part.byteLength;
+      },
+    });
+    const req = new Request(`http://localhost/api/v1${path}`, {
+      method,
+      body,
+      headers: { "x-api-key": key, "content-type": "application/json", "transfer-encoding": "chunked" },
+      duplex: "half",
+    } as RequestInit);
+    return { done: t.handle(req), sent: () => sent };
+  };
+
+  test("JSON 413 on every body route, optional bodies included, and nothing is created", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const idea = await newIdea(t, u);
+    const before = (await call(t, "GET", "/user/api-keys", { key: u.key })).body;
+    for (const [method, path] of [
+      ["PATCH", "/user/me"], ["POST", "/ideas"], ["PATCH", `/ideas/${idea.id}`], ["POST", `/ideas/${idea.id}/links`], ["PATCH", "/ideas/bulk"],
+      ["PATCH", "/tags/1"], ["POST", "/user/api-keys"], ["PUT", "/user/byok/provider_a"],
+    ]) {
+      const { done, sent } = chunked(path, method, u.key, 10 * 1024 * 1024);
+      const r = await done;
+      expect([method, path, r.status, await r.json()]).toEqual([method, path, 413, { error: "Request body too large" }]);
+      expect(sent()).toBeLessThan(4 * 1024 * 1024); // stopped near the 1 MiB limit, not after 10 MB
+    }
+    expect((await call(t, "GET", "/user/api-keys", { key: u.key })).body).toEqual(before);
+  });
+
+  test("a chunked body under the limit is read as usual", async () => {
+    const u = await makeUser(t);
+    const req = new Request("http://localhost/api/v1/ideas", {
+      method: "POST",
+      body: new Blob([JSON.stringify({ title: "chunked" })]).stream(),
+      headers: { "x-api-key": u.key, "content-type": "application/json", "transfer-encoding": "chunked" },
+      duplex: "half",
+    } as RequestInit);
+    const r = await t.handle(req);
+    expect(r.status).toBe(201);
+    expect(((await r.json()) as { title: string }).title).toBe("chunked");
+  });
+});

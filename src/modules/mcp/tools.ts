@@ -7,7 +7,7 @@ import type { AuthContext } from "../../auth/credentials";
 import { findGate } from "../../auth/plans";
 import { READ, WRITE } from "../../auth/scopes";
 import { AppError, planGate, validationBody } from "../../errors";
-import { CreateIdeaBody, IDEA_SOURCES, IDEA_STATUSES, MAX_BODY, MAX_TAGS, MAX_TITLE, UpdateIdeaBody } from "../ideas/model";
+import { CreateIdeaBody, IDEA_SOURCES, IDEA_STATUSES, MAX_BODY, MAX_TAGS, MAX_TITLE, UpdateIdeaBody, type IdeaStatus } from "../ideas/model";
 import { createIdeasService } from "../ideas/service";
 import { CreateLinkBody, LINK_TYPES } from "../links/model";
 import { createLinksService } from "../links/service";
@@ -106,7 +106,7 @@ export function createTools(deps: Deps): ToolSpec[] {
       },
       run: (auth, args) => {
         const a = present(args);
-        return ideas.list(auth.user.id, { status: a.status as string | undefined, tag: a.tag as string | undefined, limit: str(a.limit), offset: str(a.offset) });
+        return ideas.list(auth.user.id, { status: a.status as IdeaStatus | undefined, tag: a.tag as string | undefined, limit: str(a.limit), offset: str(a.offset) });
       },
     },
     {
