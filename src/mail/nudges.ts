@@ -87,6 +87,11 @@ export async function runStaleNudges(deps: Deps, now: Date = deps.clock()): Prom
       })();
       summary.failed++;
       deps.log.warn("stale nudge not delivered", { user_id: user.id, error: e instanceof MailError ? e.message : String(e) });
+      // A dead or silent server would cost every remaining user a full timeout: stop, they are tried on the next run.
+      if (e instanceof MailError && e.unreachable) {
+        summary.skipped = `SMTP server unreachable (${e.message}); the remaining users are tried on the next run`;
+        break;
+      }
     }
   }
   deps.log.info("stale nudges finished", { ...summary });

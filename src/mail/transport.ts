@@ -15,7 +15,15 @@ export interface Mailer {
 }
 
 /** A send that failed; the message is safe to show (the SMTP password is never in it). */
-export class MailError extends Error {}
+export class MailError extends Error {
+  /** The server could not be reached or stopped answering (not a refusal of this one message). */
+  constructor(message: string, readonly unreachable = false) {
+    super(message);
+  }
+}
+
+/** nodemailer's codes for a server that is down, silent or dropped the connection, as opposed to one that refused. */
+const UNREACHABLE_CODES = new Set(["ECONNECTION", "ETIMEDOUT", "ESOCKET", "EDNS", "ECONNREFUSED", "ECONNRESET"]);
 
 /** Why mail cannot go out with this configuration, or null when it can. */
 export function smtpUnavailableReason(config: Readonly<Config>): string | null {
@@ -59,7 +67,7 @@ export function mailerFor(deps: Deps): Mailer {
         const pass = deps.config.smtp.pass;
         let message = (e as Error).message || "SMTP delivery failed";
         if (pass) message = message.split(pass).join("[redacted]");
-        throw new MailError(message);
+        throw new MailError(message, UNREACHABLE_CODES.has(String((e as { code?: unknown }).code)));
       }
     },
   };
