@@ -2,6 +2,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "./deps";
 import { errorHandler } from "./http/error-handler";
+import { createStorageMonitor } from "./db/storage";
 import { checkTransport } from "./http/transport";
 import { assertBodyWithinLimit } from "./http/body-limit";
 import { checkCrossSite } from "./http/cross-site";
@@ -56,8 +57,9 @@ export function createApp(deps: Deps) {
   const kit = createAuthKit(deps);
   const web = webHandler(deps);
 
+  const storage = createStorageMonitor(deps.config.data_dir, deps.log);
   const api = new Elysia({ prefix: API_PREFIX })
-    .use(healthRoutes(deps, () => embeddingsHealth(deps.db)))
+    .use(healthRoutes(deps, () => ({ ...embeddingsHealth(deps.db), storage: storage.health() })))
     .use(setupRoutes(deps))
     .use(authRoutes(deps, kit))
     .use(usersRoutes(deps, kit))
@@ -82,7 +84,7 @@ export function createApp(deps: Deps) {
   // Feature modules register here (one line each).
 
   const app = new Elysia()
-    .use(errorHandler(deps.log))
+    .use(errorHandler(deps.log, storage))
     .onRequest(({ request, server, set }) => {
       started.set(request, performance.now());
       const rejected = checkTransport(deps.config, request, server?.requestIP(request)?.address) ?? checkCrossSite(deps.config, request);
@@ -99,10 +101,13 @@ export function createApp(deps: Deps) {
     // the whole context counts as reading everything (measured: 5–8 µs per request).
     .onAfterResponse({ as: "global" }, (({ request, route, set, responseValue, auth }: AfterResponse) => {
       const t0 = started.get(request);
+      const status = statusOf({ set, responseValue });
+      // A change that went through proves the disk has room again (see src/db/storage.ts).
+      if (status < 400 && request.method !== "GET" && request.method !== "HEAD") storage.succeeded();
       deps.log.info("request", {
         method: request.method,
         route,
-        status: statusOf({ set, responseValue }),
+        status,
         duration_ms: t0 === undefined ? undefined : Math.round((performance.now() - t0) * 100) / 100,
         user_id: auth?.user.id,
       });

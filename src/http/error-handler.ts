@@ -2,9 +2,10 @@
 import { Elysia } from "elysia";
 import { AppError, json, validationBody } from "../errors";
 import type { Logger } from "../lib/log";
+import { STORAGE_FULL_MESSAGE, type StorageMonitor } from "../db/storage";
 import { bodyOverflowed } from "./body-limit";
 
-export function errorHandler(log: Logger) {
+export function errorHandler(log: Logger, storage?: Pick<StorageMonitor, "failed">) {
   return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request }) => {
     if (error instanceof AppError) return json(error.status, error.body);
     // A chunked body over the limit surfaces as whatever its reader's caller made of it (a parse error, mostly).
@@ -23,6 +24,8 @@ export function errorHandler(log: Logger) {
     }
     const status = (error as { status?: number }).status;
     if (status === 413) return json(413, { error: "Request body too large" });
+    // A full disk is the operator's to fix, not a bug: a plain sentence (logged once by the monitor), no stack trace.
+    if (storage?.failed(error)) return json(500, { error: STORAGE_FULL_MESSAGE });
     log.error("unhandled error", {
       method: request.method,
       path: new URL(request.url).pathname,

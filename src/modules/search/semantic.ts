@@ -62,7 +62,15 @@ export async function semanticSearch(
     const gen = servingGeneration(readState(deps.db), models);
     const client = models.clientFor(gen);
     if (!gen || !client) return null;
-    const [vector] = await client.embed([q]);
+    let vector: Float32Array;
+    try {
+      [vector] = await client.embed([q]);
+    } catch (e) {
+      // The worker crashed or cannot load its model again (a damaged file): answer with keyword results, as when no
+      // model loaded at start, rather than fail the search. The pipeline's own retries report the cause too.
+      deps.log.warn("semantic search: the model could not embed the query; answering with keyword results", { error: (e as Error).message });
+      return null;
+    }
     const now = servingGeneration(readState(deps.db), models);
     if (now?.gen !== gen.gen) continue;
     const candidates = vectorStore(deps.db, gen)
