@@ -1,17 +1,39 @@
-// POST /user/import: our JSON export as the body, or the Markdown vault ZIP with Content-Type: application/zip.
-import { Elysia } from "elysia";
+// POST /user/import: the file as the raw body (any source); ?from=SOURCE names it, ?dry_run=true only reports.
+import { rmSync } from "node:fs";
+import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
+import { fieldError } from "../../errors";
 import { createImportService } from "./service";
+import { fileInput } from "./inputs";
+import { spoolBody } from "./upload";
+
+const Query = t.Object({ from: t.Optional(t.String()), dry_run: t.Optional(t.String()), name: t.Optional(t.String()) });
+
+function dryRunFlag(v: string | undefined): boolean {
+  if (v === undefined || v === "" || v === "false" || v === "0") return false;
+  if (v === "true" || v === "1") return true;
+  throw fieldError("dry_run", "dry_run must be true or false");
+}
 
 export function importRoutes(deps: Deps, kit: AuthKit) {
   const imports = createImportService(deps);
-  // parse: "none" — the body is read raw so a ZIP and a large JSON document take the same path.
+  // parse: "none" — the body is streamed to a temporary file; a ZIP's entries are then read one at a time.
   return new Elysia({ prefix: "/user" })
     .use(authPlugin(deps, kit))
-    .post("/import", async ({ auth, request, set }) => {
-      const bytes = new Uint8Array(await request.arrayBuffer());
-      set.status = 201;
-      return imports.importBytes(auth.user.id, auth.plan, bytes, request.headers.get("content-type"));
-    }, { parse: "none" });
+    .post("/import", async ({ auth, request, query, set }) => {
+      const dryRun = dryRunFlag(query.dry_run);
+      const contentType = request.headers.get("content-type");
+      const path = await spoolBody(request.body, deps.config.data_dir, deps.config.import_body_limit_bytes);
+      try {
+        // `name` is the uploaded file's name: a single file's extension helps detection (".enex", "memos_prod.db").
+        const name = (query.name ?? "").replace(/^.*[\\/]/, "").slice(0, 255) || "upload";
+        const input = fileInput(path, name, /^application\/(x-)?zip(-compressed)?\b/i.test(contentType ?? ""));
+        const result = await imports.importInput(auth.user.id, auth.plan, input, { from: query.from || undefined, dryRun, contentType });
+        set.status = dryRun ? 200 : 201;
+        return result;
+      } finally {
+        rmSync(path, { force: true });
+      }
+    }, { parse: "none", query: Query });
 }

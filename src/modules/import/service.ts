@@ -1,4 +1,5 @@
-// Import rules: read our JSON export or Markdown vault, check the Free cap, write everything in one transaction.
+// Import rules: pick the source (named or detected), then either our own export (one transaction, appended as is) or
+// notes from another app (idempotent by origin, see notes-import.ts). Inputs are files on disk, read lazily.
 import type { Deps } from "../../deps";
 import { AppError, badRequest } from "../../errors";
 import { FREE_IDEA_LIMIT, type Plan } from "../../auth/plans";
@@ -6,51 +7,64 @@ import { enqueueJob } from "../../jobs/queue";
 import { toStamp } from "../../lib/time";
 import type { ExportFile } from "../export/model";
 import { truncateNote } from "../relations/service";
+import { importCapError } from "./cap";
 import { createImportRepo } from "./repo";
-import { zipToExportDocument } from "./from-zip";
+import { vaultToExportDocument } from "./from-vault";
 import { jsonLocate, validateImport } from "./validate";
+import { detectSource, IDEAREPO, namedSource, undetectable } from "./detect";
+import type { OpenedInput } from "./inputs";
+import { createNotesImporter, type NotesProgress, type NotesReport } from "./notes-import";
 
 export interface ImportResult {
   imported: { ideas: number; tags: number; links: number; relations: number };
   skipped: { relations: number; files: string[] };
+  dry_run?: true;
 }
 
 export type Progress = (done: number, total: number) => void;
 const PROGRESS_EVERY = 500;
 
-const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
-const isZip = (bytes: Uint8Array, contentType: string | null) =>
-  /^application\/(x-)?zip(-compressed)?\b/i.test(contentType ?? "") || ZIP_MAGIC.every((b, i) => bytes[i] === b);
+export interface ImportOptions {
+  from?: string;
+  dryRun?: boolean;
+  /** Our own JSON export: ideas written so far. */
+  onProgress?: Progress;
+  /** Other apps: notes read, then notes written. */
+  onNotes?: NotesProgress;
+  /** The request's declared type: `application/json` keeps an undetected body on our JSON path (its errors). */
+  contentType?: string | null;
+  /** Told which source was named or detected, before any reading. */
+  onSource?: (id: string) => void;
+}
+
+/** Thrown inside the dry run's transaction so that everything it wrote is rolled back. */
+class DryRunRollback extends Error {}
 
 export function createImportService(deps: Deps) {
   const repo = createImportRepo(deps.db);
 
-  function ideaCap(current: number, adding: number): AppError {
-    return new AppError(403, {
-      error: "idea_limit_reached",
-      message: `Importing ${adding} ideas would take this Free account past its limit of ${FREE_IDEA_LIMIT} active ideas (it holds ${current}). Archive ideas or upgrade to Pro, then import again.`,
-      currentCount: current,
-      limit: FREE_IDEA_LIMIT,
-      upgradeUrl: deps.config.upgrade_url,
-      featureRequestUrl: deps.config.feature_request_url,
-    });
-  }
+  const notes = createNotesImporter(deps);
 
-  /** Parses and validates either format into the JSON document shape. */
-  function read(bytes: Uint8Array, contentType: string | null): { file: ExportFile; skippedFiles: string[] } {
-    if (isZip(bytes, contentType)) {
-      const { doc, skippedFiles } = zipToExportDocument(bytes);
+  /** Parses and validates either of our formats into the JSON document shape. */
+  async function read(input: OpenedInput): Promise<{ file: ExportFile; skippedFiles: string[] }> {
+    if (input.kind !== "file") {
+      const { doc, skippedFiles } = await vaultToExportDocument(input);
       const files = (doc as { paths: string[] }).paths;
       // Problems are reported by file name, the way the user sees the vault.
       const file = validateImport(doc, (p) => {
         const m = /^\/ideas\/(\d+)(\/.*)?$/.exec(p);
         return m ? `${files[Number(m[1])]}${m[2] ?? ""}` : jsonLocate(p);
       });
-      return { file, skippedFiles };
+      return { file, skippedFiles: [...input.refused.map((r) => r.skipped), ...skippedFiles] };
+    }
+    let bytes: Uint8Array | null = null;
+    for await (const e of input.entries()) {
+      if (e.size > deps.config.import_body_limit_bytes) throw new AppError(413, { error: "Request body too large" });
+      bytes = await e.bytes();
     }
     let doc: unknown;
     try {
-      doc = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+      doc = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes ?? new Uint8Array()));
     } catch {
       throw badRequest("Invalid JSON body");
     }
@@ -58,7 +72,7 @@ export function createImportService(deps: Deps) {
   }
 
   /** Everything in one transaction: a failure leaves the account exactly as it was. */
-  function write(userId: string, plan: Plan, file: ExportFile, onProgress?: Progress): ImportResult {
+  function write(userId: string, plan: Plan, file: ExportFile, onProgress?: Progress, dryRun = false): ImportResult {
     const now = toStamp(deps.clock());
     // Numbers are re-assigned in the original order; ideas without a number keep their place in the file.
     const ideas = file.ideas
@@ -69,7 +83,7 @@ export function createImportService(deps: Deps) {
     deps.db.transaction(() => {
       if (plan === "free") {
         const current = repo.countActive(userId);
-        if (current + ideas.length > FREE_IDEA_LIMIT) throw ideaCap(current, ideas.length);
+        if (current + ideas.length > FREE_IDEA_LIMIT) throw importCapError(deps, current, ideas.length);
       }
       const vocabulary = new Map((file.tags ?? []).map((t) => [t.name, t]));
       const tagIds = new Map<string, number>();
@@ -143,17 +157,48 @@ export function createImportService(deps: Deps) {
         }
       }
     })();
-    deps.engines.onJobQueued?.();
+    if (!dryRun) deps.engines.onJobQueued?.();
     return result;
   }
 
+  /** Our own export: the same write as a real import inside a transaction that is then rolled back. */
+  function dryWrite(userId: string, plan: Plan, file: ExportFile): ImportResult {
+    let result: ImportResult | null = null;
+    try {
+      deps.db.transaction(() => {
+        result = write(userId, plan, file, undefined, true);
+        throw new DryRunRollback();
+      })();
+    } catch (e) {
+      if (!(e instanceof DryRunRollback)) throw e;
+    }
+    return { ...result!, dry_run: true };
+  }
+
   return {
-    importBytes(userId: string, plan: Plan, bytes: Uint8Array, contentType: string | null, onProgress?: Progress): ImportResult {
-      if (bytes.length > deps.config.import_body_limit_bytes) throw new AppError(413, { error: "Request body too large" });
-      const { file, skippedFiles } = read(bytes, contentType);
-      const result = write(userId, plan, file, onProgress);
-      result.skipped.files = skippedFiles;
-      return result;
+    /** Imports a file, ZIP or folder opened by inputs.ts into the account; the report's shape depends on the source. */
+    async importInput(userId: string, plan: Plan, input: OpenedInput, opts: ImportOptions = {}): Promise<ImportResult | NotesReport> {
+      const source = opts.from ? namedSource(opts.from) : await detectSource(input, input.kind);
+      if (source === null) {
+        // A body that looks like JSON is treated as our export, so its errors stay the ones clients know.
+        if (input.kind === "file" && (/json/i.test(opts.contentType ?? "") || await looksLikeJson(input))) return importOwn(userId, plan, input, opts);
+        throw undetectable();
+      }
+      opts.onSource?.(source.id);
+      if (source === IDEAREPO) return importOwn(userId, plan, input, opts);
+      return notes.run(userId, plan, source as Exclude<typeof source, typeof IDEAREPO>, input, { dryRun: opts.dryRun === true, onProgress: opts.onNotes });
     },
   };
+
+  async function importOwn(userId: string, plan: Plan, input: OpenedInput, opts: ImportOptions): Promise<ImportResult> {
+    const { file, skippedFiles } = await read(input);
+    const result = opts.dryRun ? dryWrite(userId, plan, file) : write(userId, plan, file, opts.onProgress);
+    result.skipped.files = skippedFiles;
+    return result;
+  }
+}
+
+async function looksLikeJson(input: OpenedInput): Promise<boolean> {
+  for await (const e of input.entries()) return /^\s*[[{]/.test(new TextDecoder().decode((await e.bytes()).subarray(0, 64)));
+  return false;
 }

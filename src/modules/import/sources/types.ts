@@ -12,6 +12,7 @@ export interface SourceNote {
   links: { url: string; title?: string | null }[];   // external URLs found in the note
   related: string[];         // references to other notes of the same import, as written ([[name]], relative path…)
   problems: string[];        // non-fatal problems for the report ("front matter is not valid YAML: …")
+  aliases?: string[];        // other names links may use for this note (Obsidian `aliases`, Logseq `alias::`)
 }
 export interface SkippedItem { skipped: string; reason: string }   // attachments, trashed notes, unreadable files
 /** What an import reads from: a ZIP's entries, a directory's files (CLI only) or one file. Entries are read lazily. */
@@ -23,4 +24,6 @@ export interface SourceReader {
   /** Cheap: looks at names and the first bytes of a few entries. */
   detect(input: ImportInput): Promise<boolean>;
   read(input: ImportInput): AsyncIterable<SourceNote | SkippedItem>;
+  /** Readers of one format family share remembered origins (a folder read as "markdown", later as "obsidian"); default: id. */
+  store?: string;
 }

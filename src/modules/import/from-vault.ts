@@ -1,9 +1,9 @@
-// Reads a Markdown vault ZIP (our own export, possibly edited in Obsidian) into the JSON export document shape.
-import { unzipSync, strFromU8 } from "fflate";
+// Reads a Markdown vault (our own export, possibly edited in Obsidian; a ZIP or folder) into the JSON export document shape.
+import { strFromU8 } from "fflate";
 import { parseFrontMatter } from "../../lib/yaml";
 import { parseIdeaMarkdown } from "../export/markdown-format";
 import { EXPORT_FORMAT, EXPORT_VERSION } from "../export/model";
-import { badRequest } from "../../errors";
+import type { ImportInput } from "./sources/types";
 
 const stemOf = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
 const isNote = (path: string) => /\.md$/i.test(path) && !path.startsWith("__MACOSX/") && !stemOf(path).startsWith(".");
@@ -13,17 +13,13 @@ const isNote = (path: string) => /\.md$/i.test(path) && !path.startsWith("__MACO
  * become relations between the files they name; links to files not in the ZIP are dropped. Ids in the returned
  * document are positions, only meaningful inside it.
  */
-export function zipToExportDocument(bytes: Uint8Array): { doc: unknown; skippedFiles: string[] } {
-  let entries: Record<string, Uint8Array>;
-  try {
-    entries = unzipSync(bytes, { filter: (f) => isNote(f.name) });
-  } catch {
-    throw badRequest("Invalid ZIP file");
-  }
+export async function vaultToExportDocument(input: ImportInput): Promise<{ doc: unknown; skippedFiles: string[] }> {
   const skippedFiles: string[] = [];
   const parsed: Array<{ path: string; stem: string; fm: Record<string, unknown>; md: NonNullable<ReturnType<typeof parseIdeaMarkdown>> }> = [];
-  for (const [path, data] of Object.entries(entries)) {
-    const md = parseIdeaMarkdown(strFromU8(data));
+  for await (const entry of input.entries()) {
+    if (!isNote(entry.path)) continue;
+    const path = entry.path;
+    const md = parseIdeaMarkdown(strFromU8(await entry.bytes()));
     const fm = md && parseFrontMatter(md.frontMatter);
     if (!md || !fm) {
       skippedFiles.push(path);

@@ -1,0 +1,232 @@
+// Imports notes from another app: a planning pass (the dry run's report, the Free cap), then writes in batches.
+// Each batch is one transaction and records each note's origin with its idea, so an interrupted import leaves whole
+// notes only and running it again resumes: notes already written are "unchanged", relations are completed at the end.
+import type { Deps } from "../../deps";
+import { FREE_IDEA_LIMIT, type Plan } from "../../auth/plans";
+import { enqueueJob } from "../../jobs/queue";
+import { toStamp } from "../../lib/time";
+import { importCapError } from "./cap";
+import { createImportRepo } from "./repo";
+import { createNotesRepo } from "./notes-repo";
+import { draftsOf, type Draft } from "./shape";
+import { createResolver } from "./resolve";
+import type { ImportInput, SkippedItem, SourceReader } from "./sources/types";
+
+export interface NotesReport {
+  source: string;
+  dry_run: boolean;
+  imported: { ideas: number; created: number; updated: number; unchanged: number; tags: number; links: number; relations: number };
+  skipped: { relations: number; files: string[]; items: SkippedItem[] };
+  problems: { origin: string; problem: string }[];
+  queued: number;
+  /** Dry run only: what would happen to each note. */
+  notes?: { origin: string; title: string; action: "create" | "update" | "unchanged"; reason: string }[];
+}
+
+export type NotesProgress = (phase: "reading" | "writing", done: number, total: number | null) => void;
+
+type Action = "create" | "update" | "unchanged";
+interface Planned { origin: string; title: string; aliases: string[]; related: string[]; action: Action; ideaId: number | null; archived: boolean }
+
+const BATCH_NOTES = 200;
+const BATCH_CHARS = 4_000_000;
+const REASONS: Record<Action, string> = {
+  create: "new note",
+  update: "changed since the last import: its idea is updated",
+  unchanged: "unchanged since the last import",
+};
+
+export function createNotesImporter(deps: Deps) {
+  const ideas = createImportRepo(deps.db);
+  const notes = createNotesRepo(deps.db);
+
+  function emptyReport(source: string, dryRun: boolean): NotesReport {
+    return {
+      source, dry_run: dryRun,
+      imported: { ideas: 0, created: 0, updated: 0, unchanged: 0, tags: 0, links: 0, relations: 0 },
+      skipped: { relations: 0, files: [], items: [] }, problems: [], queued: 0,
+    };
+  }
+
+  const skip = (r: NotesReport, item: SkippedItem) => {
+    r.skipped.items.push(item);
+    r.skipped.files.push(item.skipped);
+  };
+
+  /** Reads everything once, decides each note's fate and counts what a write would do; writes nothing. */
+  async function planImport(userId: string, reader: SourceReader, input: ImportInput & { refused?: SkippedItem[] }, report: NotesReport, onProgress?: NotesProgress) {
+    const store = reader.store ?? reader.id;
+    const planned = new Map<string, Planned>();
+    const newTags = new Set<string>();
+    for (const r of input.refused ?? []) skip(report, r);
+    let read = 0;
+    for await (const x of reader.read(input)) {
+      if ("skipped" in x) { skip(report, x); continue; }
+      for (const d of draftsOf(x)) {
+        if (planned.has(d.origin)) { skip(report, { skipped: d.origin, reason: "a second note with the same origin in this import" }); continue; }
+        const row = notes.findOrigin(userId, store, d.origin);
+        const action: Action = !row ? "create" : row.content_hash === d.hash ? "unchanged" : "update";
+        planned.set(d.origin, {
+          origin: d.origin, title: d.title, aliases: d.aliases, related: d.related, action,
+          ideaId: row?.idea_id ?? null, archived: d.archived || row?.is_archived === 1,
+        });
+        for (const p of d.problems) report.problems.push({ origin: d.origin, problem: p });
+        report.imported[action === "create" ? "created" : action === "update" ? "updated" : "unchanged"]++;
+        if (action !== "unchanged") {
+          for (const t of d.tags) if (!newTags.has(t) && !notes.tagExists(userId, t)) newTags.add(t);
+          const have = row ? notes.linkUrls(row.idea_id) : new Set<string>();
+          report.imported.links += d.links.filter((l) => !have.has(l.url)).length;
+          if (!d.archived && !(row?.is_archived === 1)) report.queued++;
+        }
+        if (report.dry_run) (report.notes ??= []).push({ origin: d.origin, title: d.title, action, reason: REASONS[action] });
+      }
+      if (++read % 100 === 0) onProgress?.("reading", read, null);
+    }
+    onProgress?.("reading", read, read);
+    report.imported.tags = newTags.size;
+    report.imported.ideas = report.imported.created + report.imported.updated;
+    return planned;
+  }
+
+  /** Pairs of origins to relate: every resolvable reference once, whichever note wrote it; unresolvable ones counted. */
+  function pairsOf(planned: Map<string, Planned>, report: NotesReport): Array<[string, string]> {
+    const resolve = createResolver([...planned.values()]);
+    const seen = new Set<string>();
+    const pairs: Array<[string, string]> = [];
+    for (const p of planned.values()) {
+      for (const ref of p.related) {
+        const target = resolve(ref);
+        if (target === null) { report.skipped.relations++; continue; }
+        if (target === p.origin) continue;
+        const key = p.origin < target ? `${p.origin}\0${target}` : `${target}\0${p.origin}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        pairs.push([p.origin, target]);
+      }
+    }
+    return pairs;
+  }
+
+  function write(userId: string, store: string, batch: Draft[], plan: Plan, now: string, report: NotesReport, ids: Map<string, number>, archived: Set<number>) {
+    deps.db.transaction(() => {
+      if (plan === "free") {
+        const creating = batch.filter((d) => !d.archived && !notes.findOrigin(userId, store, d.origin)).length;
+        const current = ideas.countActive(userId);
+        if (creating > 0 && current + creating > FREE_IDEA_LIMIT) throw importCapError(deps, current, creating);
+      }
+      for (const d of batch) {
+        const row = notes.findOrigin(userId, store, d.origin);
+        if (row && row.content_hash === d.hash) {
+          ids.set(d.origin, row.idea_id);
+          if (row.is_archived) archived.add(row.idea_id);
+          report.imported.unchanged++;
+          continue;
+        }
+        const created = toStamp(d.created_at ?? deps.clock());
+        const updated = d.updated_at ? toStamp(d.updated_at) : row ? now : created;
+        let id: number;
+        let have = new Set<string>();
+        if (!row) {
+          id = ideas.insertIdea({
+            user_id: userId, number: ideas.reserveNumbers(userId, 1), title: d.title, body: d.body, status: d.status ?? "captured",
+            source: "api", source_url: null, source_summary: null, created_at: created, updated_at: updated,
+          });
+          if (d.archived) notes.archiveIdea(id);
+          report.imported.created++;
+        } else {
+          id = row.idea_id;
+          notes.updateIdea(id, { title: d.title, body: d.body, status: d.status ?? null, updated_at: updated, archived: d.archived });
+          have = notes.linkUrls(id);
+          report.imported.updated++;
+        }
+        for (const name of d.tags) {
+          let tag = ideas.findTag(userId, name)?.id;
+          if (tag === undefined) {
+            tag = ideas.insertTag(userId, name, null, now);
+            enqueueJob(deps.db, "tag-embed", null, now, { tag_id: tag });
+            report.imported.tags++;
+          }
+          ideas.attachTag(id, tag);
+        }
+        for (const l of d.links) {
+          if (have.has(l.url)) continue;
+          ideas.insertLink(id, { url: l.url, title: l.title, link_type: "url", created_at: now });
+          report.imported.links++;
+        }
+        // Like a capture: the whole background pass (embedding, auto-relations, duplicate check). Archived ideas stay out.
+        if (d.archived || row?.is_archived) archived.add(id);
+        else {
+          enqueueJob(deps.db, "full", id, now);
+          report.queued++;
+        }
+        notes.rememberOrigin(userId, store, d.origin, id, d.hash, now);
+        ids.set(d.origin, id);
+      }
+    })();
+  }
+
+  return {
+    /** The whole import. A dry run stops after planning; otherwise the plan's cap check guards the writes. */
+    async run(userId: string, plan: Plan, reader: SourceReader, input: ImportInput & { refused?: SkippedItem[] }, opts: { dryRun: boolean; onProgress?: NotesProgress }): Promise<NotesReport> {
+      const store = reader.store ?? reader.id;
+      const planReport = emptyReport(reader.id, opts.dryRun);
+      const planned = await planImport(userId, reader, input, planReport, opts.onProgress);
+      const pairs = pairsOf(planned, planReport);
+      const creating = [...planned.values()].filter((p) => p.action === "create" && !p.archived).length;
+      if (plan === "free" && creating > 0) {
+        const current = ideas.countActive(userId);
+        if (current + creating > FREE_IDEA_LIMIT) throw importCapError(deps, current, creating);
+      }
+      if (opts.dryRun) {
+        for (const [a, b] of pairs) {
+          const pa = planned.get(a)!, pb = planned.get(b)!;
+          if (pa.archived || pb.archived) planReport.skipped.relations++;
+          else if (!(pa.ideaId && pb.ideaId && notes.relationExists(pa.ideaId, pb.ideaId))) planReport.imported.relations++;
+        }
+        return planReport;
+      }
+
+      const report = emptyReport(reader.id, false);
+      report.skipped = { ...planReport.skipped, items: planReport.skipped.items, files: planReport.skipped.files, relations: planReport.skipped.relations };
+      report.problems = planReport.problems;
+      const now = toStamp(deps.clock());
+      const ids = new Map<string, number>();
+      const archived = new Set<number>();
+      const written = new Set<string>();
+      let batch: Draft[] = [];
+      let chars = 0;
+      const flush = () => {
+        if (batch.length) write(userId, store, batch, plan, now, report, ids, archived);
+        opts.onProgress?.("writing", written.size, planned.size);
+        batch = [];
+        chars = 0;
+      };
+      for await (const x of reader.read(input)) {
+        if ("skipped" in x) continue;
+        for (const d of draftsOf(x)) {
+          if (written.has(d.origin)) continue;
+          written.add(d.origin);
+          batch.push(d);
+          chars += d.body.length;
+          if (batch.length >= BATCH_NOTES || chars >= BATCH_CHARS) flush();
+        }
+      }
+      flush();
+
+      deps.db.transaction(() => {
+        for (const [a, b] of pairs) {
+          const source = ids.get(a), target = ids.get(b);
+          if (source === undefined || target === undefined) continue;
+          if (archived.has(source) || archived.has(target)) { report.skipped.relations++; continue; }
+          if (notes.relationExists(source, target)) continue;
+          if (ideas.insertRelation(userId, { source, target, relation_type: "related", score: null, note: null, created_by: "user", created_at: now })) {
+            report.imported.relations++;
+          }
+        }
+      })();
+      report.imported.ideas = report.imported.created + report.imported.updated;
+      if (report.queued > 0) deps.engines.onJobQueued?.();
+      return report;
+    },
+  };
+}

@@ -1,0 +1,39 @@
+// SQL for imports from other apps: remembered origins (import_origins), updating an imported idea, what an idea holds.
+import type { Db } from "../../db/open";
+
+export interface OriginRow { idea_id: number; content_hash: string; is_archived: number }
+
+export function createNotesRepo(db: Db) {
+  const origin = db.query<OriginRow, [string, string, string]>(
+    `SELECT o.idea_id, o.content_hash, i.is_archived FROM import_origins o JOIN ideas i ON i.id = o.idea_id
+     WHERE o.user_id = ? AND o.source = ? AND o.origin = ?`,
+  );
+  const remember = db.query(
+    `INSERT INTO import_origins (user_id, source, origin, idea_id, content_hash, imported_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (user_id, source, origin) DO UPDATE SET idea_id = excluded.idea_id, content_hash = excluded.content_hash,
+       imported_at = excluded.imported_at`,
+  );
+  const update = db.query(
+    `UPDATE ideas SET title = $title, body = $body, status = coalesce($status, status), updated_at = $updated_at,
+       is_archived = max(is_archived, $archived) WHERE id = $id`,
+  );
+  const setArchived = db.query("UPDATE ideas SET is_archived = 1 WHERE id = ?");
+  const linkUrls = db.query<{ url: string }, [number]>("SELECT url FROM links WHERE idea_id = ?");
+  const tagExists = db.query<{ n: number }, [string, string]>("SELECT count(*) AS n FROM tags WHERE user_id = ? AND name = ?");
+  const relationExists = db.query<{ n: number }, [number, number, number, number]>(
+    `SELECT count(*) AS n FROM relations WHERE created_by = 'user'
+       AND ((source_idea_id = ? AND target_idea_id = ?) OR (source_idea_id = ? AND target_idea_id = ?))`,
+  );
+  return {
+    findOrigin: (userId: string, source: string, o: string) => origin.get(userId, source, o),
+    rememberOrigin: (userId: string, source: string, o: string, ideaId: number, hash: string, now: string) =>
+      remember.run(userId, source, o, ideaId, hash, now),
+    updateIdea: (id: number, f: { title: string; body: string; status: string | null; updated_at: string; archived: boolean }) =>
+      update.run({ id, title: f.title, body: f.body, status: f.status, updated_at: f.updated_at, archived: f.archived ? 1 : 0 }),
+    archiveIdea: (id: number) => setArchived.run(id),
+    linkUrls: (ideaId: number) => new Set(linkUrls.all(ideaId).map((r) => r.url)),
+    tagExists: (userId: string, name: string) => tagExists.get(userId, name)!.n > 0,
+    /** Either direction: a user's `related` link between two ideas is one connection. */
+    relationExists: (a: number, b: number) => relationExists.get(a, b, b, a)!.n > 0,
+  };
+}

@@ -1,0 +1,103 @@
+// Turns a note read from a source into what an idea can hold: the API's limits, a split of over-long notes, a content hash.
+import { createHash } from "node:crypto";
+import { MAX_BODY, MAX_TAG_NAME, MAX_TAGS, MAX_TITLE } from "../ideas/model";
+import { MAX_LINK_TITLE, MAX_LINK_URL } from "../links/model";
+import type { SourceNote } from "./sources/types";
+
+/** One idea to be: a note, or one part of a note longer than an idea's body may be. */
+export interface Draft {
+  origin: string;
+  title: string;
+  body: string;
+  tags: string[];
+  status: SourceNote["status"];
+  archived: boolean;
+  created_at?: Date;
+  updated_at?: Date;
+  links: { url: string; title: string | null }[];
+  related: string[];
+  aliases: string[];
+  problems: string[];
+  hash: string;
+}
+
+const cut = (s: string, max: number) => {
+  const cps = [...s];
+  return cps.length <= max ? s : `${cps.slice(0, max - 1).join("").trimEnd()}…`;
+};
+const cpLength = (s: string) => [...s].length;
+
+/** Pieces of at most `max` code points, cut at a blank line, else a line end, else a space, when one is near the end. */
+export function splitBody(body: string, max = MAX_BODY): string[] {
+  const parts: string[] = [];
+  let rest = [...body];
+  while (rest.length > max) {
+    const window = rest.slice(0, max).join("");
+    const min = Math.floor(window.length * 0.5);
+    let at = window.lastIndexOf("\n\n");
+    if (at < min) at = window.lastIndexOf("\n");
+    if (at < min) at = window.lastIndexOf(" ");
+    if (at < min) at = window.length;
+    const piece = window.slice(0, at);
+    parts.push(piece.trimEnd());
+    rest = rest.slice([...piece].length);
+    while (rest.length && /\s/.test(rest[0])) rest.shift();
+  }
+  parts.push(rest.join(""));
+  return parts;
+}
+
+function cleanTags(raw: string[], problems: string[]): string[] {
+  const out: string[] = [];
+  for (const t of raw) {
+    const name = t.replace(/^#+/, "").trim();
+    if (!name || out.includes(name)) continue;
+    if (cpLength(name) > MAX_TAG_NAME) { problems.push(`tag "${cut(name, 40)}" is longer than ${MAX_TAG_NAME} characters: not imported`); continue; }
+    out.push(name);
+  }
+  if (out.length > MAX_TAGS) {
+    problems.push(`${out.length} tags; an idea holds ${MAX_TAGS}: kept the first ${MAX_TAGS} (dropped ${out.slice(MAX_TAGS).join(", ")})`);
+    return out.slice(0, MAX_TAGS);
+  }
+  return out;
+}
+
+function cleanLinks(raw: SourceNote["links"], problems: string[]): Draft["links"] {
+  const out: Draft["links"] = [];
+  for (const l of raw) {
+    if (out.some((x) => x.url === l.url)) continue;
+    if (l.url.length > MAX_LINK_URL || !URL.canParse(l.url)) { problems.push(`link ${cut(l.url, 60)} is not a URL an idea can hold: not imported`); continue; }
+    out.push({ url: l.url, title: l.title ? cut(l.title.replace(/\s+/g, " ").trim(), MAX_LINK_TITLE) || null : null });
+  }
+  return out;
+}
+
+function hashOf(d: Omit<Draft, "hash" | "problems">): string {
+  const stable = [d.title, d.body, d.tags, d.status ?? null, d.archived, d.created_at?.toISOString() ?? null, d.updated_at?.toISOString() ?? null, d.links, d.related];
+  return createHash("sha256").update(JSON.stringify(stable)).digest("base64url");
+}
+
+/**
+ * A note as one idea, or as several when its body is over 50,000 characters: nothing is truncated; part 2… become
+ * ideas titled "… (part 2 of 3)", related to the first, each remembered under `origin#part-N`.
+ */
+export function draftsOf(n: SourceNote): Draft[] {
+  const problems = [...n.problems];
+  let title = n.title.replace(/\s+/g, " ").trim();
+  if (!title) title = "Untitled";
+  if (cpLength(title) > MAX_TITLE) {
+    problems.push(`title longer than ${MAX_TITLE} characters: shortened`);
+    title = cut(title, MAX_TITLE);
+  }
+  const tags = cleanTags([...n.tags, ...(n.pinned ? ["pinned"] : [])], problems);
+  const links = cleanLinks(n.links, problems);
+  const pieces = splitBody(n.body.replace(/\r\n?/g, "\n"));
+  if (pieces.length > 1) problems.push(`longer than ${MAX_BODY.toLocaleString("en")} characters: split into ${pieces.length} ideas`);
+  const base = { tags, status: n.status, archived: n.archived === true, created_at: n.created_at, updated_at: n.updated_at };
+  return pieces.map((body, i) => {
+    const d = i === 0
+      ? { ...base, origin: n.origin, title, body, links, related: n.related, aliases: n.aliases ?? [] }
+      : { ...base, origin: `${n.origin}#part-${i + 1}`, title: `${cut(title, MAX_TITLE - 20)} (part ${i + 1} of ${pieces.length})`, body, links: [], related: [n.origin], aliases: [] };
+    return { ...d, problems: i === 0 ? problems : [], hash: hashOf(d) };
+  });
+}
