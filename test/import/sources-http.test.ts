@@ -1,0 +1,88 @@
+// The six third-party sources through POST /user/import: detected from the file, written as ideas, safe to run twice.
+import { afterAll, describe, expect, test } from "bun:test";
+import { zipSync } from "fflate";
+import { call, makeApp, makeUser, type TestApp, type TestUser } from "../helpers";
+import { fixtureFiles, memosDatabase } from "./source-fixtures";
+
+const t = makeApp({ now: "2026-03-01T12:00:00Z" });
+afterAll(() => t.close());
+
+async function post(u: TestUser, bytes: Uint8Array, query = "") {
+  const res = await t.handle(new Request(`http://localhost/api/v1/user/import${query}`, {
+    method: "POST", headers: { "x-api-key": u.key, "content-type": "application/zip" }, body: bytes,
+  }));
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+async function ideas(app: TestApp, u: TestUser) {
+  const list = (await call(app, "GET", "/ideas?limit=100", { key: u.key })).body.ideas as { id: number; title: string }[];
+  return Promise.all(list.map(async (i) => (await call(app, "GET", `/ideas/${i.id}`, { key: u.key })).body.idea ?? (await call(app, "GET", `/ideas/${i.id}`, { key: u.key })).body));
+}
+const byTitle = (all: any[], title: string) => all.find((i) => i.title === title);
+
+/** `titles`: the unarchived ideas GET /ideas lists afterwards; `archived`: how many notes arrive archived (not listed). */
+const SOURCES: { source: string; zip: () => Uint8Array; titles: string[]; archived?: number }[] = [
+  { source: "keep", zip: () => zipSync(fixtureFiles("keep")), titles: ["A note without a title: its first line names it", "Shopping list"], archived: 1 },
+  { source: "karakeep", zip: () => zipSync(fixtureFiles("karakeep")), titles: ["From an old export", "Whiteboard photo", "blog.example.com/posts/local-first"], archived: 1 },
+  { source: "evernote", zip: () => zipSync(fixtureFiles("evernote")), titles: ["Checklist, Evernote 10 style", "Garden & greenhouse plan", "Untitled"] },
+  { source: "notion", zip: () => zipSync(fixtureFiles("notion")), titles: ["Ideas", "Notes about ideas", "Rain sensor", 'Row with "quotes", no page', "Solar kettle"] },
+  { source: "apple-notes", zip: () => zipSync(fixtureFiles("apple-notes")), titles: ["Groceries app", "Invalid �� bytes", "Meeting timer", "Scanned receipt", "Sourdough starter"] },
+  { source: "memos", zip: () => zipSync({ "memos_prod.db": memosDatabase("memos-0.24.sql") }), titles: ["A bike light that charges from the wheel.", "Builds on the bike light: a rear light too."], archived: 1 },
+];
+
+describe("POST /user/import from other apps", () => {
+  for (const s of SOURCES) {
+    test(`${s.source}: a dry run writes nothing; the import writes every note once; a second import adds nothing`, async () => {
+      const u = await makeUser(t, { plan: "pro" });
+      const total = s.titles.length + (s.archived ?? 0);
+      const dry = await post(u, s.zip(), "?dry_run=true");
+      expect(dry.status).toBe(200);
+      expect(dry.body).toMatchObject({ source: s.source, dry_run: true, imported: { created: total, updated: 0 } });
+      expect(await ideas(t, u)).toEqual([]);
+      const first = await post(u, s.zip());
+      expect(first.status).toBe(201);
+      expect(first.body).toMatchObject({ source: s.source, imported: { created: total } });
+      const after = await ideas(t, u);
+      expect(after.map((i) => i.title).sort()).toEqual([...s.titles].sort());
+      const again = await post(u, s.zip());
+      expect(again.body.imported).toMatchObject({ created: 0, updated: 0, unchanged: total });
+      expect((await ideas(t, u)).length).toBe(after.length);
+    });
+  }
+
+  test("the source is detected from the file, and can be named", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    expect((await post(u, zipSync(fixtureFiles("karakeep")), "?from=karakeep")).status).toBe(201);
+    expect((await ideas(t, u)).length).toBe(3);
+  });
+
+  test("what the readers map arrives on the ideas: tags, status, links, checklists", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    await post(u, zipSync(fixtureFiles("notion")));
+    await post(u, zipSync(fixtureFiles("keep")));
+    const all = await ideas(t, u);
+    const kettle = byTitle(all, "Solar kettle");
+    expect(kettle.status).toBe("exploring");
+    expect(kettle.tags.map((x: any) => (typeof x === "string" ? x : x.name)).sort()).toEqual(["energy", "hardware", "outdoor/camping"]);
+    expect(kettle.links.map((l: any) => l.url)).toContain("https://kettle.example.com/spec");
+    expect(byTitle(all, "Shopping list").body).toContain("- [x] Coffee beans");
+    // Links between Notion pages became relations made by the user.
+    const rel = (await call(t, "GET", `/ideas/${kettle.id}/relations`, { key: u.key })).body;
+    const linked = [...rel.outgoing, ...rel.incoming].filter((r: any) => r.created_by === "user").map((r: any) => r.idea_title).sort();
+    expect(linked).toEqual(["Ideas", "Notes about ideas", "Rain sensor"]);
+  });
+
+  test("one .enex or memos_prod.db sent as itself (not zipped), named by ?name=", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const raw = async (bytes: Uint8Array, name: string) => {
+      const res = await t.handle(new Request(`http://localhost/api/v1/user/import?name=${encodeURIComponent(name)}`, {
+        method: "POST", headers: { "x-api-key": u.key, "content-type": "application/octet-stream" }, body: bytes,
+      }));
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const enex = fixtureFiles("evernote")["My Notebook.enex"];
+    expect(await raw(enex, "My Notebook.enex")).toMatchObject({ status: 201, body: { source: "evernote", imported: { created: 3 } } });
+    expect(await raw(memosDatabase("memos-0.20.sql"), "memos_prod.db")).toMatchObject({ status: 201, body: { source: "memos", imported: { created: 1 } } });
+    expect((await ideas(t, u)).map((i) => i.title)).toContain("Weekly review template");
+  });
+});
