@@ -63,4 +63,12 @@ export async function importZip(t: TestApp, u: TestUser, bytes: Uint8Array, cont
   return { status: res.status, body: await res.json() as any };
 }
 
+/** POST /user/import with raw bytes and an optional query (`?from=…&dry_run=true`). */
+export async function importBody(t: TestApp, u: TestUser, bytes: Uint8Array, query = "", contentType = "application/zip") {
+  const res = await t.handle(
+    new Request(`http://localhost/api/v1/user/import${query}`, { method: "POST", headers: { "x-api-key": u.key, "content-type": contentType }, body: bytes }),
+  );
+  return { status: res.status, body: (await res.json()) as any };
+}
+
 export const count = (t: TestApp, sql: string, ...args: any[]) => (t.deps.db.query(sql).get(...args) as { n: number }).n;

