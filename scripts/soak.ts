@@ -229,15 +229,17 @@ async function main() {
       const w = samples.slice(windowStart);
       windowStart = samples.length;
       const mb = rssMb(server.proc.pid);
+      // The pipeline's backlog: a queue that only grows means the mix asks more of the model than it can give.
+      const pending = await fetch(`${base}/api/v1/health`).then((r) => r.json()).then((h: any) => h.embeddings?.pending ?? null, () => null);
       rss.push(mb);
       const routes: Record<string, { n: number; p50: number; p99: number }> = {};
       for (const op of OPS) {
         const ms = w.filter((s) => s.route === op.route).map((s) => s.ms);
         if (ms.length) routes[op.route] = { n: ms.length, p50: pct(ms, 50), p99: pct(ms, 99) };
       }
-      const row = { t_s: Math.round((nextWindow - t0) / 1000), rps: Math.round(w.length / (WINDOW_MS / 1000)), rss_mb: mb, p99_all: pct(w.map((s) => s.ms), 99), errors: w.filter((s) => s.error).length, routes };
+      const row = { t_s: Math.round((nextWindow - t0) / 1000), rps: Math.round(w.length / (WINDOW_MS / 1000)), rss_mb: mb, pending, p99_all: pct(w.map((s) => s.ms), 99), errors: w.filter((s) => s.error).length, routes };
       windows.push(row);
-      say(`t=${row.t_s}s ${row.rps} req/s rss ${mb} MB p99 ${row.p99_all} ms errors ${row.errors} | ` +
+      say(`t=${row.t_s}s ${row.rps} req/s rss ${mb} MB backlog ${pending} p99 ${row.p99_all} ms errors ${row.errors} | ` +
         Object.entries(routes).map(([r, v]) => `${r} ${v.p50}/${v.p99}`).join(", "));
       nextWindow += WINDOW_MS;
     }
