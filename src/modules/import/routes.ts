@@ -5,13 +5,19 @@ import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
 import { fieldError } from "../../errors";
 import { createImportService } from "./service";
+import { SOURCE_IDS } from "./detect";
 import { fileInput } from "./inputs";
 import { spoolBody } from "./upload";
 
-const Query = t.Object({ from: t.Optional(t.String()), dry_run: t.Optional(t.String()), name: t.Optional(t.String()) });
+// Plain strings for validation (the service answers an unknown source with the list); the enums document the values.
+const Query = t.Object({
+  from: t.Optional(t.String({ enum: SOURCE_IDS, description: "The app the file comes from; detected from the file when absent." })),
+  dry_run: t.Optional(t.String({ enum: ["true", "false", "1", "0"], description: "true: report what would be imported, write nothing (200)." })),
+  name: t.Optional(t.String({ description: "The uploaded file's name; its extension helps detection (.enex, memos_prod.db)." })),
+});
 
 function dryRunFlag(v: string | undefined): boolean {
-  if (v === undefined || v === "" || v === "false" || v === "0") return false;
+  if (v === undefined || v === "false" || v === "0") return false;
   if (v === "true" || v === "1") return true;
   throw fieldError("dry_run", "dry_run must be true or false");
 }

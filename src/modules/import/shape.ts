@@ -29,6 +29,7 @@ const cpLength = (s: string) => [...s].length;
 
 /** Pieces of at most `max` code points, cut at a blank line, else a line end, else a space, when one is near the end. */
 export function splitBody(body: string, max = MAX_BODY): string[] {
+  if (body.length <= max) return [body]; // UTF-16 units ≥ code points: surely short enough, no need to count
   const parts: string[] = [];
   let rest = [...body];
   while (rest.length > max) {

@@ -3,7 +3,7 @@
 // have to fit in memory that way. Limits guard against ZIP bombs: entry count, declared sizes, compression ratio, and an
 // inflated size that exceeds what the directory declared.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { Inflate } from "fflate";
+import { inflateRawSync } from "node:zlib";
 import { AppError, badRequest } from "../../errors";
 import type { ImportEntry, ImportInput, SkippedItem } from "./sources/types";
 
@@ -18,7 +18,6 @@ const EOCD_SIG = 0x06054b50;
 const EOCD64_LOCATOR_SIG = 0x07064b50;
 const CENTRAL_SIG = 0x02014b50;
 const LOCAL_SIG = 0x04034b50;
-const PUSH = 16 * 1024; // compressed bytes per inflate step: bounds how far output can run past a lie before we stop
 
 interface CentralEntry { name: string; method: number; crc: number; csize: number; usize: number; offset: number; modified?: Date; encrypted: boolean }
 
@@ -102,18 +101,16 @@ function readDirectory(fd: number, fileSize: number): CentralEntry[] {
   return out;
 }
 
+/** zlib stops at `limit` bytes of output (ERR_BUFFER_TOO_LARGE), so an entry lying about its size never unpacks further. */
 function inflateCapped(data: Uint8Array, limit: number, name: string): Uint8Array {
-  const out = new Uint8Array(limit);
-  let size = 0;
-  let over = false;
-  const inf = new Inflate((chunk) => {
-    if (size + chunk.length > limit) { over = true; return; }
-    out.set(chunk, size);
-    size += chunk.length;
-  });
-  for (let i = 0; i < data.length && !over; i += PUSH) inf.push(data.subarray(i, i + PUSH), i + PUSH >= data.length);
-  if (over) throw badRequest(`ZIP refused: ${name} unpacks to more than its declared size (a ZIP bomb or a corrupt file)`);
-  return out.subarray(0, size);
+  try {
+    return inflateRawSync(data, { maxOutputLength: Math.max(1, limit) });
+  } catch (e) {
+    if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
+      throw badRequest(`ZIP refused: ${name} unpacks to more than its declared size (a ZIP bomb or a corrupt file)`);
+    }
+    throw e;
+  }
 }
 
 /**
