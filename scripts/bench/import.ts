@@ -8,7 +8,8 @@
 // import did before: the file and all its entries in memory); `raw-lazy` reads the same entries one at a time through
 // our ZIP reader and decodes them (the floor for any import of this file). Product: `import` (the service, as the
 // CLI runs it, into an empty account), `reimport` (the second, unchanged run), `dry-run`, `http` (POST /user/import
-// through the app with the file streamed as the body).
+// through the app with the file streamed as the body). Reference: `json-import` writes the same ideas, tags, links and
+// relations from our own JSON export document (one transaction, no reading or matching of notes): the write floor.
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,7 +25,7 @@ import { fileInput } from "../../src/modules/import/inputs";
 import { openZipFile } from "../../src/modules/import/zip-input";
 import { createApp } from "../../src/app";
 
-const MODES = ["raw-unzip", "import", "raw-lazy", "reimport", "dry-run", "http"] as const;
+const MODES = ["raw-unzip", "import", "raw-lazy", "reimport", "json-import", "dry-run", "http"] as const;
 type Mode = (typeof MODES)[number];
 
 function flag(name: string, fallback: number): number {
@@ -46,7 +47,8 @@ function memStatus(): { rssMb: number; hwmMb: number } {
 }
 
 /** A vault of `n` notes in 20 folders: front matter, a heading, paragraphs, #tags, 3 random [[links]], a URL, attachments. */
-function writeVaultZip(file: string, n: number, bodyChars: number): { textMb: number } {
+function writeVaultZip(file: string, jsonFile: string, n: number, bodyChars: number): { textMb: number } {
+  const doc: { format: string; version: number; ideas: unknown[] } = { format: "idearepo-export", version: 1, ideas: [] };
   let s = 42;
   const rand = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const words = "idea garden tool library repair bicycle coffee solar rooftop neighbour community sensor market".split(" ");
@@ -58,7 +60,13 @@ function writeVaultZip(file: string, n: number, bodyChars: number): { textMb: nu
   for (let i = 0; i < n; i++) {
     let body = "";
     for (let k = 0; body.length < bodyChars; k++) body += words[Math.floor(rand() * words.length)] + (k % 15 === 14 ? ".\n\n" : " ");
-    const links = Array.from({ length: 3 }, () => `[[Note ${Math.floor(rand() * n)}]]`).join(", ");
+    const targets = Array.from({ length: 3 }, () => Math.floor(rand() * n));
+    const links = targets.map((k) => `[[Note ${k}]]`).join(", ");
+    doc.ideas.push({
+      id: i + 1, title: `Note ${i}`, body, tags: ["bench", `topic-${i % 13}`, `area/${i % 5}`], created_at: "2025-01-01 00:00:00",
+      links: [{ url: `https://example.org/${i}` }],
+      relations: [...new Set(targets)].filter((k) => k < i).map((k) => ({ source_idea_id: i + 1, target_idea_id: k + 1, relation_type: "related" })),
+    });
     const text = `---\ntags: [bench, topic-${i % 13}]\ncreated: 2025-01-01T00:00:00Z\n---\n# Note ${i}\n\n${body}\n\nSee ${links} #area/${i % 5} and https://example.org/${i}\n`;
     chars += text.length;
     parts.push(zip.add(`vault/folder-${i % 20}/Note ${i}.md`, enc.encode(text), "2025-01-01 00:00:00"));
@@ -66,6 +74,7 @@ function writeVaultZip(file: string, n: number, bodyChars: number): { textMb: nu
   }
   parts.push(zip.finish());
   writeFileSync(file, Buffer.concat(parts));
+  writeFileSync(jsonFile, JSON.stringify(doc));
   return { textMb: chars / 1024 / 1024 };
 }
 
@@ -74,7 +83,7 @@ function depsFor(dataDir: string): Deps {
   return { config, db: openDb(join(dataDir, "bench.db")), clock: () => new Date(), log: createLogger("silent"), engines: {} };
 }
 
-async function measure(mode: Mode, zipFile: string) {
+async function measure(mode: Mode, zipFile: string, jsonFile: string) {
   const dataDir = mkdtempSync(join(tmpdir(), "idearepo-bench-import-"));
   try {
     const deps = depsFor(dataDir);
@@ -93,6 +102,9 @@ async function measure(mode: Mode, zipFile: string) {
     } else if (mode === "raw-lazy") {
       const dec = new TextDecoder();
       for await (const e of openZipFile(zipFile, "vault.zip").entries()) if (e.path.endsWith(".md")) notes += dec.decode(await e.bytes()).length > 0 ? 1 : 0;
+    } else if (mode === "json-import") {
+      const r = await imports.importInput(user.id, "pro", fileInput(jsonFile, "export.json")) as any;
+      notes = r.imported.ideas;
     } else if (app) {
       const res = await app.handle(new Request("http://localhost/api/v1/user/import", {
         method: "POST", headers: { "x-api-key": api_key, "content-type": "application/zip" }, body: Bun.file(zipFile).stream(),
@@ -116,8 +128,8 @@ async function measure(mode: Mode, zipFile: string) {
 async function main() {
   const childAt = process.argv.indexOf("--child");
   if (childAt !== -1) {
-    const [mode, zipFile] = process.argv.slice(childAt + 1);
-    process.stdout.write(JSON.stringify(await measure(mode as Mode, zipFile)) + "\n");
+    const [mode, zipFile, jsonFile] = process.argv.slice(childAt + 1);
+    process.stdout.write(JSON.stringify(await measure(mode as Mode, zipFile, jsonFile)) + "\n");
     return;
   }
   const notes = flag("notes", 2000);
@@ -125,14 +137,15 @@ async function main() {
   const bodyChars = flag("body-chars", 1500);
   const dir = mkdtempSync(join(tmpdir(), "idearepo-bench-vault-"));
   const zipFile = join(dir, "vault.zip");
+  const jsonFile = join(dir, "export.json");
   try {
-    const { textMb } = writeVaultZip(zipFile, notes, bodyChars);
+    const { textMb } = writeVaultZip(zipFile, jsonFile, notes, bodyChars);
     console.log(`vault: ${notes} notes (~${bodyChars} chars, 3 random [[links]], tags, a URL each; an attachment per 50): ` +
       `${textMb.toFixed(1)} MB of text, ZIP ${(statSync(zipFile).size / 1024 / 1024).toFixed(1)} MB; ${rounds} rounds, modes alternating`);
     const results = new Map<Mode, Array<{ ms: number; peak: number }>>();
     for (let round = 0; round < rounds; round++) {
       for (const mode of MODES) {
-        const p = Bun.spawnSync([process.execPath, import.meta.path, "--child", mode, zipFile], { stderr: "inherit" });
+        const p = Bun.spawnSync([process.execPath, import.meta.path, "--child", mode, zipFile, jsonFile], { stderr: "inherit" });
         if (p.exitCode !== 0) throw new Error(`${mode} failed: exit ${p.exitCode}`);
         const r = JSON.parse(p.stdout.toString());
         if (r.notes !== notes) throw new Error(`${mode}: ${r.notes} notes, expected ${notes}`);

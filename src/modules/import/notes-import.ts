@@ -26,7 +26,7 @@ export interface NotesReport {
 export type NotesProgress = (phase: "reading" | "writing", done: number, total: number | null) => void;
 
 type Action = "create" | "update" | "unchanged";
-interface Planned { origin: string; title: string; aliases: string[]; related: string[]; action: Action; ideaId: number | null; archived: boolean }
+interface Planned { origin: string; title: string; aliases: string[]; related: string[]; action: Action; ideaId: number | null; archived: boolean; hash: string }
 
 const BATCH_NOTES = 200;
 const BATCH_CHARS = 4_000_000;
@@ -68,7 +68,7 @@ export function createNotesImporter(deps: Deps) {
         const action: Action = !row ? "create" : row.content_hash === d.hash ? "unchanged" : "update";
         planned.set(d.origin, {
           origin: d.origin, title: d.title, aliases: d.aliases, related: d.related, action,
-          ideaId: row?.idea_id ?? null, archived: d.archived || row?.is_archived === 1,
+          ideaId: row?.idea_id ?? null, archived: d.archived || row?.is_archived === 1, hash: d.hash,
         });
         for (const p of d.problems) report.problems.push({ origin: d.origin, problem: p });
         report.imported[action === "create" ? "created" : action === "update" ? "updated" : "unchanged"]++;
@@ -195,16 +195,25 @@ export function createNotesImporter(deps: Deps) {
       const written = new Set<string>();
       let batch: Draft[] = [];
       let chars = 0;
+      // Notes the plan found unchanged need no second look (a second import of a big vault is mostly these).
+      for (const p of planned.values()) {
+        if (p.action !== "unchanged" || p.ideaId === null) continue;
+        ids.set(p.origin, p.ideaId);
+        if (p.archived) archived.add(p.ideaId);
+      }
+      const toWrite = [...planned.values()].filter((p) => p.action !== "unchanged").length;
+      report.imported.unchanged = planned.size - toWrite;
       const flush = () => {
         if (batch.length) write(userId, store, batch, plan, now, report, ids, archived);
-        opts.onProgress?.("writing", written.size, planned.size);
+        opts.onProgress?.("writing", written.size, toWrite);
         batch = [];
         chars = 0;
       };
-      for await (const x of reader.read(input)) {
+      for await (const x of toWrite > 0 ? reader.read(input) : []) {
         if ("skipped" in x) continue;
         for (const d of draftsOf(x)) {
-          if (written.has(d.origin)) continue;
+          const p = planned.get(d.origin);
+          if (written.has(d.origin) || (p?.action === "unchanged" && p.hash === d.hash)) continue;
           written.add(d.origin);
           batch.push(d);
           chars += d.body.length;
