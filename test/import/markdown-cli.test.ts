@@ -74,6 +74,21 @@ describe("import CLI for folders of notes", () => {
     expect(bad.stderr).toContain("--from must be one of idearepo, obsidian, logseq,");
   });
 
+  test("on a terminal the progress is one bar redrawn in place, not lines", () => {
+    const dir = join(work, "tty-vault");
+    writeVault(dir, 700);
+    ok(cli("users", "create", "--email", "tty@example.com", "--plan", "pro"));
+    // script(1) gives the CLI a pseudo-terminal, as a person running it would have.
+    const cmd = [process.execPath, join(ROOT, "src/main.ts"), "import", dir, "--email", "tty@example.com"].map((a) => `'${a}'`).join(" ");
+    const p = Bun.spawnSync(["script", "-qec", cmd, "/dev/null"], { env: { ...process.env, IDEAREPO_DATA_DIR: dataDir }, cwd: ROOT });
+    const out = p.stdout.toString();
+    expect(p.exitCode).toBe(0);
+    const bars = out.match(/\r\[[# ]{30}\] \d+\/700 notes/g) ?? [];
+    expect(bars.length).toBe(4); // batches of 200: 200, 400, 600, 700
+    expect(bars.at(-1)).toBe(`\r[${"#".repeat(30)}] 700/700 notes`);
+    expect(out).not.toContain("imported 600/700 notes");
+  });
+
   test("killed mid-import, the next run completes it: whole notes only, no copies, every relation", async () => {
     const dir = join(work, "big-vault");
     writeVault(dir, 3000);
