@@ -2,14 +2,16 @@
 // embedded by the pipeline), each sentence1 of a pair scored ≥ 4 is a query, and hit@1 asks whether the product's
 // first result (other than the query's own idea) is its sentence2. Printed beside the brute-force cosine baseline.
 //
-//   bun scripts/bench/search-quality.ts [--split test|dev|both] [--data DIR] [--sweep]
+//   bun scripts/bench/search-quality.ts [--split test|dev|both] [--data DIR] [--sweep] [--explore]
 //
-// --sweep also tries other keyword weights (use it on dev: the test split is for the final figure only).
+// --sweep also tries other keyword weights; --explore scores other fusion and normalisation choices on the same
+// candidates (use both on dev: the test split is for the final figure only).
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startModels } from "../../src/ml/client";
 import { createSearchRepo } from "../../src/modules/search/repo";
-import { KEYWORD_WEIGHT, semanticSearch } from "../../src/modules/search/semantic";
+import { candidateCount, KEYWORD_WEIGHT, semanticSearch } from "../../src/modules/search/semantic";
+import { STOP_WORDS, tokenize } from "../../src/modules/search/tokenize";
 import { parseSts } from "./stsb";
 import { benchApp, benchUser, flag, request } from "./search-lib";
 
@@ -19,6 +21,96 @@ function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i] * b[i];
   return s;
+}
+
+type Fusion = (cos: number[], bm: number[], extra: { phrase: number[]; withStop: number[] }) => number[];
+
+const minMax = (xs: number[]) => {
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  return xs.map((x) => (hi > lo ? (x - lo) / (hi - lo) : 0));
+};
+const zScore = (xs: number[]) => {
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const sd = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length);
+  return xs.map((x) => (sd > 0 ? (x - m) / sd : 0));
+};
+const byMax = (xs: number[]) => {
+  const hi = Math.max(0, ...xs);
+  return xs.map((x) => (hi > 0 ? x / hi : 0));
+};
+const ranksOf = (xs: number[]) => {
+  const order = xs.map((x, i) => [x, i] as const).sort((a, b) => b[0] - a[0]);
+  const r = new Array<number>(xs.length);
+  order.forEach(([, i], k) => (r[i] = k + 1));
+  return r;
+};
+
+/** Fusion choices from the hybrid-retrieval literature, each scoring the same candidates (cosine order given). */
+function fusions(): Map<string, Fusion> {
+  const f = new Map<string, Fusion>();
+  f.set("cosine only", (c) => c);
+  for (const w of [0.1, 0.2, 0.3]) f.set(`cos + ${w}·bm25/max (current form)`, (c, b) => byMax(b).map((x, i) => c[i] + w * x));
+  for (const a of [0.6, 0.7, 0.8, 0.9]) {
+    f.set(`convex min-max α=${a}`, (c, b) => {
+      const mc = minMax(c);
+      const mb = minMax(b);
+      return mc.map((x, i) => a * x + (1 - a) * mb[i]);
+    });
+    f.set(`convex z-score α=${a}`, (c, b) => {
+      const zc = zScore(c);
+      const zb = zScore(b);
+      return zc.map((x, i) => a * x + (1 - a) * zb[i]);
+    });
+  }
+  for (const k of [10, 60]) {
+    f.set(`RRF k=${k}`, (c, b) => {
+      const rc = ranksOf(c);
+      const rb = ranksOf(b);
+      return rc.map((r, i) => 1 / (k + r) + (b[i] > 0 ? 1 / (k + rb[i]) : 0));
+    });
+  }
+  for (const w of [0.1, 0.2, 0.3]) {
+    f.set(`cos + ${w}·(bm25 + 0.5·phrase bm25)/max (sequential dependence)`, (c, b, e) =>
+      byMax(b.map((x, i) => x + 0.5 * e.phrase[i])).map((x, i) => c[i] + w * x));
+    f.set(`cos + ${w}·bm25 with stop words/max`, (c, _b, e) => byMax(e.withStop).map((x, i) => c[i] + w * x));
+    f.set(`cos + ${w}·bm25/max, cosine min-max first`, (c, b) => {
+      const mc = minMax(c);
+      return byMax(b).map((x, i) => mc[i] + w * x);
+    });
+  }
+  return f;
+}
+
+async function explore(app: Awaited<ReturnType<typeof benchApp>>, userId: string, queries: Array<{ a: string; self: number; want: number }>) {
+  const repo = createSearchRepo(app.deps.db);
+  const fs = fusions();
+  const hits = new Map([...fs.keys()].map((k) => [k, 0]));
+  const quote = (ws: string[]) => ws.map((w) => `"${w}"`).join(" OR ");
+  for (const q of queries) {
+    const found = await semanticSearch(app.deps, repo, userId, q.a, { floor: 0.2, limit: candidateCount(2), secondStage: false });
+    const cands = found!.hits.slice(0, candidateCount(2));
+    const ids = cands.map((h) => h.id);
+    const words = tokenize(q.a);
+    const all = q.a.toLowerCase().replace(/[^\p{L}\p{N}\p{M}\s]+/gu, " ").split(/\s+/).filter((w) => w !== "");
+    const pairs = words.slice(1).map((w, i) => `${words[i]} ${w}`);
+    const get = (match: string) => {
+      const m = match ? repo.keywordScoresAmong(match, ids) : new Map<number, number>();
+      return ids.map((id) => m.get(id) ?? 0);
+    };
+    const bm = get(quote([...new Set(words)]));
+    const phrase = get(quote([...new Set(pairs)]));
+    const withStop = get(quote([...new Set(all.filter((w) => [...w].length > 1 || STOP_WORDS.has(w)))]));
+    const cos = cands.map((h) => h.score);
+    for (const [name, fuse] of fs) {
+      const s = fuse(cos, bm, { phrase, withStop });
+      const order = ids.map((id, i) => ({ id, s: s[i], i })).sort((x, y) => y.s - x.s || x.i - y.i);
+      if (order.find((o) => o.id !== q.self)?.id === q.want) hits.set(name, hits.get(name)! + 1);
+    }
+  }
+  console.log(`\n| fusion (explore, same candidates, ${queries.length} queries in both directions) | hit@1 |`);
+  console.log("|---|---|");
+  for (const [name, n] of hits) console.log(`| ${name} | ${(n / queries.length).toFixed(3)} |`);
 }
 
 async function runSplit(split: string, dataDir: string, sweep: boolean): Promise<void> {
@@ -86,6 +178,12 @@ async function runSplit(split: string, dataDir: string, sweep: boolean): Promise
         const fused = await semanticSearch(app.deps, repo, user.id, p.a, { floor: 0.2, limit: 2, keywordWeight: k });
         if (firstOther(fused!.hits.map((h) => h.id), self) === want) sweepHits.set(k, sweepHits.get(k)! + 1);
       }
+    }
+    if (process.argv.includes("--explore")) {
+      // Both directions (sentence2 → sentence1 too): twice the queries, so one query moves hit@1 half as much.
+      const forward = queries.map((p) => ({ a: p.a, self: idOf.get(p.a)!, want: idOf.get(p.b)! }));
+      const backward = queries.map((p) => ({ a: p.b, self: idOf.get(p.b)!, want: idOf.get(p.a)! }));
+      await explore(app, user.id, [...forward, ...backward]);
     }
     const rate = (n: number) => (n / queries.length).toFixed(3);
     console.log(`\nSTS-B ${split}: ${sentences.length} ideas (pipeline drained in ${drainS.toFixed(1)} s), ${queries.length} queries (pairs with gold ≥ 4), model ${model.embedModelId}`);
