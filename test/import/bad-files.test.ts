@@ -1,6 +1,9 @@
 // Bad import files get clear answers: ZIP bombs and too many entries are refused, unsafe paths and broken text are
 // listed, over-long notes are split rather than cut, and a refused import writes nothing.
 import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { strToU8, zipSync } from "fflate";
 import { makeApp, makeUser } from "../helpers";
 import { count, exportJson, importBody } from "./helpers";
@@ -102,6 +105,27 @@ describe("entries and text", () => {
     const idea = (await exportJson(t, u)).ideas[0];
     expect([...idea.title].length).toBe(200);
     expect(idea.tags.length).toBe(20);
+  });
+
+  test("a chunked body (no length) past import_body_limit_bytes is the JSON 413 and leaves no temporary file", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "idearepo-import-spool-"));
+    const small = makeApp({ config: { import_body_limit_bytes: 64 * 1024, data_dir: dataDir } });
+    try {
+      const u = await makeUser(small, { plan: "pro" });
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          for (let i = 0; i < 5; i++) c.enqueue(new Uint8Array(20_000));
+          c.close();
+        },
+      });
+      const res = await small.handle(new Request("http://localhost/api/v1/user/import", { method: "POST", headers: { "x-api-key": u.key, "content-type": "application/zip" }, body }));
+      expect(res.status).toBe(413);
+      expect(await res.json()).toEqual({ error: "Request body too large" });
+      expect(readdirSync(join(dataDir, "tmp"))).toEqual([]); // the spool folder was used, and emptied
+    } finally {
+      small.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   test("a body that is not a ZIP and not JSON of a known shape is refused; a broken ZIP is 'Invalid ZIP file'", async () => {

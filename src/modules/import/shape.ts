@@ -74,7 +74,9 @@ function cleanLinks(raw: SourceNote["links"], problems: string[]): Draft["links"
 }
 
 function hashOf(d: Omit<Draft, "hash" | "problems">): string {
-  const stable = [d.title, d.body, d.tags, d.status ?? null, d.archived, d.created_at?.toISOString() ?? null, d.updated_at?.toISOString() ?? null, d.links, d.related];
+  // Dates are left out: they often come from the file system (a re-zipped or checked-out folder has new ones), and a
+  // note whose words did not change has not changed.
+  const stable = [d.title, d.body, d.tags, d.status ?? null, d.archived, d.links, d.related];
   return createHash("sha256").update(JSON.stringify(stable)).digest("base64url");
 }
 
