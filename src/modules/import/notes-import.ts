@@ -107,20 +107,25 @@ export function createNotesImporter(deps: Deps) {
     return pairs;
   }
 
-  function write(userId: string, store: string, batch: Draft[], plan: Plan, now: string, report: NotesReport, ids: Map<string, number>, archived: Set<number>) {
+  /** One batch in one transaction. `tagIds` caches names → ids for the whole import; `fresh` collects created ideas. */
+  function write(userId: string, store: string, batch: Draft[], plan: Plan, now: string, report: NotesReport, ids: Map<string, number>, archived: Set<number>, tagIds: Map<string, number>, fresh: Set<number>) {
     deps.db.transaction(() => {
+      const rows = batch.map((d) => notes.findOrigin(userId, store, d.origin));
+      const creating = rows.filter((r) => !r).length;
       if (plan === "free") {
-        const creating = batch.filter((d) => !d.archived && !notes.findOrigin(userId, store, d.origin)).length;
+        const active = batch.filter((d, i) => !d.archived && !rows[i]).length;
         const current = ideas.countActive(userId);
-        if (creating > 0 && current + creating > FREE_IDEA_LIMIT) throw importCapError(deps, current, creating);
+        if (active > 0 && current + active > FREE_IDEA_LIMIT) throw importCapError(deps, current, active);
       }
-      for (const d of batch) {
-        const row = notes.findOrigin(userId, store, d.origin);
+      // Numbers for the whole batch at once, in reading order.
+      let number = creating > 0 ? ideas.reserveNumbers(userId, creating) : 0;
+      batch.forEach((d, k) => {
+        const row = rows[k];
         if (row && row.content_hash === d.hash) {
           ids.set(d.origin, row.idea_id);
           if (row.is_archived) archived.add(row.idea_id);
           report.imported.unchanged++;
-          continue;
+          return;
         }
         const created = toStamp(d.created_at ?? deps.clock());
         const updated = d.updated_at ? toStamp(d.updated_at) : row ? now : created;
@@ -128,10 +133,11 @@ export function createNotesImporter(deps: Deps) {
         let have = new Set<string>();
         if (!row) {
           id = ideas.insertIdea({
-            user_id: userId, number: ideas.reserveNumbers(userId, 1), title: d.title, body: d.body, status: d.status ?? "captured",
+            user_id: userId, number: number++, title: d.title, body: d.body, status: d.status ?? "captured",
             source: "api", source_url: null, source_summary: null, created_at: created, updated_at: updated,
           });
           if (d.archived) notes.archiveIdea(id);
+          fresh.add(id);
           report.imported.created++;
         } else {
           id = row.idea_id;
@@ -140,12 +146,13 @@ export function createNotesImporter(deps: Deps) {
           report.imported.updated++;
         }
         for (const name of d.tags) {
-          let tag = ideas.findTag(userId, name)?.id;
+          let tag = tagIds.get(name) ?? ideas.findTag(userId, name)?.id;
           if (tag === undefined) {
             tag = ideas.insertTag(userId, name, null, now);
             enqueueJob(deps.db, "tag-embed", null, now, { tag_id: tag });
             report.imported.tags++;
           }
+          tagIds.set(name, tag);
           ideas.attachTag(id, tag);
         }
         for (const l of d.links) {
@@ -161,7 +168,7 @@ export function createNotesImporter(deps: Deps) {
         }
         notes.rememberOrigin(userId, store, d.origin, id, d.hash, now);
         ids.set(d.origin, id);
-      }
+      });
     })();
   }
 
@@ -193,6 +200,8 @@ export function createNotesImporter(deps: Deps) {
       const ids = new Map<string, number>();
       const archived = new Set<number>();
       const written = new Set<string>();
+      const tagIds = new Map<string, number>();
+      const fresh = new Set<number>();
       let batch: Draft[] = [];
       let chars = 0;
       // Notes the plan found unchanged need no second look (a second import of a big vault is mostly these).
@@ -204,7 +213,7 @@ export function createNotesImporter(deps: Deps) {
       const toWrite = [...planned.values()].filter((p) => p.action !== "unchanged").length;
       report.imported.unchanged = planned.size - toWrite;
       const flush = () => {
-        if (batch.length) write(userId, store, batch, plan, now, report, ids, archived);
+        if (batch.length) write(userId, store, batch, plan, now, report, ids, archived, tagIds, fresh);
         opts.onProgress?.("writing", written.size, toWrite);
         batch = [];
         chars = 0;
@@ -227,7 +236,8 @@ export function createNotesImporter(deps: Deps) {
           const source = ids.get(a), target = ids.get(b);
           if (source === undefined || target === undefined) continue;
           if (archived.has(source) || archived.has(target)) { report.skipped.relations++; continue; }
-          if (notes.relationExists(source, target)) continue;
+          // Only two ideas that were there before this import can already be related.
+          if (!fresh.has(source) && !fresh.has(target) && notes.relationExists(source, target)) continue;
           if (ideas.insertRelation(userId, { source, target, relation_type: "related", score: null, note: null, created_by: "user", created_at: now })) {
             report.imported.relations++;
           }

@@ -26,7 +26,7 @@ export function inlineTags(md: string): string[] {
   const found = new Set<string>();
   const text = withoutCode(md)
     .split("\n").filter((l) => !/^\s{0,3}#{1,6}(\s|$)/.test(l)).join("\n")
-    .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s<>)\]]+/gi, " ") // URLs: their fragments are not tags
+    .replace(/[a-z][a-z0-9+.-]*:\/\/[^\s<>)\]]+/gi, " ") // URLs: their fragments are not tags
     .replace(/\[\[[^\]\n]*\]\]/g, (m) => (m.includes("#") ? " " : m)); // [[note#heading]]
   for (const m of text.matchAll(/(^|[\s(（,;])#\[\[([^\]\n]+)\]\]/gu)) found.add(m[2].trim());
   for (const m of text.matchAll(/(^|[\s(（,;])#([\p{L}\p{N}_\-/]+)/gu)) {
