@@ -47,7 +47,9 @@ export function directoryInput(dir: string): OpenedInput {
 /** A single file that is not a ZIP (a JSON export, an .enex, a Memos database): one entry named after the file. */
 export function singleFileInput(path: string, name: string): OpenedInput {
   const st = statSync(path);
-  const entry: ImportEntry = { path: name, size: st.size, modified: st.mtime, bytes: async () => new Uint8Array(readFileSync(path)) };
+  // Read once: detection peeks at it through several readers, and the chosen one reads it whole anyway.
+  let bytes: Uint8Array | null = null;
+  const entry: ImportEntry = { path: name, size: st.size, modified: st.mtime, bytes: async () => (bytes ??= new Uint8Array(readFileSync(path))) };
   return { name, kind: "file", refused: [], async *entries() { yield entry; } };
 }
 
