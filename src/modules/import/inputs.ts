@@ -47,9 +47,17 @@ export function directoryInput(dir: string): OpenedInput {
 /** A single file that is not a ZIP (a JSON export, an .enex, a Memos database): one entry named after the file. */
 export function singleFileInput(path: string, name: string): OpenedInput {
   const st = statSync(path);
-  // Read once: detection peeks at it through several readers, and the chosen one reads it whole anyway.
-  let bytes: Uint8Array | null = null;
-  const entry: ImportEntry = { path: name, size: st.size, modified: st.mtime, bytes: async () => (bytes ??= new Uint8Array(readFileSync(path))) };
+  // Detection peeks at it through several readers: they share one read while someone still holds it (a weak
+  // reference, so the file's bytes are not kept alive for the whole import once the reader has parsed them).
+  let cached: WeakRef<Uint8Array> | null = null;
+  const read = () => {
+    const hit = cached?.deref();
+    if (hit) return hit;
+    const fresh = new Uint8Array(readFileSync(path));
+    cached = new WeakRef(fresh);
+    return fresh;
+  };
+  const entry: ImportEntry = { path: name, size: st.size, modified: st.mtime, bytes: async () => read() };
   return { name, kind: "file", refused: [], async *entries() { yield entry; } };
 }
 

@@ -64,7 +64,9 @@ export function createImportService(deps: Deps) {
     }
     let doc: unknown;
     try {
-      doc = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes ?? new Uint8Array()));
+      const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes ?? new Uint8Array());
+      bytes = null; // the parse below is the peak: the file's bytes need not live through it
+      doc = JSON.parse(text);
     } catch {
       throw badRequest("Invalid JSON body");
     }
