@@ -150,7 +150,10 @@ describeBrowser("review queue", () => {
     expect(survivor.is_archived).toBe(0);
     expect(survivor.body).toContain("---");
 
-    // The badge follows the queue, and after a reload it matches the API's total again.
+    // The badge follows the queue, and after a reload it matches the API's total again. The merge queued a full
+    // pass for the survivor, which may find new connections: wait for it, so the total read here is the one the
+    // navigation will read (reading it mid-pass raced the pipeline on a slow CI machine).
+    await waitForQuiescence(server.dataDir);
     const after = (await api(server.base, key, "GET", "/review")).body.counts.total;
     expect(after).toBeLessThan(total);
     await page.getByRole("link", { name: "Ideas", exact: true }).click();
