@@ -5,6 +5,7 @@ import { errorHandler } from "./http/error-handler";
 import { createStorageMonitor } from "./db/storage";
 import { checkTransport } from "./http/transport";
 import { assertBodyWithinLimit } from "./http/body-limit";
+import { assertJsonBody, strictJsonBody } from "./http/json-body";
 import { checkCrossSite } from "./http/cross-site";
 import { BASE_HEADERS } from "./http/security-headers";
 import { json } from "./errors";
@@ -37,6 +38,9 @@ import { setupRoutes } from "./modules/setup/routes";
 import { webHandler } from "./modules/web/routes";
 
 const started = new WeakMap<Request, number>();
+
+// The REST API's bodies are JSON objects; the import route reads its own upload (any file, JSON arrays included).
+const wantsStrictJson = (path: string) => path.startsWith(API_PREFIX + "/") && !path.endsWith("/user/import");
 
 /** What the request log reads; `auth` exists only on routes behind the auth plugin. */
 interface AfterResponse {
@@ -94,9 +98,12 @@ export function createApp(deps: Deps) {
         return rejected;
       }
       Object.assign(set.headers, BASE_HEADERS);
+      if (request.method !== "GET" && request.method !== "HEAD" && wantsStrictJson(new URL(request.url).pathname)) strictJsonBody(request);
     })
     // After parsing: a chunked body that went over its limit is a 413 even where Elysia swallowed the read error.
     .onTransform({ as: "global" }, assertBodyWithinLimit)
+    // After parsing: malformed or non-object JSON is a 400 even where Elysia swallowed it (src/http/json-body.ts).
+    .onTransform({ as: "global" }, assertJsonBody)
     // Destructured on purpose: Elysia parses cookies, query and body only for hooks that read them, and a hook taking
     // the whole context counts as reading everything (measured: 5–8 µs per request).
     .onAfterResponse({ as: "global" }, (({ request, route, set, responseValue, auth }: AfterResponse) => {

@@ -11,6 +11,7 @@ import { SERVICE_FACTORIES, type BackgroundService } from "./services";
 import { DataDirBusyError, liveServerPid, removePidFile, writePidFile } from "./lib/pid-file";
 import { startCheckpointer } from "./db/checkpointer";
 import { createSetupService } from "./modules/setup/service";
+import { raiseNativeHeaderLimit } from "./http/transport";
 import pkg from "../package.json" with { type: "json" };
 
 /** How long shutdown waits for in-flight requests, then for each background service, before cutting them off. */
@@ -53,13 +54,16 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
     services.push(s);
   }
   const { app, close } = createApp(deps);
+  raiseNativeHeaderLimit();
   try {
     app.listen({
       hostname: config.host,
       port: config.port,
       tls,
       // Hard stop for bodies without Content-Length; the JSON 413 for declared sizes happens in the transport check.
-      maxRequestBodySize: Math.max(config.body_limit_bytes, config.import_body_limit_bytes),
+      // A margin above the largest route limit, so the counting reader (src/http/body-limit.ts) answers the JSON 413
+      // before Bun's own empty one does.
+      maxRequestBodySize: Math.max(config.body_limit_bytes, config.import_body_limit_bytes) + 1024 * 1024,
     });
   } catch (e) {
     // Port taken, address not on this machine, bad certificate …: one clear line, not a stack trace.

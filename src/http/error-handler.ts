@@ -4,6 +4,7 @@ import { AppError, json, validationBody } from "../errors";
 import type { Logger } from "../lib/log";
 import { STORAGE_FULL_MESSAGE, type StorageMonitor } from "../db/storage";
 import { bodyOverflowed } from "./body-limit";
+import { jsonRefusal } from "./json-body";
 
 export function errorHandler(log: Logger, storage?: Pick<StorageMonitor, "failed">) {
   return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request }) => {
@@ -16,7 +17,7 @@ export function errorHandler(log: Logger, storage?: Pick<StorageMonitor, "failed
         return json(400, validationBody(all));
       }
       case "PARSE":
-        return json(400, { error: "Invalid JSON body" });
+        return json(400, jsonRefusal(request)?.body ?? { error: "Invalid JSON body" });
       case "NOT_FOUND":
         return json(404, { error: "Not found" });
       case "INVALID_COOKIE_SIGNATURE":

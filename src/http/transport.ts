@@ -1,4 +1,5 @@
-// Transport rules applied before routing: HTTPS only (loopback and trusted proxies excepted) and body size limits.
+// Transport rules applied before routing: HTTPS only (loopback and trusted proxies excepted) and size limits.
+import http from "node:http";
 import type { Config } from "../config";
 import { json } from "../errors";
 import { bodyLimitFor, limitUndeclaredBody } from "./body-limit";
@@ -6,6 +7,25 @@ import { bodyLimitFor, limitUndeclaredBody } from "./body-limit";
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 export const isLoopback = (ip: string) => LOOPBACK.test(ip);
+
+/** Request line plus headers we accept, in bytes (what Bun itself allows by default). */
+export const HEADER_LIMIT_BYTES = 16 * 1024;
+/** Where Bun's own parser stops (an empty 431 no code of ours sees): far enough above ours to answer in JSON. */
+export const NATIVE_HEADER_LIMIT_BYTES = 256 * 1024;
+
+// Bun answers a request line or headers over its limit with an empty 431 before any handler runs. Its limit is
+// raised here (node:http's maxHeaderSize is what Bun.serve reads; set before listening) and ours is checked below,
+// so anything up to the native limit gets the JSON 431 every other error has. Beyond 256 KiB Bun's answer stands.
+export function raiseNativeHeaderLimit(): void {
+  (http as { maxHeaderSize: number }).maxHeaderSize = NATIVE_HEADER_LIMIT_BYTES;
+}
+
+/** Bytes of the request line and headers as sent, near enough (HTTP/1.1 framing: ": " and CRLF per header). */
+function headerBytes(request: Request): number {
+  let n = request.method.length + request.url.length + 12;
+  request.headers.forEach((value, name) => (n += name.length + value.length + 4));
+  return n;
+}
 
 /** Returns a rejection Response, or null to let the request through. `ip` is undefined for in-process calls. */
 export function checkTransport(cfg: Readonly<Config>, request: Request, ip: string | undefined): Response | null {
@@ -17,6 +37,8 @@ export function checkTransport(cfg: Readonly<Config>, request: Request, ip: stri
       return json(403, { error: "HTTPS required: plain HTTP is accepted only from loopback or a trusted proxy" });
     }
   }
+  // request.url is absolute (scheme and host added), a slight overcount: the limit is a guard, not a contract.
+  if (headerBytes(request) > HEADER_LIMIT_BYTES) return json(431, { error: "Request line or headers too large" });
   const len = request.headers.get("content-length");
   if (len !== null) {
     const limit = bodyLimitFor(cfg, new URL(request.url).pathname);

@@ -284,3 +284,50 @@ describe("a chunked body over the limit is refused while it is read (in-process)
     expect(((await r.json()) as { title: string }).title).toBe("chunked");
   });
 });
+
+describe("JSON bodies are objects; anything else is a 400 and changes nothing", () => {
+  test("1, [], \"x\" and null are refused on PATCH /ideas/:id, /tags/:id and /user/me; the idea is unchanged", async () => {
+    const u = await makeUser(t);
+    const idea = await newIdea(t, u);
+    const tag = (await call(t, "POST", "/tags", { key: u.key, body: { name: "objects" } })).body.tag;
+    const before = await get(u, idea.id);
+    for (const raw of ["1", "[]", '"x"', "null", "[{\"title\":\"x\"}]"]) {
+      for (const path of [`/ideas/${idea.id}`, `/tags/${tag.id}`, "/user/me"]) {
+        const r = await call(t, "PATCH", path, { key: u.key, raw });
+        expect([raw, path, r.status, r.body]).toEqual([raw, path, 400, { error: "Request body must be a JSON object" }]);
+      }
+    }
+    expect(await get(u, idea.id)).toEqual(before);
+  });
+
+  test("malformed JSON on a route whose body is optional is a 400, not an empty body: no API key is minted", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const before = (await call(t, "GET", "/user/api-keys", { key: u.key })).body.api_keys.length;
+    for (const raw of ["{'label':'a'}", "{", "{\"label\":\"a\",}"]) {
+      const r = await call(t, "POST", "/user/api-keys", { key: u.key, raw });
+      expect([raw, r.status, r.body]).toEqual([raw, 400, { error: "Invalid JSON body" }]);
+    }
+    expect((await call(t, "GET", "/user/api-keys", { key: u.key })).body.api_keys.length).toBe(before);
+    // No body at all is still "no body": the default label.
+    expect((await call(t, "POST", "/user/api-keys", { key: u.key })).status).toBe(201);
+  });
+});
+
+describe("setup, registration and invitations count characters too", () => {
+  const emoji = "😀";
+  test("a 100-emoji display name and a 1,024-character password are accepted; 101 and 1,025 are not", async () => {
+    const open = makeApp({ config: { registration_open: true } });
+    try {
+      const ok = await call(open, "POST", "/auth/register", { body: { email: "e1@example.com", display_name: emoji.repeat(100), password: emoji.repeat(1024) } });
+      expect([ok.status, ok.body.error]).toEqual([201, undefined]);
+      expect([...ok.body.user.display_name].length).toBe(100);
+      const over = await call(open, "POST", "/auth/register", { body: { email: "e2@example.com", display_name: emoji.repeat(101), password: emoji.repeat(1025) } });
+      expect(over.status).toBe(400);
+      expect(Object.keys(over.body.error).sort()).toEqual(["display_name", "password"]);
+      const login = await call(open, "POST", "/auth/login", { body: { email: "e1@example.com", password: emoji.repeat(1024) } });
+      expect(login.status).toBe(200);
+    } finally {
+      open.close();
+    }
+  });
+});

@@ -1,12 +1,13 @@
 // TypeBox schemas for the operator's routes (/admin/*) and for accepting an invitation.
 import { t } from "elysia";
+import { Text } from "../../http/schema";
 
 const plan = t.Union([t.Literal("free"), t.Literal("pro")], { error: "plan must be one of: free, pro" });
-const password = t.String({ minLength: 8, maxLength: 1024, error: "password must be at least 8 characters" });
+const password = Text({ minLength: 8, maxLength: 1024, error: "password must be at least 8 characters" });
 
 export const CreateUserBody = t.Object({
-  email: t.String({ minLength: 3, maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$", error: "email must be an e-mail address" }),
-  display_name: t.Optional(t.String({ minLength: 1, maxLength: 100, error: "display_name must be 1-100 characters" })),
+  email: Text({ minLength: 3, maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$", error: "email must be an e-mail address" }),
+  display_name: t.Optional(Text({ minLength: 1, maxLength: 100, error: "display_name must be 1-100 characters" })),
   password: t.Optional(password),
   plan: t.Optional(plan),
 });
@@ -21,7 +22,7 @@ export const UpdateUserBody = t.Object({
 export type UpdateUserBody = typeof UpdateUserBody.static;
 
 export const AcceptInvitationBody = t.Object({
-  token: t.String({ minLength: 1, maxLength: 256, error: "token is required" }),
+  token: Text({ minLength: 1, maxLength: 256, error: "token is required" }),
   password,
 });
 export type AcceptInvitationBody = typeof AcceptInvitationBody.static;

@@ -1,5 +1,6 @@
 // The JSON export document as a TypeBox schema: what POST /user/export writes and POST /user/import reads back.
 import { t } from "elysia";
+import { Text } from "../../http/schema";
 
 export const EXPORT_FORMAT = "idearepo-export";
 export const EXPORT_VERSION = 1;
@@ -17,7 +18,7 @@ const oneOf = (values: readonly string[], what: string) =>
 
 export const ExportLink = t.Object({
   id: t.Optional(Id),
-  url: t.String({ minLength: 1, maxLength: 2000, error: "url must be 1-2000 characters" }),
+  url: Text({ minLength: 1, maxLength: 2000, error: "url must be 1-2000 characters" }),
   title: t.Optional(NullableString({ maxLength: 200, error: "title must be at most 200 characters" })),
   link_type: t.Optional(oneOf(LINK_TYPES, "link_type")),
   created_at: t.Optional(Stamp),
@@ -37,8 +38,8 @@ export const ExportRelation = t.Object({
 export const ExportIdea = t.Object({
   id: Id,
   number: t.Optional(t.Integer()),
-  title: t.String({ minLength: 1, maxLength: 200, error: "title must be 1-200 characters" }),
-  body: t.Optional(t.String({ maxLength: 50_000, error: "body must be at most 50000 characters" })),
+  title: Text({ minLength: 1, maxLength: 200, error: "title must be 1-200 characters" }),
+  body: t.Optional(Text({ maxLength: 50_000, error: "body must be at most 50000 characters" })),
   status: t.Optional(oneOf(IDEA_STATUSES, "status")),
   source: t.Optional(oneOf(IDEA_SOURCES, "source")),
   source_url: t.Optional(NullableString({ maxLength: 2000, error: "source_url must be at most 2000 characters" })),
@@ -46,14 +47,14 @@ export const ExportIdea = t.Object({
   parent_id: t.Optional(t.Union([Id, t.Null()])),
   created_at: t.Optional(Stamp),
   updated_at: t.Optional(Stamp),
-  tags: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 50, error: "tag names must be 1-50 characters" }), { maxItems: 20, error: "at most 20 tags per idea" })),
+  tags: t.Optional(t.Array(Text({ minLength: 1, maxLength: 50, error: "tag names must be 1-50 characters" }), { maxItems: 20, error: "at most 20 tags per idea" })),
   links: t.Optional(t.Array(ExportLink)),
   relations: t.Optional(t.Array(ExportRelation)),
 });
 
 export const ExportTag = t.Object({
   id: t.Optional(Id),
-  name: t.String({ minLength: 1, maxLength: 50, error: "tag names must be 1-50 characters" }),
+  name: Text({ minLength: 1, maxLength: 50, error: "tag names must be 1-50 characters" }),
   color: t.Optional(t.Union([t.String({ pattern: "^#[0-9a-fA-F]{6}$" }), t.Null()], { error: "color must be #rrggbb or null" })),
   created_at: t.Optional(Stamp),
   idea_count: t.Optional(t.Integer()),

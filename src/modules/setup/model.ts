@@ -1,13 +1,14 @@
 // TypeBox schemas for first-run setup and open registration.
 import { t } from "elysia";
+import { Text } from "../../http/schema";
 
 const account = {
-  email: t.String({ minLength: 3, maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$", error: "email must be an e-mail address" }),
-  display_name: t.String({ minLength: 1, maxLength: 100, error: "display_name must be 1-100 characters" }),
-  password: t.String({ minLength: 8, maxLength: 1024, error: "password must be at least 8 characters" }),
+  email: Text({ minLength: 3, maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$", error: "email must be an e-mail address" }),
+  display_name: Text({ minLength: 1, maxLength: 100, error: "display_name must be 1-100 characters" }),
+  password: Text({ minLength: 8, maxLength: 1024, error: "password must be at least 8 characters" }),
 };
 
-export const SetupBody = t.Object({ setup_code: t.String({ minLength: 1, maxLength: 64, error: "setup_code is required" }), ...account });
+export const SetupBody = t.Object({ setup_code: Text({ minLength: 1, maxLength: 64, error: "setup_code is required" }), ...account });
 export type SetupBody = typeof SetupBody.static;
 
 export const RegisterBody = t.Object(account);

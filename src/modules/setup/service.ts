@@ -43,7 +43,10 @@ function build(deps: Deps) {
     try {
       return await accounts.createAccount(input);
     } catch (e) {
-      if (e instanceof CliError) throw fieldError("email", /already exists/.test(e.message) ? "An account with this e-mail already exists" : e.message);
+      if (e instanceof CliError) {
+        if (/already exists/.test(e.message)) throw fieldError("email", "An account with this e-mail already exists");
+        throw fieldError(/^Display name/.test(e.message) ? "display_name" : /^Password/.test(e.message) ? "password" : "email", e.message);
+      }
       throw e;
     }
   }

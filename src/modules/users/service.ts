@@ -7,6 +7,7 @@ import { createUsersRepo, type UserRow } from "./repo";
 import { EMAIL_RE, type UpdateMeBody } from "./model";
 import { sanitizeSettings } from "./settings";
 import { createApiKeysService } from "../api-keys/service";
+import { codePoints } from "../../http/schema";
 
 export class CliError extends Error {}
 
@@ -53,9 +54,10 @@ export function createUsersService(deps: Deps) {
     const plan = input.plan ?? "free";
     if (plan !== "free" && plan !== "pro") throw new CliError(`Invalid plan "${plan}": use free or pro`);
     const name = (input.name ?? email.split("@")[0]).trim();
-    if (name.length < 1 || name.length > 100) throw new CliError("Display name must be 1-100 characters");
+    const nameChars = codePoints(name);
+    if (nameChars < 1 || nameChars > 100) throw new CliError("Display name must be 1-100 characters");
     if (repo.findByEmail(email)) throw new CliError(`A user with e-mail ${email} already exists`);
-    if (input.password !== undefined && input.password !== null && input.password.length < 8) {
+    if (input.password !== undefined && input.password !== null && codePoints(input.password) < 8) {
       throw new CliError("Password must be at least 8 characters");
     }
     const now = toStamp(deps.clock());
@@ -142,7 +144,7 @@ export function createUsersService(deps: Deps) {
       return toUserWithStats(repo.findById(userId)!, now);
     },
     setPassword: async (userId: string, password: string) => {
-      if (password.length < 8) throw new CliError("Password must be at least 8 characters");
+      if (codePoints(password) < 8) throw new CliError("Password must be at least 8 characters");
       repo.update(userId, { password_hash: await Bun.password.hash(password), updated_at: toStamp(deps.clock()) });
     },
     list: () => repo.list().map((r) => toUserWithStats(r, deps.clock())),

@@ -1,0 +1,41 @@
+// JSON request bodies are objects: malformed JSON, or JSON that is not an object, is a 400 on every API route.
+//
+// Elysia reads a JSON body with request.json() and, for a route whose body schema is optional, swallows what that
+// throws (malformed JSON on POST /user/api-keys minted a key); it also turns a JSON `1` or `[]` into `{}` before
+// validation (PATCH /ideas/:id answered 200). Every body in the API is an object, so the request's json reader is
+// replaced on API requests by a strict one, and a refusal is remembered here and answered by `assertJsonBody` (a
+// transform hook, after parsing) even where Elysia swallowed the throw. An empty body stays "no body", as before.
+import { AppError } from "../errors";
+
+const refused = new WeakMap<Request, AppError>();
+
+/** Installs the strict reader; call after any other reader replacement (body-limit.ts), whose text() it reads. */
+export function strictJsonBody(request: Request): void {
+  const text = request.text.bind(request);
+  const json = async () => {
+    const raw = await text();
+    if (raw.trim() === "") throw new SyntaxError("empty body");
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (e) {
+      refused.set(request, new AppError(400, { error: "Invalid JSON body" }));
+      throw e;
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      const err = new AppError(400, { error: "Request body must be a JSON object" });
+      refused.set(request, err);
+      throw err;
+    }
+    return value;
+  };
+  Object.defineProperty(request, "json", { value: json, configurable: true });
+}
+
+export function assertJsonBody({ request }: { request: Request }): void {
+  const err = refused.get(request);
+  if (err) throw err;
+}
+
+/** The refusal for a request whose parse failed, so the error handler answers with it rather than a generic 400. */
+export const jsonRefusal = (request: Request) => refused.get(request);
