@@ -9,6 +9,7 @@
 // 4. Checks: no error (every answer the expected status), RSS (median of the 10 s samples of the first minute after
 //    warm-up against that of the last minute; thirds on short runs) grows ≤ 10%, the p99 of the last minute
 //    (last third on runs under three minutes) is within 1.5× of the first minute's (first third). Exit 1 otherwise.
+//    --max-rss-growth and --max-p99-ratio change those two limits (the 60 s pass in npm test loosens them, see there).
 // --json prints the summary as one JSON line at the end (test/faults/soak.test.ts reads it).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +23,8 @@ const arg = (name: string, fallback: number) => {
 const SECONDS = arg("seconds", 600);
 const FIXED_RATE = arg("rate", 0);
 const JSON_OUT = process.argv.includes("--json");
+const MAX_RSS_GROWTH = arg("max-rss-growth", 0.1);
+const MAX_P99_RATIO = arg("max-p99-ratio", 1.5);
 const WINDOW_MS = 10_000;
 const WARMUP_MS = Math.min(60_000, (SECONDS * 1000) / 4);
 /** Pro accounts allow 10,000 requests a day each; load is spread so none reaches it. */
@@ -279,8 +282,8 @@ async function main() {
   const failures: string[] = [];
   if (errors.length > 0) failures.push(`${errors.length} requests failed, first: ${errors[0].error}`);
   if (serverErrors.length > 0) failures.push(`${serverErrors.length} error lines in the server log, first: ${serverErrors[0]}`);
-  if (summary.rss_growth > 0.1) failures.push(`RSS grew ${(summary.rss_growth * 100).toFixed(1)}% after warm-up (${rssAfterWarmup} → ${rssEnd} MB)`);
-  if (summary.p99_ratio !== null && summary.p99_ratio > 1.5) failures.push(`p99 of the last stretch ${lastP99} ms is ${summary.p99_ratio}× the first (${firstP99} ms)`);
+  if (summary.rss_growth > MAX_RSS_GROWTH) failures.push(`RSS grew ${(summary.rss_growth * 100).toFixed(1)}% after warm-up (${rssAfterWarmup} → ${rssEnd} MB)`);
+  if (summary.p99_ratio !== null && summary.p99_ratio > MAX_P99_RATIO) failures.push(`p99 of the last stretch ${lastP99} ms is ${summary.p99_ratio}× the first (${firstP99} ms)`);
   say(`\nsoak: ${summary.requests} requests at ${summary.achieved_rps}/s (capacity ${summary.capacity_rps}/s); errors ${summary.errors}; ` +
     `RSS ${rssAfterWarmup} → ${rssEnd} MB (${(summary.rss_growth * 100).toFixed(1)}%, max ${summary.rss_max_mb}); p99 ${firstP99} → ${lastP99} ms (${summary.p99_ratio}×)`);
   say(failures.length ? `FAILED:\n- ${failures.join("\n- ")}` : "PASSED");

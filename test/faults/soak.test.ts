@@ -1,10 +1,18 @@
 // The soak in CI: 60 s of mixed traffic at half the measured capacity (scripts/soak.ts); the 10-minute pass is on demand.
+//
+// 60 s on a shared 2-core machine is too short for the 10-minute pass's limits (RSS +10%, p99 1.5×): measured passes
+// of the same code landed on both sides of them. Here they are 25% and 3×, which a leak (RSS climbing every window)
+// or a slowdown that compounds (a backlog that never drains) still crosses; the tight limits belong to the long pass.
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { ROOT } from "../cli";
 
-test("60 s soak: no error, RSS flat after warm-up, p99 of the last stretch within 1.5× of the first", async () => {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "scripts/soak.ts"), "--seconds", "60", "--json"], {
+const MAX_RSS_GROWTH = 0.25;
+const MAX_P99_RATIO = 3;
+
+test("60 s soak: no error, RSS within 25% after warm-up, p99 of the last stretch within 3× of the first", async () => {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "scripts/soak.ts"), "--seconds", "60", "--json",
+    "--max-rss-growth", String(MAX_RSS_GROWTH), "--max-p99-ratio", String(MAX_P99_RATIO)], {
     cwd: ROOT,
     stdout: "pipe",
     stderr: "pipe",
@@ -17,8 +25,8 @@ test("60 s soak: no error, RSS flat after warm-up, p99 of the last stretch withi
   expect(summary.errors).toBe(0);
   expect(summary.requests).toBeGreaterThan(0);
   expect(summary.achieved_rps).toBeGreaterThanOrEqual(Math.floor(summary.target_rps * 0.9));
-  expect(summary.rss_growth).toBeLessThanOrEqual(0.1);
-  expect(summary.p99_ratio).toBeLessThanOrEqual(1.5);
+  expect(summary.rss_growth).toBeLessThanOrEqual(MAX_RSS_GROWTH);
+  expect(summary.p99_ratio).toBeLessThanOrEqual(MAX_P99_RATIO);
   // Every 10 s window reports throughput, RSS and per-route latency, the routes of the whole mix included.
   expect(summary.windows.length).toBeGreaterThanOrEqual(5);
   const routes = new Set(summary.windows.flatMap((w: any) => Object.keys(w.routes)));
