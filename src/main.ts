@@ -1,11 +1,8 @@
-// Entry point: parses the operator CLI (serve, users, keys, …) and dispatches; errors become one line and exit code 2.
-import { ConfigError } from "./config";
-import { SchemaTooNewError } from "./db/migrate";
+// Entry point: parses the operator CLI (serve, users, keys, …) and dispatches; a failure is one line (cli/failure.ts).
 import { UsageError } from "./cli/args";
-import { CliError } from "./modules/users/service";
 import { usersCommand, keysCommand } from "./cli/users";
 import { COMMANDS } from "./cli/commands";
-import { DataDirBusyError } from "./lib/pid-file";
+import { cliFailure } from "./cli/failure";
 
 const HELP = `idearepo — self-hosted idea repository
 
@@ -58,7 +55,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
-  const known = e instanceof UsageError || e instanceof CliError || e instanceof ConfigError || e instanceof SchemaTooNewError || e instanceof DataDirBusyError;
-  process.stderr.write(`idearepo: ${known ? (e as Error).message : `unexpected error: ${(e as Error)?.message ?? e}`}\n`);
-  process.exit(2);
+  const failure = cliFailure(e, process.argv[2]);
+  process.stderr.write(failure.line + "\n");
+  process.exit(failure.exitCode);
 });

@@ -1,5 +1,8 @@
 // Minimal flag parser for the operator CLI: --name value, --name=value and boolean --flag.
-export class UsageError extends Error {}
+import { OperatorError } from "../errors";
+
+/** A command line the CLI cannot run (unknown option, missing value, bad argument): printed as one line, exit 2. */
+export class UsageError extends OperatorError {}
 
 export interface Parsed { positionals: string[]; flags: Record<string, string | true> }
 

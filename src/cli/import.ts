@@ -1,7 +1,6 @@
 // `import FILE|DIR --email E [--from SOURCE] [--dry-run]`: any supported source into an account, with progress on stderr.
 import { existsSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { AppError } from "../errors";
 import { effectivePlan } from "../auth/plans";
 import { createUsersService } from "../modules/users/service";
 import { createImportService } from "../modules/import/service";
@@ -67,9 +66,6 @@ export const importCommand: CliCommand = {
       });
       process.stderr.write(`done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
       printJson(result);
-    } catch (e) {
-      if (e instanceof AppError) throw new UsageError(`import refused: ${JSON.stringify(e.body)}`);
-      throw e;
     } finally {
       deps.db.close();
     }

@@ -3,7 +3,7 @@ import type { CliCommand } from "./commands";
 import { cliDeps, printJson } from "./context";
 import { parseArgs, rejectUnknown, UsageError } from "./args";
 import { parseMasterKey } from "../lib/secret-box";
-import { inspectSealedKeys, rotateMasterKey, RotationError } from "../modules/byok/rotate";
+import { inspectSealedKeys, rotateMasterKey } from "../modules/byok/rotate";
 
 async function readStdin(): Promise<string> {
   return (await new Response(Bun.stdin.stream()).text()).trim();
@@ -34,9 +34,6 @@ async function run(argv: string[]): Promise<void> {
         ? { ...result, next_step: "Set master_key / IDEAREPO_MASTER_KEY to the new key before starting the server again" }
         : result,
     );
-  } catch (e) {
-    if (e instanceof RotationError) throw new UsageError(e.message);
-    throw e;
   } finally {
     deps.db.close();
   }

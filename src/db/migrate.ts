@@ -1,8 +1,9 @@
 // Applies embedded migrations forward-only, tracked by PRAGMA user_version; refuses a database newer than this build.
 import type { Database } from "bun:sqlite";
+import { OperatorError } from "../errors";
 import { MIGRATIONS } from "./migrations";
 
-export class SchemaTooNewError extends Error {}
+export class SchemaTooNewError extends OperatorError {}
 
 export function migrate(db: Database): { from: number; to: number } {
   const from = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;

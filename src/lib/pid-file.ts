@@ -1,8 +1,9 @@
 // <data_dir>/idearepo.pid: which process serves a data dir, so a second server and `restore` can refuse to run beside it.
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { OperatorError } from "../errors";
 
-export class DataDirBusyError extends Error {}
+export class DataDirBusyError extends OperatorError {}
 
 export const pidFilePath = (dataDir: string) => join(dataDir, "idearepo.pid");
 

@@ -2,11 +2,11 @@
 //
 // The operator sees accounts, never their content: no idea, provider key or API key ever appears in these answers.
 import type { Deps } from "../../deps";
-import { badRequest, fieldError, notFound } from "../../errors";
+import { badRequest, fieldError, formFieldError, notFound, OperatorError } from "../../errors";
 import { effectivePlan, isTrialing } from "../../auth/plans";
 import { toStamp } from "../../lib/time";
 import { createUsersRepo, type UserRow } from "../users/repo";
-import { CliError, createUsersService } from "../users/service";
+import { createUsersService } from "../users/service";
 import { createAdminRepo } from "./repo";
 import { createInvitationsService } from "./invitations";
 import type { CreateUserBody, UpdateUserBody } from "./model";
@@ -58,7 +58,7 @@ export function createAdminService(deps: Deps) {
         row = await accounts.createAccount({ email: body.email, name: body.display_name, password: body.password ?? null, plan: body.plan ?? "free" });
       } catch (e) {
         // The account rules speak CLI sentences; here they belong next to the field they are about.
-        if (e instanceof CliError) throw fieldError("email", /already exists/.test(e.message) ? "An account with this e-mail already exists" : e.message);
+        if (e instanceof OperatorError) throw formFieldError(e, "email");
         throw e;
       }
       deps.log.info("account created by operator", { user_id: row.id, operator_id: operatorId, invited: body.password === undefined });

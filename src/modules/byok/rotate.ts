@@ -1,12 +1,13 @@
 // Master key rotation: re-seal every stored provider key under a new master key in one transaction.
 import type { Deps } from "../../deps";
+import { OperatorError } from "../../errors";
 import { toStamp } from "../../lib/time";
 import { PROVIDERS, type ProviderName } from "../../ai/types";
 import { createSecretBox, generateMasterKey, keyId, removeIfExists, sealedKeyId, writeKeyFile } from "../../lib/secret-box";
 import { createByokRepo, sealedColumn } from "./repo";
 import { keyContext, pendingKeyPath, resolveMasterKey } from "./master-key";
 
-export class RotationError extends Error {}
+export class RotationError extends OperatorError {}
 
 export interface RotationResult {
   success: true;

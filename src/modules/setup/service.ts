@@ -4,9 +4,9 @@
 // only (a restart prints a new one), is compared in constant time, and stops working once the owner exists.
 import { timingSafeEqual } from "node:crypto";
 import type { Deps } from "../../deps";
-import { AppError, fieldError, forbidden, rateLimited } from "../../errors";
+import { AppError, fieldError, forbidden, formFieldError, OperatorError, rateLimited } from "../../errors";
 import { createUsersRepo } from "../users/repo";
-import { CliError, createUsersService } from "../users/service";
+import { createUsersService } from "../users/service";
 import { createAuthService } from "../auth/service";
 import type { RegisterBody, SetupBody } from "./model";
 
@@ -43,10 +43,7 @@ function build(deps: Deps) {
     try {
       return await accounts.createAccount(input);
     } catch (e) {
-      if (e instanceof CliError) {
-        if (/already exists/.test(e.message)) throw fieldError("email", "An account with this e-mail already exists");
-        throw fieldError(/^Display name/.test(e.message) ? "display_name" : /^Password/.test(e.message) ? "password" : "email", e.message);
-      }
+      if (e instanceof OperatorError) throw formFieldError(e, "email");
       throw e;
     }
   }

@@ -1,6 +1,6 @@
 // Account rules: creating users (operator CLI), the User object the spec shows, profile and settings edits, plans.
 import type { Deps } from "../../deps";
-import { fieldError, notFound } from "../../errors";
+import { fieldError, notFound, OperatorError } from "../../errors";
 import { isTrialing, effectivePlan } from "../../auth/plans";
 import { addDays, fromStamp, toStamp } from "../../lib/time";
 import { createUsersRepo, type UserRow } from "./repo";
@@ -8,8 +8,6 @@ import { EMAIL_RE, type UpdateMeBody } from "./model";
 import { sanitizeSettings } from "./settings";
 import { createApiKeysService } from "../api-keys/service";
 import { codePoints } from "../../http/schema";
-
-export class CliError extends Error {}
 
 export interface AccountInput { email: string; plan?: string; name?: string; password?: string | null; operator?: boolean }
 
@@ -47,18 +45,20 @@ export function createUsersService(deps: Deps) {
     };
   }
 
-  /** Checks an account's fields (CliError with a sentence a person can act on) and builds its row. */
+  /** Checks an account's fields (OperatorError with a sentence a person can act on, naming the field) and builds its row. */
   async function prepareAccount(input: AccountInput) {
     const email = input.email.trim();
-    if (!EMAIL_RE.test(email)) throw new CliError(`Invalid e-mail address: ${input.email}`);
+    if (!EMAIL_RE.test(email)) throw new OperatorError(`Invalid e-mail address: ${input.email}`, { field: "email" });
     const plan = input.plan ?? "free";
-    if (plan !== "free" && plan !== "pro") throw new CliError(`Invalid plan "${plan}": use free or pro`);
+    if (plan !== "free" && plan !== "pro") throw new OperatorError(`Invalid plan "${plan}": use free or pro`, { field: "plan" });
     const name = (input.name ?? email.split("@")[0]).trim();
     const nameChars = codePoints(name);
-    if (nameChars < 1 || nameChars > 100) throw new CliError("Display name must be 1-100 characters");
-    if (repo.findByEmail(email)) throw new CliError(`A user with e-mail ${email} already exists`);
+    if (nameChars < 1 || nameChars > 100) throw new OperatorError("Display name must be 1-100 characters", { field: "display_name" });
+    if (repo.findByEmail(email)) {
+      throw new OperatorError(`A user with e-mail ${email} already exists`, { field: "email", formMessage: "An account with this e-mail already exists" });
+    }
     if (input.password !== undefined && input.password !== null && codePoints(input.password) < 8) {
-      throw new CliError("Password must be at least 8 characters");
+      throw new OperatorError("Password must be at least 8 characters", { field: "password" });
     }
     const now = toStamp(deps.clock());
     return {
@@ -77,7 +77,7 @@ export function createUsersService(deps: Deps) {
 
   function mustFindByEmail(email: string): UserRow {
     const row = repo.findByEmail(email);
-    if (!row) throw new CliError(`No user with e-mail ${email}`);
+    if (!row) throw new OperatorError(`No user with e-mail ${email}`, { field: "email" });
     return row;
   }
 
@@ -132,19 +132,19 @@ export function createUsersService(deps: Deps) {
     // Plan, trial and password changes take an account id: the CLI resolves its --email first, the operator's
     // routes (modules/admin) pass the id from the URL; both go through these rules.
     setPlan(userId: string, plan: string) {
-      if (plan !== "free" && plan !== "pro") throw new CliError(`Invalid plan "${plan}": use free or pro`);
+      if (plan !== "free" && plan !== "pro") throw new OperatorError(`Invalid plan "${plan}": use free or pro`, { field: "plan" });
       // Setting a plan explicitly ends any trial bookkeeping for it.
       repo.update(userId, { plan, trial_ends_at: null, updated_at: toStamp(deps.clock()) });
       return toUser(repo.findById(userId)!, deps.clock());
     },
     startTrial(userId: string, days: number) {
-      if (!Number.isInteger(days) || days < 1 || days > 365) throw new CliError("--days must be a whole number from 1 to 365");
+      if (!Number.isInteger(days) || days < 1 || days > 365) throw new OperatorError("--days must be a whole number from 1 to 365", { field: "trial_days" });
       const now = deps.clock();
       repo.update(userId, { plan: "pro", trial_ends_at: toStamp(addDays(now, days)), trial_used: 1, updated_at: toStamp(now) });
       return toUserWithStats(repo.findById(userId)!, now);
     },
     setPassword: async (userId: string, password: string) => {
-      if (codePoints(password) < 8) throw new CliError("Password must be at least 8 characters");
+      if (codePoints(password) < 8) throw new OperatorError("Password must be at least 8 characters", { field: "password" });
       repo.update(userId, { password_hash: await Bun.password.hash(password), updated_at: toStamp(deps.clock()) });
     },
     list: () => repo.list().map((r) => toUserWithStats(r, deps.clock())),

@@ -1,0 +1,21 @@
+// The one place that turns anything a CLI command throws into one line on stderr and an exit code (cf. http/error-handler.ts).
+import { ConfigError } from "../config";
+import { AppError, OperatorError } from "../errors";
+
+export interface CliFailure { line: string; exitCode: number }
+
+/** 2: something the operator can fix (said in the line); 1: an unexpected failure, a bug to report. */
+export const EXIT_OPERATOR = 2;
+export const EXIT_UNEXPECTED = 1;
+
+/**
+ * OperatorError (and its kinds: UsageError, ConfigError, SchemaTooNewError, DataDirBusyError, RotationError) is the
+ * operator's to fix and prints its sentence as it is. A service shared with HTTP may refuse with an AppError: its
+ * spec body is shown, prefixed by the command. Anything else is a bug: its first line, never a stack trace.
+ */
+export function cliFailure(e: unknown, command?: string): CliFailure {
+  if (e instanceof OperatorError || e instanceof ConfigError) return { line: `idearepo: ${e.message}`, exitCode: EXIT_OPERATOR };
+  if (e instanceof AppError) return { line: `idearepo: ${command ? `${command} ` : ""}refused: ${JSON.stringify(e.body)}`, exitCode: EXIT_OPERATOR };
+  const message = e instanceof Error ? e.message : String(e);
+  return { line: `idearepo: unexpected error: ${message.split("\n")[0]}`, exitCode: EXIT_UNEXPECTED };
+}
