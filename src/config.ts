@@ -1,141 +1,113 @@
-// Configuration: one TypeBox schema over defaults, an optional JSON config file and IDEAREPO_* env vars, parsed once.
-import { Type as T, type Static } from "@sinclair/typebox";
+// Configuration: one TypeBox schema (each setting's type, default and env name) over an optional JSON file and env vars, parsed once.
+import { Type as T, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
-const Provider = T.Object({
-  protocol: T.Union([T.Literal("anthropic"), T.Literal("openai"), T.Literal("gemini")]),
-  base_url: T.String(),
-  model: T.String(),
-});
+// A setting is one line here: its type, its `default`, and (from its path) its env variable. Env names are
+// IDEAREPO_ + the path in upper case joined by "_"; an object can drop its own segment (envSegment: "") or join its
+// children with another separator (envJoin), which is how providers.provider_a.model reads IDEAREPO_PROVIDER_A__MODEL.
+const nullable = <S extends TSchema>(s: S) => T.Union([s, T.Null()], { default: null });
+const oneOf = <const L extends string>(values: readonly L[], fallback: NoInfer<L>) =>
+  T.Union(values.map((v) => T.Literal(v)), { default: fallback });
+
+const provider = (protocol: "anthropic" | "openai" | "gemini", base_url: string, model: string) =>
+  T.Object({
+    protocol: oneOf(["anthropic", "openai", "gemini"], protocol),
+    base_url: T.String({ default: base_url }),
+    model: T.String({ default: model }),
+  }, { envJoin: "__" });
 
 export const ConfigSchema = T.Object({
-  env: T.Union([T.Literal("production"), T.Literal("development"), T.Literal("test")]),
-  data_dir: T.String(),
-  host: T.String(),
-  port: T.Integer({ minimum: 0, maximum: 65535 }),
-  tls_cert_file: T.Union([T.String(), T.Null()]),
-  tls_key_file: T.Union([T.String(), T.Null()]),
+  env: oneOf(["production", "development", "test"], "production"),
+  data_dir: T.String({ default: "./data" }),
+  host: T.String({ default: "127.0.0.1" }),
+  port: T.Integer({ minimum: 0, maximum: 65535, default: 8787 }),
+  tls_cert_file: nullable(T.String()),
+  tls_key_file: nullable(T.String()),
   /** Addresses whose X-Forwarded-Proto/For headers are believed (a reverse proxy in front of us). */
-  trusted_proxies: T.Array(T.String()),
-  body_limit_bytes: T.Integer({ minimum: 1024 }),
-  import_body_limit_bytes: T.Integer({ minimum: 1024 }),
-  log_level: T.Union([T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")]),
-  upgrade_url: T.String(),
-  feature_request_url: T.String(),
+  trusted_proxies: T.Array(T.String(), { default: [] }),
+  body_limit_bytes: T.Integer({ minimum: 1024, default: 1024 * 1024 }),
+  import_body_limit_bytes: T.Integer({ minimum: 1024, default: 256 * 1024 * 1024 }),
+  log_level: oneOf(["debug", "info", "warn", "error", "silent"], "info"),
+  upgrade_url: T.String({ default: "https://idearepo.local/upgrade" }),
+  feature_request_url: T.String({ default: "https://idearepo.local/feature-requests" }),
   /** The address people reach this instance at (e.g. https://ideas.example.com); null: the address each request came to. */
-  public_base_url: T.Union([T.String(), T.Null()]),
+  public_base_url: nullable(T.String()),
   /** A fixed quick-capture URL for GET /user/shortcuts; null: this instance's own capture page (<base>/capture). */
-  quick_capture_url: T.Union([T.String(), T.Null()]),
+  quick_capture_url: nullable(T.String()),
   /** true lets anyone who reaches the sign-in page create a Free account; otherwise accounts are an operator action. */
-  registration_open: T.Boolean(),
-  support_url: T.Union([T.String(), T.Null()]),
-  models_dir: T.String(),
-  embed_model: T.String(),
-  rerank_model: T.Union([T.String(), T.Null()]),
+  registration_open: T.Boolean({ default: false }),
+  support_url: nullable(T.String()),
+  models_dir: T.String({ default: "./models" }),
+  embed_model: T.String({ default: "use-lite" }),
+  rerank_model: nullable(T.String()),
   /** Seconds without model work after which the model worker is stopped to free its memory; 0 keeps it loaded. */
-  model_idle_unload_seconds: T.Integer({ minimum: 0 }),
-  models_base_url: T.String(),
-  master_key: T.Union([T.String(), T.Null()]),
-  providers: T.Object({ provider_a: Provider, provider_b: Provider, provider_c: Provider }),
-  provider_timeout_ms: T.Integer({ minimum: 1000 }),
+  model_idle_unload_seconds: T.Integer({ minimum: 0, default: 300 }),
+  models_base_url: T.String({ default: "https://huggingface.co" }),
+  master_key: nullable(T.String()),
+  providers: T.Object({
+    provider_a: provider("anthropic", "https://api.anthropic.com", "claude-sonnet-4-5"),
+    provider_b: provider("openai", "https://api.openai.com/v1", "gpt-4.1-mini"),
+    provider_c: provider("gemini", "https://generativelanguage.googleapis.com/v1beta", "gemini-2.5-flash-lite"),
+  }, { envSegment: "" }),
+  provider_timeout_ms: T.Integer({ minimum: 1000, default: 60_000 }),
   smtp: T.Object({
-    host: T.Union([T.String(), T.Null()]),
-    port: T.Integer(),
-    secure: T.Boolean(),
+    host: nullable(T.String()),
+    port: T.Integer({ default: 587 }),
+    secure: T.Boolean({ default: false }),
     /** Refuse to send unless the server upgrades the connection with STARTTLS (only meaningful when secure is false). */
-    require_tls: T.Boolean(),
-    user: T.Union([T.String(), T.Null()]),
-    pass: T.Union([T.String(), T.Null()]),
-    from: T.String(),
+    require_tls: T.Boolean({ default: false }),
+    user: nullable(T.String()),
+    pass: nullable(T.String()),
+    from: T.String({ default: "idearepo <idearepo@localhost>" }),
   }),
-  digest_cron: T.String(),
-  nudge_cron: T.String(),
-  timezone: T.String(),
+  digest_cron: T.String({ default: "0 9 * * 0" }),
+  nudge_cron: T.String({ default: "0 10 * * *" }),
+  timezone: T.String({ default: "UTC" }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
-export const DEFAULTS: Config = {
-  env: "production",
-  data_dir: "./data",
-  host: "127.0.0.1",
-  port: 8787,
-  tls_cert_file: null,
-  tls_key_file: null,
-  trusted_proxies: [],
-  body_limit_bytes: 1024 * 1024,
-  import_body_limit_bytes: 256 * 1024 * 1024,
-  log_level: "info",
-  upgrade_url: "https://idearepo.local/upgrade",
-  feature_request_url: "https://idearepo.local/feature-requests",
-  public_base_url: null,
-  quick_capture_url: null,
-  registration_open: false,
-  support_url: null,
-  models_dir: "./models",
-  embed_model: "use-lite",
-  rerank_model: null,
-  model_idle_unload_seconds: 300,
-  models_base_url: "https://huggingface.co",
-  master_key: null,
-  providers: {
-    provider_a: { protocol: "anthropic", base_url: "https://api.anthropic.com", model: "claude-sonnet-4-5" },
-    provider_b: { protocol: "openai", base_url: "https://api.openai.com/v1", model: "gpt-4.1-mini" },
-    provider_c: { protocol: "gemini", base_url: "https://generativelanguage.googleapis.com/v1beta", model: "gemini-2.5-flash-lite" },
-  },
-  provider_timeout_ms: 60_000,
-  smtp: { host: null, port: 587, secure: false, require_tls: false, user: null, pass: null, from: "idearepo <idearepo@localhost>" },
-  digest_cron: "0 9 * * 0",
-  nudge_cron: "0 10 * * *",
-  timezone: "UTC",
-};
+export const DEFAULTS: Config = Value.Create(ConfigSchema);
 
-// Flat env names → config paths. Nested keys use double underscore so every setting has one env name.
-const ENV_MAP: Record<string, string> = {
-  IDEAREPO_ENV: "env",
-  IDEAREPO_DATA_DIR: "data_dir",
-  IDEAREPO_HOST: "host",
-  IDEAREPO_PORT: "port",
-  IDEAREPO_TLS_CERT_FILE: "tls_cert_file",
-  IDEAREPO_TLS_KEY_FILE: "tls_key_file",
-  IDEAREPO_TRUSTED_PROXIES: "trusted_proxies",
-  IDEAREPO_BODY_LIMIT_BYTES: "body_limit_bytes",
-  IDEAREPO_IMPORT_BODY_LIMIT_BYTES: "import_body_limit_bytes",
-  IDEAREPO_LOG_LEVEL: "log_level",
-  IDEAREPO_UPGRADE_URL: "upgrade_url",
-  IDEAREPO_FEATURE_REQUEST_URL: "feature_request_url",
-  IDEAREPO_PUBLIC_BASE_URL: "public_base_url",
-  IDEAREPO_QUICK_CAPTURE_URL: "quick_capture_url",
-  IDEAREPO_REGISTRATION_OPEN: "registration_open",
-  IDEAREPO_SUPPORT_URL: "support_url",
-  IDEAREPO_MODELS_DIR: "models_dir",
-  IDEAREPO_EMBED_MODEL: "embed_model",
-  IDEAREPO_RERANK_MODEL: "rerank_model",
-  IDEAREPO_MODEL_IDLE_UNLOAD_SECONDS: "model_idle_unload_seconds",
-  IDEAREPO_MODELS_BASE_URL: "models_base_url",
-  IDEAREPO_MASTER_KEY: "master_key",
-  IDEAREPO_PROVIDER_TIMEOUT_MS: "provider_timeout_ms",
-  IDEAREPO_PROVIDER_A__PROTOCOL: "providers.provider_a.protocol",
-  IDEAREPO_PROVIDER_A__BASE_URL: "providers.provider_a.base_url",
-  IDEAREPO_PROVIDER_A__MODEL: "providers.provider_a.model",
-  IDEAREPO_PROVIDER_B__PROTOCOL: "providers.provider_b.protocol",
-  IDEAREPO_PROVIDER_B__BASE_URL: "providers.provider_b.base_url",
-  IDEAREPO_PROVIDER_B__MODEL: "providers.provider_b.model",
-  IDEAREPO_PROVIDER_C__PROTOCOL: "providers.provider_c.protocol",
-  IDEAREPO_PROVIDER_C__BASE_URL: "providers.provider_c.base_url",
-  IDEAREPO_PROVIDER_C__MODEL: "providers.provider_c.model",
-  IDEAREPO_SMTP_HOST: "smtp.host",
-  IDEAREPO_SMTP_PORT: "smtp.port",
-  IDEAREPO_SMTP_SECURE: "smtp.secure",
-  IDEAREPO_SMTP_REQUIRE_TLS: "smtp.require_tls",
-  IDEAREPO_SMTP_USER: "smtp.user",
-  IDEAREPO_SMTP_PASS: "smtp.pass",
-  IDEAREPO_SMTP_FROM: "smtp.from",
-  IDEAREPO_DIGEST_CRON: "digest_cron",
-  IDEAREPO_NUDGE_CRON: "nudge_cron",
-  IDEAREPO_TIMEZONE: "timezone",
-};
+/** One setting as the environment sets it: its dotted path, its variable, and how the variable's text becomes a value. */
+interface EnvSetting { path: string; env: string; parse: (raw: string) => unknown }
+
+/** The text of an env variable as the schema's type wants it (the schema then checks the result). */
+function envParser(schema: TSchema): (raw: string) => unknown {
+  if (schema.anyOf) {
+    const values = (schema.anyOf as TSchema[]).filter((s) => s.type !== "null");
+    if (values.length === schema.anyOf.length) return (raw) => raw; // an enum of strings
+    // An empty variable is how a nullable setting is set back to null.
+    const value = values.length === 1 ? envParser(values[0]) : (raw: string) => raw;
+    return (raw) => (raw === "" ? null : value(raw));
+  }
+  switch (schema.type) {
+    case "integer":
+    case "number":
+      return Number;
+    case "boolean":
+      return (raw) => raw === "true" || raw === "1";
+    case "array":
+      return (raw) => raw.split(",").map((s) => s.trim()).filter(Boolean);
+    default:
+      return (raw) => raw;
+  }
+}
+
+function envSettings(schema: TObject, path: string[], prefix: string, sep: string): EnvSetting[] {
+  return Object.entries(schema.properties).flatMap(([key, sub]) => {
+    const segment: string = sub.envSegment ?? key.toUpperCase();
+    const name = segment ? `${prefix}${sep}${segment}` : prefix;
+    if (sub.type === "object") return envSettings(sub as TObject, [...path, key], name, segment ? (sub.envJoin ?? "_") : sep);
+    return [{ path: [...path, key].join("."), env: name, parse: envParser(sub) }];
+  });
+}
+
+const ENV_SETTINGS = envSettings(ConfigSchema, [], "IDEAREPO", "_");
+
+/** Every setting's environment variable → its dotted path (docs/operations.md lists each one). */
+export const ENV_NAMES: Readonly<Record<string, string>> = Object.fromEntries(ENV_SETTINGS.map((s) => [s.env, s.path]));
 
 export class ConfigError extends Error {}
 
@@ -162,21 +134,33 @@ function deepMerge(base: Json, over: Json): Json {
   return out;
 }
 
-function envValue(path: string, raw: string): unknown {
-  if (path === "trusted_proxies") return raw.split(",").map((s) => s.trim()).filter(Boolean);
-  if (raw === "" && /file|support_url|public_base_url|quick_capture_url|rerank_model|master_key|smtp\.(host|user|pass)/.test(path)) return null;
-  const sample = path.split(".").reduce<unknown>((n, k) => (n as Json)?.[k], DEFAULTS);
-  if (typeof sample === "number") return Number(raw);
-  if (typeof sample === "boolean") return raw === "true" || raw === "1";
-  return raw;
+/** "/smtp/port" → " (IDEAREPO_SMTP_PORT)", so the operator knows which variable to fix; "" for paths with none. */
+function envHint(pointer: string): string {
+  const path = pointer.split("/").filter(Boolean).join(".");
+  const setting = ENV_SETTINGS.find((s) => path === s.path || path.startsWith(`${s.path}.`)); // "/trusted_proxies/0" too
+  return setting ? ` (${setting.env})` : "";
+}
+
+/** Each invalid setting once, on one line: "/port (IDEAREPO_PORT): Expected integer; /log_level (…): Expected one of …". */
+function describeErrors(value: unknown): string {
+  const seen = new Map<string, string>();
+  for (const e of Value.Errors(ConfigSchema, value)) {
+    if (seen.has(e.path)) continue;
+    const literals = (e.schema.anyOf as TSchema[] | undefined)?.filter((s) => s.type !== "null").map((s) => s.const);
+    const message = literals?.length && literals.every((v) => typeof v === "string")
+      ? `Expected one of ${literals.map((v) => JSON.stringify(v)).join(", ")}`
+      : e.message;
+    seen.set(e.path, `${e.path || "/"}${envHint(e.path)}: ${message}`);
+  }
+  return [...seen.values()].join("; ");
 }
 
 /** Defaults ← config file (IDEAREPO_CONFIG or <data_dir>/config.json) ← env ← explicit overrides. */
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Readonly<Config> {
   const fromEnv: Json = {};
-  for (const [name, path] of Object.entries(ENV_MAP)) {
+  for (const { path, env: name, parse } of ENV_SETTINGS) {
     const raw = env[name];
-    if (raw !== undefined) setPath(fromEnv, path, envValue(path, raw));
+    if (raw !== undefined) setPath(fromEnv, path, parse(raw));
   }
   const dataDir = (overrides.data_dir ?? fromEnv.data_dir ?? DEFAULTS.data_dir) as string;
   const file = env.IDEAREPO_CONFIG ?? join(dataDir, "config.json");
@@ -187,14 +171,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     } catch (e) {
       throw new ConfigError(`Config file ${file} is not valid JSON: ${(e as Error).message}`);
     }
+    if (!fromFile || typeof fromFile !== "object" || Array.isArray(fromFile)) {
+      throw new ConfigError(`Config file ${file} must be a JSON object of settings, e.g. {"port": 8787}`);
+    }
   } else if (env.IDEAREPO_CONFIG) {
     throw new ConfigError(`Config file ${file} does not exist`);
   }
-  const merged = deepMerge(deepMerge(deepMerge(DEFAULTS as unknown as Json, fromFile), fromEnv), overrides as Json);
-  if (!Value.Check(ConfigSchema, merged)) {
-    const first = [...Value.Errors(ConfigSchema, merged)][0];
-    throw new ConfigError(`Invalid configuration at ${first?.path || "/"}: ${first?.message}`);
-  }
+  const merged = deepMerge(deepMerge(deepMerge(Value.Clone(DEFAULTS) as Json, fromFile), fromEnv), overrides as Json);
+  if (!Value.Check(ConfigSchema, merged)) throw new ConfigError(`Invalid configuration at ${describeErrors(merged)}`);
   const cfg = merged as Config;
   cfg.data_dir = resolve(cfg.data_dir);
   cfg.models_dir = resolve(cfg.models_dir);
@@ -208,5 +192,3 @@ function deepFreeze<T>(o: T): T {
   }
   return o;
 }
-
-export const ENV_NAMES = ENV_MAP;
