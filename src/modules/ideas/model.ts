@@ -1,6 +1,5 @@
 // TypeBox schemas for the idea routes, and the closed vocabularies (statuses, sources, relation types) they use.
 import { t } from "elysia";
-import { fieldError } from "../../errors";
 import { IdField } from "../../http/params";
 import { Enum, Text, UrlString } from "../../http/schema";
 
@@ -69,9 +68,3 @@ export const ListIdeasQuery = t.Object({
   offset: t.Optional(t.String()),
 });
 export type ListIdeasQuery = typeof ListIdeasQuery.static;
-
-/** 400 `{error:{field:["field must be one of …"]}}` unless the value is one of `allowed`. */
-export function checkEnum<T extends string>(field: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) throw fieldError(field, `${field} must be one of ${allowed.join(", ")}`);
-  return value as T;
-}

@@ -4,15 +4,14 @@ import type { AuthContext } from "../../auth/credentials";
 import { FREE_SEMANTIC_MONTHLY } from "../../auth/plans";
 import { fieldError } from "../../errors";
 import { utcMonth } from "../../lib/time";
-import { checkEnum } from "../ideas/model";
 import { clampLimit } from "../../http/params";
 import { createTagsRepo } from "../tags/repo";
 import { parseSettings } from "../users/settings";
-import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_MODES, type SearchQuery } from "./model";
+import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, type SearchQuery } from "./model";
 import { createSearchRepo, type SearchRow } from "./repo";
 import { semanticSearch } from "./semantic";
 import { createKeywordSearch } from "./keyword";
-import { FTS_MODES, type FtsMode } from "./tokenize";
+import type { FtsMode } from "./tokenize";
 
 export const SEMANTIC_USAGE_KIND = "semantic";
 export const SEMANTIC_LIMIT_MESSAGE =
@@ -68,8 +67,9 @@ export function createSearchService(deps: Deps) {
 
   return {
     async search(auth: Pick<AuthContext, "user" | "plan">, query: SearchQuery) {
-      const mode = checkEnum("mode", query.mode ?? "semantic", SEARCH_MODES);
-      const ftsMode = checkEnum("fts_mode", query.fts_mode ?? "or", FTS_MODES);
+      // mode and fts_mode were checked by the query schema (Enum), so their type is already the closed vocabulary.
+      const mode = query.mode ?? "semantic";
+      const ftsMode = query.fts_mode ?? "or";
       const limit = clampLimit(query.limit, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT);
       const minScore = parseMinScore(query.min_score);
       const userId = auth.user.id;
