@@ -1,6 +1,6 @@
 // Import cost for a generated Obsidian vault (random [[links]]): time and peak RSS, beside reading the same files raw.
 //
-//   bun scripts/bench/import.ts [--notes 2000] [--rounds 3] [--body-chars 1500]
+//   bun scripts/bench/import.ts [--notes 2000] [--rounds 3] [--body-chars 1500] [--modes json-import,json-whole,json-parse]
 //
 // The parent writes the vault as a ZIP; every measurement runs in its own child process (peak RSS = VmHWM after the
 // kernel's mark is reset), product and baseline modes alternating round by round (the machine is shared and noisy).
@@ -9,7 +9,9 @@
 // our ZIP reader and decodes them (the floor for any import of this file). Product: `import` (the service, as the
 // CLI runs it, into an empty account), `reimport` (the second, unchanged run), `dry-run`, `http` (POST /user/import
 // through the app with the file streamed as the body). Reference: `json-import` writes the same ideas, tags, links and
-// relations from our own JSON export document (one transaction, no reading or matching of notes): the write floor.
+// relations from our own JSON export document (one transaction, no reading or matching of notes): the write floor;
+// it reads the file idea by idea; `json-whole` is the same import parsing the file whole (what it did before), and
+// `json-parse` only reads and JSON.parses the file (the floor of any whole-file reading).
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,7 +19,7 @@ import { unzipSync } from "fflate";
 import { openDb } from "../../src/db/open";
 import { loadConfig } from "../../src/config";
 import { createLogger } from "../../src/lib/log";
-import type { Deps } from "../../src/deps";
+import { noEngines, type Deps } from "../../src/deps";
 import { ZipWriter } from "../../src/lib/zip";
 import { createUsersService } from "../../src/modules/users/service";
 import { createImportService } from "../../src/modules/import/service";
@@ -25,7 +27,7 @@ import { fileInput } from "../../src/modules/import/inputs";
 import { openZipFile } from "../../src/modules/import/zip-input";
 import { createApp } from "../../src/app";
 
-const MODES = ["raw-unzip", "import", "raw-lazy", "reimport", "json-import", "dry-run", "http"] as const;
+const MODES = ["raw-unzip", "import", "raw-lazy", "reimport", "json-import", "json-whole", "json-parse", "dry-run", "http"] as const;
 type Mode = (typeof MODES)[number];
 
 function flag(name: string, fallback: number): number {
@@ -80,7 +82,7 @@ function writeVaultZip(file: string, jsonFile: string, n: number, bodyChars: num
 
 function depsFor(dataDir: string): Deps {
   const config = loadConfig({ IDEAREPO_DATA_DIR: dataDir, IDEAREPO_ENV: "test" }, { log_level: "silent" });
-  return { config, db: openDb(join(dataDir, "bench.db")), clock: () => new Date(), log: createLogger("silent"), engines: {} };
+  return { config, db: openDb(join(dataDir, "bench.db")), clock: () => new Date(), log: createLogger("silent"), engines: noEngines() };
 }
 
 async function measure(mode: Mode, zipFile: string, jsonFile: string) {
@@ -105,6 +107,14 @@ async function measure(mode: Mode, zipFile: string, jsonFile: string) {
     } else if (mode === "json-import") {
       const r = await imports.importInput(user.id, "pro", fileInput(jsonFile, "export.json")) as any;
       notes = r.imported.ideas;
+    } else if (mode === "json-whole") {
+      // The same import with the file's path hidden: the whole-file parse it did before reading idea by idea.
+      const input = fileInput(jsonFile, "export.json");
+      const whole = { ...input, async *entries() { for await (const e of input.entries()) yield { ...e, file: undefined }; } };
+      const r = await imports.importInput(user.id, "pro", whole) as any;
+      notes = r.imported.ideas;
+    } else if (mode === "json-parse") {
+      notes = (JSON.parse(readFileSync(jsonFile, "utf8")) as { ideas: unknown[] }).ideas.length;
     } else if (app) {
       const res = await app.handle(new Request("http://localhost/api/v1/user/import", {
         method: "POST", headers: { "x-api-key": api_key, "content-type": "application/zip" }, body: Bun.file(zipFile).stream(),
@@ -135,6 +145,8 @@ async function main() {
   const notes = flag("notes", 2000);
   const rounds = flag("rounds", 3);
   const bodyChars = flag("body-chars", 1500);
+  const only = process.argv.includes("--modes") ? process.argv[process.argv.indexOf("--modes") + 1].split(",") : null;
+  const modes = MODES.filter((m) => only === null || only.includes(m));
   const dir = mkdtempSync(join(tmpdir(), "idearepo-bench-vault-"));
   const zipFile = join(dir, "vault.zip");
   const jsonFile = join(dir, "export.json");
@@ -144,7 +156,7 @@ async function main() {
       `${textMb.toFixed(1)} MB of text, ZIP ${(statSync(zipFile).size / 1024 / 1024).toFixed(1)} MB; ${rounds} rounds, modes alternating`);
     const results = new Map<Mode, Array<{ ms: number; peak: number }>>();
     for (let round = 0; round < rounds; round++) {
-      for (const mode of MODES) {
+      for (const mode of modes) {
         const p = Bun.spawnSync([process.execPath, import.meta.path, "--child", mode, zipFile, jsonFile], { stderr: "inherit" });
         if (p.exitCode !== 0) throw new Error(`${mode} failed: exit ${p.exitCode}`);
         const r = JSON.parse(p.stdout.toString());
@@ -154,7 +166,7 @@ async function main() {
     }
     const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     console.log("\nmode          median ms   notes/s   peak RSS above start MB (median, max)");
-    for (const mode of MODES) {
+    for (const mode of modes) {
       const rs = results.get(mode)!;
       const ms = median(rs.map((r) => r.ms));
       console.log(`${mode.padEnd(12)} ${ms.toFixed(0).padStart(10)} ${(notes / (ms / 1000)).toFixed(0).padStart(9)}   ${median(rs.map((r) => r.peak)).toFixed(1).padStart(8)} ${Math.max(...rs.map((r) => r.peak)).toFixed(1).padStart(8)}`);

@@ -229,3 +229,42 @@ describe("scopes of MCP tokens", () => {
     expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id)).toBe(0);
   });
 });
+
+describe("our JSON read idea by idea from disk", () => {
+  const raw = (u: { key: string }, text: string | Uint8Array) =>
+    call(t, "POST", "/user/import", { key: u.key, raw: text as string, headers: { "content-type": "application/json" } });
+  const idea = (id: number, extra: Record<string, unknown> = {}) => ({ id, number: id, title: `Idea ${id} «ünïcødé» 😀 "quoted" \\ [x] {y}`, body: `body ${id}\n` + "ß".repeat(id % 7), ...extra });
+
+  test("keys in any order, tags after ideas, pretty-printed, with a byte-order mark: the same ideas, numbers and relations", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const ideas = [idea(3, { tags: ["late-tag"] }), idea(1, { parent_id: 3 }), idea(2, { relations: [{ source_idea_id: 2, target_idea_id: 3, relation_type: "inspires" }] })];
+    const text = "\uFEFF" + JSON.stringify({ ideas, version: 1, tags: [{ name: "late-tag", color: "#123456" }], format: "idearepo-export" }, null, 2);
+    const r = await raw(u, text);
+    expect([r.status, r.body]).toEqual([201, { imported: { ideas: 3, tags: 1, links: 0, relations: 1 }, skipped: { relations: 0, files: [] } }]);
+    const out = await exportJson(t, u);
+    // Numbers follow the file's numbers (1, 2, 3), not its order (3, 1, 2).
+    expect(out.ideas.map((i: any) => [i.number, i.title])).toEqual([1, 2, 3].map((n) => [n, idea(n).title]));
+    expect(out.ideas.map((i: any) => i.body)).toEqual([1, 2, 3].map((n) => idea(n).body));
+    const byNumber = new Map(out.ideas.map((i: any) => [i.number, i]));
+    expect((byNumber.get(1) as any).parent_id).toBe((byNumber.get(3) as any).id);
+    expect((byNumber.get(3) as any).tags).toEqual(["late-tag"]);
+    expect(out.tags.find((x: any) => x.name === "late-tag").color).toBe("#123456");
+  });
+
+  test("a broken idea in the middle of a large file: the whole-file answer, and nothing written", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const many = Array.from({ length: 2_000 }, (_, i) => JSON.stringify(idea(i + 1)));
+    const broken = `{"format":"idearepo-export","version":1,"ideas":[${many.slice(0, 1_000).join(",")},{"id":1001,"title":"x",},${many.slice(1_001).join(",")}]}`;
+    expect((await raw(u, broken)).body).toEqual({ error: "Invalid JSON body" });
+    const invalidUtf8 = new Uint8Array([...new TextEncoder().encode(`{"format":"idearepo-export","version":1,"ideas":[{"id":1,"title":"`), 0xff, 0xfe, ...new TextEncoder().encode(`"}]}`)]);
+    expect((await raw(u, invalidUtf8)).body).toEqual({ error: "Invalid JSON body" });
+    const trailing = `{"format":"idearepo-export","version":1,"ideas":[]} []`;
+    expect((await raw(u, trailing)).body).toEqual({ error: "Invalid JSON body" });
+    const badField = `{"format":"idearepo-export","version":1,"ideas":[${many.slice(0, 1_500).join(",")},{"id":1501,"title":""}]}`;
+    expect((await raw(u, badField)).body).toEqual({ error: { "ideas/1500/title": ["title must be 1-200 characters"] } });
+    expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id)).toBe(0);
+    const ok = await raw(u, `{"format":"idearepo-export","version":1,"ideas":[${many.join(",")}]}`);
+    expect([ok.status, ok.body.imported.ideas]).toEqual([201, 2_000]);
+    expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ? AND title = ?", u.id, idea(1_234).title)).toBe(1);
+  });
+});

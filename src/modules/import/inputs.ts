@@ -57,7 +57,7 @@ export function singleFileInput(path: string, name: string): OpenedInput {
     cached = new WeakRef(fresh);
     return fresh;
   };
-  const entry: ImportEntry = { path: name, size: st.size, modified: st.mtime, bytes: async () => read() };
+  const entry: ImportEntry = { path: name, size: st.size, modified: st.mtime, bytes: async () => read(), file: path };
   return { name, kind: "file", refused: [], async *entries() { yield entry; } };
 }
 

@@ -5,14 +5,16 @@ import { AppError, badRequest } from "../../errors";
 import { FREE_IDEA_LIMIT, type Plan } from "../../auth/plans";
 import { enqueueJob } from "../../jobs/queue";
 import { toStamp } from "../../lib/time";
-import type { ExportFile } from "../export/model";
+import type { ExportFile, ExportIdea } from "../export/model";
 import { truncateNote } from "../relations/service";
 import { importCapError } from "./cap";
 import { createImportRepo } from "./repo";
 import { vaultToExportDocument } from "./from-vault";
-import { jsonLocate, validateImport } from "./validate";
+import { createImportValidator, jsonLocate, validateImport } from "./validate";
+import { NotStreamable, readExportDocument } from "./json-stream";
 import { detectSource, IDEAREPO, namedSource, undetectable } from "./detect";
 import type { OpenedInput } from "./inputs";
+import type { ImportEntry } from "./sources/types";
 import { createNotesImporter, type NotesProgress, type NotesReport } from "./notes-import";
 
 export interface ImportResult {
@@ -45,8 +47,8 @@ export function createImportService(deps: Deps) {
 
   const notes = createNotesImporter(deps);
 
-  /** Parses and validates either of our formats into the JSON document shape. */
-  async function read(input: OpenedInput): Promise<{ file: ExportFile; skippedFiles: string[] }> {
+  /** Parses and validates either of our formats into what write() reads. */
+  async function read(input: OpenedInput): Promise<{ doc: WriteSource; skippedFiles: string[] }> {
     if (input.kind !== "file") {
       const { doc, skippedFiles } = await vaultToExportDocument(input);
       const files = (doc as { paths: string[] }).paths;
@@ -55,37 +57,41 @@ export function createImportService(deps: Deps) {
         const m = /^\/ideas\/(\d+)(\/.*)?$/.exec(p);
         return m ? `${files[Number(m[1])]}${m[2] ?? ""}` : jsonLocate(p);
       });
-      return { file, skippedFiles: [...input.refused.map((r) => r.skipped), ...skippedFiles] };
+      return { doc: inMemory(file), skippedFiles: [...input.refused.map((r) => r.skipped), ...skippedFiles] };
     }
-    let bytes: Uint8Array | null = null;
+    let entry: ImportEntry | null = null;
     for await (const e of input.entries()) {
       if (e.size > deps.config.import_body_limit_bytes) throw new AppError(413, { error: "Request body too large" });
-      bytes = await e.bytes();
+      entry = e;
+    }
+    if (entry?.file) {
+      try {
+        return { doc: streamed(entry.file), skippedFiles: [] };
+      } catch (e) {
+        if (!(e instanceof NotStreamable)) throw e;
+      }
     }
     let doc: unknown;
     try {
-      const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes ?? new Uint8Array());
+      let bytes: Uint8Array | null = entry ? await entry.bytes() : new Uint8Array();
+      const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
       bytes = null; // the parse below is the peak: the file's bytes need not live through it
       doc = JSON.parse(text);
     } catch {
       throw badRequest("Invalid JSON body");
     }
-    return { file: validateImport(doc), skippedFiles: [] };
+    return { doc: inMemory(validateImport(doc)), skippedFiles: [] };
   }
 
   /** Everything in one transaction: a failure leaves the account exactly as it was. */
-  function write(userId: string, plan: Plan, file: ExportFile, onProgress?: Progress, dryRun = false): ImportResult {
+  function write(userId: string, plan: Plan, file: WriteSource, onProgress?: Progress, dryRun = false): ImportResult {
     const now = toStamp(deps.clock());
-    // Numbers are re-assigned in the original order; ideas without a number keep their place in the file.
-    const ideas = file.ideas
-      .map((idea, index) => ({ idea, index }))
-      .sort((a, b) => (a.idea.number ?? Infinity) - (b.idea.number ?? Infinity) || a.index - b.index)
-      .map((x) => x.idea);
+    const total = file.count;
     const result: ImportResult = { imported: { ideas: 0, tags: 0, links: 0, relations: 0 }, skipped: { relations: 0, files: [] } };
     deps.db.transaction(() => {
       if (plan === "free") {
         const current = repo.countActive(userId);
-        if (current + ideas.length > FREE_IDEA_LIMIT) throw importCapError(deps, current, ideas.length);
+        if (current + total > FREE_IDEA_LIMIT) throw importCapError(deps, current, total);
       }
       const vocabulary = new Map((file.tags ?? []).map((t) => [t.name, t]));
       const tagIds = new Map<string, number>();
@@ -109,13 +115,15 @@ export function createImportService(deps: Deps) {
       };
       for (const name of vocabulary.keys()) ensureTag(name);
 
-      const first = repo.reserveNumbers(userId, ideas.length);
+      const first = repo.reserveNumbers(userId, total);
       const newId = new Map<number, number>();
-      ideas.forEach((idea, k) => {
+      // Parents and relations need every idea's new id: kept (small) until all ideas are in.
+      const later: Array<Pick<ExportIdea, "id" | "parent_id" | "relations">> = [];
+      for (const { idea, rank } of file.ideas()) {
         const created = idea.created_at ?? now;
         const id = repo.insertIdea({
           user_id: userId,
-          number: first + k,
+          number: first + rank,
           title: idea.title,
           body: idea.body ?? "",
           status: idea.status ?? "captured",
@@ -134,17 +142,18 @@ export function createImportService(deps: Deps) {
         // Imported ideas get the whole background pass: embedding, auto-relations, duplicate check.
         enqueueJob(deps.db, "full", id, now);
         result.imported.ideas++;
-        if (onProgress && (result.imported.ideas % PROGRESS_EVERY === 0 || result.imported.ideas === ideas.length)) {
-          onProgress(result.imported.ideas, ideas.length);
+        if (onProgress && (result.imported.ideas % PROGRESS_EVERY === 0 || result.imported.ideas === total)) {
+          onProgress(result.imported.ideas, total);
         }
-      });
+        if (idea.parent_id != null || idea.relations?.length) later.push({ id: idea.id, parent_id: idea.parent_id, relations: idea.relations });
+      }
 
-      for (const idea of ideas) {
+      for (const idea of later) {
         const parent = idea.parent_id == null ? undefined : newId.get(idea.parent_id);
         if (parent !== undefined && parent !== newId.get(idea.id)) repo.setParent(newId.get(idea.id)!, parent);
       }
 
-      for (const idea of ideas) {
+      for (const idea of later) {
         for (const r of idea.relations ?? []) {
           const source = newId.get(r.source_idea_id);
           const target = newId.get(r.target_idea_id);
@@ -164,7 +173,7 @@ export function createImportService(deps: Deps) {
   }
 
   /** Our own export: the same write as a real import inside a transaction that is then rolled back. */
-  function dryWrite(userId: string, plan: Plan, file: ExportFile): ImportResult {
+  function dryWrite(userId: string, plan: Plan, file: WriteSource): ImportResult {
     let result: ImportResult | null = null;
     try {
       deps.db.transaction(() => {
@@ -193,8 +202,8 @@ export function createImportService(deps: Deps) {
   };
 
   async function importOwn(userId: string, plan: Plan, input: OpenedInput, opts: ImportOptions): Promise<ImportResult> {
-    const { file, skippedFiles } = await read(input);
-    const result = opts.dryRun ? dryWrite(userId, plan, file) : write(userId, plan, file, opts.onProgress);
+    const { doc, skippedFiles } = await read(input);
+    const result = opts.dryRun ? dryWrite(userId, plan, doc) : write(userId, plan, doc, opts.onProgress);
     result.skipped.files = skippedFiles;
     return result;
   }
@@ -204,3 +213,59 @@ async function looksLikeJson(input: OpenedInput): Promise<boolean> {
   for await (const e of input.entries()) return /^\s*[[{]/.test(new TextDecoder().decode((await e.bytes()).subarray(0, 64)));
   return false;
 }
+
+/** What write() reads: the tag vocabulary, how many ideas, and the ideas with their place in display-number order. */
+interface WriteSource {
+  tags: ExportFile["tags"];
+  count: number;
+  ideas(): Iterable<{ idea: ExportIdea; rank: number }>;
+}
+
+// Numbers are re-assigned in the original order; ideas without a number keep their place in the file.
+function ranks(numbers: Array<number | undefined>): Int32Array {
+  const order = numbers.map((n, index) => ({ n: n ?? Infinity, index })).sort((a, b) => a.n - b.n || a.index - b.index);
+  const rank = new Int32Array(numbers.length);
+  order.forEach((o, k) => (rank[o.index] = k));
+  return rank;
+}
+
+function inMemory(file: ExportFile): WriteSource {
+  const rank = ranks(file.ideas.map((i) => i.number));
+  return { tags: file.tags, count: file.ideas.length, *ideas() {
+    for (let i = 0; i < file.ideas.length; i++) yield { idea: file.ideas[i], rank: rank[i] };
+  } };
+}
+
+/**
+ * Our JSON export on disk, read twice idea by idea (json-stream.ts): once to validate it and learn the numbers, once
+ * inside the write's transaction. Throws NotStreamable before anything is reported when the file needs a whole parse.
+ */
+function streamed(path: string): WriteSource {
+  const v = createImportValidator();
+  const fields: Record<string, unknown> = {};
+  const numbers: Array<number | undefined> = [];
+  for (const ev of readExportDocument(path)) {
+    if (ev.kind === "field") {
+      fields[ev.key] = ev.value;
+      continue;
+    }
+    let idea: ExportIdea;
+    try {
+      idea = JSON.parse(utf8.decode(ev.bytes));
+    } catch {
+      throw new NotStreamable("an idea is not valid JSON"); // the whole parse words it
+    }
+    v.idea(idea, ev.index);
+    numbers.push(idea.number);
+  }
+  v.document(fields);
+  v.finish();
+  const rank = ranks(numbers);
+  return { tags: fields.tags as ExportFile["tags"], count: numbers.length, *ideas() {
+    for (const ev of readExportDocument(path)) {
+      if (ev.kind === "idea") yield { idea: JSON.parse(utf8.decode(ev.bytes)) as ExportIdea, rank: rank[ev.index] };
+    }
+  } };
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });

@@ -16,7 +16,7 @@ export interface SourceNote {
 }
 export interface SkippedItem { skipped: string; reason: string }   // attachments, trashed notes, unreadable files
 /** What an import reads from: a ZIP's entries, a directory's files (CLI only) or one file. Entries are read lazily. */
-export interface ImportEntry { path: string; size: number; modified?: Date; bytes(): Promise<Uint8Array> }
+export interface ImportEntry { path: string; size: number; modified?: Date; bytes(): Promise<Uint8Array>; /** Its path on disk, when it is a whole file there (readers may stream it). */ file?: string }
 export interface ImportInput { name: string; entries(): AsyncIterable<ImportEntry> }
 export interface SourceReader {
   id: string;                // "idearepo" | "markdown" | "obsidian" | "logseq" | "keep" | "apple-notes" | "notion" | "evernote" | "memos" | "karakeep" …
