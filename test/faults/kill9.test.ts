@@ -90,7 +90,7 @@ describe("kill -9 under load", () => {
     expect(await third.stop()).toBe(0);
     expect(backlog(dataDir)).toEqual({ unembedded: 0, jobs: 0, locked: 0 });
     expect(integrity(dataDir)).toBe("ok");
-  }, 150_000);
+  }, 300_000); // three starts, two drains and a full embedding pass of ~1,000 ideas: minutes on a loaded runner
 
   test("kill -9 of a CLI import: the account is untouched, the next import is whole", async () => {
     const dataDir = newDir();
