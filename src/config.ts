@@ -3,6 +3,7 @@ import { Type as T, type Static, type TObject, type TSchema } from "@sinclair/ty
 import { Value } from "@sinclair/typebox/value";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { OperatorError } from "./errors";
 
 // A setting is one line here: its type, its `default`, and (from its path) its env variable. Env names are
 // IDEAREPO_ + the path in upper case joined by "_"; an object can drop its own segment (envSegment: "") or join its
@@ -109,7 +110,7 @@ const ENV_SETTINGS = envSettings(ConfigSchema, [], "IDEAREPO", "_");
 /** Every setting's environment variable → its dotted path (docs/operations.md lists each one). */
 export const ENV_NAMES: Readonly<Record<string, string>> = Object.fromEntries(ENV_SETTINGS.map((s) => [s.env, s.path]));
 
-export class ConfigError extends Error {}
+export class ConfigError extends OperatorError {}
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,4 @@
 // The one place that turns anything a CLI command throws into one line on stderr and an exit code (cf. http/error-handler.ts).
-import { ConfigError } from "../config";
 import { AppError, OperatorError } from "../errors";
 
 export interface CliFailure { line: string; exitCode: number }
@@ -14,7 +13,7 @@ export const EXIT_UNEXPECTED = 1;
  * spec body is shown, prefixed by the command. Anything else is a bug: its first line, never a stack trace.
  */
 export function cliFailure(e: unknown, command?: string): CliFailure {
-  if (e instanceof OperatorError || e instanceof ConfigError) return { line: `idearepo: ${e.message}`, exitCode: EXIT_OPERATOR };
+  if (e instanceof OperatorError) return { line: `idearepo: ${e.message}`, exitCode: EXIT_OPERATOR };
   if (e instanceof AppError) return { line: `idearepo: ${command ? `${command} ` : ""}refused: ${JSON.stringify(e.body)}`, exitCode: EXIT_OPERATOR };
   const message = e instanceof Error ? e.message : String(e);
   return { line: `idearepo: unexpected error: ${message.split("\n")[0]}`, exitCode: EXIT_UNEXPECTED };
