@@ -18,17 +18,14 @@ export const FREE_IDEA_LIMIT = 50;
 export const DAILY_REQUEST_LIMIT: Record<Plan, number> = { free: 100, pro: 10_000 };
 export const FREE_SEMANTIC_MONTHLY = 10;
 
-/** Route → gate. Checked centrally before body validation so a Free caller always learns about the plan first. */
-export const PRO_GATES: Array<{ method: string; pattern: RegExp; feature: string; label: string }> = [
-  { method: "POST", pattern: /^\/user\/api-keys\/?$/, feature: "api_keys", label: "API key creation" },
-  { method: "PUT", pattern: /^\/user\/byok\/[^/]+\/?$/, feature: "byok", label: "Bring your own key" },
-  { method: "POST", pattern: /^\/user\/byok\/[^/]+\/test\/?$/, feature: "byok", label: "Bring your own key" },
-  { method: "POST", pattern: /^\/map\/relations\/?$/, feature: "relations", label: "Relation editing" },
-  { method: "PATCH", pattern: /^\/map\/relations\/[^/]+\/?$/, feature: "relations", label: "Relation editing" },
-  { method: "DELETE", pattern: /^\/map\/relations\/[^/]+\/?$/, feature: "relations", label: "Relation editing" },
-  { method: "GET", pattern: /^\/agent\/ws\/?$/, feature: "agent", label: "The agent" },
-];
-
-export function findGate(method: string, path: string) {
-  return PRO_GATES.find((g) => g.method === method && g.pattern.test(path)) ?? null;
-}
+/**
+ * The Pro-only features, each with the words its 403 starts with ("<label> requires a Pro plan"). A route or MCP tool
+ * names one as the `gate` of its access declaration (src/auth/access.ts); nothing else decides what is gated.
+ */
+export const PRO_FEATURES = {
+  api_keys: "API key creation",
+  byok: "Bring your own key",
+  relations: "Relation editing",
+  agent: "The agent",
+} as const;
+export type ProFeature = keyof typeof PRO_FEATURES;

@@ -1,13 +1,20 @@
-// The Elysia plugin every authenticated module uses: credentials → rate limit → scope → Pro gate, all before validation.
-import { Elysia } from "elysia";
+// The Elysia plugin every authenticated module uses: credentials → rate limit → the route's declared access, before validation.
+import { Elysia, type AnyElysia, type DocumentDecoration } from "elysia";
 import type { Deps } from "../deps";
-import { planGate, rateLimited, scopeError, unauthorized } from "../errors";
+import { rateLimited, unauthorized } from "../errors";
+import { checkAccess, type Access } from "./access";
 import { createCredentialResolver, type AuthContext } from "./credentials";
-import { DAILY_REQUEST_LIMIT, findGate } from "./plans";
+import { DAILY_REQUEST_LIMIT } from "./plans";
 import { createRateLimiter, type RateLimiter } from "./rate-limiter";
-import { hasScope, requiredScope } from "./scopes";
+import { ACCOUNT } from "./scopes";
 
 export const API_PREFIX = "/api/v1";
+
+/** Where a route's `access` option is kept in its entry of the route table (`app.routes[i].hooks.detail`). */
+export const ACCESS_DETAIL = "x-access";
+
+/** Fail closed: a route that declares nothing is out of every scoped token's reach and never silently open. */
+const UNDECLARED: Access = { scope: ACCOUNT };
 
 export interface AuthKit {
   resolver: ReturnType<typeof createCredentialResolver>;
@@ -22,7 +29,7 @@ export function createAuthKit(deps: Deps): AuthKit {
 export type Admit = (auth: AuthContext) => void;
 
 /** Runs the whole credential pipeline for one request; throws the spec's error bodies. */
-export function authenticate(deps: Deps, kit: AuthKit, request: Request, path: string, admit?: Admit): AuthContext {
+export function authenticate(deps: Deps, kit: AuthKit, request: Request, access: Access, admit?: Admit): AuthContext {
   const now = deps.clock();
   const auth = kit.resolver.resolve(request.headers, now);
   if (!auth) throw unauthorized();
@@ -31,16 +38,44 @@ export function authenticate(deps: Deps, kit: AuthKit, request: Request, path: s
   if (auth.via !== "session-cookie" && !kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], now)) {
     throw rateLimited();
   }
-  const route = path.startsWith(API_PREFIX) ? path.slice(API_PREFIX.length) : path;
-  const scope = requiredScope(request.method, route);
-  if (scope !== null && !hasScope(auth.scopes, scope)) throw scopeError(scope);
-  const gate = findGate(request.method, route);
-  if (gate && auth.plan !== "pro") throw planGate(gate.label, gate.feature, deps.config.upgrade_url);
+  checkAccess(auth, access, deps.config.upgrade_url);
   return auth;
 }
 
+/** The access each route of `app` declared, by "METHOD /path" as the module registered it (without API_PREFIX). */
+function declaredAccess(app: AnyElysia): Map<string, Access> {
+  const table = new Map<string, Access>();
+  for (const route of app.routes) {
+    const access = (route.hooks?.detail as Record<string, unknown> | undefined)?.[ACCESS_DETAIL] as Access | undefined;
+    if (access) table.set(`${route.method} ${route.path}`, access);
+  }
+  return table;
+}
+
+/** The declaration as an extension field of the route's document decoration, which Elysia keeps in the route table. */
+const recorded = (access: Access) => ({ [ACCESS_DETAIL]: access }) as DocumentDecoration;
+
+/**
+ * Authenticates every route of the module that uses it, and gives those routes the `access` option:
+ * `.post("/map/relations", handler, { access: { scope: "ideas:write", gate: "relations" }, body: … })`.
+ *
+ * A function plugin on purpose: the check must run first among the module's transform hooks, before the routes' own
+ * (an id checked in transform, the Free idea cap), and a macro's hook would run after those. So the macro only records
+ * the declaration in the route's entry, and the derive, which runs first, finds it there by the matched route.
+ */
 export function authPlugin(deps: Deps, kit: AuthKit, admit?: Admit) {
-  return new Elysia().derive({ as: "scoped" }, ({ request, path }) => ({
-    auth: authenticate(deps, kit, request, path, admit),
-  }));
+  return (module: Elysia) => {
+    // Built on the first request, when the module's route table is complete.
+    let table: Map<string, Access> | null = null;
+    const accessOf = (method: string, route: string): Access => {
+      table ??= declaredAccess(module);
+      const path = route.startsWith(API_PREFIX) ? route.slice(API_PREFIX.length) : route;
+      // A HEAD request is answered by the GET route.
+      return table.get(`${method === "HEAD" ? "GET" : method} ${path}`) ?? table.get(`ALL ${path}`) ?? UNDECLARED;
+    };
+    const plugin = new Elysia()
+      .macro({ access: (access: Access) => ({ detail: recorded(access) }) })
+      .derive({ as: "scoped" }, ({ request, route }) => ({ auth: authenticate(deps, kit, request, accessOf(request.method, route), admit) }));
+    return module.use(plugin);
+  };
 }

@@ -29,15 +29,15 @@ export function adminRoutes(deps: Deps, kit: AuthKit) {
       if (!auth || auth.user.is_operator !== 1) return {};
     })
     .use(authPlugin(deps, kit, operatorsOnly))
-    .get("/users", () => admin.listUsers())
+    .get("/users", () => admin.listUsers(), { access: { scope: "account:admin" } })
     .post("/users", async ({ auth, body, set }) => {
       const out = await admin.createUser(auth.user.id, body);
       set.status = 201;
       return out;
-    }, { body: CreateUserBody })
-    .patch("/users/:id", ({ auth, params, body }) => admin.updateUser(auth.user.id, params.id, body), { body: UpdateUserBody })
-    .get("/instance", () => instance.info())
-    .get("/backup", () => instance.backup());
+    }, { access: { scope: "account:admin" }, body: CreateUserBody })
+    .patch("/users/:id", ({ auth, params, body }) => admin.updateUser(auth.user.id, params.id, body), { access: { scope: "account:admin" }, body: UpdateUserBody })
+    .get("/instance", () => instance.info(), { access: { scope: "account:admin" } })
+    .get("/backup", () => instance.backup(), { access: { scope: "account:admin" } });
 
   const accept = new Elysia({ prefix: "/auth" }).post("/accept-invitation", async ({ body, set }) => {
     const out = await invitations.accept(body);

@@ -1,4 +1,4 @@
-// /user/api-keys and /user/mcp-tokens: list, create (Pro, gated centrally), revoke.
+// /user/api-keys and /user/mcp-tokens: list, create (Pro: its access names the gate), revoke.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
@@ -9,11 +9,11 @@ export function apiKeysRoutes(deps: Deps, kit: AuthKit) {
   const keys = createApiKeysService(deps);
   return new Elysia({ prefix: "/user" })
     .use(authPlugin(deps, kit))
-    .get("/api-keys", ({ auth }) => keys.list(auth.user.id))
+    .get("/api-keys", ({ auth }) => keys.list(auth.user.id), { access: { scope: "account:admin" } })
     .post("/api-keys", ({ auth, body, set }) => {
       set.status = 201;
       return keys.mint(auth.user.id, body?.label ?? "default", null, "manual");
-    }, { body: CreateKeyBody })
-    .delete("/api-keys/:id", ({ auth, params }) => keys.revoke(auth.user.id, params.id))
-    .get("/mcp-tokens", ({ auth }) => keys.listMcp(auth.user.id));
+    }, { access: { scope: "account:admin", gate: "api_keys" }, body: CreateKeyBody })
+    .delete("/api-keys/:id", ({ auth, params }) => keys.revoke(auth.user.id, params.id), { access: { scope: "account:admin" } })
+    .get("/mcp-tokens", ({ auth }) => keys.listMcp(auth.user.id), { access: { scope: "account:admin" } });
 }

@@ -20,7 +20,7 @@ export function authRoutes(deps: Deps, kit: AuthKit) {
     .post("/logout", ({ auth: who, set }) => {
       set.headers["set-cookie"] = sessionCookie(deps.config, null);
       return auth.logout(who.sessionHash);
-    });
+    }, { access: { scope: null } }); // signing out needs no scope
 
   return new Elysia().use(login).use(logout);
 }

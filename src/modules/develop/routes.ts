@@ -8,6 +8,6 @@ export function developRoutes(deps: Deps, kit: AuthKit) {
   const develop = createDevelopService(deps);
   return new Elysia({ prefix: "/ideas" })
     .use(authPlugin(deps, kit))
-    .post("/:id/develop", ({ auth, params }) => develop.develop(auth.user.id, params.id))
-    .get("/:id/develop", ({ auth, params }) => develop.lastSpec(auth.user.id, params.id));
+    .post("/:id/develop", ({ auth, params }) => develop.develop(auth.user.id, params.id), { access: { scope: "ideas:write" } })
+    .get("/:id/develop", ({ auth, params }) => develop.lastSpec(auth.user.id, params.id), { access: { scope: "ideas:read" } });
 }

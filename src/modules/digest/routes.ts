@@ -8,5 +8,5 @@ export function digestRoutes(deps: Deps, kit: AuthKit) {
   const digest = createDigestService(deps);
   return new Elysia({ prefix: "/user" })
     .use(authPlugin(deps, kit))
-    .post("/test-digest", ({ auth }) => digest.sendTest(auth.user.id));
+    .post("/test-digest", ({ auth }) => digest.sendTest(auth.user.id), { access: { scope: "account:admin" } });
 }

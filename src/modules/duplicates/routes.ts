@@ -11,7 +11,7 @@ export function duplicatesRoutes(deps: Deps, kit: AuthKit) {
   const duplicates = createDuplicatesService(deps);
   return new Elysia({ prefix: "/ideas/duplicates" })
     .use(authPlugin(deps, kit))
-    .get("/", ({ auth }) => duplicates.list(auth.user.id, auth.plan))
-    .post("/:id/dismiss", ({ auth, params }) => duplicates.dismiss(auth.user.id, duplicateId(params.id)), { params: IdParams })
-    .post("/:id/merge", ({ auth, params }) => duplicates.merge(auth.user.id, duplicateId(params.id)), { params: IdParams });
+    .get("/", ({ auth }) => duplicates.list(auth.user.id, auth.plan), { access: { scope: "ideas:read" } })
+    .post("/:id/dismiss", ({ auth, params }) => duplicates.dismiss(auth.user.id, duplicateId(params.id)), { access: { scope: "ideas:write" }, params: IdParams })
+    .post("/:id/merge", ({ auth, params }) => duplicates.merge(auth.user.id, duplicateId(params.id)), { access: { scope: "ideas:write" }, params: IdParams });
 }

@@ -17,7 +17,7 @@ export function exportRoutes(deps: Deps, kit: AuthKit) {
   // parse: "none" — these take no body, and a stray Content-Type must not turn into a parse error.
   return new Elysia({ prefix: "/user/export" })
     .use(authPlugin(deps, kit))
-    .post("", ({ auth }) => respond(auth.user.id, "json"), { parse: "none" })
-    .post("/csv", ({ auth }) => respond(auth.user.id, "csv"), { parse: "none" })
-    .post("/markdown", ({ auth }) => respond(auth.user.id, "markdown"), { parse: "none" });
+    .post("", ({ auth }) => respond(auth.user.id, "json"), { access: { scope: "ideas:read" }, parse: "none" })
+    .post("/csv", ({ auth }) => respond(auth.user.id, "csv"), { access: { scope: "ideas:read" }, parse: "none" })
+    .post("/markdown", ({ auth }) => respond(auth.user.id, "markdown"), { access: { scope: "ideas:read" }, parse: "none" });
 }

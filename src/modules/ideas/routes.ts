@@ -19,21 +19,23 @@ export function ideasRoutes(deps: Deps, kit: AuthKit) {
   const merger = createIdeaMerger(deps);
   return new Elysia({ prefix: "/ideas" })
     .use(authPlugin(deps, kit))
-    .get("/", ({ auth, query }) => ideas.list(auth.user.id, query), { query: ListIdeasQuery })
+    .get("/", ({ auth, query }) => ideas.list(auth.user.id, query), { access: { scope: "ideas:read" }, query: ListIdeasQuery })
     .post("/", ({ auth, body, set }) => {
       set.status = 201;
       return ideas.create(auth, body);
     }, {
+      access: { scope: "ideas:write" },
       // transform runs before body validation: a Free account at the cap hears about the cap, not about its payload.
       transform: ({ auth }) => ideas.assertCanCapture(auth),
       body: CreateIdeaBody,
     })
-    .patch("/bulk", ({ auth, body }) => bulk.update(auth.user.id, body), { body: BulkUpdateBody })
-    .get("/:id", ({ auth, params }) => ideas.get(auth.user.id, ideaId(params.id)), byId)
-    .patch("/:id", ({ auth, params, body }) => ideas.update(auth.user.id, ideaId(params.id), body), { ...byId, body: UpdateIdeaBody })
-    .delete("/:id", ({ auth, params }) => ideas.archive(auth.user.id, ideaId(params.id)), byId)
+    .patch("/bulk", ({ auth, body }) => bulk.update(auth.user.id, body), { access: { scope: "ideas:write" }, body: BulkUpdateBody })
+    .get("/:id", ({ auth, params }) => ideas.get(auth.user.id, ideaId(params.id)), { ...byId, access: { scope: "ideas:read" } })
+    .patch("/:id", ({ auth, params, body }) => ideas.update(auth.user.id, ideaId(params.id), body), { ...byId, access: { scope: "ideas:write" }, body: UpdateIdeaBody })
+    .delete("/:id", ({ auth, params }) => ideas.archive(auth.user.id, ideaId(params.id)), { ...byId, access: { scope: "ideas:write" } })
     .post("/:id/merge", ({ auth, params, body }) => merger.merge(auth.user.id, ideaId(params.id), body.absorb_id), {
       ...byId,
+      access: { scope: "ideas:write" },
       body: MergeBody,
     });
 }

@@ -42,7 +42,7 @@ export function importRoutes(deps: Deps, kit: AuthKit) {
         rmSync(path, { force: true });
       }
     }, {
-      parse: "none", query: Query,
+      access: { scope: "account:admin" }, parse: "none", query: Query,
       // Both successes, so the document (and the fuzzer) know a dry run's 200; the shapes are in the route's description.
       response: { 200: t.Unknown({ description: "dry_run=true: the report of what would be imported; nothing written" }), 201: t.Unknown({ description: "Imported" }) },
     });

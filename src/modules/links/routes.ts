@@ -14,13 +14,14 @@ export function linksRoutes(deps: Deps, kit: AuthKit) {
   const links = createLinksService(deps);
   return new Elysia({ prefix: "/ideas/:id/links" })
     .use(authPlugin(deps, kit))
-    .get("/", ({ auth, params }) => links.list(auth.user.id, ideaId(params.id)), byIdea)
+    .get("/", ({ auth, params }) => links.list(auth.user.id, ideaId(params.id)), { ...byIdea, access: { scope: "ideas:read" } })
     .post("/", ({ auth, params, body, set }) => {
       const out = links.create(auth.user.id, ideaId(params.id), body);
       set.status = 201;
       return out;
-    }, { ...byIdea, body: CreateLinkBody })
+    }, { ...byIdea, access: { scope: "ideas:write" }, body: CreateLinkBody })
     .delete("/:linkId", ({ auth, params }) => links.remove(auth.user.id, ideaId(params.id), linkId(params.linkId)), {
+      access: { scope: "ideas:write" },
       params: t.Object({ id: t.String(), linkId: t.String() }),
     });
 }

@@ -9,5 +9,5 @@ export function mapRoutes(deps: Deps, kit: AuthKit) {
   const map = createMapService(deps);
   return new Elysia({ prefix: "/map" })
     .use(authPlugin(deps, kit))
-    .get("/", ({ auth, query }) => map.graph(auth.user.id, query), { query: MapQuery });
+    .get("/", ({ auth, query }) => map.graph(auth.user.id, query), { access: { scope: "ideas:read" }, query: MapQuery });
 }

@@ -1,15 +1,17 @@
 // The MCP endpoint: token check, a stateless MCP server per request (Streamable HTTP, JSON answers), tool invocation.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Deps } from "../../deps";
 import type { AuthKit } from "../../auth/plugin";
 import type { AuthContext } from "../../auth/credentials";
+import { checkAccess } from "../../auth/access";
 import { DAILY_REQUEST_LIMIT } from "../../auth/plans";
-import { hasScope } from "../../auth/scopes";
-import { AppError, json, rateLimited, scopeError } from "../../errors";
+import { AppError, json, rateLimited } from "../../errors";
 import { parseSettings } from "../users/settings";
 import { RESOURCE_METADATA_PATH } from "../oauth/metadata";
 import { runOperationsTool, type Invoke } from "./code-mode";
+import { advertisedInput, checkedArgs } from "./input";
 import { createTools, type ToolSpec } from "./tools";
 import pkg from "../../../package.json" with { type: "json" };
 
@@ -33,12 +35,13 @@ export function createMcpService(deps: Deps, kit: AuthKit) {
     return who && (who.via === "api-key-bearer" || who.via === "api-key-header") ? who : null;
   }
 
-  /** One tool call is one request of the user's daily quota; then the REST order: scope, then the tool's own rules. */
+  /** REST order: the daily quota (one tool call is one request), access, the tool's plan rule, then its arguments. */
   const invoke: Invoke = async (spec, auth, args) => {
     try {
-      if (!kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], deps.clock())) throw rateLimited();
-      if (!hasScope(auth.scopes, spec.scope)) throw scopeError(spec.scope);
-      return { ok: true, result: await spec.run(auth, args) };
+      if (!spec.uncounted && !kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], deps.clock())) throw rateLimited();
+      checkAccess(auth, spec.access, deps.config.upgrade_url);
+      spec.admit?.(auth);
+      return { ok: true, result: await spec.run(auth, checkedArgs(spec.input, args)) };
     } catch (e) {
       if (e instanceof AppError) return { ok: false, error: e.body };
       deps.log.error("mcp tool failed", { tool: spec.name, error: e instanceof Error ? e.message : String(e), stack: e instanceof Error ? e.stack : undefined });
@@ -46,27 +49,38 @@ export function createMcpService(deps: Deps, kit: AuthKit) {
     }
   };
 
-  function register(server: McpServer, spec: Pick<ToolSpec, "name" | "title" | "description" | "input">, readOnly: boolean, call: (args: Record<string, unknown>) => Promise<ToolResult>) {
-    server.registerTool(spec.name, {
-      title: spec.title,
-      description: spec.description,
-      inputSchema: spec.input,
-      annotations: { readOnlyHint: readOnly, destructiveHint: false, openWorldHint: false },
-    }, (args: Record<string, unknown>) => call(args));
-  }
+  // A tool's listing never changes, so its JSON Schema is made once (the code-mode tool is made per request).
+  const listings = new WeakMap<ToolSpec, Tool>();
+  const listed = (spec: ToolSpec): Tool => {
+    let tool = listings.get(spec);
+    if (!tool) {
+      tool = {
+        name: spec.name,
+        title: spec.title,
+        description: spec.description,
+        inputSchema: advertisedInput(spec.input) as Tool["inputSchema"],
+        annotations: { readOnlyHint: spec.access.scope === "ideas:read", destructiveHint: false, openWorldHint: false },
+      };
+      listings.set(spec, tool);
+    }
+    return tool;
+  };
 
-  function buildServer(auth: AuthContext): McpServer {
-    const server = new McpServer({ name: "idearepo", version: pkg.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-    for (const spec of tools) {
-      register(server, spec, spec.scope === "ideas:read", async (args) => {
-        const out = await invoke(spec, auth, args);
-        return out.ok ? text(out.result) : text(out.error, true);
-      });
-    }
-    if (parseSettings(auth.user.settings_json).code_mode) {
-      const batch = runOperationsTool(tools, invoke);
-      register(server, batch, false, async (args) => text(await batch.run(auth, args as Parameters<typeof batch.run>[1])));
-    }
+  /**
+   * The SDK's low-level server, because its high-level one takes tool arguments only as zod shapes: ours are the REST
+   * models' TypeBox schemas, which are JSON Schema already (src/modules/mcp/input.ts).
+   */
+  function buildServer(auth: AuthContext): Server {
+    const offered = parseSettings(auth.user.settings_json).code_mode ? [...tools, runOperationsTool(tools, invoke)] : tools;
+    const byName = new Map(offered.map((spec) => [spec.name, spec]));
+    const server = new Server({ name: "idearepo", version: pkg.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: offered.map(listed) }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const spec = byName.get(request.params.name);
+      if (!spec) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+      const out = await invoke(spec, auth, request.params.arguments ?? {});
+      return out.ok ? text(out.result) : text(out.error, true);
+    });
     return server;
   }
 

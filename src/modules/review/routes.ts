@@ -9,8 +9,9 @@ export function reviewRoutes(deps: Deps, kit: AuthKit) {
   const review = createReviewService(deps);
   return new Elysia({ prefix: "/review" })
     .use(authPlugin(deps, kit))
-    .get("/", ({ auth }) => review.queue(auth.user.id, auth.plan))
+    .get("/", ({ auth }) => review.queue(auth.user.id, auth.plan), { access: { scope: "ideas:read" } })
     .post("/:ideaId/keep", ({ auth, params }) => review.keep(auth.user.id, ideaId(params.ideaId)), {
+      access: { scope: "ideas:write" },
       params: t.Object({ ideaId: t.String() }),
     });
 }

@@ -9,5 +9,5 @@ export function searchRoutes(deps: Deps, kit: AuthKit) {
   const search = createSearchService(deps);
   return new Elysia({ prefix: "/ideas" })
     .use(authPlugin(deps, kit))
-    .get("/search", ({ auth, query }) => search.search(auth, query), { query: SearchQuery });
+    .get("/search", ({ auth, query }) => search.search(auth, query), { access: { scope: "ideas:read" }, query: SearchQuery });
 }

@@ -23,5 +23,5 @@ export function supportRoutes(deps: Deps, kit: AuthKit) {
       } catch {
         throw badGateway("Failed to generate support link");
       }
-    });
+    }, { access: { scope: "account:admin" } });
 }

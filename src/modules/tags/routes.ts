@@ -12,13 +12,13 @@ export function tagsRoutes(deps: Deps, kit: AuthKit) {
   const tags = createTagsService(deps);
   return new Elysia({ prefix: "/tags" })
     .use(authPlugin(deps, kit))
-    .get("/", ({ auth }) => tags.list(auth.user.id))
-    .get("/similar", ({ auth, query }) => tags.similar(auth.user.id, query), { query: SimilarQuery })
+    .get("/", ({ auth }) => tags.list(auth.user.id), { access: { scope: "ideas:read" } })
+    .get("/similar", ({ auth, query }) => tags.similar(auth.user.id, query), { access: { scope: "ideas:read" }, query: SimilarQuery })
     .post("/", ({ auth, body, set }) => {
       const out = tags.create(auth.user.id, body);
       set.status = 201;
       return out;
-    }, { body: CreateTagBody })
-    .patch("/:id", ({ auth, params, body }) => tags.update(auth.user.id, tagId(params.id), body), { ...byId, body: UpdateTagBody })
-    .delete("/:id", ({ auth, params }) => tags.remove(auth.user.id, tagId(params.id)), byId);
+    }, { access: { scope: "ideas:write" }, body: CreateTagBody })
+    .patch("/:id", ({ auth, params, body }) => tags.update(auth.user.id, tagId(params.id), body), { ...byId, access: { scope: "ideas:write" }, body: UpdateTagBody })
+    .delete("/:id", ({ auth, params }) => tags.remove(auth.user.id, tagId(params.id)), { ...byId, access: { scope: "ideas:write" } });
 }

@@ -10,10 +10,10 @@ export function usersRoutes(deps: Deps, kit: AuthKit) {
   const users = createUsersService(deps);
   return new Elysia({ prefix: "/user" })
     .use(authPlugin(deps, kit))
-    .get("/me", ({ auth }) => users.getMe(auth.user.id))
-    .patch("/me", ({ auth, body }) => users.updateMe(auth.user.id, body), { body: UpdateMeBody })
+    .get("/me", ({ auth }) => users.getMe(auth.user.id), { access: { scope: "ideas:read" } })
+    .patch("/me", ({ auth, body }) => users.updateMe(auth.user.id, body), { access: { scope: "account:admin" }, body: UpdateMeBody })
     // The web app's capture page pre-fills from ?title=&body=&url=, so bookmarklets, iOS Shortcuts and Android shares work.
     .get("/shortcuts", ({ request, server }) => ({
       quick_capture_url: deps.config.quick_capture_url ?? `${baseUrl(deps.config, request, server?.requestIP(request)?.address)}/capture`,
-    }));
+    }), { access: { scope: "account:admin" } });
 }
