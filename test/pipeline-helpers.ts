@@ -1,5 +1,6 @@
 // Test fixtures for the background pipeline: the real embedding model (loaded once per test file) and an app whose
 // queue the test drives to empty with drain(), so assertions never race the background loop.
+import { afterAll, beforeAll } from "bun:test";
 import { startModels, type ModelClient } from "../src/ml/client";
 import { createPipelineService, type PipelineService } from "../src/pipeline/service";
 import { call, makeApp, type TestApp, type TestUser } from "./helpers";
@@ -13,6 +14,8 @@ export interface PipelineApp extends TestApp {
   service: PipelineService;
   /** Runs every queued job (and any reindex backlog) to completion. */
   drain(): Promise<void>;
+  /** Stops the pipeline (waiting for a batch in flight), then closes the app and its database. */
+  close(): Promise<void>;
 }
 
 export async function makePipelineApp(model: ModelClient, opts: Parameters<typeof makeApp>[0] = {}): Promise<PipelineApp> {
@@ -23,11 +26,62 @@ export async function makePipelineApp(model: ModelClient, opts: Parameters<typeo
     ...t,
     service,
     drain: () => service.runner()!.drain(),
-    close: () => {
-      void service.stop();
+    close: async () => {
+      await service.stop();
       t.close();
     },
   };
+}
+
+/**
+ * Stands for a value a test file makes in beforeAll, so the file can name it at the top (`const { t, model } = …`):
+ * every member read goes to the value once it exists.
+ */
+function madeInBeforeAll<T extends object>(what: string, get: () => T | undefined): T {
+  const current = () => get() ?? fail(`${what} is made in beforeAll; use it inside a test or a later hook`);
+  return new Proxy({} as T, {
+    get(_, key) {
+      const target = current();
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    has: (_, key) => Reflect.has(current(), key),
+  });
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+/** A model for this test file: USE-lite unless `load` says otherwise, started in beforeAll and closed in afterAll. */
+export function useModel(load: () => Promise<ModelClient> = loadTestModel): ModelClient {
+  let model: ModelClient | undefined;
+  beforeAll(async () => {
+    model = await load();
+  });
+  afterAll(() => model?.close());
+  return madeInBeforeAll("the test model", () => model);
+}
+
+/**
+ * The set-up most pipeline and search files share: one model and one pipeline app on it for the whole file, made in
+ * beforeAll and closed in afterAll (a file's own beforeAll, registered after this call, runs after it: seed there).
+ */
+export function usePipelineApp(opts: { model?: () => Promise<ModelClient>; app?: Parameters<typeof makeApp>[0] } = {}): {
+  t: PipelineApp;
+  model: ModelClient;
+} {
+  let model: ModelClient | undefined;
+  let t: PipelineApp | undefined;
+  beforeAll(async () => {
+    model = await (opts.model ?? loadTestModel)();
+    t = await makePipelineApp(model, opts.app);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await model?.close();
+  });
+  return { t: madeInBeforeAll("the pipeline app", () => t), model: madeInBeforeAll("the test model", () => model) };
 }
 
 /** Captures an idea through POST /ideas and returns its id. */

@@ -1,21 +1,10 @@
 // The full background pass with the real model: embedding state, related relations, duplicate detections,
 // auto-tags (Pro vocabulary, Free neighbours), the parent relation, idempotence, and the light pass.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ModelClient } from "../../src/ml/client";
+import { describe, expect, test } from "bun:test";
 import { call, makeUser, type TestUser } from "../helpers";
-import { capture, loadTestModel, makePipelineApp, type PipelineApp } from "../pipeline-helpers";
+import { capture, usePipelineApp } from "../pipeline-helpers";
 
-let model: ModelClient;
-let t: PipelineApp;
-
-beforeAll(async () => {
-  model = await loadTestModel();
-  t = await makePipelineApp(model);
-});
-afterAll(async () => {
-  t.close();
-  await model.close();
-});
+const { t } = usePipelineApp();
 
 const getIdea = async (u: TestUser, id: number) => (await call(t, "GET", `/ideas/${id}`, { key: u.key })).body;
 /** Every relation touching the idea, as GET /ideas/:id/relations shows them (both directions). */

@@ -1,23 +1,13 @@
 // Recovery: an idea whose queue write was lost is picked up by the hourly job; jobs a dead process had claimed run
 // again after a restart; the job is on the scheduler's hourly list.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Cron } from "croner";
 import { SCHEDULED_JOBS } from "../../src/jobs/scheduler";
-import type { ModelClient } from "../../src/ml/client";
 import { createPipelineService } from "../../src/pipeline/service";
 import { call, makeUser } from "../helpers";
-import { capture, loadTestModel, makePipelineApp, type PipelineApp } from "../pipeline-helpers";
+import { capture, usePipelineApp } from "../pipeline-helpers";
 
-let model: ModelClient;
-let t: PipelineApp;
-beforeAll(async () => {
-  model = await loadTestModel();
-  t = await makePipelineApp(model);
-});
-afterAll(async () => {
-  t.close();
-  await model.close();
-});
+const { t, model } = usePipelineApp();
 
 const recovery = SCHEDULED_JOBS.find((j) => j.name === "pipeline-recovery")!;
 const vectorizeId = async (key: string, id: number) => (await call(t, "GET", `/ideas/${id}`, { key })).body.vectorize_id;

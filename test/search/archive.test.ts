@@ -1,19 +1,9 @@
 // Every way an idea gets archived (delete, general merge, duplicate merge) takes its vector out of semantic search.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ModelClient } from "../../src/ml/client";
+import { describe, expect, test } from "bun:test";
 import { call, makeUser, type TestUser } from "../helpers";
-import { capture, loadTestModel, makePipelineApp, search, type PipelineApp } from "../pipeline-helpers";
+import { capture, search, usePipelineApp } from "../pipeline-helpers";
 
-let model: ModelClient;
-let t: PipelineApp;
-beforeAll(async () => {
-  model = await loadTestModel();
-  t = await makePipelineApp(model);
-});
-afterAll(async () => {
-  t.close();
-  await model.close();
-});
+const { t } = usePipelineApp();
 
 const found = async (u: TestUser, q: string) =>
   ((await search(t, u, { q, min_score: 0.1 })).body.results as Array<{ id: number }>).map((r) => r.id);

@@ -1,22 +1,14 @@
 // With a cross-encoder configured, semantic results follow its order (the generated tiny cross-encoder: random
 // weights, so its order differs from the cosine order), while `score` stays the cosine similarity.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cosine, startModels, type ModelClient } from "../../src/ml/client";
+import { describe, expect, test } from "bun:test";
+import { cosine, startModels } from "../../src/ml/client";
 import { makeTestModels } from "../fixtures/ml/make-minilm";
 import { makeUser } from "../helpers";
-import { capture, makePipelineApp, search, type PipelineApp } from "../pipeline-helpers";
+import { capture, search, usePipelineApp } from "../pipeline-helpers";
 
 const fixtures = makeTestModels();
-let model: ModelClient;
-let t: PipelineApp;
-
-beforeAll(async () => {
-  model = await startModels({ modelsDir: fixtures.modelsDir, embedModel: "use-lite", rerankModel: fixtures.reranker });
-  t = await makePipelineApp(model);
-});
-afterAll(async () => {
-  t.close();
-  await model.close();
+const { t, model } = usePipelineApp({
+  model: () => startModels({ modelsDir: fixtures.modelsDir, embedModel: "use-lite", rerankModel: fixtures.reranker }),
 });
 
 describe("semantic search with a cross-encoder", () => {

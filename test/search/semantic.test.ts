@@ -1,14 +1,12 @@
 // GET /ideas/search (semantic) with the real USE-lite model: paraphrases without shared words, the score floor,
 // cosine scores, the second stage's order, tenant isolation (also against a far bigger account), the Free quota.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ModelClient } from "../../src/ml/client";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { cosine } from "../../src/ml/client";
 import { tokenize } from "../../src/modules/search/tokenize";
 import { call, makeUser, type TestUser } from "../helpers";
-import { capture, loadTestModel, makePipelineApp, search, type PipelineApp } from "../pipeline-helpers";
+import { capture, search, usePipelineApp } from "../pipeline-helpers";
 
-let model: ModelClient;
-let t: PipelineApp;
+const { t, model } = usePipelineApp();
 let me: TestUser;
 const ids: Record<string, number> = {};
 
@@ -26,15 +24,9 @@ const CORPUS: Record<string, string> = {
 const ids0 = (r: { body: any }) => (r.body.results as Array<{ id: number }>).map((x) => x.id);
 
 beforeAll(async () => {
-  model = await loadTestModel();
-  t = await makePipelineApp(model);
   me = await makeUser(t, { plan: "pro" });
   for (const [k, title] of Object.entries(CORPUS)) ids[k] = await capture(t, me, { title });
   await t.drain();
-});
-afterAll(async () => {
-  t.close();
-  await model.close();
 });
 
 describe("semantic search: finding by meaning", () => {

@@ -1,19 +1,9 @@
 // GET /tags/similar with real tag embeddings: the answer's shape, limit default 5 and clamp to 20, other accounts unseen.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ModelClient } from "../../src/ml/client";
+import { describe, expect, test } from "bun:test";
 import { call, makeUser } from "../helpers";
-import { loadTestModel, makePipelineApp, type PipelineApp } from "../pipeline-helpers";
+import { usePipelineApp } from "../pipeline-helpers";
 
-let model: ModelClient;
-let t: PipelineApp;
-beforeAll(async () => {
-  model = await loadTestModel();
-  t = await makePipelineApp(model);
-});
-afterAll(async () => {
-  t.close();
-  await model.close();
-});
+const { t } = usePipelineApp();
 
 describe("GET /tags/similar", () => {
   test("default 5, clamped to 20, each {name, idea_count, similarity}; only the caller's tags", async () => {
