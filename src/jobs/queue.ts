@@ -1,7 +1,10 @@
-// The durable job queue in SQLite: enqueue inside the caller's transaction, claim in batches, complete or retry.
+// The durable job queue in SQLite and the only SQL over `jobs`: enqueue inside the caller's transaction; a consumer
+// claims its own kinds in batches, then completes, retries or releases them. Kinds are bound parameters, never SQL text.
 import type { Db } from "../db/open";
 
-export type JobKind = "full" | "light" | "tag-embed" | string;
+/** Every kind of queued job; each consumer names the kinds it owns when it creates its queue. */
+export const JOB_KINDS = ["full", "light", "tag-embed"] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
 
 export interface JobRow {
   id: number;
@@ -26,40 +29,74 @@ export function enqueueJob(db: Db, kind: JobKind, ideaId: number | null, now: st
   ).run(kind, ideaId, payload === null ? null : JSON.stringify(payload), now);
 }
 
-export function createQueue(db: Db) {
-  const claimable = db.query<JobRow, [string, number]>(
-    "SELECT * FROM jobs WHERE locked_at IS NULL AND run_after <= ? ORDER BY id LIMIT ?",
+/** Jobs waiting and jobs claimed, over every kind (the operator's instance figures). */
+export function countJobs(db: Db): { pending: number; locked: number } {
+  return db
+    .query<{ pending: number; locked: number }, []>(
+      "SELECT count(*) FILTER (WHERE locked_at IS NULL) AS pending, count(*) FILTER (WHERE locked_at IS NOT NULL) AS locked FROM jobs",
+    )
+    .get()!;
+}
+
+/** The queue as one consumer sees it: only the `kinds` it owns are claimed, released or waited for. */
+export function createQueue(db: Db, kinds: readonly JobKind[]) {
+  const own = JSON.stringify(kinds);
+  const claimable = db.query<JobRow, [string, number, string]>(
+    `SELECT * FROM jobs WHERE locked_at IS NULL AND run_after <= ?1
+       AND kind IN (SELECT value FROM json_each(?3)) ORDER BY id LIMIT ?2`,
   );
   const lock = db.query("UPDATE jobs SET locked_at = ?, attempts = attempts + 1 WHERE id = ? AND locked_at IS NULL");
+  const nextRunAfter = db.query<{ at: string | null }, [string]>(
+    "SELECT min(run_after) AS at FROM jobs WHERE locked_at IS NULL AND kind IN (SELECT value FROM json_each(?))",
+  );
+  const locked = db.query<{ id: number; run_after: string }, [string]>(
+    "SELECT id, run_after FROM jobs WHERE locked_at IS NOT NULL AND kind IN (SELECT value FROM json_each(?))",
+  );
+  const byId = db.query<Pick<JobRow, "kind" | "idea_id">, [number]>("SELECT kind, idea_id FROM jobs WHERE id = ?");
+  const pendingTwin = db.query<{ x: number }, [string, number | null]>(
+    "SELECT 1 AS x FROM jobs WHERE kind = ? AND idea_id IS ? AND locked_at IS NULL",
+  );
+  const remove = db.query("DELETE FROM jobs WHERE id = ?");
+  const putBack = db.query("UPDATE jobs SET locked_at = NULL, run_after = ?, last_error = ? WHERE id = ?");
+  const unqueued = db.query<{ id: number }, [string, string]>(
+    `SELECT value AS id FROM json_each(?2) WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE kind = ?1 AND idea_id = value)`,
+  );
+
+  /** Puts a job back for a later attempt (a pending twin, if one appeared meanwhile, makes this one redundant). */
+  function retry(id: number, runAfter: string, error: string): void {
+    db.transaction(() => {
+      const job = byId.get(id);
+      if (!job) return;
+      if (pendingTwin.get(job.kind, job.idea_id)) remove.run(id);
+      else putBack.run(runAfter, error.slice(0, 500), id);
+    })();
+  }
+
   return {
     /** Claims up to `limit` ready jobs; locked rows are invisible to other claimers until completed or released. */
-    claim(limit: number, now: string): JobRow[] {
+    claim(now: string, limit: number): JobRow[] {
       return db.transaction(() => {
-        const rows = claimable.all(now, limit);
+        const rows = claimable.all(now, limit, own);
         for (const r of rows) lock.run(now, r.id);
         return rows.map((r) => ({ ...r, locked_at: now, attempts: r.attempts + 1 }));
       })();
     },
-    complete(id: number): void {
-      db.query("DELETE FROM jobs WHERE id = ?").run(id);
+    /** When the earliest waiting job comes due (null: none waiting). */
+    nextRunAfter: () => nextRunAfter.get(own)?.at ?? null,
+    complete: (id: number) => void remove.run(id),
+    retry,
+    /**
+     * Hands every claimed job back, keeping its turn (at-least-once). Only safe when nothing of this consumer runs:
+     * at start, for the claims of a process that died, or between rounds after one failed.
+     */
+    releaseClaimed(reason: string): number {
+      const rows = locked.all(own);
+      for (const j of rows) retry(j.id, j.run_after, reason);
+      return rows.length;
     },
-    /** Puts a job back for a later attempt (a pending twin, if one appeared meanwhile, makes this one redundant). */
-    retry(id: number, runAfter: string, error: string): void {
-      db.transaction(() => {
-        const job = db.query<JobRow, [number]>("SELECT * FROM jobs WHERE id = ?").get(id);
-        if (!job) return;
-        const twin = db.query("SELECT 1 FROM jobs WHERE kind = ? AND idea_id IS ? AND locked_at IS NULL").get(job.kind, job.idea_id);
-        if (twin) db.query("DELETE FROM jobs WHERE id = ?").run(id);
-        else db.query("UPDATE jobs SET locked_at = NULL, run_after = ?, last_error = ? WHERE id = ?").run(runAfter, error.slice(0, 500), id);
-      })();
-    },
-    /** After a crash, jobs locked by the dead process are released so nothing is lost (at-least-once). */
-    releaseStale(before: string): number {
-      const stale = db.query<JobRow, [string]>("SELECT * FROM jobs WHERE locked_at IS NOT NULL AND locked_at < ?").all(before);
-      for (const j of stale) this.retry(j.id, j.run_after, j.last_error ?? "released after restart");
-      return stale.length;
-    },
-    pendingCount: () => db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs").get()!.n,
+    /** Those of `ideaIds` with no job of `kind`, waiting or claimed. */
+    withoutJob: (kind: JobKind, ideaIds: number[]) =>
+      ideaIds.length === 0 ? [] : unqueued.all(kind, JSON.stringify(ideaIds)).map((r) => r.id),
   };
 }
 export type Queue = ReturnType<typeof createQueue>;

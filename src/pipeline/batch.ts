@@ -1,11 +1,18 @@
-// One unit of background work: claimed jobs (or a slice of the reindex backlog), their texts, and the new vectors.
+// One unit of background work: claimed jobs (or a slice of the reindex backlog), their texts, the new vectors and
+// how they are stored; also the pipeline's view of the job queue (its kinds).
 import type { Db } from "../db/open";
-import type { JobRow } from "../jobs/queue";
+import { createQueue, type JobKind, type JobRow } from "../jobs/queue";
 import type { Logger } from "../lib/log";
-import { targetGeneration, type EmbeddingState, type Generation } from "../vectors/generations";
-import { embedItems, ideaText, isCurrent, itemKey, type EmbedItem, type FreshVectors } from "./embed";
+import { targetGeneration, vectorId, type EmbeddingState, type Generation } from "../vectors/generations";
+import { vectorStore } from "../vectors/store";
+import { embedItems, ideaText, isCurrent, itemKey, textHash, type EmbedItem, type FreshVectors } from "./embed";
 import type { ModelSet } from "./models";
 import type { PipelineRepo } from "./repo";
+
+/** The job kinds the pipeline consumes; itemsForJobs says what each one embeds. */
+export const PIPELINE_JOB_KINDS = ["full", "light", "tag-embed"] as const satisfies readonly JobKind[];
+/** The queue as the pipeline sees it: only its own kinds are claimed or released. */
+export const pipelineQueue = (db: Db) => createQueue(db, PIPELINE_JOB_KINDS);
 
 export interface Batch {
   kind: "jobs" | "reindex";
@@ -85,3 +92,26 @@ export async function embedBatch(db: Db, models: ModelSet, log: Logger, batch: O
 
 export const freshVector = (batch: Batch, gen: number, item: Pick<EmbedItem, "kind" | "id">) =>
   batch.fresh.get(gen)?.get(itemKey(item.kind, item.id)) ?? null;
+
+/**
+ * Writes an item's new vectors to every writable generation, then points its vectorize_id at the target generation
+ * once that holds a current vector. Call inside a transaction.
+ */
+export function storeItem(db: Db, repo: PipelineRepo, batch: Batch, item: EmbedItem): void {
+  const target = targetGeneration(batch.state)!;
+  let current = false;
+  for (const g of batch.gens) {
+    const v = freshVector(batch, g.gen, item);
+    const store = vectorStore(db, g);
+    if (item.kind === "idea") {
+      if (v) store.putIdea(item.id, item.userId, v, textHash(item.text));
+    } else if (v) store.putTag(item.id, item.userId, v, item.text);
+    // No new vector means the stored one was already current, or embedding failed: check which.
+    if (g.gen === target.gen) current = !!v || isCurrent(db, g, item);
+  }
+  // Without a current vector of the target generation (its model not loaded here, or embedding failed) the id
+  // stays as it is, so the item is picked up again.
+  if (!current) return;
+  if (item.kind === "idea") repo.setIdeaVectorId(item.id, vectorId(target.gen, item.id));
+  else repo.setTagVectorId(item.id, vectorId(target.gen, item.id));
+}

@@ -6,6 +6,7 @@ import type { ScheduledJob } from "../jobs/scheduler";
 import { toStamp } from "../lib/time";
 import { readState } from "../vectors/generations";
 import { vectorStore } from "../vectors/store";
+import { pipelineQueue } from "./batch";
 import { createPipelineRepo } from "./repo";
 import type { Runner } from "./runner";
 
@@ -17,7 +18,7 @@ export function requeueUnprocessed(deps: Deps): number {
   const repo = createPipelineRepo(deps.db);
   const now = toStamp(deps.clock());
   return deps.db.transaction(() => {
-    const ids = repo.unembeddedWithoutJob();
+    const ids = pipelineQueue(deps.db).withoutJob("full", repo.unembeddedIdeaIds());
     for (const id of ids) enqueueJob(deps.db, "full", id, now);
     return ids.length;
   })();

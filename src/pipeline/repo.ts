@@ -1,9 +1,6 @@
-// SQL the background pipeline runs: claiming its jobs, idea/tag rows, auto-tags, system relations, detections.
+// SQL the background pipeline runs: idea/tag rows, auto-tags, system relations, detections (the queue is jobs/queue.ts).
 import type { Db } from "../db/open";
-import type { JobRow } from "../jobs/queue";
 import { vectorIdRange } from "../vectors/generations";
-
-export const PIPELINE_JOB_KINDS = ["full", "light", "tag-embed"] as const;
 
 export interface PipelineIdea {
   id: number;
@@ -36,15 +33,6 @@ export interface SystemRelation {
 }
 
 export function createPipelineRepo(db: Db) {
-  const claimable = db.query<JobRow, [string, number]>(
-    `SELECT * FROM jobs WHERE locked_at IS NULL AND run_after <= ?1
-       AND kind IN (${PIPELINE_JOB_KINDS.map((k) => `'${k}'`).join(", ")}) ORDER BY id LIMIT ?2`,
-  );
-  const lock = db.query("UPDATE jobs SET locked_at = ?, attempts = attempts + 1 WHERE id = ? AND locked_at IS NULL");
-  const nextRunAfter = db.query<{ at: string | null }, []>(
-    `SELECT min(run_after) AS at FROM jobs WHERE locked_at IS NULL
-       AND kind IN (${PIPELINE_JOB_KINDS.map((k) => `'${k}'`).join(", ")})`,
-  );
   const idea = db.query<PipelineIdea, [number]>(
     `SELECT i.id, i.user_id, i.title, i.body, i.parent_id, i.is_archived, i.vectorize_id, i.created_at,
             u.plan, u.trial_ends_at, u.subscription_id, u.settings_json
@@ -100,21 +88,9 @@ export function createPipelineRepo(db: Db) {
     `SELECT id, user_id, name, vectorize_id FROM tags
      WHERE vectorize_id IS NULL OR vectorize_id < ?1 OR vectorize_id >= ?2 LIMIT ?3`,
   );
-  const unembedded = db.query<{ id: number }, []>(
-    `SELECT i.id FROM ideas i WHERE i.is_archived = 0 AND i.vectorize_id IS NULL
-       AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.idea_id = i.id AND j.kind = 'full')`,
-  );
+  const unembedded = db.query<{ id: number }, []>("SELECT id FROM ideas WHERE is_archived = 0 AND vectorize_id IS NULL");
 
   return {
-    /** Claims up to `limit` ready pipeline jobs (other features' job kinds are left alone). */
-    claim(now: string, limit: number): JobRow[] {
-      return db.transaction(() => {
-        const rows = claimable.all(now, limit);
-        for (const r of rows) lock.run(now, r.id);
-        return rows.map((r) => ({ ...r, locked_at: now, attempts: r.attempts + 1 }));
-      })();
-    },
-    nextRunAfter: () => nextRunAfter.get()?.at ?? null,
     idea: (id: number) => idea.get(id),
     setIdeaVectorId: (id: number, vid: string | null) => void setIdeaVector.run(vid, id),
     tag: (id: number) => tag.get(id),
@@ -147,8 +123,8 @@ export function createPipelineRepo(db: Db) {
     ideasOutsideGen: (gen: number, limit: number) => staleIdeas.all(...vectorIdRange(gen), limit),
     /** Tags without a vector of generation `gen` (new, or of an older generation). */
     tagsOutsideGen: (gen: number, limit: number) => staleTags.all(...vectorIdRange(gen), limit),
-    /** Live ideas never embedded and with no full pass queued: the recovery job's work. */
-    unembeddedWithoutJob: () => unembedded.all().map((r) => r.id),
+    /** Live ideas never embedded (the recovery job keeps those with no full pass queued). */
+    unembeddedIdeaIds: () => unembedded.all().map((r) => r.id),
   };
 }
 export type PipelineRepo = ReturnType<typeof createPipelineRepo>;

@@ -1,16 +1,17 @@
 // The queue consumer: claims batches, embeds them in the model worker while the previous batch's rows are written,
-// then stores vectors and runs the full pass one idea per short transaction, yielding to HTTP between ideas.
+// then stores vectors and runs the full pass one idea per short transaction, yielding to HTTP between ideas. When no
+// job is ready it works through the reindex backlog (reindex.ts).
 import type { Deps } from "../deps";
 import { effectivePlan } from "../auth/plans";
-import { createQueue, type JobRow } from "../jobs/queue";
+import type { JobRow } from "../jobs/queue";
 import { toStamp } from "../lib/time";
 import { parseSettings } from "../modules/users/settings";
-import { readState, switchIfComplete, targetGeneration, vectorId, type EmbeddingState } from "../vectors/generations";
+import { readState, targetGeneration, type EmbeddingState } from "../vectors/generations";
 import { forgetStoresExcept, vectorStore } from "../vectors/store";
-import { embedBatch, freshVector, itemsForJobs, writableGenerations, type Batch } from "./batch";
-import { ideaText, isCurrent, textHash, type EmbedItem } from "./embed";
+import { embedBatch, freshVector, itemsForJobs, pipelineQueue, storeItem, writableGenerations, type Batch } from "./batch";
+import { createReindexer } from "./reindex";
 import { servingGeneration, type ModelSet } from "./models";
-import { createPipelineRepo, PIPELINE_JOB_KINDS } from "./repo";
+import { createPipelineRepo } from "./repo";
 import { removeIdeaVectors } from "./archive";
 import { runIdeaSteps } from "./steps";
 import { isStorageFull } from "../db/storage";
@@ -22,8 +23,6 @@ import { isStorageFull } from "../db/storage";
  * (a claim takes what is ready), and search queries interleave with the model's small batches.
  */
 export const BATCH_JOBS = 256;
-/** Items per reindex slice (embedding only, no neighbour steps); large for the same reason. */
-export const REINDEX_BATCH = 256;
 /** Longest idle sleep; a wake-up (new job) or a retry coming due ends it sooner. */
 const IDLE_MS = 60_000;
 
@@ -44,12 +43,9 @@ export interface RunnerOptions {
 export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions = {}) {
   const { db, log } = deps;
   const repo = createPipelineRepo(db);
-  const queue = createQueue(db);
+  const queue = pipelineQueue(db);
+  const reindex = createReindexer(deps, models, repo);
   const stamp = () => toStamp(deps.clock());
-  /** Reindex items being embedded right now, so the next slice does not pick them again. */
-  const inFlight = new Set<string>();
-  /** Reindex items that failed to embed in this process: skipped until restart so a bad text cannot spin the loop. */
-  const poisoned = new Set<string>();
   let stopped = false;
   let running: Promise<void> | null = null;
   let wakeUp: (() => void) | null = null;
@@ -69,64 +65,19 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     const target = targetGeneration(state);
     if (!target) return null;
     const gens = writableGenerations(state, models);
-    const jobs = opts.jobs === false ? [] : repo.claim(stamp(), BATCH_JOBS);
+    const jobs = opts.jobs === false ? [] : queue.claim(stamp(), BATCH_JOBS);
     if (jobs.length > 0) {
       return embedBatch(db, models, log, { kind: "jobs", jobs, state, gens, items: itemsForJobs(db, repo, state, jobs) });
     }
     if (!models.clientFor(target)) return null;
-    return prepareReindex(state);
-  }
-
-  async function prepareReindex(state: EmbeddingState): Promise<Batch | null> {
-    const target = targetGeneration(state)!;
-    const free = (kind: "idea" | "tag", id: number) => !inFlight.has(`${kind}:${id}`) && !poisoned.has(`${kind}:${id}`);
-    const items: EmbedItem[] = [
-      ...repo.ideasOutsideGen(target.gen, REINDEX_BATCH * 2).filter((i) => free("idea", i.id))
-        .map((i): EmbedItem => ({ kind: "idea", id: i.id, userId: i.user_id, text: ideaText(i.title, i.body) })),
-      ...repo.tagsOutsideGen(target.gen, REINDEX_BATCH * 2).filter((t) => free("tag", t.id))
-        .map((t): EmbedItem => ({ kind: "tag", id: t.id, userId: t.user_id, text: t.name })),
-    ].slice(0, REINDEX_BATCH);
-    if (items.length === 0) {
-      if (state.building && inFlight.size === 0) {
-        const active = switchIfComplete(db, stamp());
-        if (active) log.info("embedding model switched; old vectors dropped", { model: active.model_id, generation: active.gen });
-      }
-      return null;
-    }
-    for (const i of items) inFlight.add(`${i.kind}:${i.id}`);
-    const batch = await embedBatch(db, models, log, { kind: "reindex", jobs: [], state, gens: [target], items: new Map([[0, items]]) });
-    if (batch.failed.size > 0) {
-      for (const i of items) if (!freshVector(batch, target.gen, i)) poisoned.add(`${i.kind}:${i.id}`);
-      log.warn("reindex: some texts could not be embedded; they are retried after a restart", { count: poisoned.size });
-    }
-    return batch;
-  }
-
-  function storeItem(batch: Batch, item: EmbedItem): void {
-    const state = batch.state;
-    const target = targetGeneration(state)!;
-    let current = false;
-    for (const g of batch.gens) {
-      const v = freshVector(batch, g.gen, item);
-      const store = vectorStore(db, g);
-      if (item.kind === "idea") {
-        if (v) store.putIdea(item.id, item.userId, v, textHash(item.text));
-      } else if (v) store.putTag(item.id, item.userId, v, item.text);
-      // No new vector means the stored one was already current, or embedding failed: check which.
-      if (g.gen === target.gen) current = !!v || isCurrent(db, g, item);
-    }
-    // Without a current vector of the target generation (its model not loaded here, or embedding failed) the id
-    // stays as it is, so the item is picked up again.
-    if (!current) return;
-    if (item.kind === "idea") repo.setIdeaVectorId(item.id, vectorId(target.gen, item.id));
-    else repo.setTagVectorId(item.id, vectorId(target.gen, item.id));
+    return reindex.prepare(state);
   }
 
   function applyJob(batch: Batch, job: JobRow, now: string): void {
     const items = batch.items.get(job.id) ?? [];
     db.transaction(() => {
       if (job.kind !== "full" || job.idea_id === null) {
-        for (const item of items) if (item.kind !== "tag" || repo.tag(item.id)) storeItem(batch, item);
+        for (const item of items) if (item.kind !== "tag" || repo.tag(item.id)) storeItem(db, repo, batch, item);
         return;
       }
       const idea = repo.idea(job.idea_id);
@@ -136,7 +87,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
         return;
       }
       const item = items.find((i) => i.kind === "idea");
-      if (item) storeItem(batch, item);
+      if (item) storeItem(db, repo, batch, item);
       const serving = servingGeneration(batch.state, models);
       if (!serving) return;
       const store = vectorStore(db, serving);
@@ -149,16 +100,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
 
   async function apply(batch: Batch): Promise<void> {
     if (batch.kind === "reindex") {
-      const items = batch.items.get(0)!;
-      for (const item of items) {
-        db.transaction(() => {
-          const live = item.kind === "idea" ? repo.idea(item.id) : repo.tag(item.id);
-          if (live && !("is_archived" in live && live.is_archived)) storeItem(batch, item);
-        })();
-        inFlight.delete(`${item.kind}:${item.id}`);
-        processed++;
-      }
-      await yieldToHttp();
+      processed += await reindex.apply(batch);
       return;
     }
     for (const job of batch.jobs) {
@@ -209,18 +151,13 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
    * release every claim (at-least-once, as after a crash).
    */
   function releaseClaims(): void {
-    const locked = db
-      .query<{ id: number; run_after: string }, []>(
-        `SELECT id, run_after FROM jobs WHERE locked_at IS NOT NULL AND kind IN (${PIPELINE_JOB_KINDS.map((k) => `'${k}'`).join(", ")})`,
-      )
-      .all();
-    for (const j of locked) queue.retry(j.id, j.run_after, "released after a failed pipeline round");
+    queue.releaseClaimed("released after a failed pipeline round");
   }
 
   /** Hands a claimed but unwritten batch back at shutdown; its jobs run again on the next start. */
   function release(batch: Batch): void {
     for (const job of batch.jobs) queue.retry(job.id, stamp(), "released at shutdown");
-    for (const item of batch.items.get(0) ?? []) inFlight.delete(`${item.kind}:${item.id}`);
+    if (batch.kind === "reindex") reindex.release(batch);
   }
 
   /** One caller at a time: the loop and drain() never interleave batches. */
@@ -237,7 +174,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     }
     let untilDue = IDLE_MS;
     try {
-      const due = repo.nextRunAfter();
+      const due = queue.nextRunAfter();
       if (due) untilDue = new Date(due.replace(" ", "T") + "Z").getTime() - deps.clock().getTime();
     } catch {
       // the database is failing: the minimum pause applies

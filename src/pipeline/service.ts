@@ -1,13 +1,12 @@
 // The background service: loads the models, puts the search/pipeline engines on deps.engines, runs the queue loop.
 import type { Deps } from "../deps";
-import { createQueue } from "../jobs/queue";
 import { toStamp } from "../lib/time";
 import type { ModelClient } from "../ml/client";
 import type { BackgroundService } from "../services";
 import { similarTags } from "./engines";
 import { startModelSet, type ModelSet } from "./models";
 import { requeueUnprocessed } from "./recovery";
-import { PIPELINE_JOB_KINDS } from "./repo";
+import { pipelineQueue } from "./batch";
 import { createRunner, type Runner } from "./runner";
 import { removeIdeaVectors } from "./archive";
 
@@ -28,14 +27,7 @@ export interface PipelineOptions {
 
 /** Jobs a dead process had claimed go back to the queue (at-least-once); other features' job kinds are theirs. */
 function releaseOwnLocks(deps: Deps): number {
-  const queue = createQueue(deps.db);
-  const locked = deps.db
-    .query<{ id: number; run_after: string }, []>(
-      `SELECT id, run_after FROM jobs WHERE locked_at IS NOT NULL AND kind IN (${PIPELINE_JOB_KINDS.map((k) => `'${k}'`).join(", ")})`,
-    )
-    .all();
-  for (const j of locked) queue.retry(j.id, j.run_after, "released after restart");
-  return locked.length;
+  return pipelineQueue(deps.db).releaseClaimed("released after restart");
 }
 
 export function createPipelineService(deps: Deps, opts: PipelineOptions = {}): PipelineService {

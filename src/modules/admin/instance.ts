@@ -6,6 +6,7 @@ import { Readable } from "node:stream";
 import pkg from "../../../package.json" with { type: "json" };
 import type { Deps } from "../../deps";
 import { lastBackup, recordBackup, snapshotDatabase } from "../../db/backup";
+import { countJobs } from "../../jobs/queue";
 import { randomHex } from "../../lib/crypto";
 import { toStamp, utcDay } from "../../lib/time";
 import { embeddingsHealth } from "../../pipeline/engines";
@@ -41,7 +42,7 @@ export function createInstanceService(deps: Deps) {
       version: pkg.version,
       data_dir_bytes: folderBytes(deps.config.data_dir),
       database_bytes: repo.databaseBytes(),
-      queue: repo.queueCounts(),
+      queue: countJobs(deps.db),
       embeddings: embeddingsHealth(deps.db).embeddings,
       last_backup: lastBackup(deps.db),
     }),

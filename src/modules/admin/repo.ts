@@ -22,10 +22,6 @@ export function createAdminRepo(db: Db) {
     useInvitation: (hash: string, now: string) =>
       db.query("UPDATE invitations SET used_at = ?2 WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2").run(hash, now).changes === 1,
     deleteSessionsOf: (userId: string) => db.query("DELETE FROM sessions WHERE user_id = ?").run(userId).changes,
-    queueCounts: () =>
-      db.query<{ pending: number; locked: number }, []>(
-        "SELECT count(*) FILTER (WHERE locked_at IS NULL) AS pending, count(*) FILTER (WHERE locked_at IS NOT NULL) AS locked FROM jobs",
-      ).get()!,
     /** The main database's size in pages (the WAL is not counted: it is folded back at each checkpoint). */
     databaseBytes: () =>
       db.query<{ n: number }, []>("SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()").get()!.n,
