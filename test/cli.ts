@@ -1,5 +1,6 @@
 // Runs the operator CLI as a real process against a data dir, as an operator would.
-import { mkdtempSync } from "node:fs";
+import { afterAll } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -16,4 +17,21 @@ export function runCli(args: string[], opts: { dataDir: string; stdin?: string; 
     cwd: ROOT,
   });
   return { code: proc.exitCode, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
+}
+
+/** The run, or an error carrying its exit code and stderr (so a failed step says why). */
+export function ok(r: ReturnType<typeof runCli>) {
+  if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
+  return r;
+}
+
+/** A data dir and a folder for files, both removed in afterAll; `cli(...args)` runs the CLI on that data dir. */
+export function cliSandbox(prefix: string) {
+  const dataDir = tempDir(`${prefix}-`);
+  const work = tempDir(`${prefix}-files-`);
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
+  });
+  return { dataDir, work, cli: (...args: string[]) => runCli(args, { dataDir }) };
 }

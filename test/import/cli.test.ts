@@ -1,23 +1,12 @@
 // The import and export CLI as real processes: round trip through files, progress on stderr, refusals.
-import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync, rmSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli, tempDir } from "../cli";
+import { cliSandbox, ok } from "../cli";
 import { makeApp, makeUser } from "../helpers";
 import { comparable, exportJson, seedVariedAccount } from "./helpers";
 
-const dataDir = tempDir("idearepo-import-cli-");
-const work = tempDir("idearepo-import-files-");
-afterAll(() => {
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
-});
-
-const cli = (...args: string[]) => runCli(args, { dataDir });
-function ok(r: ReturnType<typeof runCli>) {
-  if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
-  return r;
-}
+const { work, cli } = cliSandbox("idearepo-import-cli");
 
 describe("import / export CLI", () => {
   test("HTTP export → CLI import → CLI export → CLI import → CLI export keeps everything", async () => {

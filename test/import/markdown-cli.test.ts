@@ -1,25 +1,14 @@
 // `idearepo import DIR|ZIP --from … --dry-run` as a real process: folders, dry runs, progress, and a kill -9 mid-import
 // that a second run completes without copies.
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { zipSync } from "fflate";
-import { ROOT, runCli, tempDir } from "../cli";
+import { cliSandbox, ok, ROOT } from "../cli";
 import { fixtureFiles, FIXTURES } from "./source-fixtures";
 
-const dataDir = tempDir("idearepo-mdcli-");
-const work = tempDir("idearepo-mdcli-files-");
-afterAll(() => {
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
-});
-
-const cli = (...args: string[]) => runCli(args, { dataDir });
-function ok(r: ReturnType<typeof runCli>) {
-  if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
-  return r;
-}
+const { dataDir, work, cli } = cliSandbox("idearepo-mdcli");
 function dbCount(sql: string, ...args: string[]): number {
   const db = new Database(join(dataDir, "idearepo.db"), { readonly: true });
   try {
