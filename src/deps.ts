@@ -1,21 +1,42 @@
-// What every module receives: configuration, the database, the clock and the logger (plus optional engines).
+// What every module receives: configuration, the database, the clock, the logger and the late-bound engines.
 import type { Config } from "./config";
 import type { Db } from "./db/open";
 import type { Clock } from "./lib/time";
 import type { Logger } from "./lib/log";
+import type { TagSimilarEngine } from "./modules/tags/model";
+import type { ModelSet } from "./pipeline/models";
 
 export interface Deps {
   config: Readonly<Config>;
   db: Db;
   clock: Clock;
   log: Logger;
-  /** Late-bound engines (models, mailer, queue wake-up); features read them through here so tests can inject real ones. */
   engines: Engines;
 }
 
-// Each feature adds its own optional engine field here.
+/**
+ * Parts that exist only once a background service runs (the embedding models and what they power) or that a host
+ * process injects. Every field is always present: null means "not running in this process", and each reader has an
+ * explicit answer for it (named on the field). A new engine is one field here plus its null in noEngines(), so a
+ * misspelt or forgotten engine is a type error. Tests inject real engines through these fields, mostly by starting
+ * the real service (test/pipeline-helpers.ts).
+ */
 export interface Engines {
-  /** Called after a job is enqueued, so the background worker wakes without polling latency. */
-  onJobQueued?: () => void;
+  /** The loaded embedding models. null: semantic search answers with keyword results. */
+  models: ModelSet | null;
+  /** Wakes the background worker after a job is enqueued, so it starts without polling latency. null: no worker here. */
+  onJobQueued: (() => void) | null;
+  /** Drops an archived idea's vectors from the index. null: nothing to drop (no vector index is served here). */
+  onIdeaArchived: ((ideaId: number) => unknown) | null;
+  /** Tags whose stored vectors are nearest a tag's. null: GET /tags/similar answers with an empty list. */
+  tagSimilar: TagSimilarEngine | null;
+  /** A master key handed over by a host process. null: master_key from the configuration, else <data_dir>/master.key. */
+  masterKey: Uint8Array | null;
+  /** Transitional, until pipeline/service.ts takes off its engines by name (next commit); nothing else reads through it. */
   [name: string]: unknown;
+}
+
+/** Engines with nothing running: what a process (server, CLI command, test) has before its services start. */
+export function noEngines(): Engines {
+  return { models: null, onJobQueued: null, onIdeaArchived: null, tagSimilar: null, masterKey: null };
 }

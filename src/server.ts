@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { openDb } from "./db/open";
-import type { Deps } from "./deps";
+import { noEngines, type Deps } from "./deps";
 import { createApp } from "./app";
 import { createLogger } from "./lib/log";
 import { systemClock } from "./lib/time";
@@ -46,7 +46,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   if (other !== null) throw new DataDirBusyError(`Another idearepo server (pid ${other}) is serving ${config.data_dir}; stop it first`);
   const db = openDb(dbPath(config));
   const checkpointer = startCheckpointer(db, dbPath(config), log);
-  const deps: Deps = { config, db, clock: systemClock, log, engines: {} };
+  const deps: Deps = { config, db, clock: systemClock, log, engines: noEngines() };
   const services: BackgroundService[] = [];
   for (const make of SERVICE_FACTORIES) {
     const s = make(deps);

@@ -1,7 +1,7 @@
 // Test fixtures: an in-memory app with the real migrations, users created through the real service, request helpers.
 import { loadConfig, type Config } from "../src/config";
 import { openDb } from "../src/db/open";
-import type { Deps } from "../src/deps";
+import { noEngines, type Deps } from "../src/deps";
 import { createApp } from "../src/app";
 import { createLogger } from "../src/lib/log";
 import { createUsersService } from "../src/modules/users/service";
@@ -27,7 +27,7 @@ export function makeApp(opts: { config?: Partial<Config>; now?: string; logs?: s
   };
   const db = openDb(":memory:");
   const log = opts.logs ? createLogger("debug", (l) => opts.logs!.push(l)) : createLogger("silent");
-  const deps: Deps = { config, db, clock: () => clock.now, log, engines: {} };
+  const deps: Deps = { config, db, clock: () => clock.now, log, engines: noEngines() };
   const created = createApp(deps);
   return {
     deps,

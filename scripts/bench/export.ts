@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { openDb } from "../../src/db/open";
 import { loadConfig } from "../../src/config";
 import { createLogger } from "../../src/lib/log";
-import type { Deps } from "../../src/deps";
+import { noEngines, type Deps } from "../../src/deps";
 import { createUsersService } from "../../src/modules/users/service";
 import { createExportService, type ExportFormat } from "../../src/modules/export/service";
 import { drain } from "../../src/modules/export/stream";
@@ -43,7 +43,7 @@ function memStatus(): { rssMb: number; hwmMb: number } {
 
 function depsFor(dbFile: string): Deps {
   const config = loadConfig({ IDEAREPO_DATA_DIR: tmpdir(), IDEAREPO_ENV: "test" }, { log_level: "silent" });
-  return { config, db: openDb(dbFile), clock: () => new Date(), log: createLogger("silent"), engines: {} };
+  return { config, db: openDb(dbFile), clock: () => new Date(), log: createLogger("silent"), engines: noEngines() };
 }
 
 async function seed(dbFile: string, ideas: number, bodyChars: number): Promise<{ userId: string; key: string; dataMb: number }> {

@@ -1,7 +1,7 @@
 // Shared by the search benchmarks: an app on a database file with the pipeline, percentiles, request helpers.
 import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config";
-import type { Deps } from "../../src/deps";
+import { noEngines, type Deps } from "../../src/deps";
 import { openDb } from "../../src/db/open";
 import { createLogger } from "../../src/lib/log";
 import type { ModelClient } from "../../src/ml/client";
@@ -19,7 +19,7 @@ export interface BenchApp {
 export async function benchApp(dbFile: string, model: ModelClient | null): Promise<BenchApp> {
   const config = loadConfig({ IDEAREPO_DATA_DIR: "/tmp/idearepo-bench-unused", IDEAREPO_ENV: "test" }, { log_level: "silent" });
   const db = openDb(dbFile);
-  const deps: Deps = { config, db, clock: () => new Date(), log: createLogger("warn"), engines: {} };
+  const deps: Deps = { config, db, clock: () => new Date(), log: createLogger("warn"), engines: noEngines() };
   const { app, close } = createApp(deps);
   let pipeline: PipelineService | null = null;
   if (model) {

@@ -8,7 +8,7 @@ import { loadConfig } from "../../src/config";
 import { openDb } from "../../src/db/open";
 import { createApp } from "../../src/app";
 import { createLogger } from "../../src/lib/log";
-import type { Deps } from "../../src/deps";
+import { noEngines, type Deps } from "../../src/deps";
 import { runCli, tempDir } from "../cli";
 import { fakeKey, providersConfig, startFakes } from "../fakes/ai-app";
 
@@ -22,7 +22,7 @@ function fileApp(dataDir: string) {
     { log_level: "silent", providers: providersConfig(fakes), provider_timeout_ms: 1000 },
   );
   const db = openDb(join(dataDir, "idearepo.db"));
-  const deps: Deps = { config, db, clock: () => new Date(), log: createLogger("silent"), engines: {} };
+  const deps: Deps = { config, db, clock: () => new Date(), log: createLogger("silent"), engines: noEngines() };
   const { app, close } = createApp(deps);
   const req = async (method: string, path: string, key: string, body?: unknown) => {
     const res = await app.handle(new Request(`http://localhost/api/v1${path}`, {

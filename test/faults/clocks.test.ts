@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { openDb } from "../../src/db/open";
-import type { Deps } from "../../src/deps";
+import { noEngines, type Deps } from "../../src/deps";
 import { createLogger } from "../../src/lib/log";
 import { runWeeklyDigest } from "../../src/mail/digest";
 import { runStaleNudges } from "../../src/mail/nudges";
@@ -40,7 +40,7 @@ const clock = {
 function boot(): TestApp {
   const config = loadConfig({ IDEAREPO_DATA_DIR: dir, IDEAREPO_ENV: "test" }, { log_level: "silent", smtp: smtpConfig(smtp) });
   const db = openDb(join(dir, "idearepo.db"));
-  const deps: Deps = { config, db, clock: () => clock.now, log: createLogger("silent"), engines: {} };
+  const deps: Deps = { config, db, clock: () => clock.now, log: createLogger("silent"), engines: noEngines() };
   const created = createApp(deps);
   return { deps, handle: (r) => created.app.handle(r), close: () => (created.close(), db.close()), clock };
 }

@@ -4,6 +4,7 @@ import { Cron } from "croner";
 import { call, makeUser, type TestApp } from "../helpers";
 import { runWeeklyDigest } from "../../src/mail/digest";
 import { SCHEDULED_JOBS } from "../../src/jobs/scheduler";
+import { noEngines } from "../../src/deps";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { seedDuplicate, seedRelation } from "../fakes/seed";
 import { captureAt, FROM, makeMailApp, setSettings, SUNDAY } from "./mail-app";
@@ -113,7 +114,7 @@ describe("once per week", () => {
     expect((await runWeeklyDigest(t.deps)).sent).toBe(1);
     expect((await runWeeklyDigest(t.deps)).already_sent).toBe(1);
     t.clock.advance(3 * 3_600_000);
-    const restarted = { ...t.deps, engines: {} }; // fresh process state over the same database
+    const restarted = { ...t.deps, engines: noEngines() }; // fresh process state over the same database
     expect(await runWeeklyDigest(restarted)).toMatchObject({ sent: 0, already_sent: 1 });
     expect(mailsTo(u.email)).toHaveLength(1);
 

@@ -13,6 +13,7 @@ import { createPipelineService } from "../../src/pipeline/service";
 import { createUsersService } from "../../src/modules/users/service";
 import { ROOT, tempDir } from "../cli";
 import { makeTestModels } from "../fixtures/ml/make-minilm";
+import { noEngines } from "../../src/deps";
 import { call, makeUser, type TestApp } from "../helpers";
 import { capture, loadTestModel, makePipelineApp, search } from "../pipeline-helpers";
 
@@ -78,7 +79,7 @@ describe("model change in the server", () => {
 async function seedDataDir(dataDir: string, titles: string[]): Promise<void> {
   const config = loadConfig({ IDEAREPO_DATA_DIR: dataDir, IDEAREPO_ENV: "test" }, { log_level: "silent" });
   const db = openDb(join(dataDir, "idearepo.db"));
-  const deps = { config, db, clock: () => new Date(), log: createLogger("silent"), engines: {} };
+  const deps = { config, db, clock: () => new Date(), log: createLogger("silent"), engines: noEngines() };
   const { app, close } = createApp(deps);
   const service = createPipelineService(deps, { models: useLite, autoStart: false });
   await service.start(deps);

@@ -9,6 +9,7 @@ import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { MIGRATIONS } from "../../src/db/migrations";
 import { openDb } from "../../src/db/open";
+import { noEngines } from "../../src/deps";
 import { createLogger } from "../../src/lib/log";
 import { call, makeApp, makeUser, type TestApp, type TestUser } from "../helpers";
 import { capture, search } from "../pipeline-helpers";
@@ -187,7 +188,7 @@ describe("migration 0008", () => {
       const db = openDb(file);
       expect((db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBeGreaterThanOrEqual(8);
       const config = loadConfig({ IDEAREPO_DATA_DIR: dir, IDEAREPO_ENV: "test" }, { log_level: "silent" });
-      const deps = { config, db, clock: () => new Date(), log: createLogger("silent"), engines: {} };
+      const deps = { config, db, clock: () => new Date(), log: createLogger("silent"), engines: noEngines() };
       const created = createApp(deps);
       const app: TestApp = { deps, handle: (req) => created.app.handle(req), close: () => created.close(), clock: null as never };
       const u = await makeUser(app, { plan: "pro" });

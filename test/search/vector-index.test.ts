@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { openDb } from "../../src/db/open";
-import type { Deps } from "../../src/deps";
+import { noEngines, type Deps } from "../../src/deps";
 import { createLogger } from "../../src/lib/log";
 import { cosine, type ModelClient } from "../../src/ml/client";
 import { textHash } from "../../src/pipeline/embed";
@@ -115,7 +115,7 @@ describe("an account larger than the rescoring pool", () => {
 async function fileApp(file: string) {
   const config = loadConfig({ IDEAREPO_DATA_DIR: join(file, ".."), IDEAREPO_ENV: "test" }, { log_level: "silent" });
   const db = openDb(file);
-  const deps: Deps = { config, db, clock: () => new Date(), log: createLogger("silent"), engines: {} };
+  const deps: Deps = { config, db, clock: () => new Date(), log: createLogger("silent"), engines: noEngines() };
   const { app, close } = createApp(deps);
   const service = createPipelineService(deps, { models: model, autoStart: false });
   await service.start(deps);

@@ -54,7 +54,7 @@ export function recoverInterruptedRotation(db: Db, path: string): "none" | "comp
 /** Throws ConfigError (one clear line at boot or in the CLI) when the key is unusable. */
 export function resolveMasterKey(deps: Deps): MasterKey {
   const injected = deps.engines.masterKey;
-  if (injected instanceof Uint8Array) return { key: Buffer.from(injected), source: "engine", path: null };
+  if (injected) return { key: Buffer.from(injected), source: "engine", path: null };
   if (deps.config.master_key) {
     try {
       return { key: parseMasterKey(deps.config.master_key), source: "config", path: null };

@@ -1,8 +1,6 @@
 // Side effects other features hook into: waking the job worker and dropping archived ideas from the vector index.
 import type { Deps } from "../../deps";
 
-type ArchivedHook = (ideaId: number) => unknown;
-
 /** Called after the enqueueing transaction committed, so the worker never wakes before the job is visible. */
 export function wakeWorker(deps: Deps): void {
   try {
@@ -17,8 +15,8 @@ export function wakeWorker(deps: Deps): void {
  * every query filters archived ideas, so a failing hook only leaves an unreachable vector behind: log, don't fail.
  */
 export function notifyArchived(deps: Deps, ideaIds: number[]): void {
-  const hook = deps.engines.onIdeaArchived as ArchivedHook | undefined;
-  if (typeof hook !== "function") return;
+  const hook = deps.engines.onIdeaArchived;
+  if (!hook) return; // no vector index is served by this process
   for (const id of ideaIds) {
     const report = (e: unknown) => deps.log.warn("vector removal failed", { idea_id: id, error: (e as Error)?.message ?? String(e) });
     try {

@@ -55,8 +55,8 @@ export async function semanticSearch(
   q: string,
   opts: SemanticOptions,
 ): Promise<{ hits: Neighbour[]; rows: Map<number, SearchRow> } | null> {
-  const models = deps.engines.models as ModelSet | undefined;
-  if (!models) return null;
+  const models = deps.engines.models;
+  if (!models) return null; // no model loaded in this process: keyword results
   // Two tries: a reindex may switch generations (dropping the old tables) while the query is being embedded.
   for (let attempt = 0; attempt < 2; attempt++) {
     const gen = servingGeneration(readState(deps.db), models);

@@ -6,7 +6,7 @@ import { toStamp } from "../../lib/time";
 import { clampLimit } from "../../http/params";
 import { wakeWorker } from "../ideas/effects";
 import { createTagsRepo, type TagRow } from "./repo";
-import type { CreateTagBody, SimilarQuery, TagSimilarEngine, UpdateTagBody } from "./model";
+import type { CreateTagBody, SimilarQuery, UpdateTagBody } from "./model";
 
 export const SIMILAR_DEFAULT_LIMIT = 5;
 export const SIMILAR_MAX_LIMIT = 20;
@@ -99,8 +99,8 @@ export function createTagsService(deps: Deps) {
       if (!tag) throw notFound(`Tag "${name}" not found`);
       if (tag.vectorize_id === null) return { similar: [], message: "Tag has no embedding yet" };
       const limit = clampLimit(q.limit, SIMILAR_DEFAULT_LIMIT, SIMILAR_MAX_LIMIT);
-      const engine = deps.engines.tagSimilar as TagSimilarEngine | undefined;
-      if (typeof engine !== "function") return { similar: [] };
+      const engine = deps.engines.tagSimilar;
+      if (!engine) return { similar: [] }; // no model loaded in this process
       const found = await engine(userId, tag.id, limit);
       return { similar: found.slice(0, limit).map((s) => ({ name: s.name, idea_count: s.idea_count, similarity: s.similarity })) };
     },
