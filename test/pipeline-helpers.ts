@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from "bun:test";
 import { startModels, type ModelClient } from "../src/ml/client";
 import { createPipelineService, type PipelineService } from "../src/pipeline/service";
 import { call, makeApp, type TestApp, type TestUser } from "./helpers";
+import { late } from "./late";
 
 /** USE-lite from npm, as production runs it (~1 s to load). Close it in afterAll. */
 export function loadTestModel(): Promise<ModelClient> {
@@ -33,26 +34,6 @@ export async function makePipelineApp(model: ModelClient, opts: Parameters<typeo
   };
 }
 
-/**
- * Stands for a value a test file makes in beforeAll, so the file can name it at the top (`const { t, model } = …`):
- * every member read goes to the value once it exists.
- */
-function madeInBeforeAll<T extends object>(what: string, get: () => T | undefined): T {
-  const current = () => get() ?? fail(`${what} is made in beforeAll; use it inside a test or a later hook`);
-  return new Proxy({} as T, {
-    get(_, key) {
-      const target = current();
-      const value = Reflect.get(target, key);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-    has: (_, key) => Reflect.has(current(), key),
-  });
-}
-
-function fail(message: string): never {
-  throw new Error(message);
-}
-
 /** A model for this test file: USE-lite unless `load` says otherwise, started in beforeAll and closed in afterAll. */
 export function useModel(load: () => Promise<ModelClient> = loadTestModel): ModelClient {
   let model: ModelClient | undefined;
@@ -60,7 +41,7 @@ export function useModel(load: () => Promise<ModelClient> = loadTestModel): Mode
     model = await load();
   });
   afterAll(() => model?.close());
-  return madeInBeforeAll("the test model", () => model);
+  return late("the test model", () => model);
 }
 
 /**
@@ -81,7 +62,7 @@ export function usePipelineApp(opts: { model?: () => Promise<ModelClient>; app?:
     await t?.close();
     await model?.close();
   });
-  return { t: madeInBeforeAll("the pipeline app", () => t), model: madeInBeforeAll("the test model", () => model) };
+  return { t: late("the pipeline app", () => t), model: late("the test model", () => model) };
 }
 
 /** Captures an idea through POST /ideas and returns its id. */

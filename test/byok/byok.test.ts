@@ -1,19 +1,10 @@
 // Provider keys: save (Pro), delete (any plan), status and its active_provider rule, live key tests, sealing at rest.
-import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeUser, type TestApp } from "../helpers";
+import { describe, expect, test } from "bun:test";
+import { call, makeUser } from "../helpers";
 import { createUsersService } from "../../src/modules/users/service";
-import { fakeKey, makeAiApp, startFakes, type Fakes } from "../fakes/ai-app";
+import { fakeKey, makeAiApp, startFakes, useAiApp } from "../fakes/ai-app";
 
-const fakes: Fakes = startFakes();
-afterAll(() => fakes.stop());
-
-let t: TestApp;
-let logs: string[];
-beforeEach(() => {
-  logs = [];
-  t = makeAiApp(fakes, { logs });
-  fakes.reset();
-});
+const { fakes, t, logs } = useAiApp();
 
 const sealedColumns = (userId: string) =>
   t.deps.db.query<Record<string, string | null>, [string]>(

@@ -1,21 +1,14 @@
 // POST /ideas/:id/develop against fake providers speaking the real wire formats: what is sent, what comes back, failures.
-import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeUser, type TestApp, type TestUser } from "../helpers";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { call, makeUser, type TestUser } from "../helpers";
 import { createApiKeysService } from "../../src/modules/api-keys/service";
 import { createUsersService } from "../../src/modules/users/service";
-import { fakeKey, makeAiApp, MODELS, providersConfig, startFakes, type Fakes } from "../fakes/ai-app";
+import { fakeKey, makeAiApp, MODELS, providersConfig, startFakes, useAiApp } from "../fakes/ai-app";
 import { hang } from "../fakes/providers";
 import { seedLink } from "../fakes/seed";
 
-const fakes: Fakes = startFakes();
-afterAll(() => fakes.stop());
-
-let t: TestApp;
-let logs: string[];
+const { fakes, t, logs } = useAiApp();
 beforeEach(() => {
-  logs = [];
-  t = makeAiApp(fakes, { logs });
-  fakes.reset();
   for (const f of [fakes.a, fakes.b, fakes.c]) {
     f.answer = (req) => `## Problem\nSpec for a request of ${JSON.stringify(req.body).length} bytes.\n\n## Proposed solution\n…`;
   }

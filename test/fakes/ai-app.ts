@@ -1,7 +1,9 @@
 // An in-memory app wired to three fake providers (one per wire protocol) and a per-run master key.
+import { afterAll, beforeEach } from "bun:test";
 import { randomBytes } from "node:crypto";
 import type { Config } from "../../src/config";
 import { makeApp, type TestApp } from "../helpers";
+import { late } from "../late";
 import { startFakeProvider, type FakeProvider } from "./providers";
 
 export interface Fakes {
@@ -50,6 +52,27 @@ export function makeAiApp(f: Fakes, opts: { config?: Partial<Config>; logs?: str
       ...opts.config,
     },
   });
+}
+
+/**
+ * The set-up the provider-key and develop files share: the fakes for the whole file and, before each test, clean fakes,
+ * an empty log and a fresh app on them (a file's own beforeEach, registered after this call, runs after it).
+ */
+export function useAiApp(): { fakes: Fakes; t: TestApp; logs: string[] } {
+  const fakes = startFakes();
+  const logs: string[] = [];
+  let t: TestApp | undefined;
+  beforeEach(() => {
+    t?.close();
+    logs.length = 0;
+    t = makeAiApp(fakes, { logs });
+    fakes.reset();
+  });
+  afterAll(() => {
+    t?.close();
+    fakes.stop();
+  });
+  return { fakes, logs, t: late("the AI test app", () => t) };
 }
 
 /** A provider key that looks real enough and is unique per test. */
