@@ -59,9 +59,10 @@ const recorded = (access: Access) => ({ [ACCESS_DETAIL]: access }) as DocumentDe
  * Authenticates every route of the module that uses it, and gives those routes the `access` option:
  * `.post("/map/relations", handler, { access: { scope: "ideas:write", gate: "relations" }, body: … })`.
  *
- * A function plugin on purpose: the check must run first among the module's transform hooks, before the routes' own
- * (an id checked in transform, the Free idea cap), and a macro's hook would run after those. So the macro only records
- * the declaration in the route's entry, and the derive, which runs first, finds it there by the matched route.
+ * The check must run first among the module's transform hooks, before the routes' own (an id checked in transform,
+ * the Free idea cap), and a hook a macro adds runs after those. So the macro only records the declaration in the
+ * route's entry, and the derive, which runs first, finds it there by the matched route: a function plugin, because
+ * it reads the route table of the module that uses it.
  */
 export function authPlugin(deps: Deps, kit: AuthKit, admit?: Admit) {
   return (module: Elysia) => {
