@@ -19,6 +19,18 @@ export function runCli(args: string[], opts: { dataDir: string; stdin?: string; 
   return { code: proc.exitCode, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
 }
 
+/** runCli without blocking this process: for commands that talk to a server running in it (a local model hub). */
+export async function runCliAsync(args: string[], opts: { dataDir?: string; env?: Record<string, string> } = {}) {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "src/main.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...(opts.dataDir ? { IDEAREPO_DATA_DIR: opts.dataDir } : {}), ...opts.env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
 /** The run, or an error carrying its exit code and stderr (so a failed step says why). */
 export function ok(r: ReturnType<typeof runCli>) {
   if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);

@@ -1,4 +1,5 @@
 // Test fixtures: an in-memory app with the real migrations, users created through the real service, request helpers.
+import { dirname } from "node:path";
 import { loadConfig, type Config } from "../src/config";
 import { openDb } from "../src/db/open";
 import { noEngines, type Deps } from "../src/deps";
@@ -14,10 +15,12 @@ export interface TestApp {
   clock: { now: Date; set(d: Date | string): void; advance(ms: number): void };
 }
 
-export function makeApp(opts: { config?: Partial<Config>; now?: string; logs?: string[] } = {}): TestApp {
-  const config = loadConfig({ IDEAREPO_DATA_DIR: "/tmp/idearepo-test-unused", IDEAREPO_ENV: "test" }, { log_level: "silent", ...opts.config });
-  const clock = {
-    now: new Date(opts.now ?? Date.now()),
+export type TestClock = TestApp["clock"];
+
+/** A clock that stands still until a test moves it (share one between apps to simulate a restart). */
+export function makeClock(now: Date | string | number = Date.now()): TestClock {
+  return {
+    now: new Date(now),
     set(d: Date | string) {
       this.now = new Date(d);
     },
@@ -25,7 +28,22 @@ export function makeApp(opts: { config?: Partial<Config>; now?: string; logs?: s
       this.now = new Date(this.now.getTime() + ms);
     },
   };
-  const db = openDb(":memory:");
+}
+
+export interface MakeAppOptions {
+  config?: Partial<Config>;
+  now?: string;
+  clock?: TestClock;
+  logs?: string[];
+  /** A database file (migrated on open, as serve or a CLI command opens it) instead of a fresh in-memory one; data_dir is its folder. */
+  dbFile?: string;
+}
+
+export function makeApp(opts: MakeAppOptions = {}): TestApp {
+  const dataDir = opts.dbFile ? dirname(opts.dbFile) : "/tmp/idearepo-test-unused";
+  const config = loadConfig({ IDEAREPO_DATA_DIR: dataDir, IDEAREPO_ENV: "test" }, { log_level: "silent", ...opts.config });
+  const clock = opts.clock ?? makeClock(opts.now);
+  const db = openDb(opts.dbFile ?? ":memory:");
   const log = opts.logs ? createLogger("debug", (l) => opts.logs!.push(l)) : createLogger("silent");
   const deps: Deps = { config, db, clock: () => clock.now, log, engines: noEngines() };
   const created = createApp(deps);

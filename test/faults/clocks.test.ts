@@ -4,14 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../../src/app";
-import { loadConfig } from "../../src/config";
-import { openDb } from "../../src/db/open";
-import { noEngines, type Deps } from "../../src/deps";
-import { createLogger } from "../../src/lib/log";
 import { runWeeklyDigest } from "../../src/mail/digest";
 import { runStaleNudges } from "../../src/mail/nudges";
-import { call, makeUser, type TestApp } from "../helpers";
+import { call, makeApp, makeClock, makeUser, type TestApp } from "../helpers";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { smtpConfig } from "../mail/mail-app";
 
@@ -26,24 +21,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const clock = {
-  now: new Date("2031-01-30T23:59:00Z"),
-  set(d: Date | string) {
-    this.now = new Date(d);
-  },
-  advance(ms: number) {
-    this.now = new Date(this.now.getTime() + ms);
-  },
-};
+const clock = makeClock("2031-01-30T23:59:00Z");
 
 /** The app on the data dir's file, as `serve` builds it, with the shared clock; close() flushes like a shutdown. */
-function boot(): TestApp {
-  const config = loadConfig({ IDEAREPO_DATA_DIR: dir, IDEAREPO_ENV: "test" }, { log_level: "silent", smtp: smtpConfig(smtp) });
-  const db = openDb(join(dir, "idearepo.db"));
-  const deps: Deps = { config, db, clock: () => clock.now, log: createLogger("silent"), engines: noEngines() };
-  const created = createApp(deps);
-  return { deps, handle: (r) => created.app.handle(r), close: () => (created.close(), db.close()), clock };
-}
+const boot = (): TestApp => makeApp({ dbFile: join(dir, "idearepo.db"), clock, config: { smtp: smtpConfig(smtp) } });
 
 const mailsTo = (email: string) => smtp.mails.filter((m) => m.envelopeTo.includes(email));
 

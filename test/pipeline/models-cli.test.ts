@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, tempDir } from "../cli";
+import { runCliAsync, tempDir } from "../cli";
 import { makeTestModels } from "../fixtures/ml/make-minilm";
 import { api, createUser, startServer, waitForQuiescence, type ServerProcess } from "../ops/harness";
 
@@ -32,11 +32,7 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function cli(args: string[], env: Record<string, string>) {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "src/main.ts"), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr };
-}
+const cli = (args: string[], env: Record<string, string>) => runCliAsync(args, { env });
 
 describe("models CLI", () => {
   test("pull fetches a model into the models folder; list shows it; a server then runs on it", async () => {

@@ -1,35 +1,21 @@
 // Changing the embedding model: everything is re-embedded in the background with progress in GET /health, searches
 // keep using the old vectors until the new ones are complete, then switch; the CLI `reindex` does the same in the
 // foreground with a progress bar. The new model is the generated tiny MiniLM (ONNX, 32-d, random weights).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config";
-import { createApp } from "../../src/app";
-import { openDb } from "../../src/db/open";
-import { createLogger } from "../../src/lib/log";
-import { cosine, startModels, type ModelClient } from "../../src/ml/client";
+import { cosine, startModels } from "../../src/ml/client";
 import { createPipelineService } from "../../src/pipeline/service";
-import { createUsersService } from "../../src/modules/users/service";
-import { ROOT, tempDir } from "../cli";
+import { runCliAsync, tempDir } from "../cli";
 import { makeTestModels } from "../fixtures/ml/make-minilm";
-import { noEngines } from "../../src/deps";
 import { call, makeUser, type TestApp } from "../helpers";
-import { capture, loadTestModel, makePipelineApp, search } from "../pipeline-helpers";
+import { capture, makePipelineApp, search, useModel } from "../pipeline-helpers";
 
 const fixtures = makeTestModels();
-let useLite: ModelClient;
-let tiny: ModelClient;
+const useLite = useModel();
+const tiny = useModel(() => startModels({ modelsDir: fixtures.modelsDir, embedModel: fixtures.embedder, rerankModel: null }));
 const dirs: string[] = [];
-
-beforeAll(async () => {
-  [useLite, tiny] = await Promise.all([
-    loadTestModel(),
-    startModels({ modelsDir: fixtures.modelsDir, embedModel: fixtures.embedder, rerankModel: null }),
-  ]);
-});
-afterAll(async () => {
-  await Promise.all([useLite.close(), tiny.close()]);
+afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -77,37 +63,15 @@ describe("model change in the server", () => {
 
 /** Seeds a data dir through the API with the pipeline running on USE-lite, then closes it. */
 async function seedDataDir(dataDir: string, titles: string[]): Promise<void> {
-  const config = loadConfig({ IDEAREPO_DATA_DIR: dataDir, IDEAREPO_ENV: "test" }, { log_level: "silent" });
-  const db = openDb(join(dataDir, "idearepo.db"));
-  const deps = { config, db, clock: () => new Date(), log: createLogger("silent"), engines: noEngines() };
-  const { app, close } = createApp(deps);
-  const service = createPipelineService(deps, { models: useLite, autoStart: false });
-  await service.start(deps);
-  const { api_key } = await createUsersService(deps).createUser({ email: "cli@example.com", plan: "pro", password: null });
-  for (const title of titles) {
-    const r = await app.handle(new Request("http://localhost/api/v1/ideas", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": api_key },
-      body: JSON.stringify({ title }),
-    }));
-    expect(r.status).toBe(201);
-  }
-  await service.runner()!.drain();
-  await service.stop();
-  close();
-  db.close();
+  const t = await makePipelineApp(useLite, { dbFile: join(dataDir, "idearepo.db") });
+  const u = await makeUser(t, { plan: "pro" });
+  for (const title of titles) await capture(t, u, { title });
+  await t.drain();
+  await t.close();
 }
 
-async function cli(args: string[], dataDir: string, env: Record<string, string> = {}) {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "src/main.ts"), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, IDEAREPO_DATA_DIR: dataDir, IDEAREPO_LOG_LEVEL: "warn", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr };
-}
+const cli = (args: string[], dataDir: string, env: Record<string, string> = {}) =>
+  runCliAsync(args, { dataDir, env: { IDEAREPO_LOG_LEVEL: "warn", ...env } });
 
 describe("CLI reindex", () => {
   test("re-embeds with the configured model, drawing progress, and reports status", async () => {

@@ -5,12 +5,7 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../../src/app";
-import { loadConfig } from "../../src/config";
 import { MIGRATIONS } from "../../src/db/migrations";
-import { openDb } from "../../src/db/open";
-import { noEngines } from "../../src/deps";
-import { createLogger } from "../../src/lib/log";
 import { call, makeApp, makeUser, type TestApp, type TestUser } from "../helpers";
 import { capture, search } from "../pipeline-helpers";
 
@@ -185,20 +180,16 @@ describe("migration 0008", () => {
       add.run(3, "English only", "nothing else", now);
       old.close();
 
-      const db = openDb(file);
+      const app = makeApp({ dbFile: file });
+      const db = app.deps.db;
       expect((db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBeGreaterThanOrEqual(8);
-      const config = loadConfig({ IDEAREPO_DATA_DIR: dir, IDEAREPO_ENV: "test" }, { log_level: "silent" });
-      const deps = { config, db, clock: () => new Date(), log: createLogger("silent"), engines: noEngines() };
-      const created = createApp(deps);
-      const app: TestApp = { deps, handle: (req) => created.app.handle(req), close: () => created.close(), clock: null as never };
       const u = await makeUser(app, { plan: "pro" });
       db.query("UPDATE ideas SET user_id = ?1 WHERE user_id = 'u-old'").run(u.id);
       const titlesFor = async (q: string) => (await kw(q, "or", u, app)).body.results.map((x: { title: string }) => x.title);
       expect(await titlesFor("自転車")).toEqual(["日本語のアイデア：自転車のライト"]);
       expect(await titlesFor("ภาษาไทย")).toEqual(["Plain bicycle light"]);
       expect(await titlesFor("english")).toEqual(["English only"]);
-      created.close();
-      db.close();
+      app.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
