@@ -1,4 +1,5 @@
-// SQL the background pipeline runs: idea/tag rows, auto-tags, system relations, detections (the queue is jobs/queue.ts).
+// SQL the background pipeline runs: idea/tag rows, auto-tags, duplicate detections (the queue is jobs/queue.ts, system
+// relations the relations repo).
 import type { Db } from "../db/open";
 import { vectorIdRange } from "../vectors/generations";
 
@@ -24,14 +25,6 @@ export interface PipelineTag {
   vectorize_id: string | null;
 }
 
-export interface SystemRelation {
-  id: number;
-  source_idea_id: number;
-  target_idea_id: number;
-  relation_type: string;
-  note: string | null;
-}
-
 export function createPipelineRepo(db: Db) {
   const idea = db.query<PipelineIdea, [number]>(
     `SELECT i.id, i.user_id, i.title, i.body, i.parent_id, i.is_archived, i.vectorize_id, i.created_at,
@@ -52,23 +45,6 @@ export function createPipelineRepo(db: Db) {
   const ideaAges = db.query<{ id: number; created_at: string }, [string]>(
     "SELECT id, created_at FROM ideas WHERE is_archived = 0 AND id IN (SELECT value FROM json_each(?))",
   );
-  const rejected = db.query<{ x: number }, [number, number]>(
-    "SELECT 1 AS x FROM rejected_pairs WHERE pair_lo = min(?1, ?2) AND pair_hi = max(?1, ?2)",
-  );
-  const systemBetween = db.query<SystemRelation, [number, number]>(
-    `SELECT id, source_idea_id, target_idea_id, relation_type, note FROM relations WHERE created_by = 'system'
-       AND ((source_idea_id = ?1 AND target_idea_id = ?2) OR (source_idea_id = ?2 AND target_idea_id = ?1))`,
-  );
-  const systemTouching = db.query<SystemRelation, [number, string]>(
-    `SELECT id, source_idea_id, target_idea_id, relation_type, note FROM relations
-     WHERE created_by = 'system' AND relation_type = ?2 AND (source_idea_id = ?1 OR target_idea_id = ?1)`,
-  );
-  const insertRelation = db.query(
-    `INSERT INTO relations (user_id, source_idea_id, target_idea_id, relation_type, score, created_by, created_at)
-     VALUES (?, ?, ?, ?, ?, 'system', ?) ON CONFLICT (source_idea_id, target_idea_id, created_by) DO NOTHING`,
-  );
-  const setRelation = db.query("UPDATE relations SET relation_type = ?, score = ? WHERE id = ?");
-  const deleteRelation = db.query("DELETE FROM relations WHERE id = ?");
   // The unordered pair is unique: a dismissed or merged pair is never detected again; a pending one keeps its row.
   const upsertDetection = db.query(
     `INSERT INTO duplicate_detections (user_id, idea_id, duplicate_of_id, similarity_score, status, created_at, pair_lo, pair_hi)
@@ -107,14 +83,6 @@ export function createPipelineRepo(db: Db) {
     /** created_at of the live ideas among `ids` (archived and missing ones are absent). */
     liveCreatedAt: (ids: number[]) =>
       new Map(ids.length ? ideaAges.all(JSON.stringify(ids)).map((r) => [r.id, r.created_at]) : []),
-    systemRelationsBetween: (a: number, b: number) => systemBetween.all(a, b),
-    /** Whether the user rejected the automatic connection between the two ideas (by deleting it). */
-    isRejectedPair: (a: number, b: number) => rejected.get(a, b) !== null,
-    systemRelationsTouching: (ideaId: number, type: string) => systemTouching.all(ideaId, type),
-    insertSystemRelation: (userId: string, source: number, target: number, type: string, score: number | null, now: string) =>
-      insertRelation.run(userId, source, target, type, score, now).changes > 0,
-    setRelation: (id: number, type: string, score: number | null) => void setRelation.run(type, score, id),
-    deleteRelation: (id: number) => void deleteRelation.run(id),
     upsertDetection: (userId: string, ideaId: number, duplicateOf: number, score: number, now: string) =>
       void upsertDetection.run(userId, ideaId, duplicateOf, score, now),
     pendingDetectionsOf: (ideaId: number) => pendingOf.all(ideaId),

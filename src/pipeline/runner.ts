@@ -11,6 +11,7 @@ import { forgetStoresExcept, vectorStore } from "../vectors/store";
 import { embedBatch, freshVector, itemsForJobs, pipelineQueue, storeItem, writableGenerations, type Batch } from "./batch";
 import { createReindexer } from "./reindex";
 import { servingGeneration, type ModelSet } from "./models";
+import { createRelationsRepo } from "../modules/relations/repo";
 import { createPipelineRepo } from "./repo";
 import { removeIdeaVectors } from "./archive";
 import { runIdeaSteps } from "./steps";
@@ -43,6 +44,7 @@ export interface RunnerOptions {
 export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions = {}) {
   const { db, log } = deps;
   const repo = createPipelineRepo(db);
+  const relations = createRelationsRepo(db);
   const queue = pipelineQueue(db);
   const reindex = createReindexer(deps, models, repo);
   const stamp = () => toStamp(deps.clock());
@@ -94,7 +96,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       const vector = (item && freshVector(batch, serving.gen, item)) ?? store.ideaVector(idea.id);
       if (!vector) return;
       const settings = parseSettings(idea.settings_json);
-      runIdeaSteps({ repo, store, now, plan: effectivePlan(idea, deps.clock()), settings }, idea, vector);
+      runIdeaSteps({ repo, relations, store, now, plan: effectivePlan(idea, deps.clock()), settings }, idea, vector);
     })();
   }
 

@@ -4,6 +4,7 @@ import type { Plan } from "../auth/plans";
 import type { UserSettings } from "../modules/users/settings";
 import { cosine } from "../ml/vectors";
 import type { Neighbour, VectorStore } from "../vectors/store";
+import type { RelationsRepo } from "../modules/relations/repo";
 import type { PipelineIdea, PipelineRepo } from "./repo";
 
 /** Neighbours looked at per idea; related relations and detections come from this list. */
@@ -24,6 +25,7 @@ export const FREE_TAG_MIN_SHARED = 2;
 
 export interface StepContext {
   repo: PipelineRepo;
+  relations: RelationsRepo;
   /** The generation that answers searches: neighbours and tag vectors are read from it. */
   store: VectorStore;
   now: string;
@@ -85,20 +87,20 @@ function neighbourTags(ctx: StepContext, neighbours: Neighbour[]): number[] {
 function syncRelated(ctx: StepContext, idea: PipelineIdea, vector: Float32Array, neighbours: Neighbour[]): void {
   const threshold = ctx.settings.related_threshold;
   const keep = new Set<number>();
-  const candidates = neighbours.filter((x) => x.score > threshold && !ctx.repo.isRejectedPair(idea.id, x.id));
+  const candidates = neighbours.filter((x) => x.score > threshold && !ctx.relations.isRejectedPair(idea.id, x.id));
   for (const n of candidates.slice(0, RELATED_MAX)) {
     keep.add(n.id);
-    const existing = ctx.repo.systemRelationsBetween(idea.id, n.id);
-    if (existing.length === 0) ctx.repo.insertSystemRelation(idea.user_id, idea.id, n.id, "related", n.score, ctx.now);
-    for (const r of existing) if (r.relation_type === "related") ctx.repo.setRelation(r.id, "related", n.score);
+    const existing = ctx.relations.systemRelationsBetween(idea.id, n.id);
+    if (existing.length === 0) ctx.relations.insertSystemRelation(idea.user_id, idea.id, n.id, "related", n.score, ctx.now);
+    for (const r of existing) if (r.relation_type === "related") ctx.relations.rescore(r.id, "related", n.score);
   }
-  for (const r of ctx.repo.systemRelationsTouching(idea.id, "related")) {
+  for (const r of ctx.relations.systemRelationsTouching(idea.id, "related")) {
     const other = r.source_idea_id === idea.id ? r.target_idea_id : r.source_idea_id;
     if (keep.has(other) || r.note !== null) continue;
     const score = pairScore(ctx, vector, other);
     if (score === null) continue; // other side archived or not embedded yet: hidden anyway, decided when it is
-    if (score > threshold) ctx.repo.setRelation(r.id, "related", score);
-    else ctx.repo.deleteRelation(r.id);
+    if (score > threshold) ctx.relations.rescore(r.id, "related", score);
+    else ctx.relations.deleteById(r.id);
   }
 }
 
@@ -136,15 +138,15 @@ function syncDuplicates(
 function syncParent(ctx: StepContext, idea: PipelineIdea): void {
   const parent = idea.parent_id;
   const parentLive = parent !== null && ctx.repo.liveCreatedAt([parent]).has(parent);
-  for (const r of ctx.repo.systemRelationsTouching(idea.id, "parent")) {
-    if (r.source_idea_id === idea.id && !(parentLive && r.target_idea_id === parent)) ctx.repo.deleteRelation(r.id);
+  for (const r of ctx.relations.systemRelationsTouching(idea.id, "parent")) {
+    if (r.source_idea_id === idea.id && !(parentLive && r.target_idea_id === parent)) ctx.relations.deleteById(r.id);
   }
   if (!parentLive) return;
-  const sameDirection = ctx.repo.systemRelationsBetween(idea.id, parent).find((r) => r.source_idea_id === idea.id);
+  const sameDirection = ctx.relations.systemRelationsBetween(idea.id, parent).find((r) => r.source_idea_id === idea.id);
   if (sameDirection) {
-    if (sameDirection.relation_type !== "parent") ctx.repo.setRelation(sameDirection.id, "parent", null);
+    if (sameDirection.relation_type !== "parent") ctx.relations.rescore(sameDirection.id, "parent", null);
   } else {
-    ctx.repo.insertSystemRelation(idea.user_id, idea.id, parent, "parent", null, ctx.now);
+    ctx.relations.insertSystemRelation(idea.user_id, idea.id, parent, "parent", null, ctx.now);
   }
 }
 

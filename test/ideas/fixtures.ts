@@ -1,6 +1,6 @@
 // Fixtures for the idea-graph tests: ideas through the API, relations and detections through our own repos.
 import { call, type TestApp, type TestUser } from "../helpers";
-import { createIdeaRelationsRepo } from "../../src/modules/ideas/relations-repo";
+import { createRelationsRepo } from "../../src/modules/relations/repo";
 import { createDuplicatesRepo } from "../../src/modules/duplicates/repo";
 import { toStamp } from "../../src/lib/time";
 
@@ -28,7 +28,7 @@ export function addRelation(
   target: number,
   opts: { type?: string; score?: number | null; by?: "user" | "system"; note?: string | null; at?: string } = {},
 ): number {
-  return createIdeaRelationsRepo(t.deps.db).insert({
+  return createRelationsRepo(t.deps.db).insertRow({
     user_id: u.id,
     source_idea_id: source,
     target_idea_id: target,

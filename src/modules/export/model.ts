@@ -1,6 +1,7 @@
 // The JSON export document as a TypeBox schema: what POST /user/export writes and POST /user/import reads back.
 import { t } from "elysia";
 import { Text } from "../../http/schema";
+import { RELATION_TYPES } from "../relations/model";
 
 export const EXPORT_FORMAT = "idearepo-export";
 export const EXPORT_VERSION = 1;
@@ -12,7 +13,6 @@ const NullableString = (opts: { maxLength?: number; error?: string } = {}) => t.
 export const IDEA_STATUSES = ["captured", "exploring", "building", "shipped", "shelved"] as const;
 export const IDEA_SOURCES = ["web", "cli", "assistant-mcp", "siri", "email", "api", "shortcut", "ios"] as const;
 export const LINK_TYPES = ["url", "assistant-chat", "code-repo", "code-issue", "attachment"] as const;
-export const RELATION_TYPES = ["related", "parent", "blocks", "inspires", "supersedes", "duplicate"] as const;
 const oneOf = (values: readonly string[], what: string) =>
   t.Union(values.map((v) => t.Literal(v)), { error: `${what} must be one of ${values.join(", ")}` });
 

@@ -1,11 +1,12 @@
-// TypeBox schemas for the idea routes, and the closed vocabularies (statuses, sources, relation types) they use.
+// TypeBox schemas for the idea routes, and the closed vocabularies (statuses, sources) they use; relation types are
+// the relations module's.
 import { t } from "elysia";
 import { IdField } from "../../http/params";
 import { Enum, Text, UrlString } from "../../http/schema";
 
 export const IDEA_STATUSES = ["captured", "exploring", "building", "shipped", "shelved"] as const;
 export const IDEA_SOURCES = ["web", "cli", "assistant-mcp", "siri", "email", "api", "shortcut", "ios"] as const;
-export const RELATION_TYPES = ["related", "parent", "blocks", "inspires", "supersedes", "duplicate"] as const;
+export { RELATION_TYPES } from "../relations/model";
 export type IdeaStatus = (typeof IDEA_STATUSES)[number];
 
 export const MAX_TITLE = 200;

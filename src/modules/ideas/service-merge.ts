@@ -5,7 +5,7 @@ import { enqueueJob } from "../../jobs/queue";
 import { toStamp } from "../../lib/time";
 import { createTagAttacher } from "../tags/attach";
 import { createIdeasRepo, type IdeaRow } from "./repo";
-import { createIdeaRelationsRepo } from "./relations-repo";
+import { createRelationsRepo } from "../relations/repo";
 import { MAX_BODY, MAX_TAGS } from "./model";
 import { ideaNotFound } from "./service";
 import { toIdea } from "./views";
@@ -24,7 +24,7 @@ export function createIdeaMerger(deps: Deps) {
   const { db } = deps;
   const repo = createIdeasRepo(db);
   const tags = createTagAttacher(db);
-  const relations = createIdeaRelationsRepo(db);
+  const relations = createRelationsRepo(db);
 
   return {
     /**

@@ -8,7 +8,7 @@ import { toStamp } from "../../lib/time";
 import { createTagAttacher, normalizeTagNames } from "../tags/attach";
 import { createLinksRepo } from "../links/repo";
 import { createIdeasRepo, type IdeaChanges, type IdeaRow } from "./repo";
-import { createIdeaRelationsRepo } from "./relations-repo";
+import { createRelationsRepo } from "../relations/repo";
 import { RELATION_TYPES, MAX_URL, type CreateIdeaBody, type ListIdeasQuery, type UpdateIdeaBody } from "./model";
 import { clampLimit, parseOffset } from "../../http/params";
 import { toCreatedIdea, toIdea } from "./views";
@@ -24,7 +24,7 @@ export function createIdeasService(deps: Deps) {
   const repo = createIdeasRepo(db);
   const tags = createTagAttacher(db);
   const links = createLinksRepo(db);
-  const relations = createIdeaRelationsRepo(db);
+  const relations = createRelationsRepo(db);
   const stamp = () => toStamp(deps.clock());
 
   function ideaLimitReached(count: number): AppError {
@@ -133,7 +133,7 @@ export function createIdeasService(deps: Deps) {
 
     get(userId: string, id: number) {
       const row = mustOwn(userId, id);
-      return { ...view(row), links: links.listForIdea(id), relations: relations.touching(id) };
+      return { ...view(row), links: links.listForIdea(id), relations: relations.listTouching(id) };
     },
 
     update(userId: string, id: number, body: UpdateIdeaBody) {

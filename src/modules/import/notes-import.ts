@@ -8,6 +8,7 @@ import { toStamp } from "../../lib/time";
 import { importCapError } from "./cap";
 import { createImportRepo } from "./repo";
 import { createNotesRepo } from "./notes-repo";
+import { createRelationsRepo } from "../relations/repo";
 import { draftsOf, type Draft } from "./shape";
 import { createResolver } from "./resolve";
 import type { ImportInput, SkippedItem, SourceReader } from "./sources/types";
@@ -39,6 +40,7 @@ const REASONS: Record<Action, string> = {
 export function createNotesImporter(deps: Deps) {
   const ideas = createImportRepo(deps.db);
   const notes = createNotesRepo(deps.db);
+  const relations = createRelationsRepo(deps.db);
 
   function emptyReport(source: string, dryRun: boolean): NotesReport {
     return {
@@ -188,7 +190,7 @@ export function createNotesImporter(deps: Deps) {
         for (const [a, b] of pairs) {
           const pa = planned.get(a)!, pb = planned.get(b)!;
           if (pa.archived || pb.archived) planReport.skipped.relations++;
-          else if (!(pa.ideaId && pb.ideaId && notes.relationExists(pa.ideaId, pb.ideaId))) planReport.imported.relations++;
+          else if (!(pa.ideaId && pb.ideaId && relations.hasUserRelationEitherWay(pa.ideaId, pb.ideaId))) planReport.imported.relations++;
         }
         return planReport;
       }
@@ -237,8 +239,9 @@ export function createNotesImporter(deps: Deps) {
           if (source === undefined || target === undefined) continue;
           if (archived.has(source) || archived.has(target)) { report.skipped.relations++; continue; }
           // Only two ideas that were there before this import can already be related.
-          if (!fresh.has(source) && !fresh.has(target) && notes.relationExists(source, target)) continue;
-          if (ideas.insertRelation(userId, { source, target, relation_type: "related", score: null, note: null, created_by: "user", created_at: now })) {
+          if (!fresh.has(source) && !fresh.has(target) && relations.hasUserRelationEitherWay(source, target)) continue;
+          const row = { user_id: userId, source_idea_id: source, target_idea_id: target, relation_type: "related" };
+          if (relations.insertRowIfNew({ ...row, score: null, note: null, created_by: "user", created_at: now })) {
             report.imported.relations++;
           }
         }

@@ -20,10 +20,6 @@ export function createNotesRepo(db: Db) {
   const setArchived = db.query("UPDATE ideas SET is_archived = 1 WHERE id = ?");
   const linkUrls = db.query<{ url: string }, [number]>("SELECT url FROM links WHERE idea_id = ?");
   const tagExists = db.query<{ n: number }, [string, string]>("SELECT count(*) AS n FROM tags WHERE user_id = ? AND name = ?");
-  const relationExists = db.query<{ n: number }, [number, number, number, number]>(
-    `SELECT count(*) AS n FROM relations WHERE created_by = 'user'
-       AND ((source_idea_id = ? AND target_idea_id = ?) OR (source_idea_id = ? AND target_idea_id = ?))`,
-  );
   return {
     findOrigin: (userId: string, source: string, o: string) => origin.get(userId, source, o),
     rememberOrigin: (userId: string, source: string, o: string, ideaId: number, hash: string, now: string) =>
@@ -33,7 +29,5 @@ export function createNotesRepo(db: Db) {
     archiveIdea: (id: number) => setArchived.run(id),
     linkUrls: (ideaId: number) => new Set(linkUrls.all(ideaId).map((r) => r.url)),
     tagExists: (userId: string, name: string) => tagExists.get(userId, name)!.n > 0,
-    /** Either direction: a user's `related` link between two ideas is one connection. */
-    relationExists: (a: number, b: number) => relationExists.get(a, b, b, a)!.n > 0,
   };
 }

@@ -1,4 +1,5 @@
-// SQL for imports: number reservation, idea/tag/link/relation inserts; the caller wraps it all in one transaction.
+// SQL for imports: number reservation, idea/tag/link inserts (relations go through the relations repo); the caller
+// wraps it all in one transaction.
 import type { Db } from "../../db/open";
 
 export interface ImportIdeaRow {
@@ -31,11 +32,6 @@ export function createImportRepo(db: Db) {
   const setTagColor = db.query("UPDATE tags SET color = ? WHERE id = ? AND color IS NULL");
   const attach = db.query("INSERT OR IGNORE INTO idea_tags (idea_id, tag_id) VALUES (?, ?)");
   const insertLink = db.query("INSERT INTO links (idea_id, url, title, link_type, created_at) VALUES (?, ?, ?, ?, ?)");
-  // The pair index makes a repeated (source, target, creator) a no-op rather than a failure.
-  const insertRelation = db.query(
-    `INSERT INTO relations (user_id, source_idea_id, target_idea_id, relation_type, score, note, created_by, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source_idea_id, target_idea_id, created_by) DO NOTHING`,
-  );
   return {
     countActive: (userId: string) => active.get(userId)!.n,
     /** Reserves `n` consecutive display numbers after the account's last one; returns the first. */
@@ -48,7 +44,5 @@ export function createImportRepo(db: Db) {
     attachTag: (ideaId: number, tagId: number) => attach.run(ideaId, tagId),
     insertLink: (ideaId: number, l: { url: string; title: string | null; link_type: string; created_at: string }) =>
       insertLink.run(ideaId, l.url, l.title, l.link_type, l.created_at),
-    insertRelation: (userId: string, r: { source: number; target: number; relation_type: string; score: number | null; note: string | null; created_by: string; created_at: string }) =>
-      insertRelation.run(userId, r.source, r.target, r.relation_type, r.score, r.note, r.created_by, r.created_at).changes > 0,
   };
 }

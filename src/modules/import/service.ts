@@ -9,6 +9,7 @@ import type { ExportFile, ExportIdea } from "../export/model";
 import { truncateNote } from "../relations/service";
 import { importCapError } from "./cap";
 import { createImportRepo } from "./repo";
+import { createRelationsRepo } from "../relations/repo";
 import { vaultToExportDocument } from "./from-vault";
 import { createImportValidator, jsonLocate, validateImport } from "./validate";
 import { NotStreamable, readExportDocument } from "./json-stream";
@@ -44,6 +45,7 @@ class DryRunRollback extends Error {}
 
 export function createImportService(deps: Deps) {
   const repo = createImportRepo(deps.db);
+  const relations = createRelationsRepo(deps.db);
 
   const notes = createNotesImporter(deps);
 
@@ -159,9 +161,10 @@ export function createImportService(deps: Deps) {
           const target = newId.get(r.target_idea_id);
           // Ends outside the file (or a self-pair) cannot be recreated; a repeated pair is stored once.
           const stored = source !== undefined && target !== undefined && source !== target &&
-            repo.insertRelation(userId, {
-              source, target, relation_type: r.relation_type, score: r.score ?? null, note: truncateNote(r.note),
-              created_by: r.created_by ?? "user", created_at: r.created_at ?? now,
+            relations.insertRowIfNew({
+              user_id: userId, source_idea_id: source, target_idea_id: target, relation_type: r.relation_type,
+              score: r.score ?? null, note: truncateNote(r.note), created_by: r.created_by === "system" ? "system" : "user",
+              created_at: r.created_at ?? now,
             });
           if (stored) result.imported.relations++;
           else result.skipped.relations++;

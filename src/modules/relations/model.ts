@@ -1,10 +1,14 @@
-// TypeBox schemas for relation routes; `duplicate` is system-only, so clients can never send it.
+// The relation-type vocabulary (the one list every module uses) and TypeBox schemas for relation routes; `duplicate`
+// is system-only, so clients can never send it.
 import { t } from "elysia";
 import { IdField } from "../../http/params";
 
+/** The types a user may give a relation. */
 export const USER_RELATION_TYPES = ["related", "parent", "blocks", "inspires", "supersedes"] as const;
 export type UserRelationType = (typeof USER_RELATION_TYPES)[number];
-export type RelationType = UserRelationType | "duplicate";
+/** Every type a stored relation can have: the user's, and `duplicate`, which only the system sets. */
+export const RELATION_TYPES = [...USER_RELATION_TYPES, "duplicate"] as const;
+export type RelationType = (typeof RELATION_TYPES)[number];
 
 export const TYPE_MESSAGE = `relation_type must be one of ${USER_RELATION_TYPES.join(", ")}`;
 export const NOTE_MAX_CHARS = 500;
