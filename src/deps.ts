@@ -32,8 +32,6 @@ export interface Engines {
   tagSimilar: TagSimilarEngine | null;
   /** A master key handed over by a host process. null: master_key from the configuration, else <data_dir>/master.key. */
   masterKey: Uint8Array | null;
-  /** Transitional, until pipeline/service.ts takes off its engines by name (next commit); nothing else reads through it. */
-  [name: string]: unknown;
 }
 
 /** Engines with nothing running: what a process (server, CLI command, test) has before its services start. */

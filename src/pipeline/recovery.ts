@@ -8,7 +8,6 @@ import { readState } from "../vectors/generations";
 import { vectorStore } from "../vectors/store";
 import { pipelineQueue } from "./batch";
 import { createPipelineRepo } from "./repo";
-import type { Runner } from "./runner";
 
 /**
  * Queues a full pass for every live idea that was never embedded and has no full pass queued. Ideas embedded by an
@@ -51,7 +50,7 @@ export function pruneOrphanVectors(deps: Deps): number {
 export function runRecovery(deps: Deps): { requeued: number; renamed: number; pruned: number } {
   const out = { requeued: requeueUnprocessed(deps), renamed: requeueRenamedTags(deps), pruned: pruneOrphanVectors(deps) };
   if (out.requeued || out.renamed || out.pruned) deps.log.info("pipeline recovery", out);
-  (deps.engines.pipeline as Runner | undefined)?.wake();
+  deps.engines.onJobQueued?.(); // the running worker picks the requeued jobs up now
   return out;
 }
 

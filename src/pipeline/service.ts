@@ -1,5 +1,5 @@
 // The background service: loads the models, puts the search/pipeline engines on deps.engines, runs the queue loop.
-import type { Deps } from "../deps";
+import type { Deps, Engines } from "../deps";
 import { toStamp } from "../lib/time";
 import type { ModelClient } from "../ml/client";
 import type { BackgroundService } from "../services";
@@ -30,6 +30,14 @@ function releaseOwnLocks(deps: Deps): number {
   return pipelineQueue(deps.db).releaseClaimed("released after restart");
 }
 
+/** Takes off the engines start() put on (masterKey is not this service's): readers go back to their "not running" answers. */
+function detachEngines(engines: Engines): void {
+  engines.models = null;
+  engines.onJobQueued = null;
+  engines.onIdeaArchived = null;
+  engines.tagSimilar = null;
+}
+
 export function createPipelineService(deps: Deps, opts: PipelineOptions = {}): PipelineService {
   let runner: Runner | null = null;
   let models: ModelSet | null = null;
@@ -37,7 +45,7 @@ export function createPipelineService(deps: Deps, opts: PipelineOptions = {}): P
     name: "pipeline",
     async start() {
       // Archiving must drop vectors even if the model never loads.
-      deps.engines.onIdeaArchived = (ideaId: number) => removeIdeaVectors(deps.db, ideaId);
+      deps.engines.onIdeaArchived = (ideaId) => removeIdeaVectors(deps.db, ideaId);
       const released = releaseOwnLocks(deps);
       if (released > 0) deps.log.info("pipeline: released jobs of a previous run", { count: released });
       try {
@@ -52,19 +60,16 @@ export function createPipelineService(deps: Deps, opts: PipelineOptions = {}): P
       }
       const r = (runner = createRunner(deps, models));
       const set = models;
-      Object.assign(deps.engines, {
-        models: set,
-        pipeline: r,
-        onJobQueued: () => r.wake(),
-        tagSimilar: (userId: string, tagId: number, limit: number) => similarTags(deps.db, set, userId, tagId, limit),
-      });
+      deps.engines.models = set;
+      deps.engines.onJobQueued = () => r.wake();
+      deps.engines.tagSimilar = (userId, tagId, limit) => similarTags(deps.db, set, userId, tagId, limit);
       const requeued = requeueUnprocessed(deps);
       if (requeued > 0) deps.log.info("pipeline: queued ideas that were never processed", { count: requeued });
       if (opts.autoStart !== false) r.start();
     },
     async stop() {
       await runner?.stop();
-      for (const k of ["models", "pipeline", "onJobQueued", "onIdeaArchived", "tagSimilar"]) delete deps.engines[k];
+      detachEngines(deps.engines);
       // A caller-provided model belongs to the caller.
       await models?.close();
     },
