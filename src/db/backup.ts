@@ -1,6 +1,7 @@
 // The one way idearepo copies its database (CLI `backup`, the operator's download) and where it notes the last copy.
 import type { Database } from "bun:sqlite";
-import { closeSync, fsyncSync, openSync, renameSync, rmSync } from "node:fs";
+import { renameSync, rmSync } from "node:fs";
+import { fsyncPath } from "../lib/durable-file";
 
 const LAST_BACKUP_KEY = "last_backup";
 
@@ -10,14 +11,7 @@ export interface BackupRecord {
   created_at: string;
 }
 
-export function fsyncFile(path: string): void {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
+export { fsyncPath as fsyncFile } from "../lib/durable-file";
 
 /**
  * VACUUM INTO reads the live database inside one read transaction, so the copy is a consistent snapshot even while
@@ -29,7 +23,7 @@ export function snapshotDatabase<T>(db: Database, target: string, verify: (file:
   const partial = `${target}.partial-${process.pid}`;
   try {
     db.query("VACUUM INTO ?").run(partial);
-    fsyncFile(partial);
+    fsyncPath(partial);
     const checked = verify(partial);
     renameSync(partial, target);
     return checked;

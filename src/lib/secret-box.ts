@@ -1,7 +1,8 @@
 // AES-256-GCM sealing of secrets at rest (provider keys), and the master key they are sealed under.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { replaceFile, writeSynced } from "./durable-file";
 
 /*
  * Sealed format, version 1:  v1:<kid>:<base64(nonce(12) | ciphertext | tag(16))>
@@ -84,39 +85,8 @@ export const masterKeyPath = (dataDir: string) => join(dataDir, MASTER_KEY_FILE)
  */
 export function writeKeyFile(path: string, key: Uint8Array, exclusive = false): void {
   const text = Buffer.from(key).toString("hex") + "\n";
-  if (exclusive) {
-    const fd = openSync(path, "wx", 0o600);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    return;
-  }
-  const tmp = `${path}.tmp-${process.pid}`;
-  const fd = openSync(tmp, "w", 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
-  syncDir(dirname(path));
-}
-
-export function syncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Not every platform lets a directory be opened for fsync; the rename itself is still atomic.
-  }
+  if (exclusive) writeSynced(path, text, "wx", 0o600);
+  else replaceFile(path, text, 0o600);
 }
 
 export function readKeyFile(path: string): Buffer {

@@ -8,8 +8,9 @@ import type { Db } from "../../db/open";
 import { PROVIDERS } from "../../ai/types";
 import {
   createSecretBox, generateMasterKey, isKeyFileExposed, keyId, masterKeyPath, parseMasterKey, readKeyFile,
-  removeIfExists, sealedKeyId, SecretBoxError, syncDir, writeKeyFile, type SecretBox,
+  removeIfExists, sealedKeyId, SecretBoxError, writeKeyFile, type SecretBox,
 } from "../../lib/secret-box";
+import { syncDir } from "../../lib/durable-file";
 import { createByokRepo, sealedColumn } from "./repo";
 
 export interface MasterKey {
