@@ -6,14 +6,17 @@ import { createIdeaStorage, upgradeIdeaTable } from "./layout";
 import { ideaTable, tagTable } from "./tables";
 
 /**
- * Candidates the coarse pass hands to the exact rescoring: at least RESCORE_MIN, 4 × k, and 1% of the account. On
- * USE-lite vectors of 20,000 real sentences (+ mixtures of them up to 100,000) recall@20 against exact KNN was 0.99
- * at 20k with 400 and fell to 0.96 at 100k with 400, 0.989 with 1,000 (docs/performance.md). An account with
- * no more ideas than this has every idea rescored: its result is exact, and costs no more than vec0's exact scan
- * did (measured at 1,000 ideas), so small accounts need no separate exact path.
+ * Candidates the coarse pass hands to the exact rescoring: at least RESCORE_MIN, 4 × k, and 0.5% of the account
+ * (RESCORE_SHARE). On USE-lite vectors of 20,000 real sentences plus distinct mixtures of them up to 100,000, the
+ * asymmetric coarse pass (codes.ts) holds the exact top 20 with recall 0.999 at 100k with 500 candidates (Hamming
+ * alone needed ~1,500 for that); docs/performance.md has the curve. An account with no more ideas than this has
+ * every idea rescored: its result is exact, and costs no more than vec0's exact scan did (measured at 1,000
+ * ideas), so small accounts need no separate exact path.
  */
 export const RESCORE_MIN = 400;
-export const rescoreCount = (k: number, accountSize = 0) => Math.max(RESCORE_MIN, 4 * k, Math.ceil(accountSize / 100));
+export const RESCORE_SHARE = 0.005;
+export const rescoreCount = (k: number, accountSize = 0) =>
+  Math.max(RESCORE_MIN, 4 * k, Math.ceil(accountSize * RESCORE_SHARE));
 
 /** "exact" scores every vector of the account in SQL (slower: the reference the benchmark and tests compare with). */
 export type KnnMode = "quantized" | "exact";
@@ -91,14 +94,15 @@ function createStore(db: Db, g: Generation) {
     ideaVector: (id: number) => toVector(q.ideaVec.get(id)?.embedding),
     /**
      * Nearest ideas of one account, best first, scored by exact cosine: the account's binary codes are scanned in
-     * memory (Hamming distance) and only the best rescoreCount(k) candidates get their exact cosine from the stored
-     * vectors. `mode` "exact" scores every vector instead (the reference the benchmark and tests compare with).
+     * memory (Hamming, then the float query against the codes; codes.ts) and only the best rescoreCount(k)
+     * candidates get their exact cosine from the stored vectors. `mode` "exact" scores every vector instead (the
+     * reference the benchmark and tests compare with).
      */
     nearestIdeas(userId: string, vector: Float32Array, k: number, mode: KnnMode = "quantized"): Neighbour[] {
       const want = Math.max(1, Math.floor(k));
       if (mode === "exact") return toNeighbours(q.exactIdeas.all(vector, userId, want));
       const account = codes.account(userId);
-      const candidates = account.nearest(binaryCode(vector), rescoreCount(want, account.size));
+      const candidates = account.nearest(vector, rescoreCount(want, account.size));
       return toNeighbours(q.rescoreIdeas.all(vector, JSON.stringify(candidates), userId, want));
     },
     /** Memory held by the in-memory codes of the accounts loaded so far. */
