@@ -2,11 +2,12 @@
 import type { Db } from "../db/open";
 import { readState } from "../vectors/generations";
 import { vectorStore } from "../vectors/store";
+import { createPipelineRepo } from "./repo";
 
 export function removeIdeaVectors(db: Db, ideaId: number): void {
   db.transaction(() => {
     const s = readState(db);
     for (const g of [s.active, s.building]) if (g) vectorStore(db, g).deleteIdea(ideaId);
-    db.query("UPDATE ideas SET vectorize_id = NULL WHERE id = ? AND is_archived = 1").run(ideaId);
+    createPipelineRepo(db).clearArchivedVectorId(ideaId);
   })();
 }

@@ -1,8 +1,17 @@
 // The lookups other modules reach through deps.engines: similar tags (stored tag vectors) and the health summary.
 import type { Db } from "../db/open";
-import { readState, targetGeneration, vectorIdRange } from "../vectors/generations";
+import { readState, targetGeneration } from "../vectors/generations";
 import { vectorStore } from "../vectors/store";
 import { servingGeneration, type ModelSet } from "./models";
+import { createPipelineRepo, type PipelineRepo } from "./repo";
+
+/** GET /health reads the summary on every call: one repo per database rather than its statements looked up each time. */
+const repos = new WeakMap<Db, PipelineRepo>();
+function repoOf(db: Db): PipelineRepo {
+  let repo = repos.get(db);
+  if (!repo) repos.set(db, (repo = createPipelineRepo(db)));
+  return repo;
+}
 
 export interface SimilarTag {
   name: string;
@@ -24,13 +33,7 @@ export function similarTags(db: Db, models: ModelSet | null, userId: string, tag
   // A few extra neighbours cover deleted tags whose vectors the hourly pass has not pruned yet.
   const near = store.nearestTags(userId, vector, limit + 6).filter((n) => n.id !== tagId);
   if (near.length === 0) return [];
-  const rows = db
-    .query<{ id: number; name: string; idea_count: number }, [string, string]>(
-      `SELECT t.id, t.name, (SELECT count(*) FROM idea_tags it JOIN ideas i ON i.id = it.idea_id
-                             WHERE it.tag_id = t.id AND i.is_archived = 0) AS idea_count
-       FROM tags t WHERE t.user_id = ?1 AND t.vectorize_id IS NOT NULL AND t.id IN (SELECT value FROM json_each(?2))`,
-    )
-    .all(userId, JSON.stringify(near.map((n) => n.id)));
+  const rows = repoOf(db).embeddedTagsWithCounts(userId, near.map((n) => n.id));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return near
     .filter((n) => byId.has(n.id))
@@ -45,14 +48,9 @@ export function similarTags(db: Db, models: ModelSet | null, userId: string, tag
 export function embeddingsHealth(db: Db) {
   const s = readState(db);
   const target = targetGeneration(s);
-  const total = db.query<{ n: number }, []>("SELECT count(*) AS n FROM ideas WHERE is_archived = 0").get()!.n;
-  const done = target
-    ? db
-        .query<{ n: number }, [string, string]>(
-          "SELECT count(*) AS n FROM ideas WHERE is_archived = 0 AND vectorize_id >= ?1 AND vectorize_id < ?2",
-        )
-        .get(...vectorIdRange(target.gen))!.n
-    : 0;
+  const repo = repoOf(db);
+  const total = repo.countLiveIdeas();
+  const done = target ? repo.countLiveIdeasInGen(target.gen) : 0;
   return {
     embeddings: {
       model: target?.model_id ?? null,

@@ -65,6 +65,16 @@ export function createPipelineRepo(db: Db) {
      WHERE vectorize_id IS NULL OR vectorize_id < ?1 OR vectorize_id >= ?2 LIMIT ?3`,
   );
   const unembedded = db.query<{ id: number }, []>("SELECT id FROM ideas WHERE is_archived = 0 AND vectorize_id IS NULL");
+  const clearArchivedVector = db.query("UPDATE ideas SET vectorize_id = NULL WHERE id = ? AND is_archived = 1");
+  const liveIdeas = db.query<{ n: number }, []>("SELECT count(*) AS n FROM ideas WHERE is_archived = 0");
+  const liveIdeasInGen = db.query<{ n: number }, [string, string]>(
+    "SELECT count(*) AS n FROM ideas WHERE is_archived = 0 AND vectorize_id >= ?1 AND vectorize_id < ?2",
+  );
+  const embeddedTagCounts = db.query<{ id: number; name: string; idea_count: number }, [string, string]>(
+    `SELECT t.id, t.name, (SELECT count(*) FROM idea_tags it JOIN ideas i ON i.id = it.idea_id
+                           WHERE it.tag_id = t.id AND i.is_archived = 0) AS idea_count
+     FROM tags t WHERE t.user_id = ?1 AND t.vectorize_id IS NOT NULL AND t.id IN (SELECT value FROM json_each(?2))`,
+  );
 
   return {
     idea: (id: number) => idea.get(id),
@@ -93,6 +103,13 @@ export function createPipelineRepo(db: Db) {
     tagsOutsideGen: (gen: number, limit: number) => staleTags.all(...vectorIdRange(gen), limit),
     /** Live ideas never embedded (the recovery job keeps those with no full pass queued). */
     unembeddedIdeaIds: () => unembedded.all().map((r) => r.id),
+    /** Clears an archived idea's vectorize_id (its vectors are gone); a live idea is left alone. */
+    clearArchivedVectorId: (id: number) => void clearArchivedVector.run(id),
+    countLiveIdeas: () => liveIdeas.get()!.n,
+    /** Live ideas whose vector is of generation `gen`. */
+    countLiveIdeasInGen: (gen: number) => liveIdeasInGen.get(...vectorIdRange(gen))!.n,
+    /** The account's tags among `ids` that have a vector, with their live idea counts (unordered). */
+    embeddedTagsWithCounts: (userId: string, ids: number[]) => embeddedTagCounts.all(userId, JSON.stringify(ids)),
   };
 }
 export type PipelineRepo = ReturnType<typeof createPipelineRepo>;
