@@ -3,7 +3,7 @@ import { Type as T, type Static, type TObject, type TSchema } from "@sinclair/ty
 import { Value } from "@sinclair/typebox/value";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { OperatorError } from "./errors";
+import { OperatorError } from "./lib/operator-error";
 
 // A setting is one line here: its type, its `default`, and (from its path) its env variable. Env names are
 // IDEAREPO_ + the path in upper case joined by "_"; an object can drop its own segment (envSegment: "") or join its

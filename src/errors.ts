@@ -1,5 +1,6 @@
 // Domain errors carrying the spec's status and body, and the single mapping from any thrown value to an HTTP answer.
 import { codePoints } from "./http/schema";
+import { OperatorError } from "./lib/operator-error";
 export type ErrorBody = Record<string, unknown> & { error: unknown };
 
 export class AppError extends Error {
@@ -20,21 +21,7 @@ export const badGateway = (error: string, extra: Record<string, unknown> = {}) =
 export const scopeError = (scope: string) => new AppError(403, { error: `Insufficient scope: requires ${scope}` });
 export const invalidIdeaId = () => badRequest("Invalid idea ID");
 
-/**
- * A failure a person can act on, said in one sentence: a bad flag, an unusable configuration, a busy data dir, a
- * database from a newer build, an account rule. The CLI prints the message as one line and exits 2 (src/cli/failure.ts);
- * an HTTP route sharing the service turns it into its own AppError (`field` names the input the sentence is about,
- * `formMessage` is the wording for a form when it differs from the operator's).
- */
-export class OperatorError extends Error {
-  readonly field?: string;
-  readonly formMessage?: string;
-  constructor(message: string, about: { field?: string; formMessage?: string } = {}) {
-    super(message);
-    this.field = about.field;
-    this.formMessage = about.formMessage;
-  }
-}
+export { OperatorError };
 
 /** An OperatorError about an input, as the 400 a form shows next to that input (`fallback` when it names none). */
 export const formFieldError = (e: OperatorError, fallback: string) => fieldError(e.field ?? fallback, e.formMessage ?? e.message);

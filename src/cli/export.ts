@@ -1,5 +1,5 @@
 // `export --email E [--format json|csv|markdown] [--out FILE]`: the same streamed exports as the API, to a file or stdout.
-import { createWriteStream } from "node:fs";
+import { createWriteStream, openSync } from "node:fs";
 import { createUsersService } from "../modules/users/service";
 import { createExportService, type ExportFormat } from "../modules/export/service";
 import { drain } from "../modules/export/stream";
@@ -11,11 +11,28 @@ const FORMATS: ExportFormat[] = ["json", "csv", "markdown"];
 
 function writeTo(path: string | undefined) {
   if (!path) return { write: (b: Uint8Array) => void process.stdout.write(b), close: async () => {} };
-  const out = createWriteStream(path);
+  // Opened here, so a path that cannot be written fails before any work, as one line (cli/failure.ts).
+  const out = createWriteStream(path, { fd: openSync(path, "w") });
+  // A failure while writing (a full disk) arrives as an event; kept and rethrown by the next write or the close,
+  // rather than left unhandled (which prints a stack trace).
+  let failed: Error | null = null;
+  out.on("error", (e) => (failed = e));
   return {
     // Respect back-pressure so a 10,000-idea export never piles up in memory.
-    write: (b: Uint8Array) => (out.write(b) ? undefined : new Promise<void>((r) => out.once("drain", () => r()))),
-    close: () => new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve()))),
+    write: (b: Uint8Array) => {
+      if (failed) throw failed;
+      if (out.write(b)) return undefined;
+      return new Promise<void>((resolve, reject) => {
+        out.once("drain", () => resolve());
+        out.once("error", reject);
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        if (failed) return reject(failed);
+        out.once("error", reject);
+        out.end(() => resolve());
+      }),
   };
 }
 

@@ -7,13 +7,19 @@ export interface CliFailure { line: string; exitCode: number }
 export const EXIT_OPERATOR = 2;
 export const EXIT_UNEXPECTED = 1;
 
+/** The file system said no (a missing folder, no permission, a full disk): Node's errors carry code and syscall. */
+const isSystemError = (e: unknown): e is Error =>
+  e instanceof Error && typeof (e as { syscall?: unknown }).syscall === "string" && /^E[A-Z]+$/.test(String((e as { code?: unknown }).code));
+
 /**
  * OperatorError (and its kinds: UsageError, ConfigError, SchemaTooNewError, DataDirBusyError, RotationError) is the
- * operator's to fix and prints its sentence as it is. A service shared with HTTP may refuse with an AppError: its
- * spec body is shown, prefixed by the command. Anything else is a bug: its first line, never a stack trace.
+ * operator's to fix and prints its sentence as it is; so is a file system refusal (its message names the path). A
+ * service shared with HTTP may refuse with an AppError: its spec body is shown, prefixed by the command. Anything
+ * else is a bug: its first line, never a stack trace.
  */
 export function cliFailure(e: unknown, command?: string): CliFailure {
   if (e instanceof OperatorError) return { line: `idearepo: ${e.message}`, exitCode: EXIT_OPERATOR };
+  if (isSystemError(e)) return { line: `idearepo: ${e.message}`, exitCode: EXIT_OPERATOR };
   if (e instanceof AppError) return { line: `idearepo: ${command ? `${command} ` : ""}refused: ${JSON.stringify(e.body)}`, exitCode: EXIT_OPERATOR };
   const message = e instanceof Error ? e.message : String(e);
   return { line: `idearepo: unexpected error: ${message.split("\n")[0]}`, exitCode: EXIT_UNEXPECTED };

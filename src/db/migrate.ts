@@ -1,6 +1,6 @@
 // Applies embedded migrations forward-only, tracked by PRAGMA user_version; refuses a database newer than this build.
 import type { Database } from "bun:sqlite";
-import { OperatorError } from "../errors";
+import { OperatorError } from "../lib/operator-error";
 import { MIGRATIONS } from "./migrations";
 
 export class SchemaTooNewError extends OperatorError {}

@@ -1,7 +1,7 @@
 // <data_dir>/idearepo.pid: which process serves a data dir, so a second server and `restore` can refuse to run beside it.
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { OperatorError } from "../errors";
+import { OperatorError } from "./operator-error";
 
 export class DataDirBusyError extends OperatorError {}
 

@@ -1,6 +1,7 @@
 // The models folder layout (hub-style, one folder per model) and the checks that turn a bad folder into a clear message.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { OperatorError } from "../lib/operator-error";
 
 export const REQUIRED_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json"] as const;
 /** Preferred first: the int8 export is ~4× smaller and ~2× faster on CPU with near-identical vectors. */
@@ -22,10 +23,10 @@ export function isValidModelName(name: string): boolean {
 }
 
 export function findModelFolder(modelsDir: string, name: string): ModelFolder {
-  if (!isValidModelName(name)) throw new Error(`invalid model name "${name}": use "name" or "owner/name"`);
+  if (!isValidModelName(name)) throw new OperatorError(`invalid model name "${name}": use "name" or "owner/name"`);
   const dir = join(modelsDir, name);
   if (!existsSync(dir)) {
-    throw new Error(
+    throw new OperatorError(
       `model folder ${dir} does not exist; download it with \`idearepo models pull ${name}\` ` +
         `or place an ONNX export there (config.json, tokenizer.json, tokenizer_config.json, onnx/model_quantized.onnx)`,
     );
@@ -34,7 +35,7 @@ export function findModelFolder(modelsDir: string, name: string): ModelFolder {
   const model = MODEL_FILES.find((f) => existsSync(join(dir, f)));
   if (missing.length > 0 || !model) {
     const absent = [...missing, ...(model ? [] : ["onnx/model_quantized.onnx (or onnx/model.onnx)"])];
-    throw new Error(`model folder ${dir} is incomplete, missing: ${absent.join(", ")}; re-run \`idearepo models pull ${name}\``);
+    throw new OperatorError(`model folder ${dir} is incomplete, missing: ${absent.join(", ")}; re-run \`idearepo models pull ${name}\``);
   }
   return { name, dir, modelFile: join(dir, model), dtype: model.endsWith("_quantized.onnx") ? "q8" : "fp32" };
 }

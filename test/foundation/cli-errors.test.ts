@@ -29,6 +29,10 @@ describe("CLI failures", () => {
       { args: ["users", "set-password", "--email", "owner@example.com", "--password-stdin"], line: /^idearepo: Password must be at least 8 characters$/ },
       // an unusable configuration
       { args: ["users", "list"], env: { IDEAREPO_PORT: "eighty" }, line: /^idearepo: Invalid configuration at \/port/ },
+      // a model the configuration names but the models folder lacks
+      { args: ["reindex"], env: { IDEAREPO_EMBED_MODEL: "no-such-model", IDEAREPO_MODELS_DIR: dataDir }, line: /^idearepo: model folder .*no-such-model does not exist; download it with `idearepo models pull no-such-model`/ },
+      // a file system refusal, named with its path
+      { args: ["export", "--email", "owner@example.com", "--out", join(dataDir, "missing-folder", "out.json")], line: /^idearepo: ENOENT: .*missing-folder\/out\.json/ },
       // a master key rotation the CLI cannot do
       { args: ["master-key", "rotate"], env: { IDEAREPO_MASTER_KEY: "ab".repeat(32) }, line: /^idearepo: The master key comes from configuration/ },
     ];
