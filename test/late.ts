@@ -16,6 +16,7 @@ export function late<T extends object>(what: string, get: () => T | undefined): 
       const value = Reflect.get(target, key);
       return typeof value === "function" ? value.bind(target) : value;
     },
+    set: (_, key, value) => Reflect.set(current(), key, value),
     has: (_, key) => Reflect.has(current(), key),
   });
 }

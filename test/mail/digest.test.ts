@@ -1,27 +1,15 @@
 // The weekly digest run: who gets it, what it says (text and HTML), once per week, and what happens without SMTP.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Cron } from "croner";
-import { call, makeUser, type TestApp } from "../helpers";
+import { call, makeUser } from "../helpers";
 import { runWeeklyDigest } from "../../src/mail/digest";
 import { SCHEDULED_JOBS } from "../../src/jobs/scheduler";
 import { noEngines } from "../../src/deps";
-import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { seedDuplicate, seedRelation } from "../fakes/seed";
-import { captureAt, FROM, makeMailApp, setSettings, SUNDAY } from "./mail-app";
+import { captureAt, FROM, makeMailApp, setSettings, SUNDAY, useMailApp } from "./mail-app";
 
-let smtp: FakeSmtp;
-beforeAll(async () => {
-  smtp = await startFakeSmtp();
-});
-afterAll(() => smtp.stop());
+const { smtp, t, mailsTo } = useMailApp();
 
-let t: TestApp;
-beforeEach(() => {
-  smtp.reset();
-  t = makeMailApp(smtp);
-});
-
-const mailsTo = (email: string) => smtp.mails.filter((m) => m.envelopeTo.includes(email));
 
 describe("weekly digest content", () => {
   test("one mail per user with the week's ideas, stale ideas, new connections and duplicates, in text and HTML", async () => {
@@ -125,7 +113,7 @@ describe("once per week", () => {
 
   test("a delivery failure is logged and leaves the week open for a later run", async () => {
     const logs: string[] = [];
-    t = makeMailApp(smtp, { logs });
+    const t = makeMailApp(smtp, { logs });
     const u = await makeUser(t);
     await captureAt(t, u, 1, { title: "Retry me" });
     smtp.failNext = "451 Mailbox busy, try again later";
@@ -137,7 +125,7 @@ describe("once per week", () => {
 
   test("without SMTP the run is skipped with a log line", async () => {
     const logs: string[] = [];
-    t = makeMailApp(null, { logs });
+    const t = makeMailApp(null, { logs });
     const u = await makeUser(t);
     await captureAt(t, u, 1, { title: "Nowhere to send" });
     const summary = await runWeeklyDigest(t.deps);

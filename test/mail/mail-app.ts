@@ -1,8 +1,9 @@
 // Mail test fixtures: an app pointed at the loopback SMTP server, ideas captured at chosen moments via the API.
-import { expect } from "bun:test";
+import { afterAll, beforeAll, beforeEach, expect } from "bun:test";
 import type { Config } from "../../src/config";
 import { call, makeApp, type TestApp, type TestUser } from "../helpers";
-import type { FakeSmtp } from "../fakes/smtp";
+import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
+import { late } from "../late";
 
 /** Sunday 2026-11-22 09:00 UTC: the default digest_cron's moment. */
 export const SUNDAY = "2026-11-22T09:00:00Z";
@@ -14,6 +15,29 @@ export function smtpConfig(smtp: FakeSmtp, over: Partial<Config["smtp"]> = {}): 
 
 export function makeMailApp(smtp: FakeSmtp | null, opts: { now?: string; logs?: string[]; smtp?: Partial<Config["smtp"]> } = {}): TestApp {
   return makeApp({ now: opts.now ?? SUNDAY, logs: opts.logs, config: smtp ? { smtp: smtpConfig(smtp, opts.smtp) } : {} });
+}
+
+/**
+ * The set-up the mail files share: a loopback SMTP server for the whole file and, before each test, an empty mailbox
+ * and a fresh app on it with the clock at SUNDAY (a file's own beforeEach, registered after this call, runs after it).
+ */
+export function useMailApp(smtpOptions: Parameters<typeof startFakeSmtp>[0] = {}) {
+  let smtp: FakeSmtp | undefined;
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    smtp = await startFakeSmtp(smtpOptions);
+  });
+  beforeEach(() => {
+    t?.close();
+    smtp!.reset();
+    t = makeMailApp(smtp!);
+  });
+  afterAll(async () => {
+    t?.close();
+    await smtp?.stop();
+  });
+  const server = late("the SMTP server", () => smtp);
+  return { smtp: server, t: late("the mail test app", () => t), mailsTo: (email: string) => server.mails.filter((m) => m.envelopeTo.includes(email)) };
 }
 
 /** Captures an idea through POST /ideas as if it happened `daysAgo` days before the clock's current time. */

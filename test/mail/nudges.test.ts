@@ -1,24 +1,12 @@
 // Stale-idea nudges: captured ideas past stale_threshold_days, each nudged at most once per threshold period.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeUser, type TestApp } from "../helpers";
+import { describe, expect, test } from "bun:test";
+import { call, makeUser } from "../helpers";
 import { runStaleNudges } from "../../src/mail/nudges";
-import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
-import { captureAt, makeMailApp, setSettings } from "./mail-app";
+import { captureAt, makeMailApp, setSettings, useMailApp } from "./mail-app";
 
-let smtp: FakeSmtp;
-beforeAll(async () => {
-  smtp = await startFakeSmtp();
-});
-afterAll(() => smtp.stop());
-
-let t: TestApp;
-beforeEach(() => {
-  smtp.reset();
-  t = makeMailApp(smtp);
-});
+const { smtp, t, mailsTo } = useMailApp();
 
 const DAY = 86_400_000;
-const mailsTo = (email: string) => smtp.mails.filter((m) => m.envelopeTo.includes(email));
 
 describe("stale nudges", () => {
   test("one mail lists the captured ideas older than the threshold; others are left alone", async () => {
@@ -101,7 +89,7 @@ describe("stale nudges", () => {
 
   test("without SMTP the run is skipped with a log line", async () => {
     const logs: string[] = [];
-    t = makeMailApp(null, { logs });
+    const t = makeMailApp(null, { logs });
     const u = await makeUser(t);
     await captureAt(t, u, 40, { title: "Unsent" });
     expect((await runStaleNudges(t.deps)).skipped).toContain("SMTP is not configured");

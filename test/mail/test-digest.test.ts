@@ -1,20 +1,10 @@
 // POST /user/test-digest over HTTP: sent at once to the caller's own address; 500 with the reason when it cannot be.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeUser, type TestApp } from "../helpers";
-import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
-import { captureAt, makeMailApp, setSettings } from "./mail-app";
+import { describe, expect, test } from "bun:test";
+import { call, makeUser } from "../helpers";
+import { startFakeSmtp } from "../fakes/smtp";
+import { captureAt, makeMailApp, setSettings, useMailApp } from "./mail-app";
 
-let smtp: FakeSmtp;
-beforeAll(async () => {
-  smtp = await startFakeSmtp({ users: { mailer: "s3cret-smtp-pass" } });
-});
-afterAll(() => smtp.stop());
-
-let t: TestApp;
-beforeEach(() => {
-  smtp.reset();
-  t = makeMailApp(smtp);
-});
+const { smtp, t } = useMailApp({ users: { mailer: "s3cret-smtp-pass" } });
 
 describe("POST /user/test-digest", () => {
   test("sends the digest to the account's own address at once and answers {success, content} with the text part", async () => {
@@ -63,14 +53,14 @@ describe("POST /user/test-digest", () => {
   });
 
   test("SMTP authentication uses smtp.user/smtp.pass; a rejected login is 500 without the password", async () => {
-    t = makeMailApp(smtp, { smtp: { user: "mailer", pass: "s3cret-smtp-pass" } });
+    const t = makeMailApp(smtp, { smtp: { user: "mailer", pass: "s3cret-smtp-pass" } });
     const u = await makeUser(t);
     expect((await call(t, "POST", "/user/test-digest", { key: u.key })).status).toBe(200);
     expect(smtp.mails[0].authUser).toBe("mailer");
 
-    t = makeMailApp(smtp, { smtp: { user: "mailer", pass: "wrong-pass-123" } });
-    const v = await makeUser(t);
-    const r = await call(t, "POST", "/user/test-digest", { key: v.key });
+    const wrongPass = makeMailApp(smtp, { smtp: { user: "mailer", pass: "wrong-pass-123" } });
+    const v = await makeUser(wrongPass);
+    const r = await call(wrongPass, "POST", "/user/test-digest", { key: v.key });
     expect(r.status).toBe(500);
     expect(r.body).toEqual({ error: expect.stringContaining("535") });
     expect(r.text).not.toContain("wrong-pass-123");
@@ -79,7 +69,7 @@ describe("POST /user/test-digest", () => {
 
 describe("POST /user/test-digest failures: 500 with the underlying message", () => {
   test("no SMTP configured", async () => {
-    t = makeMailApp(null);
+    const t = makeMailApp(null);
     const u = await makeUser(t);
     const r = await call(t, "POST", "/user/test-digest", { key: u.key });
     expect(r.status).toBe(500);
@@ -96,7 +86,7 @@ describe("POST /user/test-digest failures: 500 with the underlying message", () 
   });
 
   test("smtp.require_tls against a server without STARTTLS", async () => {
-    t = makeMailApp(smtp, { smtp: { require_tls: true } });
+    const t = makeMailApp(smtp, { smtp: { require_tls: true } });
     const u = await makeUser(t);
     const r = await call(t, "POST", "/user/test-digest", { key: u.key });
     expect(r.status).toBe(500);
@@ -107,7 +97,7 @@ describe("POST /user/test-digest failures: 500 with the underlying message", () 
   test("nothing listens on the SMTP port", async () => {
     const closed = await startFakeSmtp();
     await closed.stop();
-    t = makeMailApp(closed);
+    const t = makeMailApp(closed);
     const u = await makeUser(t);
     const r = await call(t, "POST", "/user/test-digest", { key: u.key });
     expect(r.status).toBe(500);
