@@ -3,6 +3,7 @@ import type { Config } from "./config";
 import type { Db } from "./db/open";
 import type { Clock } from "./lib/time";
 import type { Logger } from "./lib/log";
+import type { Mailer } from "./mail/transport";
 import type { TagSimilarEngine } from "./modules/tags/model";
 import type { ModelSet } from "./pipeline/models";
 
@@ -15,8 +16,8 @@ export interface Deps {
 }
 
 /**
- * Parts that exist only once a background service runs (the embedding models and what they power) or that a host
- * process injects. Every field is always present: null means "not running in this process", and each reader has an
+ * Parts that exist only once something starts them (the embedding models and what they power, the SMTP mailer) or
+ * that a host process injects. Every field is always present: null means "not running in this process", and each reader has an
  * explicit answer for it (named on the field). A new engine is one field here plus its null in noEngines(), so a
  * misspelt or forgotten engine is a type error. Tests inject real engines through these fields, mostly by starting
  * the real service (test/pipeline-helpers.ts).
@@ -30,11 +31,16 @@ export interface Engines {
   onIdeaArchived: ((ideaId: number) => unknown) | null;
   /** Tags whose stored vectors are nearest a tag's. null: GET /tags/similar answers with an empty list. */
   tagSimilar: TagSimilarEngine | null;
+  /**
+   * The SMTP mailer, made from config.smtp by the first send (mail/transport.ts mailerFor) and kept for the process.
+   * null: none made yet; with SMTP not configured none is made, and mail is skipped or refused with that reason.
+   */
+  mailer: Mailer | null;
   /** A master key handed over by a host process. null: master_key from the configuration, else <data_dir>/master.key. */
   masterKey: Uint8Array | null;
 }
 
 /** Engines with nothing running: what a process (server, CLI command, test) has before its services start. */
 export function noEngines(): Engines {
-  return { models: null, onJobQueued: null, onIdeaArchived: null, tagSimilar: null, masterKey: null };
+  return { models: null, onJobQueued: null, onIdeaArchived: null, tagSimilar: null, mailer: null, masterKey: null };
 }

@@ -46,18 +46,18 @@ function createTransport(config: Readonly<Config>): Transporter {
   });
 }
 
-const transports = new WeakMap<Deps, Transporter>();
-
-/** The mailer for these deps; throws MailError with the reason when SMTP is not configured. */
+/**
+ * The mailer for these deps: the one on deps.engines.mailer, made from config.smtp on first use. Throws MailError with
+ * the reason when SMTP is not configured.
+ */
 export function mailerFor(deps: Deps): Mailer {
   const reason = smtpUnavailableReason(deps.config);
   if (reason) throw new MailError(reason);
-  let transport = transports.get(deps);
-  if (!transport) {
-    transport = createTransport(deps.config);
-    transports.set(deps, transport);
-  }
-  const t = transport;
+  return (deps.engines.mailer ??= createMailer(deps));
+}
+
+function createMailer(deps: Deps): Mailer {
+  const t = createTransport(deps.config);
   return {
     async send(mail) {
       try {
