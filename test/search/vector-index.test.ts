@@ -5,20 +5,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { createApp } from "../../src/app";
-import { loadConfig } from "../../src/config";
-import { openDb } from "../../src/db/open";
-import { noEngines, type Deps } from "../../src/deps";
-import { createLogger } from "../../src/lib/log";
-import { cosine, type ModelClient } from "../../src/ml/client";
+import { cosine } from "../../src/ml/client";
 import { textHash } from "../../src/pipeline/embed";
 import { createPipelineService } from "../../src/pipeline/service";
 import { rescoreCount } from "../../src/vectors/store";
 import { tempDir } from "../cli";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
-import { capture, loadTestModel, makePipelineApp, search, type PipelineApp } from "../pipeline-helpers";
+import { capture, makePipelineApp, search, useModel, type PipelineApp } from "../pipeline-helpers";
 
-let model: ModelClient;
+const model = useModel();
 const dirs: string[] = [];
 
 // Distinct short ideas built from a few word lists: enough of them to exceed the rescoring pool several times over.
@@ -28,11 +23,7 @@ const FOR = ["for students", "for apartments", "for farmers", "for schools", "fo
 const TITLES = ADJ.flatMap((a) => THING.flatMap((t) => FOR.slice(0, 6).map((f) => `A ${a} ${t} ${f}`))); // 720
 const QUERIES = ["renting tools to neighbours", "sun powered machines", "something for my pet", "helping kids at school", "cooking at home", "silent devices for sleeping"];
 
-beforeAll(async () => {
-  model = await loadTestModel();
-});
-afterAll(async () => {
-  await model.close();
+afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -137,25 +128,7 @@ describe("an account larger than the rescoring pool", () => {
 });
 
 /** An app with the pipeline on a database file, as the server (or a CLI process) opens it: its own connection. */
-async function fileApp(file: string) {
-  const config = loadConfig({ IDEAREPO_DATA_DIR: join(file, ".."), IDEAREPO_ENV: "test" }, { log_level: "silent" });
-  const db = openDb(file);
-  const deps: Deps = { config, db, clock: () => new Date(), log: createLogger("silent"), engines: noEngines() };
-  const { app, close } = createApp(deps);
-  const service = createPipelineService(deps, { models: model, autoStart: false });
-  await service.start(deps);
-  const t = {
-    deps,
-    handle: (req: Request) => app.handle(req),
-    drain: () => service.runner()!.drain(),
-    async close() {
-      await service.stop();
-      close();
-      db.close();
-    },
-  };
-  return t;
-}
+const fileApp = (file: string) => makePipelineApp(model, { dbFile: file });
 
 const ids = (r: { body: any }) => (r.body.results as Array<{ id: number }>).map((h) => h.id);
 
@@ -165,18 +138,18 @@ describe("writes by another connection (the CLI beside the server)", () => {
     dirs.push(dir);
     const file = join(dir, "idearepo.db");
     const server = await fileApp(file);
-    const me = await makeUser(server as never, { plan: "pro" });
-    await capture(server as never, me, { title: "Community compost pickup by bicycle" });
+    const me = await makeUser(server, { plan: "pro" });
+    await capture(server, me, { title: "Community compost pickup by bicycle" });
     await server.drain();
     const q = "a telescope night for amateur astronomers";
-    expect(ids(await search(server as never, me, { q, limit: 5, min_score: 0 }))).toHaveLength(1); // codes loaded, one idea
+    expect(ids(await search(server, me, { q, limit: 5, min_score: 0 }))).toHaveLength(1); // codes loaded, one idea
 
     const other = await fileApp(file);
-    const id = await capture(other as never, me, { title: "Stargazing evenings with telescopes for hobby astronomers" });
+    const id = await capture(other, me, { title: "Stargazing evenings with telescopes for hobby astronomers" });
     await other.drain();
     await other.close();
 
-    const r = await search(server as never, me, { q, limit: 5 });
+    const r = await search(server, me, { q, limit: 5 });
     expect(r.body.search_type).toBe("semantic");
     expect(ids(r)[0]).toBe(id);
     await server.close();
