@@ -40,17 +40,18 @@ export function countJobs(db: Db): { pending: number; locked: number } {
 
 /** The queue as one consumer sees it: only the `kinds` it owns are claimed, released or waited for. */
 export function createQueue(db: Db, kinds: readonly JobKind[]) {
-  const own = JSON.stringify(kinds);
-  const claimable = db.query<JobRow, [string, number, string]>(
-    `SELECT * FROM jobs WHERE locked_at IS NULL AND run_after <= ?1
-       AND kind IN (SELECT value FROM json_each(?3)) ORDER BY id LIMIT ?2`,
+  // One placeholder per kind, numbered from `first`: the values are bound, and the plan is that of a literal list
+  // (a json_each list adds a subquery and a bloom filter to every claim).
+  const ownKinds = (first: number) => kinds.map((_, i) => `?${first + i}`).join(", ");
+  const claimable = db.query<JobRow, Array<string | number>>(
+    `SELECT * FROM jobs WHERE locked_at IS NULL AND run_after <= ?1 AND kind IN (${ownKinds(3)}) ORDER BY id LIMIT ?2`,
   );
   const lock = db.query("UPDATE jobs SET locked_at = ?, attempts = attempts + 1 WHERE id = ? AND locked_at IS NULL");
-  const nextRunAfter = db.query<{ at: string | null }, [string]>(
-    "SELECT min(run_after) AS at FROM jobs WHERE locked_at IS NULL AND kind IN (SELECT value FROM json_each(?))",
+  const nextRunAfter = db.query<{ at: string | null }, string[]>(
+    `SELECT min(run_after) AS at FROM jobs WHERE locked_at IS NULL AND kind IN (${ownKinds(1)})`,
   );
-  const locked = db.query<{ id: number; run_after: string }, [string]>(
-    "SELECT id, run_after FROM jobs WHERE locked_at IS NOT NULL AND kind IN (SELECT value FROM json_each(?))",
+  const locked = db.query<{ id: number; run_after: string }, string[]>(
+    `SELECT id, run_after FROM jobs WHERE locked_at IS NOT NULL AND kind IN (${ownKinds(1)})`,
   );
   const byId = db.query<Pick<JobRow, "kind" | "idea_id">, [number]>("SELECT kind, idea_id FROM jobs WHERE id = ?");
   const pendingTwin = db.query<{ x: number }, [string, number | null]>(
@@ -76,13 +77,13 @@ export function createQueue(db: Db, kinds: readonly JobKind[]) {
     /** Claims up to `limit` ready jobs; locked rows are invisible to other claimers until completed or released. */
     claim(now: string, limit: number): JobRow[] {
       return db.transaction(() => {
-        const rows = claimable.all(now, limit, own);
+        const rows = claimable.all(now, limit, ...kinds);
         for (const r of rows) lock.run(now, r.id);
         return rows.map((r) => ({ ...r, locked_at: now, attempts: r.attempts + 1 }));
       })();
     },
     /** When the earliest waiting job comes due (null: none waiting). */
-    nextRunAfter: () => nextRunAfter.get(own)?.at ?? null,
+    nextRunAfter: () => nextRunAfter.get(...kinds)?.at ?? null,
     complete: (id: number) => void remove.run(id),
     retry,
     /**
@@ -90,7 +91,7 @@ export function createQueue(db: Db, kinds: readonly JobKind[]) {
      * at start, for the claims of a process that died, or between rounds after one failed.
      */
     releaseClaimed(reason: string): number {
-      const rows = locked.all(own);
+      const rows = locked.all(...kinds);
       for (const j of rows) retry(j.id, j.run_after, reason);
       return rows.length;
     },
