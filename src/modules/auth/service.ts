@@ -3,6 +3,7 @@ import type { Deps } from "../../deps";
 import { rateLimited, unauthorized } from "../../errors";
 import { newSessionToken, sha256Hex } from "../../lib/crypto";
 import { addDays, toStamp } from "../../lib/time";
+import { onePer } from "../../lib/one-per";
 import { SESSION_DAYS } from "../../auth/credentials";
 import { createSessionsRepo } from "../../auth/sessions-repo";
 import { createUsersRepo, type UserRow } from "../users/repo";
@@ -16,12 +17,7 @@ const FAILURE_WINDOW_MS = 15 * 60_000;
 const DUMMY_HASH = Bun.password.hash("idearepo-dummy-password");
 
 // One instance per app, so every sign-in form (API login, MCP consent page) shares one failure count per e-mail.
-const instances = new WeakMap<Deps, ReturnType<typeof build>>();
-export function createAuthService(deps: Deps) {
-  let svc = instances.get(deps);
-  if (!svc) instances.set(deps, (svc = build(deps)));
-  return svc;
-}
+export const createAuthService = onePer(build);
 
 function build(deps: Deps) {
   const sessions = createSessionsRepo(deps.db);

@@ -11,6 +11,7 @@ import {
   removeIfExists, sealedKeyId, SecretBoxError, writeKeyFile, type SecretBox,
 } from "../../lib/secret-box";
 import { syncDir } from "../../lib/durable-file";
+import { onePer } from "../../lib/one-per";
 import { createByokRepo, sealedColumn } from "./repo";
 
 export interface MasterKey {
@@ -100,17 +101,8 @@ function resolveKeyFile(deps: Deps): MasterKey {
   return { key: readKeyFile(path), source: "file", path };
 }
 
-const boxes = new WeakMap<Deps, SecretBox>();
-
 /** The secret box for this process, resolved on first use and then cached. */
-export function secretBoxFor(deps: Deps): SecretBox {
-  let box = boxes.get(deps);
-  if (!box) {
-    box = createSecretBox(resolveMasterKey(deps).key);
-    boxes.set(deps, box);
-  }
-  return box;
-}
+export const secretBoxFor = onePer((deps: Deps): SecretBox => createSecretBox(resolveMasterKey(deps).key));
 
 /** Resolves the key when the server starts, so a bad key or key file stops the boot instead of a later request. */
 export function createMasterKeyCheck(deps: Deps): BackgroundService {

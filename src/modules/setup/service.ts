@@ -5,6 +5,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Deps } from "../../deps";
 import { AppError, fieldError, forbidden, formFieldError, OperatorError, rateLimited } from "../../errors";
+import { onePer } from "../../lib/one-per";
 import { createUsersRepo } from "../users/repo";
 import { createUsersService } from "../users/service";
 import { createAuthService } from "../auth/service";
@@ -22,12 +23,7 @@ function newCode(): string {
 
 const normalize = (code: string) => code.toUpperCase().replace(/[^A-Z0-9]/g, "");
 
-const instances = new WeakMap<Deps, ReturnType<typeof build>>();
-export function createSetupService(deps: Deps) {
-  let svc = instances.get(deps);
-  if (!svc) instances.set(deps, (svc = build(deps)));
-  return svc;
-}
+export const createSetupService = onePer(build);
 
 function build(deps: Deps) {
   const users = createUsersRepo(deps.db);
