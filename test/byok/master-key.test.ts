@@ -1,5 +1,6 @@
 // The master key on disk: generated once with owner-only permissions, rotated by the CLI (a real process),
-// interrupted rotations finished or undone on the next start, bad keys refused with one clear line.
+// interrupted rotations finished or undone on the next start, bad keys refused with one clear line; a key a host
+// process injects instead.
 import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -9,20 +10,25 @@ import { openDb } from "../../src/db/open";
 import { createApp } from "../../src/app";
 import { createLogger } from "../../src/lib/log";
 import { noEngines, type Deps } from "../../src/deps";
+import { rotateMasterKey } from "../../src/modules/byok/rotate";
+import { createUsersService } from "../../src/modules/users/service";
 import { runCli, tempDir } from "../cli";
 import { fakeKey, providersConfig, startFakes } from "../fakes/ai-app";
 
 const fakes = startFakes();
 afterAll(() => fakes.stop());
 
-/** The app in-process on a real data dir (file database, key from <data_dir>/master.key), requests through HTTP handling. */
-function fileApp(dataDir: string) {
+/**
+ * The app in-process on a real data dir (file database, key from <data_dir>/master.key unless a host process injects
+ * `masterKey` through deps.engines), requests through HTTP handling.
+ */
+function fileApp(dataDir: string, masterKey: Uint8Array | null = null) {
   const config = loadConfig(
     { IDEAREPO_DATA_DIR: dataDir, IDEAREPO_ENV: "test" },
     { log_level: "silent", providers: providersConfig(fakes), provider_timeout_ms: 1000 },
   );
   const db = openDb(join(dataDir, "idearepo.db"));
-  const deps: Deps = { config, db, clock: () => new Date(), log: createLogger("silent"), engines: noEngines() };
+  const deps: Deps = { config, db, clock: () => new Date(), log: createLogger("silent"), engines: { ...noEngines(), masterKey } };
   const { app, close } = createApp(deps);
   const req = async (method: string, path: string, key: string, body?: unknown) => {
     const res = await app.handle(new Request(`http://localhost/api/v1${path}`, {
@@ -32,7 +38,7 @@ function fileApp(dataDir: string) {
     }));
     return { status: res.status, body: (await res.json()) as any };
   };
-  return { req, db, close: () => (close(), db.close()) };
+  return { req, db, deps, close: () => (close(), db.close()) };
 }
 
 const sealedValues = (dataDir: string) => {
@@ -197,5 +203,42 @@ describe("master key file and rotation", () => {
     const short = runCli(["master-key", "rotate", "--new-key-stdin"], { dataDir: dir, stdin: "abc" });
     expect(short.code).toBe(2);
     expect(short.stderr).toContain("--new-key-stdin");
+  });
+});
+
+describe("a master key injected by a host process (deps.engines.masterKey)", () => {
+  const dataDir = tempDir("idearepo-injected-");
+  const hostKey = randomBytes(32);
+  const providerKey = fakeKey("sk-ant");
+  fakes.a.validKeys.add(providerKey);
+  let apiKey = "";
+
+  test("seals provider keys without writing a key file, and opens them again", async () => {
+    const app = fileApp(dataDir, hostKey);
+    try {
+      apiKey = (await createUsersService(app.deps).createUser({ email: "host@example.com", plan: "pro" })).api_key;
+      expect((await app.req("PUT", "/user/byok/provider_a", apiKey, { api_key: providerKey })).status).toBe(200);
+      expect(existsSync(join(dataDir, "master.key"))).toBe(false);
+      expect((await app.req("POST", "/user/byok/provider_a/test", apiKey)).body).toMatchObject({ ok: true });
+    } finally {
+      app.close();
+    }
+  });
+
+  test("another injected key cannot open them; rotation is the host's to do", async () => {
+    const other = fileApp(dataDir, randomBytes(32));
+    try {
+      const tested = await other.req("POST", "/user/byok/provider_a/test", apiKey);
+      expect(tested.body).toMatchObject({ ok: false });
+      expect(tested.body.error).toContain("can no longer be decrypted");
+    } finally {
+      other.close();
+    }
+    const app = fileApp(dataDir, hostKey);
+    try {
+      expect(() => rotateMasterKey(app.deps)).toThrow("The master key was injected by the host process; rotate it there");
+    } finally {
+      app.close();
+    }
   });
 });
