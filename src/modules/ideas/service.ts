@@ -11,7 +11,7 @@ import { createIdeasRepo, type IdeaChanges, type IdeaRow } from "./repo";
 import { createRelationsRepo } from "../relations/repo";
 import { RELATION_TYPES, MAX_URL, type CreateIdeaBody, type ListIdeasQuery, type UpdateIdeaBody } from "./model";
 import { clampLimit, parseOffset } from "../../http/params";
-import { toCreatedIdea, toIdea } from "./views";
+import { toCreatedIdea, toIdea, toIdeaPage } from "./views";
 import { notifyArchived, wakeWorker } from "./effects";
 
 export const LIST_DEFAULT_LIMIT = 20;
@@ -127,8 +127,7 @@ export function createIdeasService(deps: Deps) {
       const types = tag === null ? parseTypes(q.connection_types) : null;
       const status = q.status ?? null;
       const rows = repo.list({ userId, status, tag, types, limit, offset: parseOffset(q.offset) });
-      const names = tags.namesForIdeas(rows.map((r) => r.id));
-      return { ideas: rows.map((r) => toIdea(r, names.get(r.id)!)), has_more: rows.length === limit };
+      return { ideas: toIdeaPage(rows), has_more: rows.length === limit };
     },
 
     get(userId: string, id: number) {

@@ -1,5 +1,6 @@
 // SQL for tags and the idea↔tag join: rows in, rows out; names are exact (case-sensitive) per account.
 import type { Db } from "../../db/open";
+import { compareCodePoints } from "../../lib/code-point-order";
 
 export interface TagRow {
   id: number;
@@ -57,7 +58,7 @@ export function createTagsRepo(db: Db) {
       const out = new Map<number, string[]>(ideaIds.map((id) => [id, []]));
       if (ideaIds.length === 0) return out;
       for (const r of namesOf.all(JSON.stringify(ideaIds))) out.get(r.idea_id)!.push(r.name);
-      for (const names of out.values()) if (names.length > 1) names.sort(byCodePoint);
+      for (const names of out.values()) if (names.length > 1) names.sort(compareCodePoints);
       return out;
     },
     attach: (ideaId: number, tagId: number) => attach.run(ideaId, tagId),
@@ -65,13 +66,3 @@ export function createTagsRepo(db: Db) {
   };
 }
 export type TagsRepo = ReturnType<typeof createTagsRepo>;
-
-/** SQLite's BINARY order for UTF-8 text: by code point (plain JS sort compares UTF-16 units, which differs past U+FFFF). */
-function byCodePoint(a: string, b: string): number {
-  const x = [...a], y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i].codePointAt(0)! - y[i].codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}
