@@ -2,6 +2,7 @@
 //
 // Required fields are the ones the spec promises; objects stay open (clients must ignore unknown fields). The fuzzer
 // (scripts/fuzz.ts) checks every answer against these, so a drift between server and document shows up there.
+import { RELATION_TYPES } from "../relations/model";
 import type { JsonSchema } from "./schema";
 
 const str: JsonSchema = { type: "string" };
@@ -15,7 +16,7 @@ const list = (items: JsonSchema): JsonSchema => ({ type: "array", items });
 const wrap = (name: string, s: JsonSchema) => obj({ [name]: s });
 
 const STATUS = { type: "string", enum: ["captured", "exploring", "building", "shipped", "shelved"] };
-const RELATION_TYPE = { type: "string", enum: ["related", "parent", "blocks", "inspires", "supersedes", "duplicate"] };
+const RELATION_TYPE = { type: "string", enum: [...RELATION_TYPES] };
 const PROVIDER = { type: "string", enum: ["provider_a", "provider_b", "provider_c"] };
 
 const ideaFields = {

@@ -1,0 +1,44 @@
+// One store per table, read from the source: every statement over `jobs` is in the queue module, every write to
+// `relations` (and `rejected_pairs`) in the relations repo, no feature or pipeline file outside a repo runs SQL, and
+// the relation-type vocabulary is declared once. A second copy anywhere fails here, naming the file.
+import { describe, expect, test } from "bun:test";
+import { Glob } from "bun";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { RELATION_TYPES, USER_RELATION_TYPES } from "../../src/modules/relations/model";
+
+const SRC = resolve(import.meta.dir, "../../src");
+/** Server code: the web app is a client of the API with its own copy of the vocabularies it shows. */
+const files = [...new Glob("**/*.ts").scanSync(SRC)]
+  .filter((f) => !f.startsWith("web/"))
+  .map((f) => ({ path: `src/${f}`, text: readFileSync(join(SRC, f), "utf8") }));
+
+const filesMatching = (re: RegExp) => files.filter((f) => re.test(f.text)).map((f) => f.path).sort();
+
+describe("one store per table", () => {
+  test("only src/jobs/queue.ts runs SQL over jobs", () => {
+    expect(filesMatching(/\b(FROM|INTO|UPDATE|JOIN)\s+jobs\b/)).toEqual(["src/jobs/queue.ts"]);
+  });
+
+  test("only the relations repo writes relations or touches rejected_pairs", () => {
+    expect(filesMatching(/\b(INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM)\s+relations\b/)).toEqual(["src/modules/relations/repo.ts"]);
+    expect(filesMatching(/\b(FROM|INTO|UPDATE|JOIN)\s+rejected_pairs\b/)).toEqual(["src/modules/relations/repo.ts"]);
+  });
+
+  test("feature modules and the pipeline run SQL only in repo files", () => {
+    const sql = /\b(db|deps\.db)\.(query|prepare|run|exec)\b/;
+    // Import readers open the other app's database file (Memos), not ours.
+    const outside = files.filter((f) => /^src\/(modules|pipeline)\//.test(f.path) && !/(^|\/|-)repo\.ts$/.test(f.path))
+      .filter((f) => !f.path.startsWith("src/modules/import/sources/"))
+      .filter((f) => sql.test(f.text))
+      .map((f) => f.path);
+    expect(outside).toEqual([]);
+  });
+});
+
+describe("one relation-type vocabulary", () => {
+  test("the types are declared in relations/model.ts only; the stored set is the user's plus duplicate", () => {
+    expect(RELATION_TYPES).toEqual([...USER_RELATION_TYPES, "duplicate"]);
+    expect(filesMatching(/["']inspires["']\s*,\s*["']supersedes["']/)).toEqual(["src/modules/relations/model.ts"]);
+  });
+});
