@@ -1,6 +1,6 @@
 // Karakeep (formerly Hoarder), its JSON export: { bookmarks: [...], lists: [...] } with link, text and asset bookmarks.
 import type { ImportInput, SkippedItem, SourceNote, SourceReader } from "./types";
-import { decodeText, externalLinks, firstEntries, hashtags, isJsonEntry, isJunk, mergeLinks, note, peekText, titleFromText, validDate } from "./reader-kit";
+import { decodeText, externalLinks, firstEntries, hashtags, isJsonEntry, isJunk, mergeLinks, note, parseJsonOrSkip, peekText, titleFromText, validDate } from "./reader-kit";
 
 interface KarakeepBookmark {
   id?: string; createdAt?: number; title?: string | null; tags?: string[]; lists?: string[];
@@ -74,13 +74,9 @@ export const karakeepReader: SourceReader = {
       if (isJunk(e.path) || e.path.endsWith("/")) continue;
       if (!(await isJsonEntry(e))) { yield { skipped: e.path, reason: "not a Karakeep JSON export" }; continue; }
       const { text } = decodeText(await e.bytes());
-      let doc: KarakeepExport;
-      try {
-        doc = JSON.parse(text);
-      } catch (err) {
-        yield { skipped: e.path, reason: `not valid JSON: ${(err as Error).message}` };
-        continue;
-      }
+      const parsed = parseJsonOrSkip(text, e.path);
+      if ("skipped" in parsed) { yield parsed; continue; }
+      const doc = parsed.doc as KarakeepExport;
       if (!doc || !Array.isArray(doc.bookmarks)) { yield { skipped: e.path, reason: "not a Karakeep export (no bookmarks list)" }; continue; }
       const listNames = new Map((doc.lists ?? []).filter((l) => l.id && l.name).map((l) => [l.id!, l.name!.trim()]));
       for (const [i, b] of doc.bookmarks.entries()) {

@@ -1,6 +1,6 @@
 // Google Keep, as Google Takeout exports it: one JSON file per note under Takeout/Keep/, beside HTML copies and attachments.
 import type { ImportInput, SkippedItem, SourceNote, SourceReader } from "./types";
-import { baseName, decodeText, externalLinks, firstEntries, isJsonEntry, isJunk, mergeLinks, note, peekText, stripExt, titleFromText, validDate } from "./reader-kit";
+import { baseName, decodeText, externalLinks, firstEntries, isJsonEntry, isJunk, mergeLinks, note, parseJsonOrSkip, peekText, stripExt, titleFromText, validDate } from "./reader-kit";
 
 interface KeepNote {
   title?: string; textContent?: string; listContent?: { text?: string; isChecked?: boolean }[];
@@ -51,13 +51,9 @@ export const keepReader: SourceReader = {
       // Attachment files are listed once, under the note that holds them (below), not a second time by file.
       if (!(await isJsonEntry(e))) continue;
       const { text, problem } = decodeText(await e.bytes());
-      let k: KeepNote;
-      try {
-        k = JSON.parse(text);
-      } catch (err) {
-        yield { skipped: e.path, reason: `not valid JSON: ${(err as Error).message}` };
-        continue;
-      }
+      const parsed = parseJsonOrSkip(text, e.path);
+      if ("skipped" in parsed) { yield parsed; continue; }
+      const k = parsed.doc as KeepNote;
       if (!k || typeof k !== "object" || Array.isArray(k) || !("textContent" in k || "listContent" in k || "title" in k)) {
         yield { skipped: e.path, reason: "not a Keep note" };
         continue;

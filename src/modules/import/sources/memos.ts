@@ -1,7 +1,7 @@
 // Memos: its SQLite database file (memos_prod.db, any schema from 0.18 on) or its API's JSON list of memos.
 import { Database } from "bun:sqlite";
 import type { ImportEntry, ImportInput, SkippedItem, SourceNote, SourceReader } from "./types";
-import { baseName, decodeText, externalLinks, firstEntries, hashtags, isJsonEntry, isJunk, note, peekText, titleFromText, validDate } from "./reader-kit";
+import { baseName, decodeText, externalLinks, firstEntries, hashtags, isJsonEntry, isJunk, note, parseJsonOrSkip, peekText, titleFromText, validDate } from "./reader-kit";
 
 const SQLITE_MAGIC = "SQLite format 3\0";
 
@@ -109,8 +109,9 @@ const apiKey = (m: ApiMemo) => `memo:${(m.name ?? "").replace(/^memos\//, "") ||
 const refName = (r: { name?: string } | string | undefined) => (typeof r === "string" ? r : r?.name ?? "");
 
 function* readApiJson(text: string, file: string): Generator<SourceNote | SkippedItem> {
-  let doc: unknown;
-  try { doc = JSON.parse(text); } catch (err) { yield { skipped: file, reason: `not valid JSON: ${(err as Error).message}` }; return; }
+  const parsed = parseJsonOrSkip(text, file);
+  if ("skipped" in parsed) { yield parsed; return; }
+  const doc = parsed.doc;
   const memos = (Array.isArray(doc) ? doc : (doc as { memos?: unknown })?.memos) as ApiMemo[] | undefined;
   if (!Array.isArray(memos)) { yield { skipped: file, reason: "not a Memos API export (no memos list)" }; return; }
   for (const m of memos) {

@@ -20,6 +20,15 @@ export function decodeText(bytes: Uint8Array): { text: string; problem?: string 
   }
 }
 
+/** A file's JSON, or the skipped item that says why not (the reason the import summary shows). */
+export function parseJsonOrSkip(text: string, path: string): { doc: unknown } | SkippedItem {
+  try {
+    return { doc: JSON.parse(text) };
+  } catch (err) {
+    return { skipped: path, reason: `not valid JSON: ${(err as Error).message}` };
+  }
+}
+
 /** The first `n` bytes of an entry as text, for detection. */
 export async function peekText(entry: ImportEntry, n = 4096): Promise<string> {
   const bytes = await entry.bytes();
