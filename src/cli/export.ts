@@ -23,8 +23,10 @@ function writeTo(path: string | undefined) {
       if (failed) throw failed;
       if (out.write(b)) return undefined;
       return new Promise<void>((resolve, reject) => {
-        out.once("drain", () => resolve());
-        out.once("error", reject);
+        const onDrain = () => (out.off("error", onError), resolve());
+        const onError = (e: Error) => (out.off("drain", onDrain), reject(e));
+        out.once("drain", onDrain);
+        out.once("error", onError);
       });
     },
     close: () =>
