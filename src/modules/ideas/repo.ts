@@ -56,18 +56,18 @@ export function createIdeasRepo(db: Db) {
         WHERE it.idea_id = i.id) AS tags,
        i.created_at, i.updated_at
      FROM ideas i`;
-  // `+$user`, `+$limit`, `+$offset`: a unary plus on purpose. SQLite's planner looks at the bound values of a plain
-  // `i.user_id = $user` and `LIMIT $limit` under this ORDER BY, which marks the statement to be compiled again
-  // whenever they are bound anew, i.e. on every call (40 µs of a 90 µs page). The plus hides the values from the
-  // planner only: same plan (the ideas_user_created index), same results.
+  // `+$user`, `+$tag`, `+$limit`, `+$offset`: a unary plus on purpose. SQLite's planner looks at the bound values of
+  // a plain `i.user_id = $user`, `t.name = $tag` and `LIMIT $limit` under this ORDER BY, which marks the statement
+  // to be compiled again whenever they are bound anew, i.e. on every call (40 µs of a 90 µs page; 90 of 160 µs with
+  // a tag filter). The plus hides the values from the planner only: same plans, same indexes, same results.
   // One statement for every filter combination; a NULL parameter switches its filter off.
   const list = db.query<IdeaPageRow, Record<string, string | number | null>>(
     `${PAGE}
      WHERE i.user_id = +$user AND i.is_archived = 0
        AND ($status IS NULL OR i.status = $status)
-       AND ($tag IS NULL OR EXISTS (
+       AND (+$tag IS NULL OR EXISTS (
              SELECT 1 FROM idea_tags it JOIN tags t ON t.id = it.tag_id
-             WHERE it.idea_id = i.id AND t.user_id = $user AND t.name = $tag))
+             WHERE it.idea_id = i.id AND t.user_id = +$user AND t.name = +$tag))
        AND ($types IS NULL
             OR EXISTS (SELECT 1 FROM relations r JOIN ideas o ON o.id = r.target_idea_id
                        WHERE r.source_idea_id = i.id AND o.is_archived = 0
