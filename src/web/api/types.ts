@@ -105,19 +105,10 @@ export interface User {
   updated_at: string;
 }
 
-export interface SearchResult {
-  id: number;
-  number: number;
-  title: string;
-  body: string;
-  status: Status;
-  source: string;
-  source_url: string | null;
-  is_archived: number;
-  tags: string[];
+/** An idea as search lists it: the idea's own fields without parent, vector or detail lists, plus its score. */
+export interface SearchResult
+  extends Pick<Idea, "id" | "number" | "title" | "body" | "status" | "source" | "source_url" | "is_archived" | "tags" | "created_at" | "updated_at"> {
   score: number | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface Detection {
