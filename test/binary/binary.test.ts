@@ -1,21 +1,18 @@
 // The single executable: built once, copied alone into an empty directory (HOME and TMPDIR there too), then used
 // exactly as an operator would: `users create`, `serve`, capture, embed, semantic search, backup, SIGTERM.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { buildBinary } from "../../scripts/build.ts";
 import { ROOT, tempDir } from "../cli";
 import { api, runCommand, startServer, type ServerProcess } from "../ops/harness";
+import { installBinary, isolatedEnv } from "./install";
 
 let home: string;
 let bin: string;
 let server: ServerProcess | null = null;
 const cmd = () => [bin];
 
-function envFor(dir: string): Record<string, string> {
-  // Nothing from the developer's environment that could point back at the repository or the network.
-  return { HOME: dir, TMPDIR: dir, PATH: "/usr/bin:/bin", NODE_PATH: "", BUN_INSTALL: "", IDEAREPO_MODELS_DIR: join(dir, "models") };
-}
+const envFor = (dir: string) => isolatedEnv(dir, { IDEAREPO_MODELS_DIR: join(dir, "models") });
 
 const rssMb = (pid: number) => {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -23,14 +20,7 @@ const rssMb = (pid: number) => {
 };
 
 beforeAll(async () => {
-  const buildDir = tempDir("idearepo-build-");
-  const built = await buildBinary({ outfile: join(buildDir, "idearepo") });
-  home = tempDir("idearepo-bin-");
-  bin = join(home, "idearepo");
-  copyFileSync(built.outfile, bin);
-  Bun.spawnSync(["chmod", "+x", bin]);
-  rmSync(buildDir, { recursive: true, force: true });
-  console.log(`binary: ${(statSync(bin).size / 1024 / 1024).toFixed(1)} MB, built in ${built.ms} ms`);
+  ({ home, bin } = await installBinary("idearepo-bin-"));
 }, 120_000);
 
 afterAll(() => {

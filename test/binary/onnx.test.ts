@@ -3,14 +3,14 @@
 // MiniLM-architecture embedder and cross-encoder (random weights: they prove loading, tokenising, pooling, batching
 // and reranking, not quality). The checkout's own model client on the same files is the oracle for scores and order.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { buildBinary } from "../../scripts/build.ts";
 import { cosine, startModels } from "../../src/ml/client";
-import { ROOT, tempDir } from "../cli";
+import { ROOT } from "../cli";
 import { startFakeHub, type FakeHub } from "../fixtures/ml/fake-hub";
 import { makeTestModels } from "../fixtures/ml/make-minilm";
 import { api, runCommand, startServer, type ServerProcess } from "../ops/harness";
+import { installBinary, isolatedEnv } from "./install";
 
 const EMBEDDER = "test-org/tiny-minilm";
 const RERANKER = "test-org/tiny-cross-encoder";
@@ -24,19 +24,8 @@ let dataDir: string;
 let modelsDir: string;
 let server: ServerProcess | null = null;
 
-function envFor(extra: Record<string, string> = {}): Record<string, string> {
-  // Nothing from the developer's environment that could point back at the repository or the network.
-  return {
-    HOME: home,
-    TMPDIR: home,
-    PATH: "/usr/bin:/bin",
-    NODE_PATH: "",
-    BUN_INSTALL: "",
-    IDEAREPO_MODELS_DIR: modelsDir,
-    IDEAREPO_MODELS_BASE_URL: hub.baseUrl,
-    ...extra,
-  };
-}
+const envFor = (extra: Record<string, string> = {}) =>
+  isolatedEnv(home, { IDEAREPO_MODELS_DIR: modelsDir, IDEAREPO_MODELS_BASE_URL: hub.baseUrl, ...extra });
 const run = (args: string[]) => runCommand(args, { dataDir, cmd: [bin], cwd: home, env: envFor() });
 /** For commands that talk to the hub: it runs in this process, so a synchronous spawn would block it. */
 async function runAsync(args: string[]) {
@@ -51,16 +40,9 @@ beforeAll(async () => {
     [EMBEDDER]: { dir: join(fixtures.modelsDir, fixtures.embedder), ...QUANTIZED },
     [RERANKER]: { dir: join(fixtures.modelsDir, fixtures.reranker), ...QUANTIZED },
   });
-  const buildDir = tempDir("idearepo-build-");
-  const built = await buildBinary({ outfile: join(buildDir, "idearepo") });
-  home = tempDir("idearepo-bin-onnx-");
-  bin = join(home, "idearepo");
+  ({ home, bin } = await installBinary("idearepo-bin-onnx-"));
   dataDir = join(home, "data");
   modelsDir = join(home, "models");
-  copyFileSync(built.outfile, bin);
-  Bun.spawnSync(["chmod", "+x", bin]);
-  rmSync(buildDir, { recursive: true, force: true });
-  console.log(`binary: ${(statSync(bin).size / 1024 / 1024).toFixed(1)} MB, built in ${built.ms} ms`);
 }, 120_000);
 
 afterAll(() => {
