@@ -37,7 +37,7 @@ function popcount(x: number): number {
 }
 
 /**
- * One account's codes, packed in 32-bit words so a query costs one XOR + popcount per word (~0.04 µs an idea).
+ * One account's codes, packed in 32-bit words so a Hamming pass costs one XOR + popcount per word (~0.07 µs an idea).
  * Kept up to date by this process's own writes; dropped when another process commits (see CodeCache).
  */
 export class AccountCodes {
@@ -93,12 +93,12 @@ export class AccountCodes {
   /**
    * The ids of the `r` codes that best match `query` (more when several tie at the cut: all of a tied score are
    * kept, so the result does not depend on insertion order). Two passes, both over the codes only:
-   * 1. Hamming distance between the query's own sign code and every code (XOR + popcount, ~0.04 µs an idea) keeps
+   * 1. Hamming distance between the query's own sign code and every code (XOR + popcount, ~0.07 µs an idea) keeps
    *    the nearest prefilterCount(r); skipped when the account is no larger than that.
    * 2. Those are ranked by the asymmetric score: the float query against the code read as ±1 per dimension
    *    (Σ q[d] over set bits, through a per-query table of byte sums: one lookup per code byte). It keeps how far
    *    each component is from zero, which Hamming throws away: on USE-lite vectors of real sentences at 100k the
-   *    exact top 20 is held by its best 500 as often as by Hamming's best 1,500 (docs/performance.md).
+   *    exact top 20 is held by its best 500 about as often as by Hamming's best 1,000 (docs/performance.md).
    */
   nearest(query: Float32Array, r: number): number[] {
     const n = this.size;

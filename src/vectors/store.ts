@@ -8,10 +8,10 @@ import { ideaTable, tagTable } from "./tables";
 /**
  * Candidates the coarse pass hands to the exact rescoring: at least RESCORE_MIN, 4 × k, and 0.5% of the account
  * (RESCORE_SHARE). On USE-lite vectors of 20,000 real sentences plus distinct mixtures of them up to 100,000, the
- * asymmetric coarse pass (codes.ts) holds the exact top 20 with recall 0.999 at 100k with 500 candidates (Hamming
- * alone needed ~1,500 for that); docs/performance.md has the curve. An account with no more ideas than this has
- * every idea rescored: its result is exact, and costs no more than vec0's exact scan did (measured at 1,000
- * ideas), so small accounts need no separate exact path.
+ * asymmetric coarse pass (codes.ts) holds the exact top 20 with recall 0.998–0.999 at 100k with 500 candidates
+ * (Hamming alone needed 1,000–1,500 for that); docs/performance.md has the curve. An account with no more ideas
+ * than this has every idea rescored: its result is exact, and costs no more than vec0's exact scan did (measured at
+ * 1,000 ideas), so small accounts need no separate exact path.
  */
 export const RESCORE_MIN = 400;
 export const RESCORE_SHARE = 0.005;
