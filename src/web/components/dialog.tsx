@@ -4,13 +4,27 @@ import { useEffect, useRef } from "preact/hooks";
 
 export function Dialog({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Closes this component makes itself: their close events are not the person's (see below).
+  const ownCloses = useRef(0);
   useEffect(() => {
     const d = ref.current!;
     if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
+    if (!open && d.open) {
+      ownCloses.current++;
+      d.close();
+    }
   }, [open]);
   return (
-    <dialog ref={ref} class="dialog" aria-label={title} onClose={onClose} onCancel={(e) => { e.preventDefault(); onClose(); }}>
+    // The close event is queued, not dispatched at once, and Chromium runs input first: the event of our own close()
+    // can arrive after a key that asks again (Escape, then "a" at once), and would cancel that new question. Only a
+    // close this component did not make is the person's.
+    <dialog
+      ref={ref}
+      class="dialog"
+      aria-label={title}
+      onClose={() => { if (ownCloses.current > 0) ownCloses.current--; else onClose(); }}
+      onCancel={(e) => { e.preventDefault(); onClose(); }}
+    >
       {open && (
         <div class="dialog-body">
           <h2>{title}</h2>
