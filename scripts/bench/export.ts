@@ -16,30 +16,10 @@ import { createUsersService } from "../../src/modules/users/service";
 import { createExportService, type ExportFormat } from "../../src/modules/export/service";
 import { drain } from "../../src/modules/export/stream";
 import { createApp } from "../../src/app";
+import { memStatus, numberFlag as flag, resetPeak } from "./peak-memory";
 
 const MODES = ["select", "select-all", "json", "csv", "markdown", "http-json", "http-markdown"] as const;
 type Mode = (typeof MODES)[number];
-
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(process.argv[i + 1]);
-}
-
-/** Collects garbage and resets the kernel's peak-RSS mark (Linux ≥ 4.0), so VmHWM afterwards is this run's peak. */
-function resetPeak(): void {
-  Bun.gc(true);
-  try {
-    writeFileSync("/proc/self/clear_refs", "5");
-  } catch {
-    // Not Linux or not permitted: VmHWM then also covers start-up, which only makes figures pessimistic.
-  }
-}
-
-function memStatus(): { rssMb: number; hwmMb: number } {
-  const s = readFileSync("/proc/self/status", "utf8");
-  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(s)![1]);
-  return { rssMb: kb("VmRSS") / 1024, hwmMb: kb("VmHWM") / 1024 };
-}
 
 function depsFor(dbFile: string): Deps {
   const config = loadConfig({ IDEAREPO_DATA_DIR: tmpdir(), IDEAREPO_ENV: "test" }, { log_level: "silent" });

@@ -13,22 +13,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { enexNote, evernoteReader } from "../../src/modules/import/sources/evernote";
 import { memosReader } from "../../src/modules/import/sources/memos";
+import { memStatus, numberFlag as flag, resetPeak } from "./peak-memory";
 
 const MODES = ["enex-bytes", "evernote", "enex-whole", "memos-select", "memos"] as const;
 type Mode = (typeof MODES)[number];
 
-const flag = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(process.argv[i + 1]);
-};
-
-function resetPeak(): void {
-  Bun.gc(true);
-  try { writeFileSync("/proc/self/clear_refs", "5"); } catch { /* not Linux: figures include start-up */ }
-}
-function peakMb(): number {
-  return Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))![1]) / 1024;
-}
+const peakMb = () => memStatus().hwmMb;
 
 const WORDS = "idea garden tool library repair bicycle coffee solar rooftop neighbour community sensor market".split(" ");
 const text = (n: number, seed: number) => {

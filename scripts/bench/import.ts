@@ -26,27 +26,10 @@ import { createImportService } from "../../src/modules/import/service";
 import { fileInput } from "../../src/modules/import/inputs";
 import { openZipFile } from "../../src/modules/import/zip-input";
 import { createApp } from "../../src/app";
+import { memStatus, numberFlag as flag, resetPeak } from "./peak-memory";
 
 const MODES = ["raw-unzip", "import", "raw-lazy", "reimport", "json-import", "json-whole", "json-parse", "dry-run", "http"] as const;
 type Mode = (typeof MODES)[number];
-
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(process.argv[i + 1]);
-}
-
-function resetPeak(): void {
-  Bun.gc(true);
-  try {
-    writeFileSync("/proc/self/clear_refs", "5");
-  } catch { /* not Linux: VmHWM then covers start-up too (pessimistic) */ }
-}
-
-function memStatus(): { rssMb: number; hwmMb: number } {
-  const s = readFileSync("/proc/self/status", "utf8");
-  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(s)![1]);
-  return { rssMb: kb("VmRSS") / 1024, hwmMb: kb("VmHWM") / 1024 };
-}
 
 /** A vault of `n` notes in 20 folders: front matter, a heading, paragraphs, #tags, 3 random [[links]], a URL, attachments. */
 function writeVaultZip(file: string, jsonFile: string, n: number, bodyChars: number): { textMb: number } {
