@@ -258,6 +258,9 @@ describe("our JSON read idea by idea from disk", () => {
     expect((await raw(u, broken)).body).toEqual({ error: "Invalid JSON body" });
     const invalidUtf8 = new Uint8Array([...new TextEncoder().encode(`{"format":"idearepo-export","version":1,"ideas":[{"id":1,"title":"`), 0xff, 0xfe, ...new TextEncoder().encode(`"}]}`)]);
     expect((await raw(u, invalidUtf8)).body).toEqual({ error: "Invalid JSON body" });
+    // A repeated key reads as JSON.parse reads it: the last one wins (here: the empty list, so nothing is imported).
+    const repeated = await raw(u, `{"format":"idearepo-export","version":1,"ideas":[${many.slice(0, 3).join(",")}],"ideas":[]}`);
+    expect([repeated.status, repeated.body.imported.ideas]).toEqual([201, 0]);
     const trailing = `{"format":"idearepo-export","version":1,"ideas":[]} []`;
     expect((await raw(u, trailing)).body).toEqual({ error: "Invalid JSON body" });
     const badField = `{"format":"idearepo-export","version":1,"ideas":[${many.slice(0, 1_500).join(",")},{"id":1501,"title":""}]}`;

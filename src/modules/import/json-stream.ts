@@ -132,11 +132,15 @@ export function* readExportDocument(path: string): Generator<ExportEvent> {
       c = skipWs(r);
     }
     if (c !== 0x7b) throw new NotStreamable("top level is not an object");
+    const keys = new Set<string>();
     c = skipWs(r);
     if (c === 0x7d) return finish(r);
     for (;;) {
       if (c !== QUOTE) throw new NotStreamable("key expected");
       const key = parse(captureValue(r, c)) as string;
+      // A repeated key: JSON.parse keeps the last one, which a single forward pass cannot know in time.
+      if (keys.has(key)) throw new NotStreamable("repeated key");
+      keys.add(key);
       if (skipWs(r) !== COLON) throw new NotStreamable("colon expected");
       c = skipWs(r);
       if (key === "ideas") {
