@@ -2,6 +2,7 @@
 // cosine scores, the second stage's order, tenant isolation (also against a far bigger account), the Free quota.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { cosine } from "../../src/ml/client";
+import { KEYWORD_WEIGHT } from "../../src/modules/search/semantic";
 import { tokenize } from "../../src/modules/search/tokenize";
 import { call, makeUser, type TestUser } from "../helpers";
 import { capture, search, usePipelineApp } from "../pipeline-helpers";
@@ -109,6 +110,74 @@ describe("semantic search: finding by meaning", () => {
     expect(r.body.results[1].score).toBeCloseTo(cosine(qv, av), 4);
     // Order follows the second stage, so scores need not descend.
     expect(r.body.results[0].score).toBeLessThan(r.body.results[1].score);
+  });
+});
+
+describe("semantic search: the second stage's keyword evidence is SQLite's own bm25()", () => {
+  // The second stage computes BM25 from the index's counts instead of calling bm25() per candidate (bm25.ts); the
+  // order the API returns must be the one bm25() itself gives, after edits and deletions moved the index's figures.
+  const TEXTS = [
+    ["Garden tool library", "Lend garden tools, ladders and drills to neighbours; tools come back clean"],
+    ["Tool sharing app", "An app where neighbours lend tools and ladders"],
+    ["Community garden plots", "Rent small garden plots to flat dwellers"],
+    ["Repair cafe", "Monthly repair cafe: fix tools, bikes and lamps together"],
+    ["Ladder safety course", null],
+    ["Seed swap", "Swap garden seeds every spring at the library"],
+    ["Café für Werkzeug", "Werkzeug leihen im Café um die Ecke"],
+  ] as const;
+
+  async function expectBm25Order(u: TestUser, q: string) {
+    const r = await search(t, u, { q, limit: 50, min_score: 0 });
+    expect(r.status).toBe(200);
+    const results = r.body.results as Array<{ id: number; score: number }>;
+    expect(results.length).toBeGreaterThan(2);
+    const tokens = [...new Set(tokenize(q))].map((w) => `"${w}"`).join(" OR ");
+    const bm25 = new Map(
+      t.deps.db
+        .query<{ id: number; s: number }, [string, string]>(
+          "SELECT rowid AS id, -bm25(ideas_fts, 2.0, 1.0) AS s FROM ideas_fts WHERE ideas_fts MATCH ?1 AND rowid IN (SELECT value FROM json_each(?2))",
+        )
+        .all(tokens, JSON.stringify(results.map((x) => x.id)))
+        .map((x) => [x.id, x.s]),
+    );
+    expect(bm25.size).toBeGreaterThan(0); // some candidate has the query's words: the evidence has a say
+    const best = Math.max(...bm25.values());
+    // Candidates arrive in cosine order (ties keep it); the API's order must be cosine + weight × bm25 / best.
+    const fused = [...results]
+      .sort((a, b) => b.score - a.score)
+      .map((x, rank) => ({ id: x.id, rank, s: x.score + (KEYWORD_WEIGHT * (bm25.get(x.id) ?? 0)) / best }))
+      .sort((a, b) => b.s - a.s || a.rank - b.rank);
+    expect(results.map((x) => x.id)).toEqual(fused.map((x) => x.id));
+    // Whether the evidence moved anything (the caller checks that some queries did, or this proves nothing).
+    return fused.some((x, i) => x.rank !== i);
+  }
+
+  const QUERIES = [
+    "lend garden tools and ladders", "library for tools", "garden library", "tools", "rent garden plots",
+    "drills and ladders", "repair tools together", "neighbours lend", "seeds library spring", "ladder course",
+    "clean tools", "garden app",
+  ];
+
+  test("plain words, after edits and deletions, with title words weighing more", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const made: number[] = [];
+    for (const [title, body] of TEXTS) made.push(await capture(t, u, body ? { title, body } : { title }));
+    // Edit one, delete one: the index keeps delete markers until it merges, and its counts must still be right.
+    expect((await call(t, "PATCH", `/ideas/${made[2]}`, { key: u.key, body: { body: "Garden plots and garden tools for rent" } })).status).toBe(200);
+    expect((await call(t, "DELETE", `/ideas/${made[3]}`, { key: u.key })).status).toBe(200);
+    await t.drain();
+    let moved = 0;
+    for (const q of QUERIES) if (await expectBm25Order(u, q)) moved++;
+    expect(moved).toBeGreaterThanOrEqual(3);
+  });
+
+  test("words the index folds (accents) take bm25() itself and agree too", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    for (const [title, body] of TEXTS) await capture(t, u, body ? { title, body } : { title });
+    await t.drain();
+    let moved = 0;
+    for (const q of ["café werkzeug tools", "werkzeug café garden", "Café library tools", "leihen café"]) if (await expectBm25Order(u, q)) moved++;
+    expect(moved).toBeGreaterThanOrEqual(1);
   });
 });
 

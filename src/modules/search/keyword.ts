@@ -1,10 +1,14 @@
 // Keyword matching over the two FTS5 indexes: the main unicode61 one, and the bigram one for CJK and Thai text.
-import type { SearchRepo, SearchRow } from "./repo";
+import { bm25Scores, type TermHit } from "./bm25";
+import { COLUMN_WEIGHTS, type SearchRepo, type SearchRow } from "./repo";
 import { segmentText } from "./segment";
-import { ftsQuery, segmentedQuery, type FtsMode } from "./tokenize";
+import { ftsQuery, segmentedQuery, tokenize, type FtsMode } from "./tokenize";
 
 /** Instance-wide matches fetched per wanted row before falling back to the per-account query. */
 const OVERFETCH = 2;
+/** Tokens the index stores exactly as written: unicode61 folds nothing in them, so its vocabulary can be asked directly. */
+const PLAIN_TOKEN = /^[a-z0-9]+$/;
+
 /** Queued ideas written to the bigram index per transaction (a backfill of many does not hold the writer long). */
 const DRAIN_BATCH = 500;
 
@@ -61,6 +65,28 @@ export function createKeywordSearch(repo: SearchRepo) {
     return repo.rowsInOrder(userId, ids);
   };
 
+  /**
+   * BM25 of those of `ids` that contain any of `terms` (all plain), from the index's own counts (bm25.ts): the same
+   * numbers as `bm25()` over `MATCH "a" OR "b" … AND rowid IN (ids)`, without its pass over every term per id.
+   */
+  const plainScoresAmong = (terms: string[], ids: number[]): Map<number, number> => {
+    const hits: TermHit[] = [];
+    terms.forEach((term, i) => {
+      for (const h of repo.termHits(term, ids)) hits.push({ term: i, doc: h.doc, weight: COLUMN_WEIGHTS[h.col] ?? 1 });
+    });
+    if (hits.length === 0) return new Map();
+    const docs = [...new Set(hits.map((h) => h.doc))];
+    return bm25Scores(repo.indexTotals(), terms.map(repo.docsWithTerm), hits, repo.tokenCounts(docs));
+  };
+
+  /** Main-index BM25 among `ids` for an `or` query: from the vocabulary when every word is plain, else bm25() itself. */
+  const mainScoresAmong = (q: string, ids: number[]): Map<number, number> => {
+    const terms = [...new Set(tokenize(q))];
+    if (terms.length === 0 || ids.length === 0) return new Map();
+    if (terms.every((t) => PLAIN_TOKEN.test(t))) return plainScoresAmong(terms, ids);
+    return repo.keywordScoresAmong(ftsQuery(q, "or")!, ids);
+  };
+
   return {
     /** The caller's live ideas matching `q` in `mode`, best BM25 first, at most `wanted`. */
     rows(userId: string, q: string, mode: FtsMode, wanted: number): SearchRow[] {
@@ -72,10 +98,7 @@ export function createKeywordSearch(repo: SearchRepo) {
     /** BM25 relevance (higher = better) of those of `ids` that match `q` in `or` mode: the second stage's evidence. */
     scoresAmong(q: string, ids: number[]): Map<number, number> {
       const segmented = segmentedQuery(q, "or");
-      if (!segmented) {
-        const match = ftsQuery(q, "or");
-        return match ? repo.keywordScoresAmong(match, ids) : new Map();
-      }
+      if (!segmented) return mainScoresAmong(q, ids);
       const scores = segmented.main ? repo.keywordScoresAmong(segmented.main, ids) : new Map<number, number>();
       if (segmented.cjk) {
         indexPending();

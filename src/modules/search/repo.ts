@@ -1,15 +1,29 @@
 // SQL for search: BM25 keyword matches, result rows by id, and the monthly semantic-search counter.
 import type { Db } from "../../db/open";
 import type { IdeaRow } from "../ideas/repo";
+import { readVarints, type IndexTotals } from "./bm25";
 
 export type SearchRow = Pick<IdeaRow, "id" | "number" | "title" | "body" | "source" | "source_url" | "is_archived" | "created_at" | "updated_at"> & { status: string };
 
 /** Title hits weigh twice body hits: a word in the title says more about what the idea is. */
-const BM25 = "bm25(ideas_fts, 2.0, 1.0)";
+export const COLUMN_WEIGHTS: Readonly<Record<string, number>> = { title: 2.0, body: 1.0 };
+const BM25 = `bm25(ideas_fts, ${COLUMN_WEIGHTS.title.toFixed(1)}, ${COLUMN_WEIGHTS.body.toFixed(1)})`;
 /** The same weights on the bigram index (migrations/0008) for queries in scripts written without spaces. */
 const BM25_CJK = "bm25(ideas_fts_cjk, 2.0, 1.0)";
 
 export function createSearchRepo(db: Db) {
+  // FTS5's own views of the main index, per connection (temp): documents per term, and every occurrence of a term.
+  db.run("CREATE VIRTUAL TABLE IF NOT EXISTS temp.ideas_fts_terms USING fts5vocab(main, ideas_fts, row)");
+  db.run("CREATE VIRTUAL TABLE IF NOT EXISTS temp.ideas_fts_occurrences USING fts5vocab(main, ideas_fts, instance)");
+  // FTS5's "averages" record (rowid 1 of its data table): row count, then total tokens per column.
+  const averages = db.query<{ block: Uint8Array }, []>("SELECT block FROM ideas_fts_data WHERE id = 1");
+  const termDocs = db.query<{ doc: number }, [string]>("SELECT doc FROM temp.ideas_fts_terms WHERE term = ?1");
+  const termHits = db.query<{ doc: number; col: string }, [string, string]>(
+    "SELECT doc, col FROM temp.ideas_fts_occurrences WHERE term = ?1 AND doc IN (SELECT value FROM json_each(?2))",
+  );
+  const docSizes = db.query<{ id: number; sz: Uint8Array }, [string]>(
+    "SELECT id, sz FROM ideas_fts_docsize WHERE id IN (SELECT value FROM json_each(?1))",
+  );
   const keyword = db.query<{ id: number }, [string, string, number]>(
     `SELECT f.rowid AS id FROM ideas_fts f JOIN ideas i ON i.id = f.rowid
      WHERE ideas_fts MATCH ?1 AND i.user_id = ?2 AND i.is_archived = 0
@@ -64,6 +78,20 @@ export function createSearchRepo(db: Db) {
     /** BM25 relevance (higher = better) of those of `ids` that match the expression: the second stage's evidence. */
     keywordScoresAmong: (match: string, ids: number[]) =>
       new Map(keywordAmong.all(match, JSON.stringify(ids)).map((r) => [r.id, -r.bm25])),
+    /** Rows and tokens (all columns) in the main index, as bm25() sees them. */
+    indexTotals(): IndexTotals {
+      const block = averages.get()?.block;
+      if (!block) return { rows: 0, tokens: 0 };
+      const [rows, ...perColumn] = readVarints(block);
+      return { rows, tokens: perColumn.reduce((a, b) => a + b, 0) };
+    },
+    /** How many rows of the main index contain `term` (a token exactly as the index stores it). */
+    docsWithTerm: (term: string) => termDocs.get(term)?.doc ?? 0,
+    /** Every occurrence of `term` in the rows among `ids`, with its column. */
+    termHits: (term: string, ids: number[]) => termHits.all(term, JSON.stringify(ids)),
+    /** Tokens over all columns of each of `ids` that is in the main index. */
+    tokenCounts: (ids: number[]) =>
+      new Map(docSizes.all(JSON.stringify(ids)).map((r) => [r.id, readVarints(r.sz).reduce((a, b) => a + b, 0)])),
     /** The caller's live ideas among `ids`, in the order of `ids`; others' and archived ids drop out. */
     rowsInOrder(userId: string, ids: number[]): SearchRow[] {
       if (ids.length === 0) return [];
