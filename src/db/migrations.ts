@@ -9,6 +9,7 @@ import m0007 from "../../migrations/0007_invitations.sql" with { type: "text" };
 import m0008 from "../../migrations/0008_cjk_search.sql" with { type: "text" };
 import m0009 from "../../migrations/0009_import_origins.sql" with { type: "text" };
 import m0010 from "../../migrations/0010_reference_indexes.sql" with { type: "text" };
+import m0011 from "../../migrations/0011_list_json.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
@@ -23,4 +24,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 8, name: "0008_cjk_search", sql: m0008 },
   { version: 9, name: "0009_import_origins", sql: m0009 },
   { version: 10, name: "0010_reference_indexes", sql: m0010 },
+  { version: 11, name: "0011_list_json", sql: m0011 },
 ];

@@ -19,7 +19,11 @@ export function ideasRoutes(deps: Deps, kit: AuthKit) {
   const merger = createIdeaMerger(deps);
   return new Elysia({ prefix: "/ideas" })
     .use(authPlugin(deps, kit))
-    .get("/", ({ auth, query }) => ideas.list(auth.user.id, query), { access: { scope: "ideas:read" }, query: ListIdeasQuery })
+    .get("/", ({ auth, query, set }) => {
+      // Already JSON (SQLite wrote it, see ideas.listJson): sent as it is, not parsed and encoded again.
+      set.headers["content-type"] = "application/json";
+      return ideas.listJson(auth.user.id, query);
+    }, { access: { scope: "ideas:read" }, query: ListIdeasQuery })
     .post("/", ({ auth, body, set }) => {
       set.status = 201;
       return ideas.create(auth, body);

@@ -11,7 +11,7 @@ import { createIdeasRepo, type IdeaChanges, type IdeaRow } from "./repo";
 import { createRelationsRepo } from "../relations/repo";
 import { RELATION_TYPES, MAX_URL, type CreateIdeaBody, type ListIdeasQuery, type UpdateIdeaBody } from "./model";
 import { clampLimit, parseOffset } from "../../http/params";
-import { toCreatedIdea, toIdea, toIdeaPage } from "./views";
+import { toCreatedIdea, toIdea, type IdeaView } from "./views";
 import { notifyArchived, wakeWorker } from "./effects";
 
 export const LIST_DEFAULT_LIMIT = 20;
@@ -78,6 +78,16 @@ export function createIdeasService(deps: Deps) {
     return types;
   }
 
+  /** The list's answer as JSON text, written by SQLite from each idea's kept entry (see repo.listPage). */
+  function listJson(userId: string, q: ListIdeasQuery): string {
+    const limit = clampLimit(q.limit, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT);
+    const tag = q.tag !== undefined && q.tag !== "" ? q.tag : null;
+    // tag and connection_types do not combine: tag wins, so the types are not even parsed then.
+    const types = tag === null ? parseTypes(q.connection_types) : null;
+    const status = q.status ?? null;
+    return repo.listPage({ userId, status, tag, types, limit, offset: parseOffset(q.offset) });
+  }
+
   return {
     mustOwn,
     view,
@@ -120,15 +130,10 @@ export function createIdeasService(deps: Deps) {
       return toCreatedIdea(repo.findOwned(userId, id)!, tags.namesFor(id));
     },
 
-    list(userId: string, q: ListIdeasQuery) {
-      const limit = clampLimit(q.limit, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT);
-      const tag = q.tag !== undefined && q.tag !== "" ? q.tag : null;
-      // tag and connection_types do not combine: tag wins, so the types are not even parsed then.
-      const types = tag === null ? parseTypes(q.connection_types) : null;
-      const status = q.status ?? null;
-      const rows = repo.list({ userId, status, tag, types, limit, offset: parseOffset(q.offset) });
-      return { ideas: toIdeaPage(rows), has_more: rows.length === limit };
-    },
+    listJson,
+
+    /** The same answer as objects (the MCP tool). */
+    list: (userId: string, q: ListIdeasQuery): { ideas: IdeaView[]; has_more: boolean } => JSON.parse(listJson(userId, q)),
 
     get(userId: string, id: number) {
       const row = mustOwn(userId, id);

@@ -1,6 +1,6 @@
 // The idea shapes the spec shows: list/update shape, the create response, and the detail with links and relations.
-import { compareCodePoints } from "../../lib/code-point-order";
-import type { IdeaPageRow, IdeaRow } from "./repo";
+// (GET /ideas sends the same list/update shape as kept JSON text: migrations/0011_list_json.sql writes it in SQL.)
+import type { IdeaRow } from "./repo";
 
 export function toIdea(row: IdeaRow, tags: string[]) {
   return {
@@ -21,19 +21,6 @@ export function toIdea(row: IdeaRow, tags: string[]) {
   };
 }
 export type IdeaView = ReturnType<typeof toIdea>;
-
-/**
- * List rows become views in place: their keys are already the view's, in its order, so only `tags` changes from JSON
- * text to the sorted names (the order namesForIdeas gives everywhere else). No object is copied on the hot path.
- */
-export function toIdeaPage(rows: IdeaPageRow[]): IdeaView[] {
-  for (const row of rows) {
-    const names = JSON.parse(row.tags) as string[];
-    if (names.length > 1) names.sort(compareCodePoints);
-    (row as unknown as IdeaView).tags = names;
-  }
-  return rows as unknown as IdeaView[];
-}
 
 /** POST /ideas answers with exactly the spec's field list (no source_summary) plus processing:true. */
 export function toCreatedIdea(row: IdeaRow, tags: string[]) {
