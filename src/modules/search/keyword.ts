@@ -70,10 +70,7 @@ export function createKeywordSearch(repo: SearchRepo) {
    * numbers as `bm25()` over `MATCH "a" OR "b" … AND rowid IN (ids)`, without its pass over every term per id.
    */
   const plainScoresAmong = (terms: string[], ids: number[]): Map<number, number> => {
-    const hits: TermHit[] = [];
-    terms.forEach((term, i) => {
-      for (const h of repo.termHits(term, ids)) hits.push({ term: i, doc: h.doc, weight: COLUMN_WEIGHTS[h.col] ?? 1 });
-    });
+    const hits: TermHit[] = repo.termHits(terms, ids).map((h) => ({ term: h.term, doc: h.doc, weight: COLUMN_WEIGHTS[h.col] ?? 1 }));
     if (hits.length === 0) return new Map();
     const docs = [...new Set(hits.map((h) => h.doc))];
     return bm25Scores(repo.indexTotals(), terms.map(repo.docsWithTerm), hits, repo.tokenCounts(docs));

@@ -87,8 +87,11 @@ export function createSearchRepo(db: Db) {
     },
     /** How many rows of the main index contain `term` (a token exactly as the index stores it). */
     docsWithTerm: (term: string) => termDocs.get(term)?.doc ?? 0,
-    /** Every occurrence of `term` in the rows among `ids`, with its column. */
-    termHits: (term: string, ids: number[]) => termHits.all(term, JSON.stringify(ids)),
+    /** Every occurrence of each of `terms` in the rows among `ids`: which term (its index), which row, which column. */
+    termHits(terms: string[], ids: number[]): Array<{ term: number; doc: number; col: string }> {
+      const among = JSON.stringify(ids);
+      return terms.flatMap((term, i) => termHits.all(term, among).map((h) => ({ term: i, doc: h.doc, col: h.col })));
+    },
     /** Tokens over all columns of each of `ids` that is in the main index. */
     tokenCounts: (ids: number[]) =>
       new Map(docSizes.all(JSON.stringify(ids)).map((r) => [r.id, readVarints(r.sz).reduce((a, b) => a + b, 0)])),
