@@ -177,6 +177,45 @@ describe("keyword search: limits and validation", () => {
     t3.close();
   });
 
+  test("a small account among many matches elsewhere gets exactly FTS5's bm25() order of its own ideas, in or and and", async () => {
+    // The caller's matches are scored among its own ideas (keyword.ts, ownScored): the result must be what bm25()
+    // over the whole index, restricted to the caller, gives (the same counts: every account's ideas shape the idf).
+    const t4 = makeApp();
+    const big = await makeUser(t4, { plan: "pro" });
+    const small = await makeUser(t4, { plan: "pro" });
+    const words = ["garden", "tools", "ladder", "shed", "seeds", "drill"];
+    for (let i = 0; i < 60; i++) await capture(t4, big, { title: `garden tools ${words[i % 6]} ${words[(i * 5) % 6]}`, body: "garden ".repeat(1 + (i % 4)) });
+    for (let i = 0; i < 25; i++) {
+      const body = Array.from({ length: 3 + (i % 7) }, (_, k) => words[(i + k * (1 + (i % 2))) % 6]).join(" ");
+      await capture(t4, small, { title: `${words[i % 6]} idea ${"x".repeat(i % 5)} ${i}`, body });
+    }
+    const archived = await capture(t4, small, { title: "garden tools ladder shed seeds drill" });
+    expect((await call(t4, "DELETE", `/ideas/${archived}`, { key: small.key })).status).toBe(200);
+    const expected = (mode: "or" | "and", q: string, limit: number) =>
+      t4.deps.db
+        .query<{ id: number }, [string, string, number]>(
+          `SELECT f.rowid AS id FROM ideas_fts f JOIN ideas i ON i.id = f.rowid
+           WHERE ideas_fts MATCH ?1 AND i.user_id = ?2 AND i.is_archived = 0 ORDER BY bm25(ideas_fts, 2.0, 1.0), f.rowid LIMIT ?3`,
+        )
+        .all(q.split(" ").map((w) => `"${w}"`).join(mode === "and" ? " AND " : " OR "), small.id, 2 * limit)
+        .map((r) => r.id);
+    let compared = 0;
+    for (const [mode, q, limit] of [["or", "garden ladder", 3], ["or", "drill", 2], ["and", "garden tools", 2], ["and", "shed seeds", 4], ["or", "seeds shed tools", 5]] as const) {
+      const r = await search(t4, small, { mode: "keyword", fts_mode: mode, q, limit });
+      expect(r.status).toBe(200);
+      const want = expected(mode, q, limit);
+      expect(want.length).toBeGreaterThan(0);
+      expect(r.body.results.map((x: { id: number }) => x.id)).toEqual(want);
+      compared += want.length;
+    }
+    expect(compared).toBeGreaterThan(10);
+    // A word the index folds (an accent) takes FTS5 itself, with the same answer.
+    await capture(t4, small, { title: "Café garden" });
+    const cafe = await search(t4, small, { mode: "keyword", q: "café garden", limit: 3 });
+    expect(cafe.body.results[0].title).toBe("Café garden");
+    t4.close();
+  });
+
   test("400 for a missing q, q over 500 characters, or a bad mode; 500 characters is fine", async () => {
     const missing = await call(t, "GET", "/ideas/search?mode=keyword", { key: me.key });
     expect(missing.status).toBe(400);

@@ -21,6 +21,10 @@ export function createSearchRepo(db: Db) {
   const termHits = db.query<{ doc: number; col: string }, [string, string]>(
     "SELECT doc, col FROM temp.ideas_fts_occurrences WHERE term = ?1 AND doc IN (SELECT value FROM json_each(?2))",
   );
+  // The caller's live ideas, at most ?2 + 1 of them (so the caller knows the account is larger than it asked for).
+  const liveIds = db.query<{ id: number }, [string, number]>(
+    "SELECT id FROM ideas WHERE user_id = ?1 AND is_archived = 0 LIMIT ?2 + 1",
+  );
   const docSizes = db.query<{ id: number; sz: Uint8Array }, [string]>(
     "SELECT id, sz FROM ideas_fts_docsize WHERE id IN (SELECT value FROM json_each(?1))",
   );
@@ -91,6 +95,11 @@ export function createSearchRepo(db: Db) {
     termHits(terms: string[], ids: number[]): Array<{ term: number; doc: number; col: string }> {
       const among = JSON.stringify(ids);
       return terms.flatMap((term, i) => termHits.all(term, among).map((h) => ({ term: i, doc: h.doc, col: h.col })));
+    },
+    /** The caller's live idea ids, or null when there are more than `max`. */
+    liveIdeaIds(userId: string, max: number): number[] | null {
+      const rows = liveIds.all(userId, max);
+      return rows.length > max ? null : rows.map((r) => r.id);
     },
     /** Tokens over all columns of each of `ids` that is in the main index. */
     tokenCounts: (ids: number[]) =>
