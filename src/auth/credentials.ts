@@ -4,8 +4,10 @@ import { sha256Hex } from "../lib/crypto";
 import { addDays, toStamp } from "../lib/time";
 import { createApiKeysRepo } from "../modules/api-keys/repo";
 import { createUsersRepo, type UserRow } from "../modules/users/repo";
+import { createUnchangedMemo } from "../db/unchanged-memo";
 import { effectivePlan, type Plan } from "./plans";
-import { createSessionsRepo } from "./sessions-repo";
+import { createSessionsRepo, type SessionRow } from "./sessions-repo";
+import type { ApiKeyRow } from "../modules/api-keys/repo";
 
 export const SESSION_COOKIE = "svc_session";
 export const SESSION_DAYS = 30;
@@ -35,6 +37,19 @@ export function createCredentialResolver(deps: Deps) {
   const keys = createApiKeysRepo(deps.db);
   const users = createUsersRepo(deps.db);
   const lastTouch = new Map<string, number>();
+  // The rows behind a credential, read once and remembered until anything is written (revoking a key, disabling a
+  // user, a plan change, a sign-out all are writes); expiry and plan are still decided from the clock on every call.
+  const rows = createUnchangedMemo<{ session: SessionRow | null; key: ApiKeyRow | null; user: UserRow | null }>(deps.db);
+  const sessionRows = (hash: string) =>
+    rows.get(`s:${hash}`, () => {
+      const session = sessions.find(hash);
+      return { session, key: null, user: session ? users.findById(session.user_id) : null };
+    });
+  const keyRows = (hash: string) =>
+    rows.get(`k:${hash}`, () => {
+      const key = keys.findByHash(hash);
+      return { session: null, key, user: key ? users.findById(key.user_id) : null };
+    });
 
   const due = (hash: string, nowMs: number) => {
     const prev = lastTouch.get(hash);
@@ -45,18 +60,17 @@ export function createCredentialResolver(deps: Deps) {
   };
 
   function viaSession(hash: string, now: Date, via: AuthContext["via"]): AuthContext | null {
-    const s = sessions.findLive(hash, toStamp(now));
-    if (!s) return null;
-    const user = users.findById(s.user_id);
+    const { session, user } = sessionRows(hash);
+    // Same comparison as SQL's `expires_at > ?` on the stored text: both are "YYYY-MM-DD HH:MM:SS".
+    if (!session || !(session.expires_at > toStamp(now))) return null;
     if (!user || user.disabled_at !== null) return null;
     if (due(hash, now.getTime())) sessions.slide(hash, toStamp(addDays(now, SESSION_DAYS)), toStamp(now));
     return { user, plan: effectivePlan(user, now), scopes: null, via, sessionHash: hash };
   }
 
   function viaKey(hash: string, now: Date, via: AuthContext["via"]): AuthContext | null {
-    const k = keys.findByHash(hash);
+    const { key: k, user } = keyRows(hash);
     if (!k) return null;
-    const user = users.findById(k.user_id);
     if (!user || user.disabled_at !== null) return null;
     if (due(hash, now.getTime())) keys.touch(k.id, toStamp(now));
     return { user, plan: effectivePlan(user, now), scopes: k.scopes, via, sessionHash: null };

@@ -4,10 +4,11 @@ import type { Db } from "../db/open";
 export interface SessionRow { token_hash: string; user_id: string; expires_at: string; last_used_at: string | null; created_at: string }
 
 export function createSessionsRepo(db: Db) {
-  const byHash = db.query<SessionRow, [string, string]>("SELECT * FROM sessions WHERE token_hash = ? AND expires_at > ?");
+  const byHash = db.query<SessionRow, [string]>("SELECT * FROM sessions WHERE token_hash = ?");
   const slide = db.query("UPDATE sessions SET expires_at = ?, last_used_at = ? WHERE token_hash = ?");
   return {
-    findLive: (hash: string, now: string) => byHash.get(hash, now),
+    /** The session, expired or not: the caller compares `expires_at` with its clock. */
+    find: (hash: string) => byHash.get(hash),
     insert: (row: SessionRow) =>
       db.query("INSERT INTO sessions (token_hash, user_id, expires_at, last_used_at, created_at) VALUES ($token_hash, $user_id, $expires_at, $last_used_at, $created_at)").run({ ...row }),
     slide: (hash: string, expiresAt: string, usedAt: string) => slide.run(expiresAt, usedAt, hash),
