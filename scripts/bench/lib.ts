@@ -56,43 +56,30 @@ export interface Child {
  * (`"listen":"http://…"`) or a bare server's `listening http://…` on stdout.
  */
 export async function spawnServer(cmd: string[], env: Record<string, string>, logFile?: string): Promise<Child> {
+  // The server's output goes straight to files, as a log shipper would take it: piped into this process, every
+  // request's log line would be read and written by the same event loop that generates the load, slowing the load
+  // generator for the product (which logs each request) and not for the bare server (which logs nothing).
+  const errFile = logFile ?? join(tempDir("idearepo-bench-log-"), "server.log");
+  const outFile = `${errFile}.out`;
   const proc = Bun.spawn(cmd, {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdout: "pipe",
-    stderr: "pipe",
+    stdout: Bun.file(outFile),
+    stderr: Bun.file(errFile),
   });
-  const seen: string[] = [];
-  const base = await new Promise<string>((resolveBase, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${seen.join("\n")}`)), 120_000);
-    const watch = async (stream: ReadableStream<Uint8Array>, sink: ReturnType<ReturnType<typeof Bun.file>["writer"]> | null) => {
-      const decoder = new TextDecoder();
-      let buf = "";
-      let found = false;
-      for await (const chunk of stream) {
-        // After start-up, stderr (the request log) goes to a file as a log shipper would take it, or is dropped.
-        if (found) {
-          sink?.write(chunk);
-          continue;
-        }
-        buf += decoder.decode(chunk, { stream: true });
-        sink?.write(chunk);
-        for (const line of buf.split("\n")) {
-          seen.push(line);
-          const m = /"listen":"(http[^"]+)"|^listening (http\S+)/.exec(line);
-          if (m) {
-            found = true;
-            clearTimeout(timer);
-            resolveBase(m[1] ?? m[2]);
-          }
-        }
-        buf = buf.slice(buf.lastIndexOf("\n") + 1);
-      }
-    };
-    watch(proc.stderr as ReadableStream<Uint8Array>, logFile ? Bun.file(logFile).writer() : null);
-    watch(proc.stdout as ReadableStream<Uint8Array>, null);
-    proc.exited.then((code) => reject(new Error(`server exited with ${code}:\n${seen.join("\n")}`)));
-  });
+  let exited: number | null = null;
+  proc.exited.then((code) => (exited = code));
+  const read = (f: string) => (existsSync(f) ? readFileSync(f, "utf8") : "");
+  const t0 = performance.now();
+  let base: string | null = null;
+  while (base === null) {
+    const text = `${read(errFile)}\n${read(outFile)}`;
+    const m = /"listen":"(http[^"]+)"|^listening (http\S+)/m.exec(text);
+    if (m) base = m[1] ?? m[2];
+    else if (exited !== null) throw new Error(`server exited with ${exited}:\n${text}`);
+    else if (performance.now() - t0 > 120_000) throw new Error(`server did not start:\n${text}`);
+    else await Bun.sleep(50);
+  }
   return {
     proc,
     base,
