@@ -2,12 +2,11 @@
 import type { Deps } from "../deps";
 import { sha256Hex } from "../lib/crypto";
 import { addDays, toStamp } from "../lib/time";
-import { createApiKeysRepo } from "../modules/api-keys/repo";
-import { createUsersRepo, type UserRow } from "../modules/users/repo";
 import { createUnchangedMemo } from "../db/unchanged-memo";
+import { createApiKeysRepo, type ApiKeyRow } from "../modules/api-keys/repo";
+import { createUsersRepo, type UserRow } from "../modules/users/repo";
 import { effectivePlan, type Plan } from "./plans";
 import { createSessionsRepo, type SessionRow } from "./sessions-repo";
-import type { ApiKeyRow } from "../modules/api-keys/repo";
 
 export const SESSION_COOKIE = "svc_session";
 export const SESSION_DAYS = 30;
