@@ -1,9 +1,9 @@
 // The Hamming pass's inner loop as a few hundred bytes of WebAssembly: one i64 XOR + popcnt per 64 bits of code.
 //
-// JavaScript has no 64-bit popcount: its 32-bit bit-twiddling version costs ~0.055 µs an idea at 512 bits (5.5 ms
-// at 100,000 ideas, most of a quantized KNN's coarse pass). WebAssembly's `i64.popcnt` is one CPU instruction. The module is written
-// out byte by byte below (no toolchain, nothing fetched), validated by WebAssembly.Module at start, and its result is
-// held to the JavaScript version by test/search/hamming.test.ts.
+// JavaScript has no 64-bit popcount: its 32-bit bit-twiddling version costs ~0.055 µs an idea at 512 bits
+// (5.5 ms at 100,000 ideas, most of a quantized KNN's coarse pass). WebAssembly's `i64.popcnt` is one CPU
+// instruction. The module is written out byte by byte below (no toolchain, nothing fetched), validated by
+// WebAssembly.Module on first use, and its result is held to the JavaScript version by test/search/hamming.test.ts.
 
 /**
  * hamming(codes, n, words64, query, out): for each of the `n` codes stored back to back from byte `codes`, each
