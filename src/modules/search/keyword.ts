@@ -2,6 +2,7 @@
 import { bm25Scores, type TermHit } from "./bm25";
 import { COLUMN_WEIGHTS, type SearchRepo, type SearchRow } from "./repo";
 import { segmentText } from "./segment";
+import { countTerms } from "./term-count";
 import { ftsQuery, segmentedQuery, tokenize, type FtsMode } from "./tokenize";
 
 /** Instance-wide matches fetched per wanted row before falling back to the per-account query. */
@@ -95,10 +96,13 @@ export function createKeywordSearch(repo: SearchRepo) {
 
   /**
    * BM25 of those of `ids` that contain any of `terms` (all plain), from the index's own counts (bm25.ts): the same
-   * numbers as `bm25()` over `MATCH "a" OR "b" … AND rowid IN (ids)`, without its pass over every term per id.
+   * numbers as `bm25()` over `MATCH "a" OR "b" … AND rowid IN (ids)`, without its pass over every term per id. With
+   * the ids' own text at hand (the second stage's candidates), their occurrences are counted in it (term-count.ts)
+   * unless a token there could be read differently by the index.
    */
-  const plainScoresAmong = (terms: string[], ids: number[], all = false): Map<number, number> => {
-    let hits: TermHit[] = repo.termHits(terms, ids).map((h) => ({ term: h.term, doc: h.doc, weight: COLUMN_WEIGHTS[h.col] ?? 1 }));
+  const plainScoresAmong = (terms: string[], ids: number[], all = false, texts?: Map<number, SearchRow>): Map<number, number> => {
+    const counted = texts ? countTerms(terms, ids.flatMap((id) => texts.get(id) ?? [])) : null;
+    let hits: TermHit[] = (counted ?? repo.termHits(terms, ids)).map((h) => ({ term: h.term, doc: h.doc, weight: COLUMN_WEIGHTS[h.col] ?? 1 }));
     if (all) {
       // `and` mode: only rows holding every term match.
       const seen = new Map<number, Set<number>>();
@@ -111,10 +115,10 @@ export function createKeywordSearch(repo: SearchRepo) {
   };
 
   /** Main-index BM25 among `ids` for an `or` query: from the vocabulary when every word is plain, else bm25() itself. */
-  const mainScoresAmong = (q: string, ids: number[]): Map<number, number> => {
+  const mainScoresAmong = (q: string, ids: number[], texts?: Map<number, SearchRow>): Map<number, number> => {
     const terms = plainTerms(q);
     if (terms === null) return repo.keywordScoresAmong(ftsQuery(q, "or")!, ids);
-    return terms.length === 0 || ids.length === 0 ? new Map() : plainScoresAmong(terms, ids);
+    return terms.length === 0 || ids.length === 0 ? new Map() : plainScoresAmong(terms, ids, false, texts);
   };
 
   return {
@@ -126,9 +130,9 @@ export function createKeywordSearch(repo: SearchRepo) {
       return match ? mainRows(userId, q, mode, match, wanted) : [];
     },
     /** BM25 relevance (higher = better) of those of `ids` that match `q` in `or` mode: the second stage's evidence. */
-    scoresAmong(q: string, ids: number[]): Map<number, number> {
+    scoresAmong(q: string, ids: number[], texts?: Map<number, SearchRow>): Map<number, number> {
       const segmented = segmentedQuery(q, "or");
-      if (!segmented) return mainScoresAmong(q, ids);
+      if (!segmented) return mainScoresAmong(q, ids, texts);
       const scores = segmented.main ? repo.keywordScoresAmong(segmented.main, ids) : new Map<number, number>();
       if (segmented.cjk) {
         indexPending();

@@ -93,7 +93,7 @@ async function secondStage(models: ModelSet, repo: SearchRepo, userId: string, q
     const ranked = head.map((h, i) => ({ id: h.id, s: scores[i] })).sort((a, b) => b.s - a.s).map((x) => x.id);
     order = [...ranked, ...hits.slice(CROSS_ENCODER_MAX).map((h) => h.id)];
   } else {
-    const keyword = createKeywordSearch(repo).scoresAmong(q, hits.map((h) => h.id));
+    const keyword = createKeywordSearch(repo).scoresAmong(q, hits.map((h) => h.id), rows);
     order = fuseScores(hits, keyword, opts.keywordWeight);
   }
   return { hits: order.slice(0, opts.limit).map((id) => byId.get(id)!), rows };
