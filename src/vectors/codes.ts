@@ -123,8 +123,8 @@ export class AccountCodes {
     const p = prefilterCount(r);
     if (n > p) {
       const qAt = this.ids.length * B; // past the last code slot
+      new Uint8Array(this.memory.buffer, qAt, B).set(binaryCode(query, W * 32));
       const q = new Uint32Array(this.memory.buffer, qAt, W);
-      q.set(new Uint32Array(binaryCode(query, W * 32).buffer));
       const dist = new Uint16Array(this.memory.buffer, qAt + B, n);
       if (this.kernel) {
         this.kernel(0, n, W / 2, qAt, qAt + B);

@@ -13,9 +13,9 @@ export interface TextHit {
 }
 
 const ASCII_TEXT = /^[\x00-\x7f]*$/;
-/** unicode61's tokens in ASCII text: runs of letters and digits; everything else separates. */
+/** Runs of ASCII letters and digits: the tokens unicode61 could cut out of a longer non-ASCII one. */
 const ASCII_TOKEN = /[A-Za-z0-9]+/g;
-/** Runs of what may be token characters anywhere (letters, digits, marks, private use). */
+/** Runs of what may be token characters (letters, digits, marks, private use); in ASCII, exactly unicode61's tokens. */
 const TOKEN_RUN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
 
 /**
@@ -26,18 +26,14 @@ const TOKEN_RUN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
  * agree with the term, or holding an ASCII run that is a term, gives up. Pure ASCII text is cut exactly as unicode61
  * cuts it.
  */
-export function countTerms(terms: string[], texts: Array<{ id: number; title: string; body: string | null }>): TextHit[] | null {
+export function countTerms(
+  terms: string[],
+  texts: Array<{ id: number; title: string; body: string | null }>,
+): TextHit[] | null {
   const index = new Map(terms.map((t, i) => [t, i]));
   const hits: TextHit[] = [];
   for (const { id, title, body } of texts) {
     for (const [col, text] of [["title", title], ["body", body ?? ""]] as const) {
-      if (ASCII_TEXT.test(text)) {
-        for (const m of text.matchAll(ASCII_TOKEN)) {
-          const term = index.get(m[0].toLowerCase());
-          if (term !== undefined) hits.push({ term, doc: id, col });
-        }
-        continue;
-      }
       for (const [token] of text.matchAll(TOKEN_RUN)) {
         if (ASCII_TEXT.test(token)) {
           const term = index.get(token.toLowerCase());
