@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call, makeApp, makeUser } from "../helpers";
+import { runCommand } from "../ops/harness";
 
 const dir = mkdtempSync(join(tmpdir(), "idearepo-memo-"));
 const file = join(dir, "idearepo.db");
@@ -52,6 +53,18 @@ describe("remembered credentials follow every change", () => {
 
     cli.query("DELETE FROM api_keys WHERE user_id = ?").run(u.id);
     expect((await me({ "x-api-key": u.key })).status).toBe(401);
+  });
+
+  test("`idearepo keys revoke` run as its own process is seen on the very next request", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const spare = await call(t, "POST", "/user/api-keys", { key: u.key, body: { label: "cli-revoked" } });
+    const spareKey = spare.body.key as string;
+    expect((await me({ "x-api-key": spareKey })).status).toBe(200);
+    expect((await me({ "x-api-key": spareKey })).status).toBe(200); // remembered
+    const revoked = runCommand(["keys", "revoke", "--id", String(spare.body.id)], { dataDir: dir });
+    expect([revoked.code, revoked.stderr]).toEqual([0, ""]);
+    expect((await me({ "x-api-key": spareKey })).status).toBe(401);
+    expect((await me({ "x-api-key": u.key })).status).toBe(200);
   });
 
   test("a remembered session still expires by the clock when nothing is written", async () => {
