@@ -40,6 +40,15 @@ describe("request line and headers", () => {
     expect([r.status, JSON.parse(r.text)]).toEqual([431, { error: "Request line or headers too large" }]);
     expect((await get("/ideas")).status).toBe(200);
   });
+
+  test("a header repeated until the whole passes the limit counts every copy (set-cookie too)", async () => {
+    for (const name of ["x-padding", "set-cookie"]) {
+      const headers = new Headers({ "x-api-key": apiKey });
+      for (let i = 0; i < 4; i++) headers.append(name, `${i}=${"p".repeat(5_000)}`);
+      const res = await fetch(`${server.base}/api/v1/ideas`, { headers });
+      expect([name, res.status, await res.json()]).toEqual([name, 431, { error: "Request line or headers too large" }]);
+    }
+  });
 });
 
 describe("bodies", () => {
