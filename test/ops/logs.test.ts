@@ -17,6 +17,7 @@ let apiKey: string;
 let userId: string;
 let lines: Array<Record<string, any>> = [];
 const secrets: string[] = [SMTP_PASS, PASSWORD, PROVIDER_KEY];
+const BURST = 300;
 
 async function req(path: string, init: RequestInit = {}) {
   const res = await fetch(`${server.base}/api/v1${path}`, init);
@@ -55,6 +56,9 @@ beforeAll(async () => {
   secrets.push("ab".repeat(32));
   expect((await req(`/ideas/${apiKey}`, { headers: { "x-api-key": apiKey } })).status).toBe(400);
   expect((await req("/no/such/route")).status).toBe(404);
+  // A burst: its lines leave the process together (src/lib/log.ts), and none may be lost or cut.
+  const burst = await Promise.all(Array.from({ length: BURST }, () => fetch(`${server.base}/api/v1/health`).then((r) => r.status)));
+  expect(burst.every((s) => s === 200)).toBe(true);
 
   expect(await server.stop()).toBe(0);
   lines = server.logs.map((l) => JSON.parse(l));
@@ -67,8 +71,10 @@ afterAll(() => {
 
 describe("request log", () => {
   test("one JSON line per request with method, route pattern, status, duration and user id", () => {
-    const requests = lines.filter((l) => l.msg === "request");
+    const all = lines.filter((l) => l.msg === "request");
+    const requests = all.filter((l) => l.route !== "/api/v1/health");
     expect(requests.length).toBe(12);
+    expect(all.filter((l) => l.route === "/api/v1/health" && l.status === 200)).toHaveLength(BURST);
     for (const r of requests) {
       expect(typeof r.method).toBe("string");
       expect(typeof r.status).toBe("number");
