@@ -7,7 +7,10 @@ const WALINDEX_VERSION = 3_007_000;
 const HEADER_WORDS = 12;
 
 export interface CommitWatch {
-  /** True when a commit may have happened since the previous call (always on the first). */
+  /**
+   * True when anything may have been written since the previous call (always on the first): a commit by any
+   * connection, this one included. Changes of a transaction still open on `db` are not seen: check `db.inTransaction`.
+   */
   changed(): boolean;
   /** "wal-index" or "pragma": how commits are noticed (for tests and docs). */
   readonly via: "wal-index" | "pragma";
@@ -23,21 +26,24 @@ export interface CommitWatch {
  * The mapping stays valid while `db` is open: SQLite truncates the file (to 3 bytes, never below the first page) only
  * when the first connection of the whole system opens it, and deletes it only when the last one closes, and `db` is
  * one of them. When the header cannot be used (an in-memory database, another journal or locking mode, a `-shm` that
- * cannot be mapped or that does not look like a wal-index), `PRAGMA data_version` answers instead. Changes this
- * connection made in a transaction that has not committed are not in the header: callers that care count
- * `total_changes()` as well.
+ * cannot be mapped or that does not look like a wal-index), `PRAGMA data_version` answers for other connections
+ * and `total_changes()` for this one (the version moves only for the others' commits).
  */
 export function createCommitWatch(db: Db): CommitWatch {
   const header = mapHeader(db);
   if (header === null) {
     const dataVersion = db.prepare<{ data_version: number }, []>("PRAGMA data_version");
+    const totalChanges = db.prepare<{ c: number }, []>("SELECT total_changes() AS c");
     let version = -1;
+    let changes = -1;
     return {
       via: "pragma",
       changed() {
         const v = dataVersion.get()!.data_version;
-        if (v === version) return false;
+        const c = totalChanges.get()!.c;
+        if (v === version && c === changes) return false;
         version = v;
+        changes = c;
         return true;
       },
     };
