@@ -19,7 +19,7 @@ let lastDay = { from: 0, to: -1, text: "" };
 export function utcDay(d: Date): string {
   const t = d.getTime();
   if (t < lastDay.from || t >= lastDay.to) {
-    const from = t - (((t % 86_400_000) + 86_400_000) % 86_400_000);
+    const from = Math.floor(t / 86_400_000) * 86_400_000;
     lastDay = { from, to: from + 86_400_000, text: d.toISOString().slice(0, 10) };
   }
   return lastDay.text;
