@@ -21,6 +21,7 @@ import { byokRoutes } from "./modules/byok/routes";
 import { developRoutes } from "./modules/develop/routes";
 import { digestRoutes } from "./modules/digest/routes";
 import { agentRoutes } from "./modules/agent/routes";
+import { billingRoutes } from "./modules/billing/routes";
 import { relationsRoutes } from "./modules/relations/routes";
 import { searchRoutes } from "./modules/search/routes";
 import { ideasRoutes } from "./modules/ideas/routes";
@@ -74,6 +75,7 @@ export function createApp(deps: Deps) {
     .use(developRoutes(deps, kit))
     .use(digestRoutes(deps, kit))
     .use(agentRoutes(deps, kit))
+    .use(billingRoutes(deps, kit))
     .use(relationsRoutes(deps, kit))
     .use(searchRoutes(deps, kit))
     .use(ideasRoutes(deps, kit))
