@@ -33,8 +33,7 @@ export function checkedArgs(input: TObject, args: Record<string, unknown>): Reco
 
 /** What tools/list shows: the JSON Schema of the arguments, where an optional argument may also be null (see above). */
 export function advertisedInput(input: TObject): JsonSchema {
-  // `patternError` words a message for people (src/http/schema.ts); it is no JSON Schema keyword.
-  const schema = JSON.parse(JSON.stringify(toJsonSchema(input), (key, v) => (key === "patternError" ? undefined : v))) as JsonSchema;
+  const schema = toJsonSchema(input); // a fresh object (patternError and other non-JSON-Schema keywords dropped)
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   for (const [name, property] of Object.entries(properties)) {

@@ -34,6 +34,28 @@ const GROUPS: Array<[RegExp, string]> = [
   [/^\/(health|openapi\.json|docs)$/, "meta"],
 ];
 
+// One line per group for the reference page and the tools that read the document (Redocly's tag-description rule).
+const GROUP_DESCRIPTIONS: Record<string, string> = {
+  admin: "Instance administration: users, invitations, backups (admin accounts only).",
+  agent: "Thinking with an AI about ideas, over a WebSocket, on the person's own provider key.",
+  "api-keys": "API keys and MCP tokens of the signed-in account.",
+  auth: "Sign-in, registration, invitations and sign-out; they answer with a session token.",
+  byok: "The person's own AI provider keys (bring your own key): store, test, remove.",
+  duplicates: "Possible duplicates found by the pipeline: list, dismiss, merge.",
+  export: "Export of every idea (JSON, CSV, Markdown) and import from other apps.",
+  ideas: "Capture, read, edit, archive, merge and develop ideas.",
+  links: "Links attached to an idea.",
+  map: "The mind map: ideas and their relations as a graph.",
+  meta: "Health and this reference; public, no credential.",
+  relations: "Typed relations between ideas, set by people or found by the pipeline.",
+  review: "The review queue of ideas waiting for a decision.",
+  search: "Keyword and meaning search over the account's ideas.",
+  setup: "First-run setup of the instance.",
+  tags: "Tags of the account, and tag suggestions.",
+  user: "The signed-in account: profile, shortcuts, billing links, support, digest test.",
+};
+const describeGroup = (name: string) => GROUP_DESCRIPTIONS[name] ?? `Routes under /api/v1/${name}.`;
+
 const routeKey = (method: string, rel: string) => `${method} ${rel}`;
 
 /** Does the route run the central auth plugin? It is the only derive our modules register (src/auth/plugin.ts). */
@@ -69,7 +91,7 @@ export function buildOpenApiDocument(routes: readonly RouteEntry[], info: Docume
         "Timestamps are UTC strings `YYYY-MM-DD HH:MM:SS`." + (info.note ? `\n\n${info.note}` : ""),
     },
     servers: [{ url: "/" }],
-    tags: [...groups].sort().map((name) => ({ name })),
+    tags: [...groups].sort().map((name) => ({ name, description: describeGroup(name) })),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
       securitySchemes: {

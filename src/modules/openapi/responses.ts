@@ -50,6 +50,25 @@ const relationRow = obj({
   idea_title: str,
   idea_status: STATUS,
 });
+// The spec promises related_idea_title and related_idea_number; the rest is what modules/relations/repo.ts lists.
+const ideaRelation = obj(
+  {
+    id: int,
+    source_idea_id: int,
+    target_idea_id: int,
+    relation_type: RELATION_TYPE,
+    score: nullable(num),
+    note: nullable(str),
+    created_by: str,
+    created_at: stamp,
+    direction: { type: "string", enum: ["outgoing", "incoming"] },
+    related_idea_id: int,
+    related_idea_number: int,
+    related_idea_title: str,
+    related_idea_status: STATUS,
+  },
+  ["related_idea_title", "related_idea_number"],
+);
 const Detection = obj({ id: int, idea_id: int, duplicate_of_id: int, similarity_score: num, status: str, created_at: stamp }, ["id", "idea_id", "duplicate_of_id", "similarity_score"]);
 const User = obj(
   { id: str, email: str, display_name: nullable(str), avatar_url: nullable(str), plan: { type: "string", enum: ["free", "pro"] }, settings_json: nullable(str), has_provider_a_key: bool, has_provider_b_key: bool, has_provider_c_key: bool, created_at: stamp, updated_at: stamp },
@@ -71,7 +90,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
 
   "GET /ideas": obj({ ideas: list(Idea), has_more: bool }),
   "POST /ideas": obj({ ...ideaFields, processing: { const: true } }),
-  "GET /ideas/:id": obj({ ...ideaFields, links: list(Link), relations: list({ type: "object", required: ["related_idea_title", "related_idea_number"] }) }),
+  "GET /ideas/:id": obj({ ...ideaFields, links: list(Link), relations: list(ideaRelation) }),
   "PATCH /ideas/:id": Idea,
   "DELETE /ideas/:id": Success,
   "PATCH /ideas/bulk": obj({ updated: int, errors: int, results: list(obj({ id: {}, status: { enum: ["updated", "error"] }, error: str }, ["id", "status"])) }),
