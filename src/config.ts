@@ -66,6 +66,11 @@ export const ConfigSchema = T.Object({
   digest_cron: T.String({ default: "0 9 * * 0" }),
   nudge_cron: T.String({ default: "0 10 * * *" }),
   timezone: T.String({ default: "UTC" }),
+  /**
+   * power-safe: every commit is fsynced before its answer (SQLite synchronous = FULL), so an acknowledged write
+   * survives a power cut. crash-safe: commits reach the OS and survive a killed process, not a lost machine (NORMAL).
+   */
+  durability: oneOf(["power-safe", "crash-safe"], "power-safe"),
 });
 export type Config = Static<typeof ConfigSchema>;
 

@@ -44,7 +44,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   }
   const other = liveServerPid(config.data_dir);
   if (other !== null) throw new DataDirBusyError(`Another idearepo server (pid ${other}) is serving ${config.data_dir}; stop it first`);
-  const db = openDb(dbPath(config));
+  const db = openDb(dbPath(config), config.durability);
   const checkpointer = startCheckpointer(db, dbPath(config), log);
   const deps: Deps = { config, db, clock: systemClock, log, engines: noEngines() };
   const services: BackgroundService[] = [];

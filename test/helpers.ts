@@ -43,7 +43,7 @@ export function makeApp(opts: MakeAppOptions = {}): TestApp {
   const dataDir = opts.dbFile ? dirname(opts.dbFile) : "/tmp/idearepo-test-unused";
   const config = loadConfig({ IDEAREPO_DATA_DIR: dataDir, IDEAREPO_ENV: "test" }, { log_level: "silent", ...opts.config });
   const clock = opts.clock ?? makeClock(opts.now);
-  const db = openDb(opts.dbFile ?? ":memory:");
+  const db = openDb(opts.dbFile ?? ":memory:", config.durability);
   const log = opts.logs ? createLogger("debug", (l) => opts.logs!.push(l)) : createLogger("silent");
   const deps: Deps = { config, db, clock: () => clock.now, log, engines: noEngines() };
   const created = createApp(deps);

@@ -5,6 +5,7 @@ import { dirname, resolve } from "node:path";
 import { loadConfig, type Config } from "../config";
 import { MIGRATIONS } from "../db/migrations";
 import { fsyncFile, recordBackup, snapshotDatabase } from "../db/backup";
+import { syncDir } from "../lib/durable-file";
 import { liveServerPid } from "../lib/pid-file";
 import { systemClock, toStamp } from "../lib/time";
 import { parseArgs, rejectUnknown, UsageError } from "./args";
@@ -101,6 +102,7 @@ export function restoreFrom(cfg: Readonly<Config>, source: string, force: boolea
   }
   // No -wal/-shm of the old database may remain next to the restored file: SQLite would replay them into it.
   renameSync(incoming, target);
+  syncDir(dirname(target)); // the renames above are durable before we say the restore happened
   return { restored: source, database: target, previous, ...summary };
 }
 

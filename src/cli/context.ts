@@ -12,7 +12,7 @@ export function dbPath(cfg: Readonly<Config>): string {
 
 export function cliDeps(): Deps {
   const config = loadConfig();
-  const db = openDb(dbPath(config));
+  const db = openDb(dbPath(config), config.durability);
   return { config, db, clock: systemClock, log: createLogger("warn"), engines: noEngines() };
 }
 

@@ -1,7 +1,8 @@
 // The one way idearepo copies its database (CLI `backup`, the operator's download) and where it notes the last copy.
 import type { Database } from "bun:sqlite";
 import { renameSync, rmSync } from "node:fs";
-import { fsyncPath } from "../lib/durable-file";
+import { dirname } from "node:path";
+import { fsyncPath, syncDir } from "../lib/durable-file";
 
 const LAST_BACKUP_KEY = "last_backup";
 
@@ -17,7 +18,8 @@ export { fsyncPath as fsyncFile } from "../lib/durable-file";
  * VACUUM INTO reads the live database inside one read transaction, so the copy is a consistent snapshot even while
  * the server commits (WAL readers never block writers, and the copy includes everything committed to the WAL).
  * It also needs no extension: vec0 tables are copied as their shadow tables. The copy is written beside `target`,
- * synced, optionally checked by `verify`, then renamed, so a reader of `target` never sees a half-written file.
+ * synced, optionally checked by `verify`, then renamed (and the rename synced in its folder), so a reader of `target`
+ * never sees a half-written file and a power cut leaves the whole copy or none.
  */
 export function snapshotDatabase<T>(db: Database, target: string, verify: (file: string) => T): T {
   const partial = `${target}.partial-${process.pid}`;
@@ -26,6 +28,7 @@ export function snapshotDatabase<T>(db: Database, target: string, verify: (file:
     fsyncPath(partial);
     const checked = verify(partial);
     renameSync(partial, target);
+    syncDir(dirname(target));
     return checked;
   } catch (e) {
     rmSync(partial, { force: true });

@@ -302,7 +302,8 @@ describe("GET /admin/instance", () => {
     await call(t, "POST", "/ideas", { key: u.key, body: { title: "Queued for the pipeline" } });
     const r = await call(t, "GET", "/admin/instance", { key: op.key });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body).sort()).toEqual(["data_dir_bytes", "database_bytes", "embeddings", "last_backup", "queue", "version"]);
+    expect(Object.keys(r.body).sort()).toEqual(["data_dir_bytes", "database_bytes", "durability", "embeddings", "last_backup", "queue", "version"]);
+    expect(r.body.durability).toBe("power-safe"); // the default: every acknowledged write is fsynced
     expect(r.body.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(r.body.database_bytes).toBeGreaterThan(0);
     expect(r.body.data_dir_bytes).toBeGreaterThanOrEqual(0);

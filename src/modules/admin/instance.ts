@@ -40,6 +40,7 @@ export function createInstanceService(deps: Deps) {
   return {
     info: () => ({
       version: pkg.version,
+      durability: deps.config.durability,
       data_dir_bytes: folderBytes(deps.config.data_dir),
       database_bytes: repo.databaseBytes(),
       queue: countJobs(deps.db),
