@@ -54,7 +54,7 @@ function loop<T>(step: (k: number) => Promise<T | null>) {
 }
 
 /** The cut itself: power goes (unsynced data dropped), every process on the machine dies, the disk is unplugged. */
-async function powerCut(m: LazyMount, procs: Array<{ kill(sig: string): void }>) {
+async function powerCut(m: LazyMount, procs: Array<{ kill(sig?: number | NodeJS.Signals): void }>) {
   const dropped = await m.cut();
   for (const p of procs) p.kill("SIGKILL");
   return dropped;
