@@ -30,7 +30,7 @@ db.transaction(() => {
 function fill(queued: boolean): void {
   db.transaction(() => {
     db.query("DELETE FROM jobs").run();
-    if (queued) for (let i = 1; i <= JOBS; i++) enqueueJob(db, "full", i, NOW);
+    if (queued) for (let i = 1; i <= JOBS; i++) enqueueJob(db, { kind: "full", ideaId: i }, NOW);
   })();
 }
 

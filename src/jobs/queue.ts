@@ -18,15 +18,29 @@ export interface JobRow {
   created_at: string;
 }
 
+/** What a `tag-embed` job carries: the tag to (re-)embed. */
+export interface TagEmbedPayload {
+  tag_id: number;
+}
+
+/** A job as it is queued: a full or light pass names its idea, a tag embedding names its tag in the payload. */
+export type QueuedJob =
+  | { kind: "full"; ideaId: number }
+  | { kind: "light"; ideaId: number }
+  | { kind: "tag-embed"; payload: TagEmbedPayload };
+
 /**
- * Queues work for an idea. Call it inside the same transaction as the idea change so the two commit together.
+ * Queues one job. Call it inside the same transaction as the change so the two commit together. Only the write path
+ * (`modules/filing/jobs.ts`) calls this; test/foundation/stores.test.ts keeps it so.
  * A second pending job of the same kind for the same idea is a no-op: the pending one will see the latest row.
  */
-export function enqueueJob(db: Db, kind: JobKind, ideaId: number | null, now: string, payload: unknown = null): void {
+export function enqueueJob(db: Db, job: QueuedJob, now: string): void {
+  const ideaId = job.kind === "tag-embed" ? null : job.ideaId;
+  const payload = job.kind === "tag-embed" ? JSON.stringify(job.payload) : null;
   db.query(
     `INSERT INTO jobs (kind, idea_id, payload, run_after, created_at) VALUES (?1, ?2, ?3, ?4, ?4)
      ON CONFLICT (kind, idea_id) WHERE locked_at IS NULL DO NOTHING`,
-  ).run(kind, ideaId, payload === null ? null : JSON.stringify(payload), now);
+  ).run(job.kind, ideaId, payload, now);
 }
 
 /** Jobs waiting and jobs claimed, over every kind (the operator's instance figures). */

@@ -1,7 +1,7 @@
 // One unit of background work: claimed jobs (or a slice of the reindex backlog), their texts, the new vectors and
 // how they are stored; also the pipeline's view of the job queue (its kinds).
 import type { Db } from "../db/open";
-import { createQueue, type JobKind, type JobRow } from "../jobs/queue";
+import { createQueue, type JobKind, type JobRow, type TagEmbedPayload } from "../jobs/queue";
 import type { Logger } from "../lib/log";
 import { targetGeneration, vectorId, type EmbeddingState, type Generation } from "../vectors/generations";
 import { vectorStore } from "../vectors/store";
@@ -59,7 +59,7 @@ export function itemsForJobs(db: Db, repo: PipelineRepo, state: EmbeddingState, 
 
 function parseTagId(payload: string | null): number | null {
   try {
-    const id = (JSON.parse(payload ?? "null") as { tag_id?: unknown } | null)?.tag_id;
+    const id = (JSON.parse(payload ?? "null") as Partial<Record<keyof TagEmbedPayload, unknown>> | null)?.tag_id;
     return typeof id === "number" && Number.isInteger(id) ? id : null;
   } catch {
     return null;

@@ -1,9 +1,9 @@
 // The hourly recovery job: re-queues ideas that slipped through (a lost queue write, a crash), re-embeds renamed
 // tags, frees orphaned vectors, and wakes the runner so an unfinished reindex keeps going.
 import type { Deps } from "../deps";
-import { enqueueJob } from "../jobs/queue";
 import type { ScheduledJob } from "../jobs/scheduler";
 import { toStamp } from "../lib/time";
+import { createJobs, wakeWorker } from "../modules/filing/jobs";
 import { readState } from "../vectors/generations";
 import { vectorStore } from "../vectors/store";
 import { pipelineQueue } from "./batch";
@@ -16,9 +16,10 @@ import { createPipelineRepo } from "./repo";
 export function requeueUnprocessed(deps: Deps): number {
   const repo = createPipelineRepo(deps.db);
   const now = toStamp(deps.clock());
+  const jobs = createJobs(deps.db);
   return deps.db.transaction(() => {
     const ids = pipelineQueue(deps.db).withoutJob("full", repo.unembeddedIdeaIds());
-    for (const id of ids) enqueueJob(deps.db, "full", id, now);
+    for (const id of ids) jobs.fullPass(id, now);
     return ids.length;
   })();
 }
@@ -27,12 +28,13 @@ export function requeueUnprocessed(deps: Deps): number {
 export function requeueRenamedTags(deps: Deps): number {
   const s = readState(deps.db);
   const now = toStamp(deps.clock());
+  const jobs = createJobs(deps.db);
   return deps.db.transaction(() => {
     let n = 0;
     for (const g of [s.active, s.building]) {
       if (!g) continue;
       for (const id of vectorStore(deps.db, g).renamedTagIds()) {
-        enqueueJob(deps.db, "tag-embed", null, now, { tag_id: id });
+        jobs.tagEmbedding(id, now);
         n++;
       }
     }
@@ -50,7 +52,7 @@ export function pruneOrphanVectors(deps: Deps): number {
 export function runRecovery(deps: Deps): { requeued: number; renamed: number; pruned: number } {
   const out = { requeued: requeueUnprocessed(deps), renamed: requeueRenamedTags(deps), pruned: pruneOrphanVectors(deps) };
   if (out.requeued || out.renamed || out.pruned) deps.log.info("pipeline recovery", out);
-  deps.engines.onJobQueued?.(); // the running worker picks the requeued jobs up now
+  wakeWorker(deps); // the running worker picks the requeued jobs up now
   return out;
 }
 

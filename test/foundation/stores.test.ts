@@ -1,6 +1,7 @@
 // One store per table, read from the source: every statement over `jobs` is in the queue module, every write to
-// `relations` (and `rejected_pairs`) in the relations repo, no feature or pipeline file outside a repo runs SQL, and
-// the relation-type vocabulary is declared once. A second copy anywhere fails here, naming the file.
+// `relations` (and `rejected_pairs`) in the relations repo, no feature or pipeline file outside a repo runs SQL, the
+// relation-type vocabulary is declared once, and every idea is filed (inserted, its jobs queued, the worker woken, the
+// Free cap checked) by the one write path in src/modules/filing/. A second copy anywhere fails here, naming the file.
 import { describe, expect, test } from "bun:test";
 import { Glob } from "bun";
 import { readFileSync } from "node:fs";
@@ -40,5 +41,26 @@ describe("one relation-type vocabulary", () => {
   test("the types are declared in relations/model.ts only; the stored set is the user's plus duplicate", () => {
     expect(RELATION_TYPES).toEqual([...USER_RELATION_TYPES, "duplicate"]);
     expect(filesMatching(/["']inspires["']\s*,\s*["']supersedes["']/)).toEqual(["src/modules/relations/model.ts"]);
+  });
+});
+
+describe("one write path (src/modules/filing/)", () => {
+  test("only filing/repo.ts inserts ideas, and only the write path uses that repo", () => {
+    expect(filesMatching(/\bINSERT\s+(OR\s+\w+\s+)?INTO\s+ideas\b/)).toEqual(["src/modules/filing/repo.ts"]);
+    expect(filesMatching(/from\s+["'][./]*(modules\/)?filing\/repo["']/).filter((p) => !p.startsWith("src/modules/filing/"))).toEqual([]);
+  });
+
+  test("only filing/jobs.ts queues jobs (typed, through jobs/queue.ts) and wakes the worker", () => {
+    expect(filesMatching(/\benqueueJob\s*\(/)).toEqual(["src/jobs/queue.ts", "src/modules/filing/jobs.ts"]);
+    expect(filesMatching(/\bonJobQueued\s*(\?\.)?\(/)).toEqual(["src/modules/filing/jobs.ts"]);
+  });
+
+  test("new tags are created by the write path only (a new tag queues its embedding there)", () => {
+    expect(filesMatching(/\bINSERT\s+(OR\s+\w+\s+)?INTO\s+tags\b/)).toEqual(["src/modules/tags/repo.ts"]);
+    expect(filesMatching(/\brepo\.insert\(\s*userId\s*,\s*name\b/)).toEqual(["src/modules/filing/tags.ts"]);
+  });
+
+  test("the Free idea cap is checked in filing/cap.ts only", () => {
+    expect(filesMatching(/\bFREE_IDEA_LIMIT\b/)).toEqual(["src/auth/plans.ts", "src/modules/filing/cap.ts"]);
   });
 });

@@ -1,14 +1,6 @@
-// Side effects other features hook into: waking the job worker and dropping archived ideas from the vector index.
+// The side effect other features hook into: dropping archived ideas from the vector index. (Waking the job worker
+// is the write path's, filing/jobs.ts.)
 import type { Deps } from "../../deps";
-
-/** Called after the enqueueing transaction committed, so the worker never wakes before the job is visible. */
-export function wakeWorker(deps: Deps): void {
-  try {
-    deps.engines.onJobQueued?.();
-  } catch (e) {
-    deps.log.warn("job wake-up failed", { error: (e as Error).message });
-  }
-}
 
 /**
  * Tells the search engine (when running) to remove the ideas' vectors. The archive itself is already committed and

@@ -1,4 +1,4 @@
-// SQL for ideas: ownership-scoped lookups, the filtered list, inserts with the per-account number, updates, archive.
+// SQL for ideas: ownership-scoped lookups, the filtered list, updates, archive (inserts are the write path's, filing/repo.ts).
 import type { Db } from "../../db/open";
 import type { IdeaStatus } from "./model";
 
@@ -35,12 +35,6 @@ export function createIdeasRepo(db: Db) {
   const owned = db.query<IdeaRow, [string, number]>(
     `SELECT id, user_id, number, title, body, status, source, source_url, source_summary, parent_id, vectorize_id,
        is_archived, created_at, updated_at FROM ideas WHERE user_id = ? AND id = ?`,
-  );
-  const activeCount = db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM ideas WHERE user_id = ? AND is_archived = 0");
-  const bumpSeq = db.query<{ idea_seq: number }, [string]>("UPDATE users SET idea_seq = idea_seq + 1 WHERE id = ? RETURNING idea_seq");
-  const insert = db.query<{ id: number }, Record<string, string | number | null>>(
-    `INSERT INTO ideas (user_id, number, title, body, status, source, source_url, parent_id, created_at, updated_at)
-     VALUES ($user_id, $number, $title, $body, $status, $source, $source_url, $parent_id, $now, $now) RETURNING id`,
   );
   // A list page is sent as SQLite keeps it: each idea's list entry is JSON text beside it, kept by triggers
   // (migrations/0011_list_json.sql), so a page is 20 texts joined in order. Reading 14 columns of 20 rows into
@@ -85,12 +79,6 @@ export function createIdeasRepo(db: Db) {
 
   return {
     findOwned: (userId: string, id: number) => owned.get(userId, id),
-    countActive: (userId: string) => activeCount.get(userId)!.n,
-    /** Hands out the account's next display number; must run in the same transaction as the insert. */
-    nextNumber: (userId: string) => bumpSeq.get(userId)!.idea_seq,
-    insert(row: Pick<IdeaRow, "user_id" | "number" | "title" | "body" | "status" | "source" | "source_url" | "parent_id">, now: string): number {
-      return insert.get({ ...row, now })!.id;
-    },
     /** One page of live ideas, newest first: the list's whole answer, `{"ideas":[…],"has_more":…}`, as JSON text. */
     listPage(f: IdeaFilter): string {
       const rows =

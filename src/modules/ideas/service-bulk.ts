@@ -1,12 +1,11 @@
 // PATCH /ideas/bulk: one status/tag change over up to 50 ideas, reported per id instead of failing the request.
 import type { Deps } from "../../deps";
 import { badRequest } from "../../errors";
-import { enqueueJob } from "../../jobs/queue";
 import { toStamp } from "../../lib/time";
-import { createTagAttacher, normalizeTagNames } from "../tags/attach";
+import { createTagAttacher, normalizeTagNames } from "../filing/tags";
+import { createJobs, wakeWorker } from "../filing/jobs";
 import { createIdeasRepo } from "./repo";
 import { MAX_TAGS, type BulkUpdateBody } from "./model";
-import { wakeWorker } from "./effects";
 
 type BulkResult = { id: number; status: "updated" } | { id: number; status: "error"; error: string };
 
@@ -14,6 +13,7 @@ export function createBulkIdeasService(deps: Deps) {
   const { db } = deps;
   const repo = createIdeasRepo(db);
   const tags = createTagAttacher(db);
+  const jobs = createJobs(db);
 
   return {
     update(userId: string, body: BulkUpdateBody) {
@@ -45,7 +45,7 @@ export function createBulkIdeasService(deps: Deps) {
           repo.update(id, statusChanged ? { status, updated_at: now } : { updated_at: now });
           if (tagsChanged) tags.replace(userId, id, next, now);
           if (!row.is_archived) {
-            enqueueJob(db, "light", id, now);
+            jobs.metadataUpdate(id, now);
             queued = true;
           }
           return { id, status: "updated" };

@@ -1,15 +1,15 @@
 // Folding one idea into another: POST /ideas/:id/merge, and the shared fold the duplicate merge reuses.
 import type { Deps } from "../../deps";
 import { badRequest } from "../../errors";
-import { enqueueJob } from "../../jobs/queue";
 import { toStamp } from "../../lib/time";
-import { createTagAttacher } from "../tags/attach";
+import { createTagAttacher } from "../filing/tags";
+import { createJobs, wakeWorker } from "../filing/jobs";
 import { createIdeasRepo, type IdeaRow } from "./repo";
 import { createRelationsRepo } from "../relations/repo";
 import { MAX_BODY, MAX_TAGS } from "./model";
 import { ideaNotFound } from "./service";
 import { toIdea } from "./views";
-import { notifyArchived, wakeWorker } from "./effects";
+import { notifyArchived } from "./effects";
 
 export const MERGE_SEPARATOR = "\n\n---\n\n";
 
@@ -24,6 +24,7 @@ export function createIdeaMerger(deps: Deps) {
   const { db } = deps;
   const repo = createIdeasRepo(db);
   const tags = createTagAttacher(db);
+  const jobs = createJobs(db);
   const relations = createRelationsRepo(db);
 
   return {
@@ -61,7 +62,7 @@ export function createIdeaMerger(deps: Deps) {
         repo.update(p.absorbed.id, { status: "shelved" });
       }
       repo.archive(p.absorbed.id, now);
-      enqueueJob(db, "full", p.kept.id, now);
+      jobs.fullPass(p.kept.id, now);
     },
 
     finish(p: FoldPlan): void {

@@ -1,18 +1,16 @@
-// Idea rules: capture (Free cap, numbering, queueing), the filtered list, detail, partial update and archive.
+// Idea rules: capture (validated here, filed by the write path), the filtered list, detail, partial update and archive.
 import type { Deps } from "../../deps";
-import type { AuthContext } from "../../auth/credentials";
-import { FREE_IDEA_LIMIT } from "../../auth/plans";
-import { AppError, fieldError, notFound } from "../../errors";
-import { enqueueJob } from "../../jobs/queue";
+import { fieldError, notFound } from "../../errors";
 import { toStamp } from "../../lib/time";
-import { createTagAttacher, normalizeTagNames } from "../tags/attach";
+import { createFiling, type Filer } from "../filing/write";
+import { createTagAttacher, normalizeTagNames } from "../filing/tags";
 import { createLinksRepo } from "../links/repo";
 import { createIdeasRepo, type IdeaChanges, type IdeaRow } from "./repo";
 import { createRelationsRepo } from "../relations/repo";
 import { RELATION_TYPES, MAX_URL, type CreateIdeaBody, type ListIdeasQuery, type UpdateIdeaBody } from "./model";
 import { clampLimit, parseOffset } from "../../http/params";
 import { toCreatedIdea, toIdea, type IdeaView } from "./views";
-import { notifyArchived, wakeWorker } from "./effects";
+import { notifyArchived } from "./effects";
 
 export const LIST_DEFAULT_LIMIT = 20;
 export const LIST_MAX_LIMIT = 100;
@@ -25,32 +23,13 @@ export function createIdeasService(deps: Deps) {
   const tags = createTagAttacher(db);
   const links = createLinksRepo(db);
   const relations = createRelationsRepo(db);
+  const filing = createFiling(deps);
   const stamp = () => toStamp(deps.clock());
-
-  function ideaLimitReached(count: number): AppError {
-    return new AppError(403, {
-      error: "idea_limit_reached",
-      message: `The Free plan holds up to ${FREE_IDEA_LIMIT} active ideas. Archive an idea or upgrade to Pro to capture more.`,
-      currentCount: count,
-      limit: FREE_IDEA_LIMIT,
-      upgradeUrl: deps.config.upgrade_url,
-      featureRequestUrl: deps.config.feature_request_url,
-    });
-  }
 
   function mustOwn(userId: string, id: number): IdeaRow {
     const row = repo.findOwned(userId, id);
     if (!row) throw ideaNotFound();
     return row;
-  }
-
-  /** A parent must be a live idea of the same account, and must not make the idea its own ancestor. */
-  function checkParent(userId: string, parentId: number, childId: number | null): void {
-    const parent = repo.findOwned(userId, parentId);
-    if (!parent || parent.is_archived) throw fieldError("parent_id", "Parent idea not found");
-    if (childId !== null && repo.isSelfOrAncestor(parentId, childId)) {
-      throw fieldError("parent_id", childId === parentId ? "An idea cannot be its own parent" : "parent_id would create a circular parent chain");
-    }
   }
 
   function checkSourceUrl(url: string): void {
@@ -92,42 +71,24 @@ export function createIdeasService(deps: Deps) {
     mustOwn,
     view,
 
-    /** The Free cap, checked before the body is validated (see routes) and again inside the insert transaction. */
-    assertCanCapture(auth: Pick<AuthContext, "plan" | "user">): void {
-      if (auth.plan === "pro") return;
-      const count = repo.countActive(auth.user.id);
-      if (count >= FREE_IDEA_LIMIT) throw ideaLimitReached(count);
-    },
+    /** The Free cap, checked before the body is validated (see routes) and again inside the write path's transaction. */
+    assertCanCapture: (auth: Filer): void => filing.assertCanCapture(auth),
 
-    create(auth: Pick<AuthContext, "plan" | "user">, body: CreateIdeaBody) {
-      const userId = auth.user.id;
-      const title = cleanTitle(body.title);
-      const status = body.status ?? "captured";
-      const source = body.source ?? "api";
-      const tagNames = normalizeTagNames(body.tags ?? [], "tags");
+    /** Capture: POST /ideas, the MCP tool, and every new writer (e-mail, the agent) file an idea through here. */
+    create(auth: Filer, body: CreateIdeaBody) {
       const sourceUrl = body.source_url ?? null;
+      const idea = {
+        title: cleanTitle(body.title),
+        body: body.body ?? "",
+        status: body.status ?? "captured",
+        source: body.source ?? "api",
+        source_url: sourceUrl,
+        parent_id: body.parent_id ?? null,
+        tags: normalizeTagNames(body.tags ?? [], "tags"),
+      };
       if (sourceUrl !== null) checkSourceUrl(sourceUrl);
-      const parentId = body.parent_id ?? null;
-      const now = stamp();
-      const id = db.transaction(() => {
-        this.assertCanCapture(auth);
-        if (parentId !== null) checkParent(userId, parentId, null);
-        const id = repo.insert({
-          user_id: userId,
-          number: repo.nextNumber(userId),
-          title,
-          body: body.body ?? "",
-          status,
-          source,
-          source_url: sourceUrl,
-          parent_id: parentId,
-        }, now);
-        tags.replace(userId, id, tagNames, now);
-        enqueueJob(db, "full", id, now);
-        return id;
-      })();
-      wakeWorker(deps);
-      return toCreatedIdea(repo.findOwned(userId, id)!, tags.namesFor(id));
+      const id = filing.fileIdea(auth, idea);
+      return toCreatedIdea(repo.findOwned(auth.user.id, id)!, tags.namesFor(id));
     },
 
     listJson,
@@ -147,7 +108,7 @@ export function createIdeasService(deps: Deps) {
       if (body.body !== undefined && body.body !== row.body) changes.body = body.body;
       if (body.status !== undefined && body.status !== row.status) changes.status = body.status;
       if (body.parent_id !== undefined && body.parent_id !== row.parent_id) {
-        if (body.parent_id !== null) checkParent(userId, body.parent_id, id);
+        if (body.parent_id !== null) filing.checkParent(userId, body.parent_id, id);
         changes.parent_id = body.parent_id;
       }
       let newTags: string[] | null = null;
@@ -165,9 +126,9 @@ export function createIdeasService(deps: Deps) {
         repo.update(id, { ...changes, updated_at: now });
         if (newTags !== null) tags.replace(userId, id, newTags, now);
         // Archived ideas keep their edits but never go back into the pipeline (that would re-index them).
-        if (!row.is_archived) enqueueJob(db, reembed ? "full" : "light", id, now);
+        if (!row.is_archived) filing.jobs.ideaEdited(id, reembed, now);
       })();
-      if (!row.is_archived) wakeWorker(deps);
+      if (!row.is_archived) filing.wake();
       return view(mustOwn(userId, id));
     },
 

@@ -2,11 +2,9 @@
 // Each batch is one transaction and records each note's origin with its idea, so an interrupted import leaves whole
 // notes only and running it again resumes: notes already written are "unchanged", relations are completed at the end.
 import type { Deps } from "../../deps";
-import { FREE_IDEA_LIMIT, type Plan } from "../../auth/plans";
-import { enqueueJob } from "../../jobs/queue";
+import type { Plan } from "../../auth/plans";
 import { toStamp } from "../../lib/time";
-import { importCapError } from "./cap";
-import { createImportRepo } from "./repo";
+import { createFiling } from "../filing/write";
 import { createNotesRepo } from "./notes-repo";
 import { createRelationsRepo } from "../relations/repo";
 import { draftsOf, type Draft } from "./shape";
@@ -38,7 +36,7 @@ const REASONS: Record<Action, string> = {
 };
 
 export function createNotesImporter(deps: Deps) {
-  const ideas = createImportRepo(deps.db);
+  const filing = createFiling(deps);
   const notes = createNotesRepo(deps.db);
   const relations = createRelationsRepo(deps.db);
 
@@ -116,11 +114,10 @@ export function createNotesImporter(deps: Deps) {
       const creating = rows.filter((r) => !r).length;
       if (plan === "free") {
         const active = batch.filter((d, i) => !d.archived && !rows[i]).length;
-        const current = ideas.countActive(userId);
-        if (active > 0 && current + active > FREE_IDEA_LIMIT) throw importCapError(deps, current, active);
+        if (active > 0) filing.checkImportCap(plan, userId, active);
       }
       // Numbers for the whole batch at once, in reading order.
-      let number = creating > 0 ? ideas.reserveNumbers(userId, creating) : 0;
+      let number = creating > 0 ? filing.reserveNumbers(userId, creating) : 0;
       batch.forEach((d, k) => {
         const row = rows[k];
         if (row && row.content_hash === d.hash) {
@@ -131,43 +128,38 @@ export function createNotesImporter(deps: Deps) {
         }
         const created = toStamp(d.created_at ?? deps.clock());
         const updated = d.updated_at ? toStamp(d.updated_at) : row ? now : created;
+        const tags = d.tags.map((name) => {
+          let tag = tagIds.get(name);
+          if (tag === undefined) {
+            const t = filing.ensureTag(userId, name, now);
+            if (t.created) report.imported.tags++;
+            tag = t.id;
+          }
+          tagIds.set(name, tag);
+          return tag;
+        });
+        const have = row ? notes.linkUrls(row.idea_id) : new Set<string>();
+        const links = d.links.filter((l) => !have.has(l.url)).map((l) => ({ url: l.url, title: l.title, link_type: "url", created_at: now }));
+        report.imported.links += links.length;
+        // Like a capture: the whole background pass (embedding, auto-relations, duplicate check). Archived ideas stay out.
+        const live = !d.archived && !row?.is_archived;
         let id: number;
-        let have = new Set<string>();
         if (!row) {
-          id = ideas.insertIdea({
-            user_id: userId, number: number++, title: d.title, body: d.body, status: d.status ?? "captured",
-            source: "api", source_url: null, source_summary: null, created_at: created, updated_at: updated,
-          });
-          if (d.archived) notes.archiveIdea(id);
+          id = filing.insertIdea(userId, {
+            number: number++, title: d.title, body: d.body, status: d.status ?? "captured", source: "api", source_url: null,
+            source_summary: null, parent_id: null, created_at: created, updated_at: updated, tagIds: tags, links, archived: d.archived,
+          }, now);
           fresh.add(id);
           report.imported.created++;
         } else {
           id = row.idea_id;
           notes.updateIdea(id, { title: d.title, body: d.body, status: d.status ?? null, updated_at: updated, archived: d.archived });
-          have = notes.linkUrls(id);
+          filing.addToIdea(id, tags, links);
+          if (live) filing.jobs.fullPass(id, now);
           report.imported.updated++;
         }
-        for (const name of d.tags) {
-          let tag = tagIds.get(name) ?? ideas.findTag(userId, name)?.id;
-          if (tag === undefined) {
-            tag = ideas.insertTag(userId, name, null, now);
-            enqueueJob(deps.db, "tag-embed", null, now, { tag_id: tag });
-            report.imported.tags++;
-          }
-          tagIds.set(name, tag);
-          ideas.attachTag(id, tag);
-        }
-        for (const l of d.links) {
-          if (have.has(l.url)) continue;
-          ideas.insertLink(id, { url: l.url, title: l.title, link_type: "url", created_at: now });
-          report.imported.links++;
-        }
-        // Like a capture: the whole background pass (embedding, auto-relations, duplicate check). Archived ideas stay out.
-        if (d.archived || row?.is_archived) archived.add(id);
-        else {
-          enqueueJob(deps.db, "full", id, now);
-          report.queued++;
-        }
+        if (live) report.queued++;
+        else archived.add(id);
         notes.rememberOrigin(userId, store, d.origin, id, d.hash, now);
         ids.set(d.origin, id);
       });
@@ -182,10 +174,7 @@ export function createNotesImporter(deps: Deps) {
       const planned = await planImport(userId, reader, input, planReport, opts.onProgress);
       const pairs = pairsOf(planned, planReport);
       const creating = [...planned.values()].filter((p) => p.action === "create" && !p.archived).length;
-      if (plan === "free" && creating > 0) {
-        const current = ideas.countActive(userId);
-        if (current + creating > FREE_IDEA_LIMIT) throw importCapError(deps, current, creating);
-      }
+      if (creating > 0) filing.checkImportCap(plan, userId, creating);
       if (opts.dryRun) {
         for (const [a, b] of pairs) {
           const pa = planned.get(a)!, pb = planned.get(b)!;
@@ -247,7 +236,7 @@ export function createNotesImporter(deps: Deps) {
         }
       })();
       report.imported.ideas = report.imported.created + report.imported.updated;
-      if (report.queued > 0) deps.engines.onJobQueued?.();
+      if (report.queued > 0) filing.wake();
       return report;
     },
   };

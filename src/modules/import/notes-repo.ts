@@ -17,7 +17,6 @@ export function createNotesRepo(db: Db) {
     `UPDATE ideas SET title = $title, body = $body, status = coalesce($status, status), updated_at = $updated_at,
        is_archived = max(is_archived, $archived) WHERE id = $id`,
   );
-  const setArchived = db.query("UPDATE ideas SET is_archived = 1 WHERE id = ?");
   const linkUrls = db.query<{ url: string }, [number]>("SELECT url FROM links WHERE idea_id = ?");
   const tagExists = db.query<{ n: number }, [string, string]>("SELECT count(*) AS n FROM tags WHERE user_id = ? AND name = ?");
   return {
@@ -26,7 +25,6 @@ export function createNotesRepo(db: Db) {
       remember.run(userId, source, o, ideaId, hash, now),
     updateIdea: (id: number, f: { title: string; body: string; status: string | null; updated_at: string; archived: boolean }) =>
       update.run({ id, title: f.title, body: f.body, status: f.status, updated_at: f.updated_at, archived: f.archived ? 1 : 0 }),
-    archiveIdea: (id: number) => setArchived.run(id),
     linkUrls: (ideaId: number) => new Set(linkUrls.all(ideaId).map((r) => r.url)),
     tagExists: (userId: string, name: string) => tagExists.get(userId, name)!.n > 0,
   };

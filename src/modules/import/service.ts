@@ -2,13 +2,12 @@
 // notes from another app (idempotent by origin, see notes-import.ts). Inputs are files on disk, read lazily.
 import type { Deps } from "../../deps";
 import { AppError, badRequest } from "../../errors";
-import { FREE_IDEA_LIMIT, type Plan } from "../../auth/plans";
-import { enqueueJob } from "../../jobs/queue";
+import type { Plan } from "../../auth/plans";
 import { toStamp } from "../../lib/time";
 import type { ExportFile, ExportIdea } from "../export/model";
 import { truncateNote } from "../relations/service";
-import { importCapError } from "./cap";
 import { createImportRepo } from "./repo";
+import { createFiling } from "../filing/write";
 import { createRelationsRepo } from "../relations/repo";
 import { vaultToExportDocument } from "./from-vault";
 import { createImportValidator, jsonLocate, validateImport } from "./validate";
@@ -46,6 +45,7 @@ class DryRunRollback extends Error {}
 export function createImportService(deps: Deps) {
   const repo = createImportRepo(deps.db);
   const relations = createRelationsRepo(deps.db);
+  const filing = createFiling(deps);
 
   const notes = createNotesImporter(deps);
 
@@ -85,46 +85,37 @@ export function createImportService(deps: Deps) {
     return { doc: inMemory(validateImport(doc)), skippedFiles: [] };
   }
 
-  /** Everything in one transaction: a failure leaves the account exactly as it was. */
+  /** Everything in one transaction, through the write path (filing/write.ts): a failure leaves the account exactly as it was. */
   function write(userId: string, plan: Plan, file: WriteSource, onProgress?: Progress, dryRun = false): ImportResult {
     const now = toStamp(deps.clock());
     const total = file.count;
     const result: ImportResult = { imported: { ideas: 0, tags: 0, links: 0, relations: 0 }, skipped: { relations: 0, files: [] } };
     deps.db.transaction(() => {
-      if (plan === "free") {
-        const current = repo.countActive(userId);
-        if (current + total > FREE_IDEA_LIMIT) throw importCapError(deps, current, total);
-      }
+      filing.checkImportCap(plan, userId, total);
       const vocabulary = new Map((file.tags ?? []).map((t) => [t.name, t]));
       const tagIds = new Map<string, number>();
       const ensureTag = (name: string): number => {
         const known = tagIds.get(name);
         if (known !== undefined) return known;
         const wanted = vocabulary.get(name);
-        const existing = repo.findTag(userId, name);
-        let id: number;
-        if (existing) {
-          id = existing.id;
-          // The account's own colour wins; a colourless existing tag takes the imported one.
-          if (existing.color === null && wanted?.color) repo.fillTagColor(id, wanted.color);
-        } else {
-          id = repo.insertTag(userId, name, wanted?.color ?? null, wanted?.created_at ?? now);
-          enqueueJob(deps.db, "tag-embed", null, now, { tag_id: id });
-          result.imported.tags++;
-        }
-        tagIds.set(name, id);
-        return id;
+        const tag = filing.ensureTag(userId, name, now, { color: wanted?.color, created_at: wanted?.created_at });
+        if (tag.created) result.imported.tags++;
+        // The account's own colour wins; a colourless existing tag takes the imported one.
+        else if (tag.color === null && wanted?.color) repo.fillTagColor(tag.id, wanted.color);
+        tagIds.set(name, tag.id);
+        return tag.id;
       };
       for (const name of vocabulary.keys()) ensureTag(name);
 
-      const first = repo.reserveNumbers(userId, total);
+      const first = filing.reserveNumbers(userId, total);
       const newId = new Map<number, number>();
       // Parents and relations need every idea's new id: kept (small) until all ideas are in.
       const later: Array<Pick<ExportIdea, "id" | "parent_id" | "relations">> = [];
       for (const { idea, rank } of file.ideas()) {
         const created = idea.created_at ?? now;
-        const id = repo.insertIdea({
-          user_id: userId,
+        const links = (idea.links ?? []).map((l) => ({ url: l.url, title: l.title ?? null, link_type: l.link_type ?? "url", created_at: l.created_at ?? now }));
+        // Imported ideas get the whole background pass: embedding, auto-relations, duplicate check.
+        const id = filing.insertIdea(userId, {
           number: first + rank,
           title: idea.title,
           body: idea.body ?? "",
@@ -132,17 +123,14 @@ export function createImportService(deps: Deps) {
           source: idea.source ?? "api",
           source_url: idea.source_url ?? null,
           source_summary: idea.source_summary ?? null,
+          parent_id: null, // set once every idea of the file has its new id
           created_at: created,
           updated_at: idea.updated_at ?? created,
-        });
+          tagIds: [...new Set(idea.tags ?? [])].map(ensureTag),
+          links,
+        }, now);
         newId.set(idea.id, id);
-        for (const name of new Set(idea.tags ?? [])) repo.attachTag(id, ensureTag(name));
-        for (const l of idea.links ?? []) {
-          repo.insertLink(id, { url: l.url, title: l.title ?? null, link_type: l.link_type ?? "url", created_at: l.created_at ?? now });
-          result.imported.links++;
-        }
-        // Imported ideas get the whole background pass: embedding, auto-relations, duplicate check.
-        enqueueJob(deps.db, "full", id, now);
+        result.imported.links += links.length;
         result.imported.ideas++;
         if (onProgress && (result.imported.ideas % PROGRESS_EVERY === 0 || result.imported.ideas === total)) {
           onProgress(result.imported.ideas, total);
@@ -171,7 +159,7 @@ export function createImportService(deps: Deps) {
         }
       }
     })();
-    if (!dryRun) deps.engines.onJobQueued?.();
+    if (!dryRun) filing.wake();
     return result;
   }
 

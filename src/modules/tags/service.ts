@@ -1,10 +1,10 @@
 // Tag rules: the counted list, explicit create, rename/recolour, delete (detaching from ideas), similar tags.
 import type { Deps } from "../../deps";
 import { badRequest, conflict, fieldError, internal, notFound } from "../../errors";
-import { enqueueJob } from "../../jobs/queue";
 import { toStamp } from "../../lib/time";
 import { clampLimit } from "../../http/params";
-import { wakeWorker } from "../ideas/effects";
+import { createJobs, wakeWorker } from "../filing/jobs";
+import { createTagAttacher } from "../filing/tags";
 import { createTagsRepo, type TagRow } from "./repo";
 import type { CreateTagBody, SimilarQuery, UpdateTagBody } from "./model";
 
@@ -23,12 +23,14 @@ function cleanName(name: string): string {
 export function createTagsService(deps: Deps) {
   const { db } = deps;
   const repo = createTagsRepo(db);
+  const jobs = createJobs(db);
+  const attacher = createTagAttacher(db);
   const stamp = () => toStamp(deps.clock());
 
   /** Tag changes are idea metadata changes: every live idea carrying the tag gets a light update. */
   function queueLightUpdates(tagId: number, now: string): boolean {
     const live = repo.ideasOfTag(tagId).filter((r) => !r.is_archived);
-    for (const r of live) enqueueJob(db, "light", r.idea_id, now);
+    for (const r of live) jobs.metadataUpdate(r.idea_id, now);
     return live.length > 0;
   }
 
@@ -41,11 +43,7 @@ export function createTagsService(deps: Deps) {
       const now = stamp();
       let id: number;
       try {
-        id = db.transaction(() => {
-          const id = repo.insert(userId, name, body.color ?? null, now);
-          enqueueJob(db, "tag-embed", null, now, { tag_id: id });
-          return id;
-        })();
+        id = db.transaction(() => attacher.create(userId, name, body.color ?? null, now, now))();
       } catch (e) {
         if (isUniqueViolation(e)) throw conflict("Tag name already exists"); // lost a race with a concurrent create
         throw e;
@@ -68,7 +66,7 @@ export function createTagsService(deps: Deps) {
           // A rename changes the tag lists of ideas; the embedding catches up in the background (old one used until then).
           if (fields.name !== undefined) {
             queued = queueLightUpdates(id, stamp());
-            enqueueJob(db, "tag-embed", null, stamp(), { tag_id: id });
+            jobs.tagEmbedding(id, stamp());
           }
         })();
       } catch (e) {
