@@ -9,8 +9,11 @@ import type { PipelineIdea, PipelineRepo } from "./repo";
 
 /** Neighbours looked at per idea; related relations and detections come from this list. */
 export const NEIGHBOURS = 20;
-/** At most this many automatic `related` relations are created from one idea (its closest ones). */
-export const RELATED_MAX = 5;
+/**
+ * No idea carries more than this many automatic `related` relations (its best mutual candidates). Three: on a real
+ * vault five per idea, counting the ones other ideas pointed at it, gave a median of 8 and hubs of 31 (issue 25).
+ */
+export const RELATED_MAX = 3;
 /** At most this many auto-tags per idea. */
 export const AUTO_TAGS_MAX = 3;
 /**
@@ -80,16 +83,25 @@ function neighbourTags(ctx: StepContext, neighbours: Neighbour[]): number[] {
 }
 
 /**
- * One system `related` relation per similar pair (whichever idea was processed second creates it, pointing at the
- * other). Existing system relations of the pair are kept (their score refreshed); system `related` relations of
- * this idea whose pair no longer scores above the threshold are removed, unless the user annotated them.
+ * Automatic `related` relations: a pair is related when each idea is among the other's RELATED_MAX best candidates
+ * (mutual nearest neighbours). A candidate scores above related_threshold, is live, was not rejected, and is not a
+ * pair the user already related (either direction, any type): a suggestion should add to what the person made. So
+ * no idea carries more than RELATED_MAX automatic relations, whichever order ideas are processed in, and ideas that
+ * are close to everything (hubs) do not collect dozens. One row per pair, pointing from the idea processed second;
+ * an existing one keeps its row (score refreshed). When this idea enters a neighbour's best candidates, that
+ * neighbour's weakest suggestion may fall out: every idea touched here is brought back to its own best. A suggestion
+ * the user gave a note is theirs and is never removed here.
  */
 function syncRelated(ctx: StepContext, idea: PipelineIdea, vector: Float32Array, neighbours: Neighbour[]): void {
-  const threshold = ctx.settings.related_threshold;
-  const keep = new Set<number>();
-  const candidates = neighbours.filter((x) => x.score > threshold && !ctx.relations.isRejectedPair(idea.id, x.id));
-  for (const n of candidates.slice(0, RELATED_MAX)) {
-    keep.add(n.id);
+  const mine = relatedCandidates(ctx, idea.id, neighbours);
+  const keep = new Map<number, number>();
+  for (const n of mine) {
+    const theirs = candidatesOf(ctx, idea.user_id, n.id);
+    if (theirs === null) continue; // not embedded in this generation yet: decided when it is
+    const theirIds = new Set(theirs.map((x) => x.id));
+    pruneRelated(ctx, n.id, theirIds);
+    if (!theirIds.has(idea.id)) continue;
+    keep.set(n.id, n.score);
     const existing = ctx.relations.systemRelationsBetween(idea.id, n.id);
     if (existing.length === 0) ctx.relations.insertSystemRelation(idea.user_id, idea.id, n.id, "related", n.score, ctx.now);
     for (const r of existing) if (r.relation_type === "related") ctx.relations.rescore(r.id, "related", n.score);
@@ -97,10 +109,35 @@ function syncRelated(ctx: StepContext, idea: PipelineIdea, vector: Float32Array,
   for (const r of ctx.relations.systemRelationsTouching(idea.id, "related")) {
     const other = r.source_idea_id === idea.id ? r.target_idea_id : r.source_idea_id;
     if (keep.has(other) || r.note !== null) continue;
-    const score = pairScore(ctx, vector, other);
-    if (score === null) continue; // other side archived or not embedded yet: hidden anyway, decided when it is
-    if (score > threshold) ctx.relations.rescore(r.id, "related", score);
-    else ctx.relations.deleteById(r.id);
+    if (pairScore(ctx, vector, other) === null) continue; // other side archived or not embedded yet: hidden anyway
+    ctx.relations.deleteById(r.id);
+  }
+}
+
+/** The idea's best RELATED_MAX candidates for an automatic relation, best first (see syncRelated). */
+function relatedCandidates(ctx: StepContext, ideaId: number, neighbours: Neighbour[]): Neighbour[] {
+  const mine = ctx.relations.userRelatedIds(ideaId);
+  return neighbours
+    .filter((n) => n.score > ctx.settings.related_threshold && !mine.has(n.id) && !ctx.relations.isRejectedPair(ideaId, n.id))
+    .slice(0, RELATED_MAX);
+}
+
+/** Another idea's candidates, from its own neighbours; null when it has no vector in the serving generation. */
+function candidatesOf(ctx: StepContext, userId: string, ideaId: number): Neighbour[] | null {
+  const vector = ctx.store.ideaVector(ideaId);
+  if (!vector) return null;
+  const near = ctx.store.nearestIdeas(userId, vector, NEIGHBOURS + 1).filter((n) => n.id !== ideaId);
+  const live = ctx.repo.liveCreatedAt(near.map((n) => n.id));
+  return relatedCandidates(ctx, ideaId, near.filter((n) => live.has(n.id)));
+}
+
+/** Removes an idea's automatic suggestions that are no longer among its best (unless the user annotated them). */
+function pruneRelated(ctx: StepContext, ideaId: number, best: Set<number>): void {
+  for (const r of ctx.relations.systemRelationsTouching(ideaId, "related")) {
+    const other = r.source_idea_id === ideaId ? r.target_idea_id : r.source_idea_id;
+    if (best.has(other) || r.note !== null) continue;
+    if (!ctx.store.ideaVector(other)) continue; // other side archived or not embedded yet: decided when it is
+    ctx.relations.deleteById(r.id);
   }
 }
 

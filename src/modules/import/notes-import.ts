@@ -3,8 +3,10 @@
 // notes only and running it again resumes: notes already written are "unchanged", relations are completed at the end.
 import type { Deps } from "../../deps";
 import type { Plan } from "../../auth/plans";
-import { toStamp } from "../../lib/time";
+import { addDays, toStamp } from "../../lib/time";
 import { createFiling } from "../filing/write";
+import { createUsersRepo } from "../users/repo";
+import { parseSettings } from "../users/settings";
 import { createNotesRepo } from "./notes-repo";
 import { createRelationsRepo } from "../relations/repo";
 import { draftsOf, type Draft } from "./shape";
@@ -25,7 +27,8 @@ export interface NotesReport {
 export type NotesProgress = (phase: "reading" | "writing", done: number, total: number | null) => void;
 
 type Action = "create" | "update" | "unchanged";
-interface Planned { origin: string; title: string; aliases: string[]; related: string[]; action: Action; ideaId: number | null; archived: boolean; hash: string }
+/** `at`: the note's own last date (its relations are dated with it: an author's old link is not news). */
+interface Planned { origin: string; title: string; aliases: string[]; related: string[]; action: Action; ideaId: number | null; archived: boolean; hash: string; at?: Date }
 
 const BATCH_NOTES = 200;
 const BATCH_CHARS = 4_000_000;
@@ -34,6 +37,16 @@ const REASONS: Record<Action, string> = {
   update: "changed since the last import: its idea is updated",
   unchanged: "unchanged since the last import",
 };
+
+/**
+ * The status of a new idea whose note states none. A note last touched longer ago than the account's
+ * stale_threshold_days is an archive piece, not an inbox item: it arrives `shelved`, so an archive of 2,000 old notes
+ * does not become 2,000 stale review items and nudges on day one. A recent note arrives `captured`, like a capture.
+ */
+function arrivingStatus(d: Draft, staleBefore: Date): "captured" | "shelved" {
+  const last = d.updated_at ?? d.created_at;
+  return last && last < staleBefore ? "shelved" : "captured";
+}
 
 export function createNotesImporter(deps: Deps) {
   const filing = createFiling(deps);
@@ -69,6 +82,7 @@ export function createNotesImporter(deps: Deps) {
         planned.set(d.origin, {
           origin: d.origin, title: d.title, aliases: d.aliases, related: d.related, action,
           ideaId: row?.idea_id ?? null, archived: d.archived || row?.is_archived === 1, hash: d.hash,
+          at: d.updated_at ?? d.created_at,
         });
         for (const p of d.problems) report.problems.push({ origin: d.origin, problem: p });
         report.imported[action === "create" ? "created" : action === "update" ? "updated" : "unchanged"]++;
@@ -108,7 +122,7 @@ export function createNotesImporter(deps: Deps) {
   }
 
   /** One batch in one transaction. `tagIds` caches names → ids for the whole import; `fresh` collects created ideas. */
-  function write(userId: string, store: string, batch: Draft[], plan: Plan, now: string, report: NotesReport, ids: Map<string, number>, archived: Set<number>, tagIds: Map<string, number>, fresh: Set<number>) {
+  function write(userId: string, store: string, batch: Draft[], plan: Plan, now: string, staleBefore: Date, report: NotesReport, ids: Map<string, number>, archived: Set<number>, tagIds: Map<string, number>, fresh: Set<number>) {
     deps.db.transaction(() => {
       const rows = batch.map((d) => notes.findOrigin(userId, store, d.origin));
       const creating = rows.filter((r) => !r).length;
@@ -146,7 +160,7 @@ export function createNotesImporter(deps: Deps) {
         let id: number;
         if (!row) {
           id = filing.insertIdea(userId, {
-            number: number++, title: d.title, body: d.body, status: d.status ?? "captured", source: "api", source_url: null,
+            number: number++, title: d.title, body: d.body, status: d.status ?? arrivingStatus(d, staleBefore), source: "api", source_url: null,
             source_summary: null, parent_id: null, created_at: created, updated_at: updated, tagIds: tags, links, archived: d.archived,
           }, now);
           fresh.add(id);
@@ -188,6 +202,8 @@ export function createNotesImporter(deps: Deps) {
       report.skipped = { ...planReport.skipped, items: planReport.skipped.items, files: planReport.skipped.files, relations: planReport.skipped.relations };
       report.problems = planReport.problems;
       const now = toStamp(deps.clock());
+      const staleDays = parseSettings(createUsersRepo(deps.db).findById(userId)?.settings_json).stale_threshold_days;
+      const staleBefore = addDays(deps.clock(), -staleDays);
       const ids = new Map<string, number>();
       const archived = new Set<number>();
       const written = new Set<string>();
@@ -204,7 +220,7 @@ export function createNotesImporter(deps: Deps) {
       const toWrite = [...planned.values()].filter((p) => p.action !== "unchanged").length;
       report.imported.unchanged = planned.size - toWrite;
       const flush = () => {
-        if (batch.length) write(userId, store, batch, plan, now, report, ids, archived, tagIds, fresh);
+        if (batch.length) write(userId, store, batch, plan, now, staleBefore, report, ids, archived, tagIds, fresh);
         opts.onProgress?.("writing", written.size, toWrite);
         batch = [];
         chars = 0;
@@ -229,10 +245,14 @@ export function createNotesImporter(deps: Deps) {
           if (archived.has(source) || archived.has(target)) { report.skipped.relations++; continue; }
           // Only two ideas that were there before this import can already be related.
           if (!fresh.has(source) && !fresh.has(target) && relations.hasUserRelationEitherWay(source, target)) continue;
+          // The author's link, dated with the note that made it and marked imported: not a new connection to review.
+          const at = planned.get(a)!.at;
           const row = { user_id: userId, source_idea_id: source, target_idea_id: target, relation_type: "related" };
-          if (relations.insertRowIfNew({ ...row, score: null, note: null, created_by: "user", created_at: now })) {
+          if (relations.insertRowIfNew({ ...row, score: null, note: null, created_by: "user", created_at: at ? toStamp(at) : now, imported: true })) {
             report.imported.relations++;
           }
+          // The background pass may have suggested the pair before this transaction: the author's link replaces it.
+          relations.dropSystemRelatedBetween(source, target);
         }
       })();
       report.imported.ideas = report.imported.created + report.imported.updated;

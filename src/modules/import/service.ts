@@ -152,7 +152,7 @@ export function createImportService(deps: Deps) {
             relations.insertRowIfNew({
               user_id: userId, source_idea_id: source, target_idea_id: target, relation_type: r.relation_type,
               score: r.score ?? null, note: truncateNote(r.note), created_by: r.created_by === "system" ? "system" : "user",
-              created_at: r.created_at ?? now,
+              created_at: r.created_at ?? now, imported: true,
             });
           if (stored) result.imported.relations++;
           else result.skipped.relations++;

@@ -14,7 +14,8 @@ export interface RelationRow {
   created_at: string;
 }
 
-export type NewRelationRow = Omit<RelationRow, "id">;
+/** `imported`: carried over from another tool by an import (kept out of the review's new connections). */
+export type NewRelationRow = Omit<RelationRow, "id"> & { imported?: boolean };
 
 export interface RelationListRow {
   id: number;
@@ -83,6 +84,14 @@ export function createRelationsRepo(db: Db) {
     `SELECT count(*) AS n FROM relations WHERE created_by = 'user'
        AND ((source_idea_id = ?1 AND target_idea_id = ?2) OR (source_idea_id = ?2 AND target_idea_id = ?1))`,
   );
+  const userPartners = db.query<{ other: number }, [number]>(
+    `SELECT CASE WHEN source_idea_id = ?1 THEN target_idea_id ELSE source_idea_id END AS other FROM relations
+     WHERE created_by = 'user' AND (source_idea_id = ?1 OR target_idea_id = ?1)`,
+  );
+  const dropSystemRelated = db.query(
+    `DELETE FROM relations WHERE created_by = 'system' AND relation_type = 'related' AND note IS NULL
+       AND ((source_idea_id = ?1 AND target_idea_id = ?2) OR (source_idea_id = ?2 AND target_idea_id = ?1))`,
+  );
   const byId = db.query<RelationRow, [number, string]>("SELECT * FROM relations WHERE id = ? AND user_id = ?");
   const archivedEnd = db.query<{ n: number }, [number, number]>(
     "SELECT count(*) AS n FROM ideas WHERE id IN (?, ?) AND is_archived = 1",
@@ -93,8 +102,8 @@ export function createRelationsRepo(db: Db) {
   );
   // The pair index makes a repeated (source, target, creator) a no-op rather than a failure.
   const insertIfNew = db.query<{ id: number }, Record<string, string | number | null>>(
-    `INSERT INTO relations (user_id, source_idea_id, target_idea_id, relation_type, score, note, created_by, created_at)
-     VALUES ($user_id, $source_idea_id, $target_idea_id, $relation_type, $score, $note, $created_by, $created_at)
+    `INSERT INTO relations (user_id, source_idea_id, target_idea_id, relation_type, score, note, created_by, created_at, imported)
+     VALUES ($user_id, $source_idea_id, $target_idea_id, $relation_type, $score, $note, $created_by, $created_at, $imported)
      ON CONFLICT (source_idea_id, target_idea_id, created_by) DO NOTHING`,
   );
   const rescore = db.query("UPDATE relations SET relation_type = ?, score = ? WHERE id = ?");
@@ -141,14 +150,16 @@ export function createRelationsRepo(db: Db) {
     hasUserPair: (source: number, target: number) => userPair.get(source, target) !== null,
     /** Either direction: a user's relation between two ideas is one connection (imports do not add a second). */
     hasUserRelationEitherWay: (a: number, b: number) => userEitherWay.get(a, b)!.n > 0,
+    /** Ideas the user related to `ideaId` themselves (any type, either direction). */
+    userRelatedIds: (ideaId: number) => new Set(userPartners.all(ideaId).map((r) => r.other)),
     findForUser: (userId: string, id: number) => byId.get(id, userId),
     touchesArchived: (r: Pick<RelationRow, "source_idea_id" | "target_idea_id">) => archivedEnd.get(r.source_idea_id, r.target_idea_id)!.n > 0,
 
     // Writes.
     /** Stores a row as given and returns its id; a repeated (source, target, creator) fails with SQLite's constraint error. */
-    insertRow: (row: NewRelationRow) => insert.get({ ...row })!.id,
+    insertRow: ({ imported: _, ...row }: NewRelationRow) => insert.get({ ...row })!.id,
     /** Stores a row unless the pair already has one by the same creator; true when stored (imports, the pipeline). */
-    insertRowIfNew: (row: NewRelationRow) => insertIfNew.run({ ...row }).changes > 0,
+    insertRowIfNew: ({ imported, ...row }: NewRelationRow) => insertIfNew.run({ ...row, imported: imported ? 1 : 0 }).changes > 0,
     insertUserRelation: (userId: string, r: { source_idea_id: number; target_idea_id: number; relation_type: string; note: string | null }, now: string) =>
       insert.get({ user_id: userId, ...r, score: null, created_by: "user", created_at: now })!.id,
     update(id: number, fields: { relation_type?: string; note?: string | null }) {
@@ -179,11 +190,13 @@ export function createRelationsRepo(db: Db) {
     insertSystemRelation: (userId: string, source: number, target: number, type: string, score: number | null, now: string) =>
       insertIfNew.run({
         user_id: userId, source_idea_id: source, target_idea_id: target, relation_type: type, score, note: null,
-        created_by: "system", created_at: now,
+        created_by: "system", created_at: now, imported: 0,
       }).changes > 0,
     /** Sets a system relation's type and score (a `related` pair upgraded to `parent`, a refreshed similarity). */
     rescore: (id: number, type: string, score: number | null) => void rescore.run(type, score, id),
     deleteById: (id: number) => void deleteById.run(id),
+    /** Removes the pair's unannotated system `related` suggestion (the user related the pair: it adds nothing). */
+    dropSystemRelatedBetween: (a: number, b: number) => dropSystemRelated.run(a, b).changes > 0,
   };
 }
 export type RelationsRepo = ReturnType<typeof createRelationsRepo>;

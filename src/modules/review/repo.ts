@@ -1,4 +1,4 @@
-// SQL for the review queue: stale captured ideas and the week's new connections between live ideas.
+// SQL for the review queue: stale captured ideas and the week's new connections between live ideas (not imported ones).
 import type { Db } from "../../db/open";
 import type { IdeaRow } from "../ideas/repo";
 
@@ -32,14 +32,14 @@ export function createReviewRepo(db: Db) {
      FROM relations r
      JOIN ideas s ON s.id = r.source_idea_id AND s.is_archived = 0
      JOIN ideas g ON g.id = r.target_idea_id AND g.is_archived = 0
-     WHERE r.user_id = ? AND r.created_at >= ?
+     WHERE r.user_id = ? AND r.created_at >= ? AND r.imported = 0
      ORDER BY r.created_at DESC, r.id DESC`,
   );
   const touch = db.query("UPDATE ideas SET updated_at = ? WHERE user_id = ? AND id = ?");
   return {
     /** Captured, live ideas last updated strictly before `cutoff`, oldest first. */
     stale: (userId: string, cutoff: string) => stale.all(userId, cutoff),
-    /** Relations created at or after `since` whose two ends are live, newest first. */
+    /** Relations created at or after `since` whose two ends are live, newest first; an import's are not new. */
     connectionsSince: (userId: string, since: string) => connections.all(userId, since),
     /** Sets updated_at only; false when the idea is not the caller's. */
     touch: (userId: string, ideaId: number, now: string) => touch.run(now, userId, ideaId).changes > 0,
