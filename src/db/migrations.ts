@@ -11,6 +11,7 @@ import m0009 from "../../migrations/0009_import_origins.sql" with { type: "text"
 import m0010 from "../../migrations/0010_reference_indexes.sql" with { type: "text" };
 import m0011 from "../../migrations/0011_list_json.sql" with { type: "text" };
 import m0012 from "../../migrations/0012_imported_relations.sql" with { type: "text" };
+import m0013 from "../../migrations/0013_live_relations.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
@@ -27,4 +28,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 10, name: "0010_reference_indexes", sql: m0010 },
   { version: 11, name: "0011_list_json", sql: m0011 },
   { version: 12, name: "0012_imported_relations", sql: m0012 },
+  { version: 13, name: "0013_live_relations", sql: m0013 },
 ];

@@ -52,9 +52,8 @@ export function createMailRepo(db: Db) {
       db.query<ConnectionLine, [string, string]>(
         `SELECT r.relation_type, r.created_by, s.number AS source_number, s.title AS source_title,
                 t.number AS target_number, t.title AS target_title
-           FROM relations r JOIN ideas s ON s.id = r.source_idea_id JOIN ideas t ON t.id = r.target_idea_id
-          WHERE r.user_id = ?1 AND s.user_id = ?1 AND t.user_id = ?1 AND r.created_at >= ?2 AND r.imported = 0
-            AND s.is_archived = 0 AND t.is_archived = 0
+           FROM live_relations r JOIN ideas s ON s.id = r.source_idea_id JOIN ideas t ON t.id = r.target_idea_id
+          WHERE r.user_id = ?1 AND r.created_at >= ?2 AND r.imported = 0
           ORDER BY r.created_at DESC, r.id DESC`,
       ).all(userId, since),
 

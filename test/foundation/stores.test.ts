@@ -26,6 +26,10 @@ describe("one store per table", () => {
     expect(filesMatching(/\b(FROM|INTO|UPDATE|JOIN)\s+rejected_pairs\b/)).toEqual(["src/modules/relations/repo.ts"]);
   });
 
+  test("only the relations repo reads the relations table; everyone else reads live_relations (both ends live)", () => {
+    expect(filesMatching(/\b(FROM|JOIN)\s+relations\b/)).toEqual(["src/modules/relations/repo.ts"]);
+  });
+
   test("feature modules and the pipeline run SQL only in repo files", () => {
     const sql = /\b(db|deps\.db)\.(query|prepare|run|exec)\b/;
     // Import readers open the other app's database file (Memos), not ours.

@@ -45,14 +45,14 @@ export function createDevelopRepo(db: Db) {
   const tags = db.query<{ name: string }, [number]>(
     "SELECT t.name FROM idea_tags it JOIN tags t ON t.id = it.tag_id WHERE it.idea_id = ? ORDER BY t.name",
   );
-  // Both directions, the other side unarchived and the caller's; user-made relations first (deliberate), then by score.
+  // Both directions, live relations only (both ends unarchived and the caller's); user-made ones first (deliberate),
+  // then by score.
   const related = db.query<RelatedRow, [number, string, number]>(
     `SELECT r.relation_type, CASE WHEN r.source_idea_id = ?1 THEN 'outgoing' ELSE 'incoming' END AS direction,
             o.number, o.title, o.body, o.status
-       FROM relations r
+       FROM live_relations r
        JOIN ideas o ON o.id = CASE WHEN r.source_idea_id = ?1 THEN r.target_idea_id ELSE r.source_idea_id END
       WHERE (r.source_idea_id = ?1 OR r.target_idea_id = ?1) AND r.user_id = ?2
-        AND o.user_id = ?2 AND o.is_archived = 0
       ORDER BY r.created_by = 'user' DESC, r.score DESC, r.id
       LIMIT ?3`,
   );

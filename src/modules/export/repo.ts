@@ -48,12 +48,12 @@ export function createExportRepo(db: Db) {
   );
   const REL_COLS = "r.id, r.source_idea_id, r.target_idea_id, r.relation_type, r.score, r.note, r.created_by, r.created_at";
   const outgoing = db.query<ExportRelationRow, [number, number]>(
-    `SELECT ${REL_COLS} FROM relations r JOIN ideas o ON o.id = r.target_idea_id
-     WHERE r.source_idea_id = ? AND o.is_archived = 0 AND o.number <= ? ORDER BY r.id`,
+    `SELECT ${REL_COLS} FROM live_relations r JOIN ideas o ON o.id = r.target_idea_id
+     WHERE r.source_idea_id = ? AND o.number <= ? ORDER BY r.id`,
   );
   const incoming = db.query<ExportRelationRow, [number, number]>(
-    `SELECT ${REL_COLS} FROM relations r JOIN ideas o ON o.id = r.source_idea_id
-     WHERE r.target_idea_id = ? AND o.is_archived = 0 AND o.number <= ? ORDER BY r.id`,
+    `SELECT ${REL_COLS} FROM live_relations r JOIN ideas o ON o.id = r.source_idea_id
+     WHERE r.target_idea_id = ? AND o.number <= ? ORDER BY r.id`,
   );
   const tags = db.query<ExportTagRow, [string]>(
     `SELECT t.id, t.name, t.color, t.created_at,

@@ -27,7 +27,7 @@ export function createMapRepo(db: Db) {
   const edges = db.query<MapEdge, [string, string | null, string | null]>(
     `SELECT r.id, r.source_idea_id AS source, r.target_idea_id AS target, r.relation_type AS type,
             r.score, r.note, r.created_by, r.created_at
-     FROM relations r JOIN ideas s ON s.id = r.source_idea_id JOIN ideas t ON t.id = r.target_idea_id
+     FROM live_relations r JOIN ideas s ON s.id = r.source_idea_id JOIN ideas t ON t.id = r.target_idea_id
      WHERE r.user_id = ?1 AND ${IN_WINDOW("s")} AND ${IN_WINDOW("t")}
      ORDER BY r.score IS NULL, r.score DESC, r.created_at DESC, r.id DESC`,
   );

@@ -29,9 +29,9 @@ export function createReviewRepo(db: Db) {
     `SELECT r.id, r.relation_type, r.score, r.created_by, r.created_at,
             s.id AS source_idea_id, s.number AS source_number, s.title AS source_title,
             g.id AS target_idea_id, g.number AS target_number, g.title AS target_title
-     FROM relations r
-     JOIN ideas s ON s.id = r.source_idea_id AND s.is_archived = 0
-     JOIN ideas g ON g.id = r.target_idea_id AND g.is_archived = 0
+     FROM live_relations r
+     JOIN ideas s ON s.id = r.source_idea_id
+     JOIN ideas g ON g.id = r.target_idea_id
      WHERE r.user_id = ? AND r.created_at >= ? AND r.imported = 0
      ORDER BY r.created_at DESC, r.id DESC`,
   );

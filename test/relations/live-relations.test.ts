@@ -1,0 +1,33 @@
+// The live_relations view (migrations/0013): the one statement of "relations touching an archived idea are hidden".
+// A relation is in it exactly when both its ends are unarchived ideas of the relation's own account.
+import { describe, expect, test } from "bun:test";
+import { makeApp, makeUser } from "../helpers";
+import { archive, insertIdea, insertRelation } from "./fixtures";
+
+const t = makeApp();
+const ids = () => t.deps.db.query<{ id: number }, []>("SELECT id FROM live_relations ORDER BY id").all().map((r) => r.id);
+
+describe("live_relations", () => {
+  test("holds a relation while both ends are live, and drops it when either end is archived", async () => {
+    const u = await makeUser(t);
+    const [a, b, c] = [insertIdea(t, u), insertIdea(t, u), insertIdea(t, u)];
+    const ab = insertRelation(t, u, { source: a, target: b });
+    const bc = insertRelation(t, u, { source: b, target: c });
+    const ca = insertRelation(t, u, { source: c, target: a });
+    expect(ids()).toEqual([ab, bc, ca]);
+    archive(t, c); // the target of bc and the source of ca
+    expect(ids()).toEqual([ab]);
+    archive(t, a);
+    expect(ids()).toEqual([]);
+  });
+
+  test("a relation whose end belongs to another account is not live (stored data can never make one visible)", async () => {
+    const u = await makeUser(t);
+    const v = await makeUser(t);
+    const mine = insertIdea(t, u);
+    const theirs = insertIdea(t, v);
+    const before = ids();
+    insertRelation(t, u, { source: mine, target: theirs });
+    expect(ids()).toEqual(before);
+  });
+});
