@@ -40,8 +40,9 @@ import { webHandler } from "./modules/web/routes";
 
 const started = new WeakMap<Request, number>();
 
-// The REST API's bodies are JSON objects; the import route reads its own upload (any file, JSON arrays included).
-const wantsStrictJson = (path: string) => path.startsWith(API_PREFIX + "/") && !path.endsWith("/user/import");
+// The REST API's bodies are JSON objects; the import route reads its own upload (any file, JSON arrays included), and
+// the billing webhook its raw body (its signature covers the bytes as sent).
+const wantsStrictJson = (path: string) => path.startsWith(API_PREFIX + "/") && !path.endsWith("/user/import") && !path.endsWith("/billing/webhook");
 
 /** What the request log reads; `auth` exists only on routes behind the auth plugin. */
 interface AfterResponse {

@@ -63,6 +63,17 @@ export const ConfigSchema = T.Object({
     pass: nullable(T.String()),
     from: T.String({ default: "idearepo <idearepo@localhost>" }),
   }),
+  /** Charging for Pro through Stripe (docs/billing.md): on when the key, the webhook secret and the price are set. */
+  billing: T.Object({
+    stripe_secret_key: nullable(T.String()),
+    webhook_secret: nullable(T.String()),
+    price_id: nullable(T.String()),
+    /** The API's origin; its /v1/... paths are appended (tests point it at a local server). */
+    api_base: T.String({ default: "https://api.stripe.com" }),
+    /** Where checkout returns; null: the web app's settings page (<base>/settings#plan). */
+    success_url: nullable(T.String()),
+    cancel_url: nullable(T.String()),
+  }),
   digest_cron: T.String({ default: "0 9 * * 0" }),
   nudge_cron: T.String({ default: "0 10 * * *" }),
   timezone: T.String({ default: "UTC" }),

@@ -12,6 +12,7 @@ import { DataDirBusyError, liveServerPid, removePidFile, writePidFile } from "./
 import { startCheckpointer } from "./db/checkpointer";
 import { createSetupService } from "./modules/setup/service";
 import { raiseNativeHeaderLimit } from "./http/transport";
+import { billingSettings } from "./modules/billing/settings";
 import pkg from "../package.json" with { type: "json" };
 
 /** How long shutdown waits for in-flight requests, then for each background service, before cutting them off. */
@@ -34,6 +35,8 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   if ((config.tls_cert_file === null) !== (config.tls_key_file === null)) {
     throw new ConfigError("tls_cert_file and tls_key_file must be set together (IDEAREPO_TLS_CERT_FILE, IDEAREPO_TLS_KEY_FILE)");
   }
+  // Half a billing configuration would take payments it cannot turn into Pro (or offer an Upgrade that cannot work).
+  billingSettings(config);
   let tls: { cert: string; key: string } | undefined;
   try {
     tls = config.tls_cert_file && config.tls_key_file

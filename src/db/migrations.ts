@@ -12,6 +12,7 @@ import m0010 from "../../migrations/0010_reference_indexes.sql" with { type: "te
 import m0011 from "../../migrations/0011_list_json.sql" with { type: "text" };
 import m0012 from "../../migrations/0012_imported_relations.sql" with { type: "text" };
 import m0013 from "../../migrations/0013_live_relations.sql" with { type: "text" };
+import m0014 from "../../migrations/0014_billing.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
@@ -29,4 +30,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 11, name: "0011_list_json", sql: m0011 },
   { version: 12, name: "0012_imported_relations", sql: m0012 },
   { version: 13, name: "0013_live_relations", sql: m0013 },
+  { version: 14, name: "0014_billing", sql: m0014 },
 ];

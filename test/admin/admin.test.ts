@@ -23,7 +23,7 @@ async function makeOperator(): Promise<TestUser> {
   return { id: out.user.id, email, key: out.api_key };
 }
 
-const USER_FIELDS = ["active_idea_count", "created_at", "disabled", "display_name", "email", "id", "is_operator", "is_trialing", "plan", "trial_ends_at"];
+const USER_FIELDS = ["active_idea_count", "created_at", "disabled", "display_name", "email", "id", "is_operator", "is_trialing", "plan", "subscription_status", "trial_ends_at"];
 const DAY_MS = 86_400_000;
 
 const login = (email: string, password: string) => call(t, "POST", "/auth/login", { body: { email, password } });

@@ -27,6 +27,8 @@ export function createAdminService(deps: Deps) {
       is_operator: row.is_operator === 1,
       disabled: row.disabled_at !== null,
       is_trialing: isTrialing(row, now),
+      // The payment subscription's last known status (docs/billing.md); null when the account never had one.
+      subscription_status: row.subscription_status,
       trial_ends_at: row.trial_ends_at,
       active_idea_count: users.countActiveIdeas(row.id),
       created_at: row.created_at,
@@ -52,6 +54,20 @@ export function createAdminService(deps: Deps) {
   return {
     listUsers: () => ({ users: users.list().map(toAdminUser) }),
 
+    /** Every plan change of the account, newest first: who made it (operator, command line, billing) and why. */
+    history(id: string) {
+      mustFind(id);
+      return {
+        history: users.listHistory(id).map((h) => ({
+          source: h.source,
+          plan_before: h.plan_before,
+          plan_after: h.plan_after,
+          note: h.note,
+          created_at: h.created_at,
+        })),
+      };
+    },
+
     async createUser(operatorId: string, body: CreateUserBody) {
       let row: UserRow;
       try {
@@ -71,8 +87,8 @@ export function createAdminService(deps: Deps) {
       if (body.plan !== undefined && body.trial_days !== undefined) throw badRequest("Give plan or trial_days, not both");
       if (body.disabled === true && id === operatorId) throw badRequest("You cannot disable your own account");
       if (body.password !== undefined) await accounts.setPassword(id, body.password);
-      if (body.plan !== undefined) accounts.setPlan(id, body.plan);
-      if (body.trial_days !== undefined) accounts.startTrial(id, body.trial_days);
+      if (body.plan !== undefined) accounts.setPlan(id, body.plan, "operator");
+      if (body.trial_days !== undefined) accounts.startTrial(id, body.trial_days, "operator");
       if (body.disabled !== undefined) setDisabled(row, body.disabled);
       deps.log.info("account changed by operator", { user_id: id, operator_id: operatorId, fields: Object.keys(body) });
       return { user: toAdminUser(mustFind(id)) };

@@ -1,17 +1,31 @@
-// POST /user/billing/checkout and /user/billing/portal: the payment routes (501 while the instance has no provider).
+// Billing: checkout and portal for the account owner, what the web app shows, and Stripe's webhook (no credentials).
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
-import { AppError } from "../../errors";
+import { baseUrl } from "../oauth/base-url";
+import { BillingStatus, PaymentUrl, WebhookReceived } from "./model";
+import { createBillingService } from "./service";
+import { createWebhookService } from "./webhook";
 
 export function billingRoutes(deps: Deps, kit: AuthKit) {
-  return new Elysia()
+  const billing = createBillingService(deps);
+  const webhooks = createWebhookService(deps);
+  const base = (request: Request, server: { requestIP(r: Request): { address: string } | null } | null) =>
+    baseUrl(deps.config, request, server?.requestIP(request)?.address);
+
+  const owner = new Elysia({ prefix: "/user/billing" })
     .use(authPlugin(deps, kit))
-    // Self-hosted instances have no payment provider; plans are set by the operator (`idearepo users set-plan`).
-    .post("/user/billing/checkout", () => {
-      throw new AppError(501, { error: "Billing is not available on a self-hosted instance; ask your operator to change your plan" });
-    }, { access: { scope: "account:admin" } })
-    .post("/user/billing/portal", () => {
-      throw new AppError(501, { error: "Billing is not available on a self-hosted instance; ask your operator to change your plan" });
-    }, { access: { scope: "account:admin" } });
+    .get("", ({ auth }) => billing.status(auth.user.id), { access: { scope: "account:admin" }, response: { 200: BillingStatus } })
+    // Owner actions, like the account's other settings; the URLs they answer are single-use credentials, never logged.
+    .post("/checkout", ({ auth, request, server }) => billing.checkout(auth.user.id, base(request, server)), { access: { scope: "account:admin" }, response: { 200: PaymentUrl } })
+    .post("/portal", ({ auth, request, server }) => billing.portal(auth.user.id, base(request, server)), { access: { scope: "account:admin" }, response: { 200: PaymentUrl } });
+
+  // parse: "none": the signature covers the body byte for byte, so it is read raw (app.ts keeps the strict JSON
+  // reader off this path); the body limit still applies (transport.ts, body-limit.ts).
+  const webhook = new Elysia().post("/billing/webhook", async ({ request }) => webhooks.receive(await request.text(), request.headers.get("stripe-signature")), {
+    parse: "none",
+    response: { 200: WebhookReceived },
+  });
+
+  return new Elysia().use(owner).use(webhook);
 }

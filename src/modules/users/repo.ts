@@ -14,7 +14,12 @@ export interface UserRow {
   provider_c_key_enc: string | null;
   trial_ends_at: string | null;
   trial_used: number;
+  /** Set only while a payment subscription keeps the account on Pro (src/modules/billing). */
   subscription_id: string | null;
+  /** The payment provider's customer for this account (reused for every checkout and the portal). */
+  billing_customer_id: string | null;
+  /** The subscription's last known status (active, past_due, canceled …); null when there never was one. */
+  subscription_status: string | null;
   idea_seq: number;
   /** 1 for the account that set the instance up (or was made operator by the CLI): it alone sees /api/v1/admin/*. */
   is_operator: number;
@@ -22,6 +27,17 @@ export interface UserRow {
   disabled_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** One line of an account's history: a plan change, who made it, and why. */
+export interface HistoryRow {
+  id: number;
+  user_id: string;
+  source: "operator" | "cli" | "billing";
+  plan_before: "free" | "pro";
+  plan_after: "free" | "pro";
+  note: string;
+  created_at: string;
 }
 
 export function createUsersRepo(db: Db) {
@@ -42,6 +58,14 @@ export function createUsersRepo(db: Db) {
          VALUES ($id, $email, $display_name, $plan, $password_hash, $is_operator, $trial_ends_at, $trial_used, $created_at, $updated_at)`,
       ).run(row);
     },
+    insertHistory: (row: Omit<HistoryRow, "id">) =>
+      db.query(
+        `INSERT INTO account_history (user_id, source, plan_before, plan_after, note, created_at)
+         VALUES ($user_id, $source, $plan_before, $plan_after, $note, $created_at)`,
+      ).run({ ...row }),
+    /** Newest first. */
+    listHistory: (userId: string) =>
+      db.query<HistoryRow, [string]>("SELECT * FROM account_history WHERE user_id = ? ORDER BY id DESC").all(userId),
     update(id: string, fields: Partial<Omit<UserRow, "id">>) {
       const keys = Object.keys(fields);
       if (keys.length === 0) return;

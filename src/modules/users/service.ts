@@ -3,7 +3,7 @@ import type { Deps } from "../../deps";
 import { fieldError, notFound, OperatorError } from "../../errors";
 import { isTrialing, effectivePlan } from "../../auth/plans";
 import { addDays, fromStamp, toStamp } from "../../lib/time";
-import { createUsersRepo, type UserRow } from "./repo";
+import { createUsersRepo, type HistoryRow, type UserRow } from "./repo";
 import { EMAIL_RE, type UpdateMeBody } from "./model";
 import { sanitizeSettings } from "./settings";
 import { createApiKeysService } from "../api-keys/service";
@@ -75,6 +75,18 @@ export function createUsersService(deps: Deps) {
     };
   }
 
+  /** Applies a plan change and writes it to the account's history, in one transaction. */
+  function changePlan(userId: string, fields: Partial<UserRow>, source: HistoryRow["source"], note: string) {
+    const now = deps.clock();
+    deps.db.transaction(() => {
+      const before = repo.findById(userId)!;
+      repo.update(userId, { ...fields, updated_at: toStamp(now) });
+      const after = repo.findById(userId)!;
+      repo.insertHistory({ user_id: userId, source, plan_before: effectivePlan(before, now), plan_after: effectivePlan(after, now), note, created_at: toStamp(now) });
+    })();
+  }
+  const byWhom = (source: HistoryRow["source"]) => (source === "operator" ? "by the operator" : "with the command line");
+
   function mustFindByEmail(email: string): UserRow {
     const row = repo.findByEmail(email);
     if (!row) throw new OperatorError(`No user with e-mail ${email}`, { field: "email" });
@@ -131,16 +143,16 @@ export function createUsersService(deps: Deps) {
     },
     // Plan, trial and password changes take an account id: the CLI resolves its --email first, the operator's
     // routes (modules/admin) pass the id from the URL; both go through these rules.
-    setPlan(userId: string, plan: string) {
+    setPlan(userId: string, plan: string, source: "operator" | "cli" = "cli") {
       if (plan !== "free" && plan !== "pro") throw new OperatorError(`Invalid plan "${plan}": use free or pro`, { field: "plan" });
       // Setting a plan explicitly ends any trial bookkeeping for it.
-      repo.update(userId, { plan, trial_ends_at: null, updated_at: toStamp(deps.clock()) });
+      changePlan(userId, { plan, trial_ends_at: null }, source, `Plan set to ${plan === "pro" ? "Pro" : "Free"} ${byWhom(source)}`);
       return toUser(repo.findById(userId)!, deps.clock());
     },
-    startTrial(userId: string, days: number) {
+    startTrial(userId: string, days: number, source: "operator" | "cli" = "cli") {
       if (!Number.isInteger(days) || days < 1 || days > 365) throw new OperatorError("--days must be a whole number from 1 to 365", { field: "trial_days" });
       const now = deps.clock();
-      repo.update(userId, { plan: "pro", trial_ends_at: toStamp(addDays(now, days)), trial_used: 1, updated_at: toStamp(now) });
+      changePlan(userId, { plan: "pro", trial_ends_at: toStamp(addDays(now, days)), trial_used: 1 }, source, `Pro trial of ${days} ${days === 1 ? "day" : "days"} started ${byWhom(source)}`);
       return toUserWithStats(repo.findById(userId)!, now);
     },
     setPassword: async (userId: string, password: string) => {
