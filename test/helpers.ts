@@ -9,6 +9,8 @@ import { createUsersService } from "../src/modules/users/service";
 
 export interface TestApp {
   deps: Deps;
+  /** The Elysia app itself, for tests that need a real listener (WebSockets: `app.listen`). */
+  app: ReturnType<typeof createApp>["app"];
   handle: (req: Request) => Promise<Response>;
   close: () => void;
   /** Moves the injectable clock; every rule that reads time in the app sees it. */
@@ -49,6 +51,7 @@ export function makeApp(opts: MakeAppOptions = {}): TestApp {
   const created = createApp(deps);
   return {
     deps,
+    app: created.app,
     handle: (req) => created.app.handle(req),
     close: () => {
       created.close();

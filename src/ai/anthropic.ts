@@ -5,7 +5,7 @@ import { ProviderError, type Completion, type CompletionRequest, type ProviderEn
 export const ANTHROPIC_VERSION = "2023-06-01";
 
 // Error body: {type:"error", error:{type, message}}
-const errorMessage = (body: unknown) => {
+export const errorMessage = (body: unknown) => {
   const msg = pick(body, "error", "message");
   return typeof msg === "string" ? msg : null;
 };

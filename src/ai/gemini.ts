@@ -3,7 +3,7 @@ import { joinUrl, pick, postJson, tokenCount } from "./http";
 import { ProviderError, type Completion, type CompletionRequest, type ProviderEndpoint } from "./types";
 
 // Error body: {error:{code, message, status}}
-const errorMessage = (body: unknown) => {
+export const errorMessage = (body: unknown) => {
   const msg = pick(body, "error", "message");
   return typeof msg === "string" ? msg : null;
 };

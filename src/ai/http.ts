@@ -52,13 +52,22 @@ export async function postJson(
   } catch {
     // handled below: a non-JSON body is either an error page or a malformed answer
   }
-  if (!res.ok) {
-    const fromBody = parsed === undefined ? null : opts.errorMessage(parsed);
-    const detail = fromBody ?? (text.trim() ? text.trim().slice(0, 200) : res.statusText || "no details");
-    throw new ProviderError(safeMessage(`Provider returned HTTP ${res.status}: ${detail}`, opts.secret));
-  }
+  if (!res.ok) throw httpError(res, text, opts);
   if (parsed === undefined) throw new ProviderError("Provider returned a response that is not JSON");
   return parsed;
+}
+
+/** A non-2xx answer as a ProviderError carrying the provider's own message (from its JSON error body) or the start of the body. */
+export function httpError(res: Response, text: string, opts: { secret: string; errorMessage: (body: unknown) => string | null }): ProviderError {
+  let parsed: unknown = undefined;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // an error page rather than the provider's JSON error
+  }
+  const fromBody = parsed === undefined ? null : opts.errorMessage(parsed);
+  const detail = fromBody ?? (text.trim() ? text.trim().slice(0, 200) : res.statusText || "no details");
+  return new ProviderError(safeMessage(`Provider returned HTTP ${res.status}: ${detail}`, opts.secret));
 }
 
 /** Reads a nested field without trusting the shape. */

@@ -3,7 +3,7 @@ import { joinUrl, pick, postJson, tokenCount } from "./http";
 import { ProviderError, type Completion, type CompletionRequest, type ProviderEndpoint } from "./types";
 
 // Error body: {error:{message, type, code}}; some compatible servers answer {error:"<text>"}.
-const errorMessage = (body: unknown) => {
+export const errorMessage = (body: unknown) => {
   const nested = pick(body, "error", "message");
   if (typeof nested === "string") return nested;
   const flat = pick(body, "error");

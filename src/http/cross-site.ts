@@ -11,6 +11,14 @@ const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export function checkCrossSite(cfg: Readonly<Config>, request: Request): Response | null {
   if (SAFE.has(request.method)) return null;
+  return crossSiteRefusal(cfg, request);
+}
+
+/**
+ * The same rule for any method: a WebSocket upgrade is a GET, yet one made with the session cookie acts for the person
+ * from then on (the agent socket checks its cookie upgrades with this; browsers always send Origin on an upgrade).
+ */
+export function crossSiteRefusal(cfg: Readonly<Config>, request: Request): Response | null {
   const site = request.headers.get("sec-fetch-site");
   if (site !== null) return site === "same-origin" || site === "none" ? null : refused();
   const origin = request.headers.get("origin");

@@ -57,7 +57,7 @@ describe("connecting an MCP client with the SDK", () => {
   test("lists the tools, without the code-mode tool by default", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ["add_link", "capture_idea", "get_idea", "list_ideas", "list_tags", "relate_ideas", "search_ideas", "update_idea"],
+      ["add_link", "capture_idea", "get_idea", "idea_neighbourhood", "list_duplicates", "list_ideas", "list_tags", "relate_ideas", "review_queue", "search_ideas", "update_idea"],
     );
     const capture = tools.find((t) => t.name === "capture_idea")!;
     expect(capture.inputSchema.required).toEqual(["title"]);

@@ -1,14 +1,47 @@
-// GET /agent/ws (Pro: its access names the gate).
+// GET /agent/ws (Pro): the agent socket (docs/agent.md); and the conversations it keeps, listed, reopened and deleted.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
 import { AppError } from "../../errors";
+import { crossSiteRefusal } from "../../http/cross-site";
+import { createConversations } from "./conversations";
+import { ConversationListQuery, ConversationParams } from "./model";
+import { AGENT_ACCESS, createSession } from "./session";
+import { createAgentTools } from "./toolset";
+
+type Session = ReturnType<typeof createSession>;
 
 export function agentRoutes(deps: Deps, kit: AuthKit) {
+  const conversations = createConversations(deps);
+  const parts = { deps, kit, conversations, tools: createAgentTools(deps) };
   return new Elysia()
     .use(authPlugin(deps, kit))
-    // The agent channel is reserved: the spec shows no message shapes, so a Pro caller learns it is not offered here.
-    .get("/agent/ws", () => {
-      throw new AppError(501, { error: "The agent WebSocket is not available on this instance" });
-    }, { access: { scope: "ideas:read", gate: "agent" } });
+    // A plain route that upgrades itself, rather than Elysia's .ws(): credentials, quota, scope and Pro gate then answer
+    // in the spec's JSON through the auth plugin like every route. Elysia's listen() installs Bun's websocket handler,
+    // which calls the open/message/close given as the upgrade's data (how .ws() itself works under Bun).
+    .get("/agent/ws", ({ auth, request, server }) => {
+      if (auth.via === "session-cookie") {
+        const refused = crossSiteRefusal(deps.config, request);
+        if (refused) return refused;
+      }
+      if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !server) {
+        throw new AppError(426, { error: "Expected a WebSocket upgrade (GET with Upgrade: websocket); see docs/agent.md" });
+      }
+      const headers = new Headers(request.headers);
+      let session: Session | null = null;
+      const upgraded = server.upgrade(request, {
+        data: {
+          open: (ws: { send(d: string): unknown; close(c?: number, r?: string): unknown }) => {
+            session = createSession(parts, headers, ws);
+          },
+          message: (_ws: unknown, raw: string | Buffer) => session?.message(raw),
+          close: () => session?.close(),
+        },
+      });
+      if (!upgraded) throw new AppError(400, { error: "The WebSocket upgrade failed" });
+      return undefined; // Bun has answered 101 itself
+    }, { access: AGENT_ACCESS })
+    .get("/agent/conversations", ({ auth, query }) => conversations.list(auth.user.id, query), { access: { scope: "ideas:read" }, query: ConversationListQuery })
+    .get("/agent/conversations/:id", ({ auth, params }) => conversations.get(auth.user.id, params.id), { access: { scope: "ideas:read" }, params: ConversationParams })
+    .delete("/agent/conversations/:id", ({ auth, params }) => conversations.delete(auth.user.id, params.id), { access: { scope: "ideas:write" }, params: ConversationParams });
 }

@@ -5,13 +5,13 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import type { Deps } from "../../deps";
 import type { AuthKit } from "../../auth/plugin";
 import type { AuthContext } from "../../auth/credentials";
-import { checkAccess } from "../../auth/access";
 import { DAILY_REQUEST_LIMIT } from "../../auth/plans";
-import { AppError, json, rateLimited } from "../../errors";
+import { json, rateLimited } from "../../errors";
 import { parseSettings } from "../users/settings";
 import { RESOURCE_METADATA_PATH } from "../oauth/metadata";
 import { runOperationsTool, type Invoke } from "./code-mode";
-import { advertisedInput, checkedArgs } from "./input";
+import { advertisedInput } from "./input";
+import { runToolCall } from "./run-tool";
 import { createTools, type ToolSpec } from "./tools";
 import pkg from "../../../package.json" with { type: "json" };
 
@@ -37,16 +37,8 @@ export function createMcpService(deps: Deps, kit: AuthKit) {
 
   /** REST order: the daily quota (one tool call is one request), access, the tool's plan rule, then its arguments. */
   const invoke: Invoke = async (spec, auth, args) => {
-    try {
-      if (!spec.uncounted && !kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], deps.clock())) throw rateLimited();
-      checkAccess(auth, spec.access, deps.config.upgrade_url);
-      spec.admit?.(auth);
-      return { ok: true, result: await spec.run(auth, checkedArgs(spec.input, args)) };
-    } catch (e) {
-      if (e instanceof AppError) return { ok: false, error: e.body };
-      deps.log.error("mcp tool failed", { tool: spec.name, error: e instanceof Error ? e.message : String(e), stack: e instanceof Error ? e.stack : undefined });
-      return { ok: false, error: { error: "Internal server error" } };
-    }
+    if (!spec.uncounted && !kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], deps.clock())) return { ok: false, error: rateLimited().body };
+    return runToolCall(deps, spec, auth, args);
   };
 
   // A tool's listing never changes, so its JSON Schema is made once (the code-mode tool is made per request).

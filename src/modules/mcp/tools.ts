@@ -13,6 +13,10 @@ import { createRelationsService } from "../relations/service";
 import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SearchQuery } from "../search/model";
 import { createSearchService } from "../search/service";
 import { createTagsService } from "../tags/service";
+import { createReviewService } from "../review/service";
+import { createDuplicatesService } from "../duplicates/service";
+import { createMapService } from "../map/service";
+import { MAX_DEPTH, neighbourhood } from "../map/neighbourhood";
 import { toolInput } from "./input";
 
 export interface ToolSpec {
@@ -27,11 +31,22 @@ export interface ToolSpec {
   admit?(auth: AuthContext): void;
   /** The code-mode batch is not a request of the daily quota itself; each of its operations is. */
   uncounted?: true;
+  /**
+   * What a write would do, in a sentence for the person (the agent shows it and waits for their approval before
+   * running it, src/modules/agent). Every ideas:write tool has one; test/agent/tools.test.ts fails otherwise.
+   */
+  propose?(auth: AuthContext, args: Record<string, unknown>): string;
   run(auth: AuthContext, args: Record<string, unknown>): unknown;
 }
 
 /** Types `run`'s arguments from the input schema, so a tool reads its checked arguments without casts. */
-export function defineTool<S extends TObject>(spec: Omit<ToolSpec, "input" | "run"> & { input: S; run(auth: AuthContext, args: S["static"]): unknown }): ToolSpec {
+export function defineTool<S extends TObject>(
+  spec: Omit<ToolSpec, "input" | "run" | "propose"> & {
+    input: S;
+    propose?(auth: AuthContext, args: S["static"]): string;
+    run(auth: AuthContext, args: S["static"]): unknown;
+  },
+): ToolSpec {
   return spec as ToolSpec;
 }
 
@@ -78,12 +93,30 @@ const RelateInput = toolInput(
   },
 );
 
+const NeighbourhoodInput = toolInput(
+  { id: IdeaId, depth: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DEPTH })) },
+  { id: ID_NOTE, depth: `How many relation steps away, 1 (default) to ${MAX_DEPTH}` },
+);
+
 export function createTools(deps: Deps): ToolSpec[] {
   const ideas = createIdeasService(deps);
   const search = createSearchService(deps);
   const tagsService = createTagsService(deps);
   const links = createLinksService(deps);
   const relations = createRelationsService(deps);
+  const review = createReviewService(deps);
+  const duplicates = createDuplicatesService(deps);
+  const map = createMapService(deps);
+  /** "#12 “Title”" for a proposal; an id that is not the caller's is named as such (the run will refuse it). */
+  const label = (auth: AuthContext, id: number | null | undefined) => {
+    if (id === null || id === undefined) return "none";
+    try {
+      const idea = ideas.get(auth.user.id, id);
+      return `#${idea.number} “${idea.title}”`;
+    } catch {
+      return `idea id ${id} (not found)`;
+    }
+  };
 
   return [
     defineTool({
@@ -93,6 +126,7 @@ export function createTools(deps: Deps): ToolSpec[] {
       access: { scope: "ideas:write" },
       input: CaptureInput,
       admit: (auth) => ideas.assertCanCapture(auth), // as on POST /ideas: the Free cap is reported before the payload
+      propose: (_auth, args) => `Capture a new idea “${args.title}”${args.tags?.length ? ` tagged ${args.tags.join(", ")}` : ""}${args.status ? ` as ${args.status}` : ""}`,
       run: (auth, args) => ideas.create(auth, { source: "assistant-mcp", ...args }),
     }),
     defineTool({
@@ -125,6 +159,16 @@ export function createTools(deps: Deps): ToolSpec[] {
       description: "Changes the given fields of an idea. body replaces the whole body; tags replaces all tags.",
       access: { scope: "ideas:write" },
       input: UpdateInput,
+      propose: (auth, { id, ...rest }) => {
+        const changes = [
+          rest.title !== undefined && `title → “${rest.title}”`,
+          rest.status !== undefined && `status → ${rest.status}`,
+          rest.tags !== undefined && `tags → ${rest.tags.length ? rest.tags.join(", ") : "(none)"}`,
+          rest.parent_id !== undefined && `parent → ${label(auth, rest.parent_id)}`,
+          rest.body !== undefined && `body replaced (${[...rest.body].length} characters)`,
+        ].filter(Boolean);
+        return `Update ${label(auth, id)}: ${changes.length ? changes.join("; ") : "no changes"}`;
+      },
       run: (auth, { id, ...rest }) => ideas.update(auth.user.id, id, rest),
     }),
     defineTool({
@@ -141,6 +185,7 @@ export function createTools(deps: Deps): ToolSpec[] {
       description: "Attaches a URL (a chat, a repository, an issue, any page) to an idea. The URL is stored, never fetched.",
       access: { scope: "ideas:write" },
       input: LinkInput,
+      propose: (auth, args) => `Add the link ${args.url}${args.link_type ? ` (${args.link_type})` : ""} to ${label(auth, args.id)}`,
       run: (auth, { id, ...rest }) => links.create(auth.user.id, id, rest),
     }),
     defineTool({
@@ -149,7 +194,35 @@ export function createTools(deps: Deps): ToolSpec[] {
       description: "Creates a typed relation from one idea to another (Pro plan). blocks and parent chains may not loop.",
       access: { scope: "ideas:write", gate: "relations" },
       input: RelateInput,
+      propose: (auth, args) => `Relate ${label(auth, args.source_idea_id)} ${args.relation_type ?? "related"} ${label(auth, args.target_idea_id)}${args.note ? ` (note: ${args.note})` : ""}`,
       run: (auth, { force, ...rest }) => relations.create(auth.user.id, rest, force === true),
+    }),
+    defineTool({
+      name: "review_queue",
+      title: "The review queue",
+      description: "What needs the user's attention: stale ideas, connections found in the last 7 days, pending duplicates (as GET /review).",
+      access: { scope: "ideas:read" },
+      input: toolInput({}),
+      run: (auth) => review.queue(auth.user.id, auth.plan),
+    }),
+    defineTool({
+      name: "list_duplicates",
+      title: "Pending duplicates",
+      description: "Pairs of ideas detected as likely duplicates and not yet dismissed or merged (Pro; empty on Free).",
+      access: { scope: "ideas:read" },
+      input: toolInput({}),
+      run: (auth) => duplicates.list(auth.user.id, auth.plan),
+    }),
+    defineTool({
+      name: "idea_neighbourhood",
+      title: "An idea's neighbourhood on the map",
+      description: "The ideas related to one idea within a few relation steps, with the relations between them (a part of GET /map).",
+      access: { scope: "ideas:read" },
+      input: NeighbourhoodInput,
+      run: (auth, args) => {
+        ideas.get(auth.user.id, args.id); // the same 404 as get_idea for an idea that is not the caller's
+        return neighbourhood(map.graph(auth.user.id, {}), args.id, args.depth ?? 1);
+      },
     }),
   ];
 }

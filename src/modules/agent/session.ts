@@ -1,0 +1,152 @@
+// One agent socket: reads the client's messages, runs one turn at a time, holds its proposals until the person answers.
+import { Value } from "@sinclair/typebox/value";
+import type { Deps } from "../../deps";
+import type { AuthKit } from "../../auth/plugin";
+import { checkAccess, type Access } from "../../auth/access";
+import { DAILY_REQUEST_LIMIT } from "../../auth/plans";
+import { AppError, rateLimited, validationBody } from "../../errors";
+import { createByokService, UnreadableKeyError } from "../byok/service";
+import { createIdeasService } from "../ideas/service";
+import type { Conversations } from "./conversations";
+import { CLIENT_MESSAGES, type AskMessage, type ServerMessage } from "./model";
+import type { AgentTools } from "./toolset";
+import { runTurn, type Decision } from "./turn";
+
+/** The socket's own access, as the route declares it: checked again at each question (a key revoked, a plan ended). */
+export const AGENT_ACCESS: Access = { scope: "ideas:read", gate: "agent" };
+/** How long a proposal waits for Approve or Decline before it lapses (not run). */
+export const PROPOSAL_WAIT_MS = 15 * 60_000;
+
+export interface SessionParts {
+  deps: Deps;
+  kit: AuthKit;
+  conversations: Conversations;
+  tools: AgentTools;
+}
+
+export interface SocketLike {
+  send(data: string): unknown;
+  close(code?: number, reason?: string): unknown;
+}
+
+const NEEDS_KEY = "No AI provider key is stored. Add one in Settings (PUT /user/byok/:provider) to use the agent.";
+
+/** A message's problem in one line: the first failing field's message, worded as the REST 400 words it. */
+function describe(schema: (typeof CLIENT_MESSAGES)[keyof typeof CLIENT_MESSAGES], value: unknown): string {
+  const body = validationBody([...Value.Errors(schema, value)]).error;
+  if (typeof body === "string") return body;
+  return Object.values(body as Record<string, string[]>).flat()[0] ?? "Invalid message";
+}
+
+export function createSession(parts: SessionParts, headers: Headers, socket: SocketLike) {
+  const { deps, kit, conversations, tools } = parts;
+  const byok = createByokService(deps);
+  const ideas = createIdeasService(deps);
+  let open = true;
+  let turn: AbortController | null = null;
+  const waiting = new Map<string, (d: Decision) => void>();
+
+  const send = (m: ServerMessage) => {
+    if (open) socket.send(JSON.stringify(m));
+  };
+  const fail = (error: string, extra: Record<string, unknown> = {}) => send({ type: "error", error, ...extra });
+  const settleAll = (d: Decision) => {
+    for (const resolve of [...waiting.values()]) resolve(d);
+  };
+
+  function decide(callId: string): Promise<Decision> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => settle("expired"), PROPOSAL_WAIT_MS);
+      const settle = (d: Decision) => {
+        clearTimeout(timer);
+        waiting.delete(callId);
+        resolve(d);
+      };
+      waiting.set(callId, settle);
+      if (turn?.signal.aborted) settle("cancelled");
+    });
+  }
+
+  async function ask(msg: AskMessage) {
+    if (turn) return fail("A turn is already running: wait for done, or send cancel");
+    // The credential is resolved again for every question, so a revoked key or an ended plan stops the agent at once.
+    const auth = kit.resolver.resolve(headers, deps.clock());
+    if (!auth) {
+      fail("Unauthorized");
+      open = false;
+      socket.close(1008, "Unauthorized");
+      return;
+    }
+    const controller = new AbortController();
+    turn = controller;
+    try {
+      checkAccess(auth, AGENT_ACCESS, deps.config.upgrade_url);
+      // A turn is one request of the daily quota, whatever the credential (docs/agent.md, "Quota").
+      if (!kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], deps.clock())) throw rateLimited();
+      let cred;
+      try {
+        cred = byok.activeCredential(auth.user.id);
+      } catch (e) {
+        if (e instanceof UnreadableKeyError) return fail(e.message, { needs_byok: true });
+        throw e;
+      }
+      if (!cred) return fail(NEEDS_KEY, { needs_byok: true });
+      const about = msg.idea_id === undefined ? null : ideas.get(auth.user.id, msg.idea_id);
+      const conversation = conversations.openOrCreate(auth.user.id, msg.conversation_id, msg.text);
+      await runTurn(
+        {
+          deps, auth, cred, conversation, conversations, tools, signal: controller.signal, send, decide,
+          about: about && { id: about.id, number: about.number, title: about.title },
+        },
+        { role: "user", text: msg.text, ...(msg.idea_id !== undefined ? { idea_id: msg.idea_id } : {}) },
+      );
+    } catch (e) {
+      if (e instanceof AppError) {
+        const { error, ...extra } = e.body;
+        fail(typeof error === "string" ? error : JSON.stringify(error), extra);
+      } else {
+        deps.log.error("agent turn failed", { error: e instanceof Error ? e.message : String(e), stack: e instanceof Error ? e.stack : undefined });
+        fail("Internal server error");
+      }
+    } finally {
+      settleAll("cancelled");
+      if (turn === controller) turn = null;
+    }
+  }
+
+  return {
+    /** One client frame; never throws (a bad frame is answered with an error message). */
+    message(raw: string | Buffer | object) {
+      let msg: unknown = raw;
+      if (typeof raw === "string" || raw instanceof Uint8Array) {
+        try {
+          msg = JSON.parse(typeof raw === "string" ? raw : new TextDecoder().decode(raw));
+        } catch {
+          return fail("Messages must be JSON objects with a type");
+        }
+      }
+      const type = msg !== null && typeof msg === "object" && !Array.isArray(msg) ? (msg as { type?: unknown }).type : undefined;
+      if (type === undefined) return fail("Messages must be JSON objects with a type");
+      if (typeof type !== "string" || !(type in CLIENT_MESSAGES)) return fail(`Unknown message type: ${String(type).slice(0, 40)} (expected ask, confirm or cancel)`);
+      const schema = CLIENT_MESSAGES[type as keyof typeof CLIENT_MESSAGES];
+      if (!Value.Check(schema, msg)) return fail(describe(schema, msg));
+      if (type === "ask") void ask(msg as AskMessage);
+      else if (type === "confirm") {
+        const { call_id, approve } = msg as { call_id: string; approve: boolean };
+        const resolve = waiting.get(call_id);
+        if (!resolve) return fail(`No proposal is waiting with call_id ${call_id.slice(0, 80)}`);
+        resolve(approve ? "approved" : "declined");
+      } else {
+        // cancel: the provider fetch is aborted at once; proposals still waiting are not run.
+        turn?.abort();
+        settleAll("cancelled");
+      }
+    },
+    /** The socket closed: whatever runs stops, nothing waiting is run; what was said is already kept. */
+    close() {
+      open = false;
+      turn?.abort();
+      settleAll("cancelled");
+    },
+  };
+}
