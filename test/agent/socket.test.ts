@@ -33,12 +33,12 @@ describe("the upgrade", () => {
     const u = await makeUser(s, { plan: "pro" });
     const r = await fetch(s.ws.replace("ws:", "http:"), { headers: { "x-api-key": u.key } });
     expect(r.status).toBe(426);
-    expect((await r.json()).error).toMatch(/WebSocket/);
+    expect(((await r.json()) as { error: string }).error).toMatch(/WebSocket/);
   });
 
   test("X-API-Key and Authorization: Bearer both open the socket", async () => {
     const u = await makeUser(s, { plan: "pro" });
-    for (const headers of [{ "x-api-key": u.key }, { authorization: `Bearer ${u.key}` }]) {
+    for (const headers of [{ "x-api-key": u.key }, { authorization: `Bearer ${u.key}` }] as Record<string, string>[]) {
       const c = await AgentClient.connect(s.ws, headers);
       c.close();
     }
