@@ -37,6 +37,8 @@ import { oauthRoutes } from "./modules/oauth/routes";
 import { mcpRoutes } from "./modules/mcp/routes";
 import { setupRoutes } from "./modules/setup/routes";
 import { webHandler } from "./modules/web/routes";
+import { mailCaptureRoutes } from "./modules/mail-capture/routes";
+import { mailCaptureHealth } from "./mail/capture-reader";
 
 const started = new WeakMap<Request, number>();
 
@@ -65,7 +67,7 @@ export function createApp(deps: Deps) {
 
   const storage = createStorageMonitor(deps.config.data_dir, deps.log);
   const api = new Elysia({ prefix: API_PREFIX })
-    .use(healthRoutes(deps, () => ({ ...embeddingsHealth(deps.db), storage: storage.health() })))
+    .use(healthRoutes(deps, () => ({ ...embeddingsHealth(deps.db), storage: storage.health(), mail_capture: mailCaptureHealth(deps) })))
     .use(setupRoutes(deps))
     .use(authRoutes(deps, kit))
     .use(usersRoutes(deps, kit))
@@ -87,7 +89,8 @@ export function createApp(deps: Deps) {
     .use(reviewRoutes(deps, kit))
     .use(duplicatesRoutes(deps, kit))
     .use(importRoutes(deps, kit))
-    .use(adminRoutes(deps, kit));
+    .use(adminRoutes(deps, kit))
+    .use(mailCaptureRoutes(deps, kit));
   // Feature modules register here (one line each).
 
   const app = new Elysia()

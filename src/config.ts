@@ -63,6 +63,23 @@ export const ConfigSchema = T.Object({
     pass: nullable(T.String()),
     from: T.String({ default: "idearepo <idearepo@localhost>" }),
   }),
+  /** Capture by e-mail (docs/email.md): the IMAP mailbox read for ideas; host null means the feature is off. */
+  imap: T.Object({
+    host: nullable(T.String()),
+    port: T.Integer({ minimum: 1, maximum: 65535, default: 993 }),
+    secure: T.Boolean({ default: true }),
+    user: nullable(T.String()),
+    pass: nullable(T.String()),
+    folder: T.String({ minLength: 1, default: "INBOX" }),
+    /** Where filed messages go ("/" separates levels; the server's own delimiter is used). Created when missing. */
+    done_folder: T.String({ minLength: 1, default: "idearepo/Done" }),
+    /** The mailbox's own address; each account's capture address is its plus-address (ideas+<token>@…). */
+    address: nullable(T.String()),
+    /** Ideas one account may file by e-mail per hour; the rest go to the Unmatched folder. */
+    hourly_limit: T.Integer({ minimum: 1, default: 60 }),
+    /** How often the folder is read besides IDLE (a server without IDLE, a missed notification). */
+    poll_seconds: T.Integer({ minimum: 5, default: 60 }),
+  }),
   /** Charging for Pro through Stripe (docs/billing.md): on when the key, the webhook secret and the price are set. */
   billing: T.Object({
     stripe_secret_key: nullable(T.String()),

@@ -6,6 +6,7 @@ import type { Logger } from "./lib/log";
 import type { Mailer } from "./mail/transport";
 import type { TagSimilarEngine } from "./modules/tags/model";
 import type { ModelSet } from "./pipeline/models";
+import type { MailCaptureHealth } from "./modules/mail-capture/model";
 
 export interface Deps {
   config: Readonly<Config>;
@@ -36,11 +37,13 @@ export interface Engines {
    * null: none made yet; with SMTP not configured none is made, and mail is skipped or refused with that reason.
    */
   mailer: Mailer | null;
+  /** The IMAP reader of capture by e-mail (mail/capture-reader.ts). null: not running here; health says "off" or why. */
+  mailCapture: { health(): MailCaptureHealth } | null;
   /** A master key handed over by a host process. null: master_key from the configuration, else <data_dir>/master.key. */
   masterKey: Uint8Array | null;
 }
 
 /** Engines with nothing running: what a process (server, CLI command, test) has before its services start. */
 export function noEngines(): Engines {
-  return { models: null, onJobQueued: null, onIdeaArchived: null, tagSimilar: null, mailer: null, masterKey: null };
+  return { models: null, onJobQueued: null, onIdeaArchived: null, tagSimilar: null, mailer: null, mailCapture: null, masterKey: null };
 }

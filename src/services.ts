@@ -3,6 +3,7 @@ import type { Deps } from "./deps";
 import { createScheduler } from "./jobs/scheduler";
 import { createMasterKeyCheck } from "./modules/byok/master-key";
 import { createPipelineService } from "./pipeline/service";
+import { createMailCaptureReader } from "./mail/capture-reader";
 
 export interface BackgroundService {
   name: string;
@@ -13,4 +14,4 @@ export interface BackgroundService {
 }
 
 /** Each feature appends a factory here (one line each). */
-export const SERVICE_FACTORIES: Array<(deps: Deps) => BackgroundService> = [createMasterKeyCheck, createScheduler, (deps) => createPipelineService(deps)];
+export const SERVICE_FACTORIES: Array<(deps: Deps) => BackgroundService> = [createMasterKeyCheck, createScheduler, (deps) => createPipelineService(deps), createMailCaptureReader];

@@ -26,7 +26,7 @@ describe("environment variables", () => {
       const d = at(DEFAULTS, path);
       const [raw, want] =
         typeof d === "number" ? [String(d + 1), d + 1]
-        : typeof d === "boolean" ? ["true", !d]
+        : typeof d === "boolean" ? [String(!d), !d]
         : Array.isArray(d) ? ["10.0.0.9", ["10.0.0.9"]]
         : d === null ? ["/srv/x", "/srv/x"]
         : [`${d}-changed`, `${d}-changed`];

@@ -80,7 +80,10 @@ const SearchResult = obj({ id: int, number: int, title: str, body: str, status: 
 
 /** Success body per "METHOD /path" (relative to /api/v1). */
 export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
-  "GET /health": obj({ status: str, environment: str, timestamp: str }),
+  "GET /health": obj({
+    status: str, environment: str, timestamp: str,
+    mail_capture: obj({ state: { type: "string", enum: ["off", "connecting", "connected", "failing"] }, error: str, last_read_at: str }, ["state"]),
+  }, ["status", "environment", "timestamp"]),
   "GET /setup": obj({ needs_setup: bool, registration_open: bool }),
   "POST /setup": Session,
   "POST /auth/login": Session,
@@ -147,7 +150,8 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   "DELETE /user/byok/:provider": obj({ success: { const: true }, provider: PROVIDER }),
   "POST /user/byok/:provider/test": obj({ ok: bool, error: str }, ["ok"]),
   "GET /user/byok/status": obj({ active_provider: nullable(PROVIDER), has_provider_a_key: bool, has_provider_b_key: bool, has_provider_c_key: bool }),
-  "GET /user/shortcuts": obj({ quick_capture_url: str }),
+  "GET /user/shortcuts": obj({ quick_capture_url: str, capture_email: nullable(str) }),
+  "POST /user/capture-email/regenerate": obj({ capture_email: nullable(str) }),
   "GET /user/support-link": obj({ url: str }),
   "POST /user/test-digest": obj({ success: { const: true }, content: str }),
   "POST /user/export": obj({ exported_at: str }, ["exported_at"]),

@@ -19,7 +19,7 @@ export interface RouteDoc {
 const OPERATOR_ONLY = { 404: "Not an operator: `{error:\"Not found\"}`" };
 
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
-  "GET /health": { summary: "Service health", description: "No auth.", errors: { 503: "Database probe failed: `{status:\"error\", error:\"Database unavailable\"}`" } },
+  "GET /health": { summary: "Service health", description: "No auth. Besides the spec's fields: mail_capture `{state: off|connecting|connected|failing, error?, last_read_at?}` (capture by e-mail; error says why, never with a secret).", errors: { 503: "Database probe failed: `{status:\"error\", error:\"Database unavailable\"}`" } },
   "GET /openapi.json": { summary: "This OpenAPI document", description: "No auth." },
   "GET /docs": { summary: "Browsable API reference (HTML)", description: "No auth; a self-contained page rendered from this document.", contentType: "text/html" },
 
@@ -71,7 +71,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   "DELETE /user/byok/:provider": { summary: "Remove an AI provider key" },
   "POST /user/byok/:provider/test": { summary: "Test the stored provider key (Pro)", description: "Always 200; check ok." },
   "GET /user/byok/status": { summary: "Which provider keys are stored and which is active" },
-  "GET /user/shortcuts": { summary: "Quick-capture shortcut URL" },
+  "GET /user/shortcuts": { summary: "Quick-capture shortcut URL and the personal capture e-mail address", description: "capture_email (an addition to the spec): the account's own address for capture by e-mail (`ideas+<token>@…`, made on first ask), null when the instance does not read a mailbox. Treat it as a credential: whoever knows it can file ideas into the account." },
+  "POST /user/capture-email/regenerate": { summary: "A new capture e-mail address", description: "Addition to the spec. Replaces the account's capture address with a new random one; mail to the old address is no longer filed from this moment. `{capture_email}`, null when capture by e-mail is off." },
   "GET /user/support-link": { summary: "Single-use sign-in URL for the support site", errors: { 502: "The support service is unreachable" } },
   "POST /user/test-digest": { summary: "Send the weekly digest to yourself now" },
   "POST /user/export": { summary: "Export everything as JSON" },

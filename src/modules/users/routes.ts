@@ -5,15 +5,19 @@ import { authPlugin, type AuthKit } from "../../auth/plugin";
 import { createUsersService } from "./service";
 import { UpdateMeBody } from "./model";
 import { baseUrl } from "../oauth/base-url";
+import { createMailCaptureService } from "../mail-capture/service";
 
 export function usersRoutes(deps: Deps, kit: AuthKit) {
   const users = createUsersService(deps);
+  const mailCapture = createMailCaptureService(deps);
   return new Elysia({ prefix: "/user" })
     .use(authPlugin(deps, kit))
     .get("/me", ({ auth }) => users.getMe(auth.user.id), { access: { scope: "ideas:read" } })
     .patch("/me", ({ auth, body }) => users.updateMe(auth.user.id, body), { access: { scope: "account:admin" }, body: UpdateMeBody })
     // The web app's capture page pre-fills from ?title=&body=&url=, so bookmarklets, iOS Shortcuts and Android shares work.
-    .get("/shortcuts", ({ request, server }) => ({
+    // capture_email: the account's personal address for capture by e-mail (docs/email.md), null when that is off.
+    .get("/shortcuts", ({ auth, request, server }) => ({
       quick_capture_url: deps.config.quick_capture_url ?? `${baseUrl(deps.config, request, server?.requestIP(request)?.address)}/capture`,
+      capture_email: mailCapture.addressFor(auth.user.id),
     }), { access: { scope: "account:admin" } });
 }

@@ -1,0 +1,109 @@
+// A raw e-mail message as a capture: the addresses it was sent to, its title, tags, Markdown body, links and attachments.
+import { createHash } from "node:crypto";
+import { simpleParser, type AddressObject } from "mailparser";
+import { htmlToMarkdown } from "../import/sources/html-to-markdown";
+import { externalLinks, titleFromText } from "../import/sources/reader-kit";
+import { MAX_TITLE } from "../ideas/model";
+
+export interface ParsedCapture {
+  /** The Message-ID, or `sha256:<hex>` of the raw bytes when the message has none (what "the same message" means). */
+  messageKey: string;
+  /** Every address the message was delivered to: To, Cc, Delivered-To and X-Original-To, in that order, lower case. */
+  recipients: string[];
+  /** The sender's address (lower case), or null. Only a hint: anyone can write any From (docs/email.md). */
+  from: string | null;
+  /** The subject as written (decoded), for a reply's "Re:". */
+  subject: string;
+  title: string;
+  tags: string[];
+  body: string;
+  links: { url: string; title: string | null }[];
+  /** Mail that must never be answered automatically (Auto-Submitted, Precedence bulk/list/junk, no sender). */
+  automated: boolean;
+}
+
+const PREFIX = /^\s*(?:(?:re|fwd?|fw)(?:\[\d+\])?\s*:\s*)+/i;
+/** `#tag` in a subject: a word of letters, digits, `_`, `-` or `/`, after a space or at the start. */
+const SUBJECT_TAG = /(^|\s)#([\p{L}\p{N}_\-/]+)/gu;
+/** The RFC 3676 signature separator ("-- " on its own line); the HTML converter trims the space away. */
+const SIGNATURE = /^--[ \u00a0]?$/m;
+
+/** Cuts a title over MAX_TITLE characters at the last space before the limit, marked with "…". */
+export function cutTitle(title: string): string {
+  const cps = [...title];
+  if (cps.length <= MAX_TITLE) return title;
+  const head = cps.slice(0, MAX_TITLE - 1).join("");
+  const space = head.lastIndexOf(" ");
+  return `${(space > MAX_TITLE / 2 ? head.slice(0, space) : head).trimEnd()}…`;
+}
+
+/** "Re: Fwd: Bike rack idea #garage #diy" → title "Bike rack idea", tags garage, diy. */
+export function titleAndTags(subject: string): { title: string; tags: string[] } {
+  const tags: string[] = [];
+  const rest = subject.replace(PREFIX, "").replace(SUBJECT_TAG, (_, lead: string, tag: string) => {
+    const name = tag.replace(/\/+$/, "");
+    if (name && !/^[\d/]+$/.test(name) && !tags.includes(name)) tags.push(name);
+    return name && !/^[\d/]+$/.test(name) ? lead : `${lead}#${tag}`;
+  });
+  return { title: rest.replace(/\s+/g, " ").trim(), tags };
+}
+
+function addressesOf(field: AddressObject | AddressObject[] | undefined): string[] {
+  const out: string[] = [];
+  const walk = (list: { address?: string; group?: unknown[] }[]) => {
+    for (const a of list) {
+      if (a.address) out.push(a.address.toLowerCase());
+      if (a.group) walk(a.group as { address?: string }[]);
+    }
+  };
+  for (const obj of [field ?? []].flat()) walk(obj.value);
+  return out;
+}
+
+/** Addresses in raw header lines (Delivered-To, X-Original-To): plain `local@domain` tokens, never encoded. */
+function rawAddresses(lines: readonly { key: string; line: string }[], key: string): string[] {
+  return lines
+    .filter((l) => l.key === key)
+    .flatMap((l) => [...l.line.slice(l.line.indexOf(":") + 1).matchAll(/[^\s<>,;:"]+@[^\s<>,;:"]+/g)].map((m) => m[0].toLowerCase()));
+}
+
+function bodyText(text: string | undefined, html: string | false | undefined): string {
+  let body = text && text.trim() !== "" ? text : html ? htmlToMarkdown(html).markdown : "";
+  body = body.replace(/\r\n?/g, "\n");
+  const sig = SIGNATURE.exec(body);
+  if (sig) body = body.slice(0, sig.index);
+  return body.replace(/[ \t]+$/gm, "").trim();
+}
+
+export async function parseCapture(raw: Buffer): Promise<ParsedCapture> {
+  const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, keepCidLinks: false });
+  const headerLines = mail.headerLines ?? [];
+  const recipients = [
+    ...addressesOf(mail.to),
+    ...addressesOf(mail.cc),
+    ...rawAddresses(headerLines, "delivered-to"),
+    ...rawAddresses(headerLines, "x-original-to"),
+  ];
+  const from = addressesOf(mail.from)[0] ?? null;
+  const subject = (mail.subject ?? "").trim();
+  let body = bodyText(mail.text, mail.html);
+  const { title: fromSubject, tags } = titleAndTags(subject);
+  const title = cutTitle(fromSubject || titleFromText(body) || "E-mail without a subject");
+  const files = mail.attachments
+    .filter((a) => a.contentDisposition === "attachment" || (a.filename && !a.related))
+    .map((a) => a.filename || a.contentType);
+  if (files.length > 0) body = `${body}${body ? "\n\n" : ""}Attachments (not stored): ${files.join(", ")}`;
+  const autoSubmitted = String(mail.headers.get("auto-submitted") ?? "no").toLowerCase();
+  const precedence = String(mail.headers.get("precedence") ?? "").toLowerCase();
+  return {
+    messageKey: mail.messageId?.trim() || `sha256:${createHash("sha256").update(raw).digest("hex")}`,
+    recipients,
+    from,
+    subject,
+    title,
+    tags,
+    body,
+    links: externalLinks(body),
+    automated: from === null || autoSubmitted !== "no" || ["bulk", "list", "junk"].includes(precedence),
+  };
+}

@@ -1,0 +1,12 @@
+// POST /user/capture-email/regenerate: a new personal capture address (documented addition, docs/email.md).
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
+import { authPlugin, type AuthKit } from "../../auth/plugin";
+import { createMailCaptureService } from "./service";
+
+export function mailCaptureRoutes(deps: Deps, kit: AuthKit) {
+  const capture = createMailCaptureService(deps);
+  return new Elysia({ prefix: "/user/capture-email" })
+    .use(authPlugin(deps, kit))
+    .post("/regenerate", ({ auth }) => ({ capture_email: capture.regenerate(auth.user.id) }), { access: { scope: "account:admin" } });
+}
