@@ -10,8 +10,9 @@ export function createRateLimiter(db: Db, opts: { flushMs?: number } = {}) {
   const load = db.query<{ count: number }, [string, string]>(
     "SELECT count FROM usage_counters WHERE user_id = ? AND kind = 'requests' AND period = ?",
   );
+  // A count of an account removed meanwhile is dropped: one missing user must not fail the batch for everyone.
   const upsert = db.query(
-    `INSERT INTO usage_counters (user_id, kind, period, count) VALUES (?1, 'requests', ?2, ?3)
+    `INSERT INTO usage_counters (user_id, kind, period, count) SELECT ?1, 'requests', ?2, ?3 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?1)
      ON CONFLICT (user_id, kind, period) DO UPDATE SET count = max(count, excluded.count)`,
   );
 

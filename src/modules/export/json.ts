@@ -47,6 +47,8 @@ export function* jsonExport(
   repo: ExportRepo,
   scope: ExportScope,
   head: { exported_at: string; idea_count: number; truncated: boolean; profile: unknown },
+  /** The agent's conversations with their messages (an addition the importer ignores: docs/export-import.md). */
+  conversations: Iterable<unknown> = [],
 ): Chunks {
   const J = JSON.stringify;
   yield `{"format":${J(EXPORT_FORMAT)},"version":${EXPORT_VERSION},"exported_at":${J(head.exported_at)},` +
@@ -55,6 +57,12 @@ export function* jsonExport(
   let first = true;
   for (const page of ideaPages(repo, scope)) {
     yield (first ? "\n" : ",\n") + page.map((i) => J(exportIdea(repo, scope, i))).join(",\n");
+    first = false;
+  }
+  yield '\n],\n"agent_conversations":[';
+  first = true;
+  for (const c of conversations) {
+    yield (first ? "\n" : ",\n") + J(c);
     first = false;
   }
   yield "\n]}\n";

@@ -5,6 +5,7 @@ import { toStamp, utcDay } from "../../lib/time";
 import { createUsersService } from "../users/service";
 import { createExportRepo, EXPORT_IDEA_LIMIT } from "./repo";
 import { jsonExport, type ExportScope } from "./json";
+import { createConversations } from "../agent/conversations";
 import { csvExport } from "./csv";
 import { markdownZipExport } from "./markdown";
 import type { Chunks } from "./stream";
@@ -23,6 +24,7 @@ export function createExportService(deps: Deps) {
   const repo = createExportRepo(deps.db);
   const users = createUsersService(deps);
 
+  const conversations = createConversations(deps);
   return {
     prepare(userId: string, format: ExportFormat): PreparedExport {
       const user = users.findById(userId);
@@ -40,7 +42,7 @@ export function createExportService(deps: Deps) {
               idea_count: Math.min(active, EXPORT_IDEA_LIMIT),
               truncated,
               profile: users.toUser(user, now),
-            }),
+            }, conversations.exportAll(userId)),
             filename: null,
             contentType: "application/json",
             truncated,
