@@ -1,5 +1,7 @@
 // `export --email E [--format json|csv|markdown] [--out FILE]`: the same streamed exports as the API, to a file or stdout.
-import { createWriteStream, openSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import { syncDir } from "../lib/durable-file";
 import { createUsersService } from "../modules/users/service";
 import { createExportService, type ExportFormat } from "../modules/export/service";
 import { drain } from "../modules/export/stream";
@@ -10,31 +12,32 @@ import type { CliCommand } from "./commands";
 const FORMATS: ExportFormat[] = ["json", "csv", "markdown"];
 
 function writeTo(path: string | undefined) {
-  if (!path) return { write: (b: Uint8Array) => void process.stdout.write(b), close: async () => {} };
-  // Opened here, so a path that cannot be written fails before any work, as one line (cli/failure.ts).
-  const out = createWriteStream(path, { fd: openSync(path, "w") });
-  // A failure while writing (a full disk) arrives as an event; kept and rethrown by the next write or the close,
-  // rather than left unhandled (which prints a stack trace).
-  let failed: Error | null = null;
-  out.on("error", (e) => (failed = e));
+  if (!path) return { write: (b: Uint8Array) => void process.stdout.write(b), close: async () => {}, discard: () => {} };
+  // Written beside the target and renamed once whole and synced, so a failed or cut export never replaces a good
+  // file of the same name. One name per target (two exports to the same file at once would make no sense), so a cut
+  // one is overwritten by the next rather than piling up. Opened here, so a path that cannot be written fails before
+  // any work (cli/failure.ts).
+  const partial = `${path}.partial`;
+  let fd: number | null = openSync(partial, "w");
+  // Plain blocking writes: a failure (a full disk) throws at the write that met it. A write stream reported ENOSPC
+  // after its end callback, so a full disk produced an empty file and exit code 0.
   return {
-    // Respect back-pressure so a 10,000-idea export never piles up in memory.
     write: (b: Uint8Array) => {
-      if (failed) throw failed;
-      if (out.write(b)) return undefined;
-      return new Promise<void>((resolve, reject) => {
-        const onDrain = () => (out.off("error", onError), resolve());
-        const onError = (e: Error) => (out.off("drain", onDrain), reject(e));
-        out.once("drain", onDrain);
-        out.once("error", onError);
-      });
+      for (let off = 0; off < b.length; ) off += writeSync(fd!, b, off);
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        if (failed) return reject(failed);
-        out.once("error", reject);
-        out.end(() => resolve());
-      }),
+    close: async () => {
+      fsyncSync(fd!);
+      closeSync(fd!);
+      fd = null;
+      renameSync(partial, path);
+      syncDir(dirname(path));
+    },
+    /** After a failure: the partial file goes, whatever was at the target stays. */
+    discard: () => {
+      if (fd !== null) closeSync(fd);
+      fd = null;
+      rmSync(partial, { force: true });
+    },
   };
 }
 
@@ -53,11 +56,16 @@ export const exportCommand: CliCommand = {
       const prepared = createExportService(deps).prepare(user.id, format);
       const sink = writeTo(out);
       let bytes = 0;
-      await drain(prepared.chunks, (b) => {
-        bytes += b.length;
-        return sink.write(b);
-      });
-      await sink.close();
+      try {
+        await drain(prepared.chunks, (b) => {
+          bytes += b.length;
+          return sink.write(b);
+        });
+        await sink.close();
+      } catch (e) {
+        sink.discard();
+        throw e;
+      }
       if (prepared.truncated) process.stderr.write("note: only the first 10,000 ideas were exported\n");
       if (out) process.stderr.write(`wrote ${bytes} bytes to ${out}\n`);
     } finally {

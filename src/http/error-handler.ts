@@ -2,7 +2,7 @@
 import { Elysia } from "elysia";
 import { AppError, json, validationBody } from "../errors";
 import type { Logger } from "../lib/log";
-import { STORAGE_FULL_MESSAGE, type StorageMonitor } from "../db/storage";
+import type { StorageMonitor } from "../db/storage";
 import { bodyOverflowed } from "./body-limit";
 import { jsonRefusal } from "./json-body";
 
@@ -25,8 +25,10 @@ export function errorHandler(log: Logger, storage?: Pick<StorageMonitor, "failed
     }
     const status = (error as { status?: number }).status;
     if (status === 413) return json(413, { error: "Request body too large" });
-    // A full disk is the operator's to fix, not a bug: a plain sentence (logged once by the monitor), no stack trace.
-    if (storage?.failed(error)) return json(500, { error: STORAGE_FULL_MESSAGE });
+    // A full disk or failing storage is the operator's to fix, not a bug: a plain sentence (logged once by the
+    // monitor), no stack trace.
+    const refused = storage?.failed(error);
+    if (refused) return json(500, { error: refused });
     log.error("unhandled error", {
       method: request.method,
       path: new URL(request.url).pathname,

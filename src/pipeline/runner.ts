@@ -15,7 +15,7 @@ import { createRelationsRepo } from "../modules/relations/repo";
 import { createPipelineRepo } from "./repo";
 import { removeIdeaVectors } from "./archive";
 import { runIdeaSteps } from "./steps";
-import { isStorageFull } from "../db/storage";
+import { isStorageFault } from "../db/storage";
 
 /**
  * Jobs claimed per batch. The model client sorts a call's texts by length into small batches, and USE-lite pads each
@@ -113,8 +113,8 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
         queue.complete(job.id);
         processed++;
       } catch (e) {
-        // A full disk is no fault of this job: the whole round stops and backs off, the job keeps its turn.
-        if (isStorageFull(e)) throw e;
+        // A full or failing disk is no fault of this job: the whole round stops and backs off, the job keeps its turn.
+        if (isStorageFault(e)) throw e;
         const message = (e as Error).message;
         log.warn("pipeline job failed; retrying later", { job_id: job.id, kind: job.kind, idea_id: job.idea_id, attempts: job.attempts, error: message });
         queue.retry(job.id, toStamp(new Date(deps.clock().getTime() + backoffMs(job.attempts))), message);
