@@ -39,6 +39,8 @@ import { setupRoutes } from "./modules/setup/routes";
 import { webHandler } from "./modules/web/routes";
 import { mailCaptureRoutes } from "./modules/mail-capture/routes";
 import { mailCaptureHealth } from "./mail/capture-reader";
+import { metricsRoutes } from "./modules/metrics/routes";
+import { collectProcessMetrics, recordRequest } from "./metrics/registry";
 
 const started = new WeakMap<Request, number>();
 
@@ -66,6 +68,9 @@ export function createApp(deps: Deps) {
   const web = webHandler(deps);
 
   const storage = createStorageMonitor(deps.config.data_dir, deps.log);
+  // Off: the request path pays one boolean test (docs/performance.md has both figures).
+  const metricsOn = deps.config.metrics.enabled;
+  if (metricsOn) collectProcessMetrics();
   const api = new Elysia({ prefix: API_PREFIX })
     .use(healthRoutes(deps, () => ({ ...embeddingsHealth(deps.db), storage: storage.health(), mail_capture: mailCaptureHealth(deps) })))
     .use(setupRoutes(deps))
@@ -101,6 +106,8 @@ export function createApp(deps: Deps) {
       if (rejected) {
         // Answered before routing, so the after-response log below never sees it; refusals belong in the log too.
         deps.log.info("request", { method: request.method, route: new URL(request.url).pathname, status: rejected.status, refused: true });
+        // No route was matched: one fixed label, whatever path was asked for.
+        if (metricsOn) recordRequest(request.method, "(refused before routing)", rejected.status, undefined);
         return rejected;
       }
       Object.assign(set.headers, BASE_HEADERS);
@@ -115,6 +122,7 @@ export function createApp(deps: Deps) {
     .onAfterResponse({ as: "global" }, (({ request, route, set, responseValue, auth }: AfterResponse) => {
       const t0 = started.get(request);
       const status = statusOf({ set, responseValue });
+      if (metricsOn) recordRequest(request.method, route, status, t0 === undefined ? undefined : (performance.now() - t0) / 1000);
       // A change that went through proves the disk has room again (see src/db/storage.ts).
       if (status < 400 && request.method !== "GET" && request.method !== "HEAD") storage.succeeded();
       deps.log.info("request", {
@@ -128,6 +136,7 @@ export function createApp(deps: Deps) {
     .use(api)
     .use(oauthRoutes(deps, kit))
     .use(mcpRoutes(deps, kit))
+    .use(metricsRoutes(deps, storage))
     // Everything else is the web app: its files, or its shell for a page URL (API paths still get the JSON 404).
     .all("*", ({ request }) => web(request));
 

@@ -91,6 +91,11 @@ export const ConfigSchema = T.Object({
     success_url: nullable(T.String()),
     cancel_url: nullable(T.String()),
   }),
+  /** GET /metrics (Prometheus): off unless enabled; then loopback only, or anywhere with the bearer token. */
+  metrics: T.Object({
+    enabled: T.Boolean({ default: false }),
+    token: nullable(T.String({ minLength: 16 })),
+  }),
   digest_cron: T.String({ default: "0 9 * * 0" }),
   nudge_cron: T.String({ default: "0 10 * * *" }),
   timezone: T.String({ default: "UTC" }),

@@ -2,7 +2,7 @@
 // beside a bare Bun.serve answering the same bytes (the raw floor of the runtime and the loopback).
 //
 //   bun scripts/bench/http.ts [--ideas 10000] [--duration 10] [--connections 50] [--rounds 3] [--data DIR]
-//                             [--compare DIR] [--json]
+//                             [--compare DIR | --metrics] [--json]
 //
 // The ideas are captured through the API with the background pipeline paused: embedding 10,000 ideas first would take
 // minutes (see drain.ts) and the list reads the same rows either way; paused, nothing competes with the requests,
@@ -13,7 +13,8 @@
 // with their spread. `--data DIR` keeps the seeded data dir there and reuses it on later runs (seeding 10,000 ideas
 // takes longer than a whole round of load). `--compare DIR` also serves a copy of the same data from another checkout
 // (an older commit unpacked beside this one, sharing node_modules) and loads it in the same rounds, for before/after
-// figures measured under the same conditions. Each server's CPU time per request is read from /proc: on a shared
+// figures measured under the same conditions. `--metrics` instead serves the copy from this checkout with
+// IDEAREPO_METRICS_ENABLED=true, so the cost of counting every request shows beside the default (metrics off). Each server's CPU time per request is read from /proc: on a shared
 // machine it moves far less than req/s does.
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -29,6 +30,8 @@ const arg = (name: string) => {
 };
 const dataArg = arg("data");
 const compare = arg("compare");
+const metricsOn = process.argv.includes("--metrics");
+const otherName = compare ? "--compare checkout" : "metrics on (this checkout)";
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -65,10 +68,10 @@ export async function httpBench(): Promise<Row[]> {
           }).stdout.toString(),
         ).api_key as string);
     const headers = { "x-api-key": key };
-    const serve = (root: string, data: string, log: string) =>
+    const serve = (root: string, data: string, log: string, env: Record<string, string> = {}) =>
       spawnServer(
         [BUN, join(root, "scripts/bench/app-server.ts"), "serve"],
-        { IDEAREPO_DATA_DIR: data, IDEAREPO_PORT: "0", BENCH_PAUSE_PIPELINE: "1" },
+        { IDEAREPO_DATA_DIR: data, IDEAREPO_PORT: "0", BENCH_PAUSE_PIPELINE: "1", ...env },
         join(dir, log),
       );
     if (!reuse) {
@@ -82,13 +85,15 @@ export async function httpBench(): Promise<Row[]> {
     }
     // The other checkout gets its own copy: a data dir is served by one process at a time.
     const compareData = join(dir, "compare-data");
-    if (compare) cpSync(dataDir, compareData, { recursive: true });
+    if (compare || metricsOn) cpSync(dataDir, compareData, { recursive: true });
     type Child = Awaited<ReturnType<typeof spawnServer>>;
     const started: Child[] = [];
     try {
       const app = await serve(ROOT, dataDir, "server.log");
       started.push(app);
-      const other = compare ? await serve(compare, compareData, "compare.log") : null;
+      const other = compare
+        ? await serve(compare, compareData, "compare.log")
+        : metricsOn ? await serve(ROOT, compareData, "metrics.log", { IDEAREPO_METRICS_ENABLED: "true" }) : null;
       if (other) started.push(other);
 
       const url = (c: Child) => `${c.base}/api/v1/ideas?limit=20`;
@@ -119,7 +124,7 @@ export async function httpBench(): Promise<Row[]> {
         if (!process.argv.includes("--json")) {
           console.error(
             `round ${r + 1}: ${line("bare", raws[r])} · ${line("product", p)} (${((p.rps / raws[r].rps) * 100).toFixed(1)}%)` +
-              (other ? ` · ${line("compare", others[r])} (${((others[r].rps / raws[r].rps) * 100).toFixed(1)}%)` : ""),
+              (other ? ` · ${line(compare ? "compare" : "metrics-on", others[r])} (${((others[r].rps / raws[r].rps) * 100).toFixed(1)}%)` : ""),
           );
         }
       }
@@ -148,14 +153,21 @@ export async function httpBench(): Promise<Row[]> {
           baseline: { name: bareName(raws.map((p) => p.cpuUs)), value: median(raws.map((p) => p.cpuUs)) },
         }),
       ];
+      if (other && metricsOn) {
+        // Proof the metrics-on server counted the load: its request counter for the list route.
+        const scraped = await (await fetch(`${other.base}/metrics`)).text();
+        const counted = /idearepo_http_requests_total\{method="GET",route="\/api\/v1\/ideas",status="200"\} (\d+)/.exec(scraped)?.[1];
+        console.error(`metrics-on server counted ${counted ?? "NOTHING"} list requests`);
+        if (!counted) throw new Error("the metrics-on server did not count the list requests");
+      }
       if (other) {
         const theirRatios = others.map((p, i) => p.rps / raws[i].rps);
         rows.push(
-          row("http", `--compare checkout: GET /ideas (${spread(others.map((p) => p.rps))}), p99 ${median(others.map((p) => p.p99))} ms`, median(others.map((p) => p.rps)), "req/s", {
+          row("http", `${otherName}: GET /ideas (${spread(others.map((p) => p.rps))}), p99 ${median(others.map((p) => p.p99))} ms`, median(others.map((p) => p.rps)), "req/s", {
             baseline: { name: "bare Bun.serve, same bytes", value: median(raws.map((p) => p.rps)) },
             ratio: median(theirRatios),
           }),
-          row("http", `--compare checkout: server CPU per request (${spread(others.map((p) => p.cpuUs))})`, median(others.map((p) => p.cpuUs)), "µs", {
+          row("http", `${otherName}: server CPU per request (${spread(others.map((p) => p.cpuUs))})`, median(others.map((p) => p.cpuUs)), "µs", {
             baseline: { name: "this checkout", value: median(products.map((p) => p.cpuUs)) },
           }),
         );

@@ -7,6 +7,7 @@ import { createCredentialResolver, type AuthContext } from "./credentials";
 import { DAILY_REQUEST_LIMIT } from "./plans";
 import { createRateLimiter, type RateLimiter } from "./rate-limiter";
 import { ACCOUNT } from "./scopes";
+import { recordRateLimitRefusal } from "../metrics/registry";
 
 export const API_PREFIX = "/api/v1";
 
@@ -36,6 +37,7 @@ export function authenticate(deps: Deps, kit: AuthKit, request: Request, access:
   admit?.(auth);
   // Cookie requests come from the web app and are exempt; every key and bearer call shares the user's one quota.
   if (auth.via !== "session-cookie" && !kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], now)) {
+    recordRateLimitRefusal();
     throw rateLimited();
   }
   checkAccess(auth, access, deps.config.upgrade_url);

@@ -52,6 +52,15 @@ export function countJobs(db: Db): { pending: number; locked: number } {
     .get()!;
 }
 
+/** Waiting jobs by kind, and when the oldest of them was queued (the metrics' backlog figures). */
+export function pendingJobsByKind(db: Db): Array<{ kind: JobKind; pending: number; oldest: string }> {
+  return db
+    .query<{ kind: JobKind; pending: number; oldest: string }, []>(
+      "SELECT kind, count(*) AS pending, min(created_at) AS oldest FROM jobs WHERE locked_at IS NULL GROUP BY kind",
+    )
+    .all();
+}
+
 /** The queue as one consumer sees it: only the `kinds` it owns are claimed, released or waited for. */
 export function createQueue(db: Db, kinds: readonly JobKind[]) {
   // One placeholder per kind, numbered from `first`: the values are bound, and the plan is that of a literal list

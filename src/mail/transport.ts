@@ -2,6 +2,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Deps } from "../deps";
 import type { Config } from "../config";
+import { recordMail } from "../metrics/registry";
 
 export interface OutgoingMail {
   to: string;
@@ -63,7 +64,9 @@ function createMailer(deps: Deps): Mailer {
       try {
         // The Date header follows the app clock like every other timestamp we write.
         await t.sendMail({ from: deps.config.smtp.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, date: deps.clock() });
+        recordMail("sent");
       } catch (e) {
+        recordMail("failed");
         const pass = deps.config.smtp.pass;
         let message = (e as Error).message || "SMTP delivery failed";
         if (pass) message = message.split(pass).join("[redacted]");

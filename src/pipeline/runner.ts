@@ -4,7 +4,7 @@
 import type { Deps } from "../deps";
 import { effectivePlan } from "../auth/plans";
 import type { JobRow } from "../jobs/queue";
-import { toStamp } from "../lib/time";
+import { fromStamp, toStamp } from "../lib/time";
 import { parseSettings } from "../modules/users/settings";
 import { readState, targetGeneration, type EmbeddingState } from "../vectors/generations";
 import { forgetStoresExcept, vectorStore } from "../vectors/store";
@@ -16,6 +16,7 @@ import { createPipelineRepo } from "./repo";
 import { removeIdeaVectors } from "./archive";
 import { runIdeaSteps } from "./steps";
 import { isStorageFault } from "../db/storage";
+import { recordPipelineJob } from "../metrics/registry";
 
 /**
  * Jobs claimed per batch. The model client sorts a call's texts by length into small batches, and USE-lite pads each
@@ -112,12 +113,14 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
         applyJob(batch, job, stamp());
         queue.complete(job.id);
         processed++;
+        recordPipelineJob(job.kind, "done", (deps.clock().getTime() - fromStamp(job.created_at).getTime()) / 1000);
       } catch (e) {
         // A full or failing disk is no fault of this job: the whole round stops and backs off, the job keeps its turn.
         if (isStorageFault(e)) throw e;
         const message = (e as Error).message;
         log.warn("pipeline job failed; retrying later", { job_id: job.id, kind: job.kind, idea_id: job.idea_id, attempts: job.attempts, error: message });
         queue.retry(job.id, toStamp(new Date(deps.clock().getTime() + backoffMs(job.attempts))), message);
+        recordPipelineJob(job.kind, "retried");
       }
       await yieldToHttp();
     }

@@ -9,6 +9,7 @@ import { parseSettings } from "../users/settings";
 import { API_KEY_MAX, API_KEY_MIN, type SaveKeyBody } from "./model";
 import { createByokRepo, sealedColumn, type SealedKeysRow } from "./repo";
 import { keyContext, secretBoxFor } from "./master-key";
+import { recordProviderError } from "../../metrics/registry";
 
 /** A usable key for one provider slot: what develop and test need to make a call. */
 export interface ProviderCredential {
@@ -120,7 +121,10 @@ export function createByokService(deps: Deps) {
         await complete(cred.endpoint, cred.apiKey, { system: "", user: "Reply with the single word OK.", maxTokens: 16 }, deps.config.provider_timeout_ms);
         return { ok: true };
       } catch (e) {
-        if (e instanceof ProviderError) return { ok: false, error: e.message };
+        if (e instanceof ProviderError) {
+          recordProviderError(provider, "key-test");
+          return { ok: false, error: e.message };
+        }
         deps.log.error("provider key test failed unexpectedly", { provider, error: (e as Error).message });
         return { ok: false, error: "The provider call failed unexpectedly" };
       }

@@ -8,6 +8,7 @@ import { createByokService, UnreadableKeyError, type ProviderCredential } from "
 import { toStamp } from "../../lib/time";
 import { createDevelopRepo } from "./repo";
 import { buildDevelopPrompt } from "./prompt";
+import { recordProviderError } from "../../metrics/registry";
 
 export const DEVELOP_MAX_TOKENS = 4096;
 const RELATED_LIMIT = 20;
@@ -64,6 +65,7 @@ export function createDevelopService(deps: Deps) {
         return { spec: out.text, provider: cred.provider, model: out.model, usage: out.usage };
       } catch (e) {
         if (!(e instanceof ProviderError)) throw e;
+        recordProviderError(cred.provider, "develop");
         // The message is already key-free (see ai/http.ts); it is what the user sees.
         deps.log.warn("develop provider call failed", { user_id: userId, provider: cred.provider, error: e.message });
         throw badGateway(e.message, { provider: cred.provider });

@@ -16,6 +16,7 @@ import { detectSource, IDEAREPO, namedSource, undetectable } from "./detect";
 import type { OpenedInput } from "./inputs";
 import type { ImportEntry } from "./sources/types";
 import { createNotesImporter, type NotesProgress, type NotesReport } from "./notes-import";
+import { recordImport } from "../../metrics/registry";
 
 export interface ImportResult {
   imported: { ideas: number; tags: number; links: number; relations: number };
@@ -180,17 +181,34 @@ export function createImportService(deps: Deps) {
   return {
     /** Imports a file, ZIP or folder opened by inputs.ts into the account; the report's shape depends on the source. */
     async importInput(userId: string, plan: Plan, input: OpenedInput, opts: ImportOptions = {}): Promise<ImportResult | NotesReport> {
-      const source = opts.from ? namedSource(opts.from) : await detectSource(input, input.kind);
-      if (source === null) {
-        // A body that looks like JSON is treated as our export, so its errors stay the ones clients know.
-        if (input.kind === "file" && (/json/i.test(opts.contentType ?? "") || await looksLikeJson(input))) return importOwn(userId, plan, input, opts);
-        throw undetectable();
+      let sourceId = "unknown";
+      try {
+        const result = await runImport(userId, plan, input, opts, (id) => (sourceId = id));
+        // A notes import also counts ideas it updated or found unchanged; only new ones were filed.
+        if (!opts.dryRun) recordImport(sourceId, "ok", "created" in result.imported ? result.imported.created : result.imported.ideas);
+        return result;
+      } catch (e) {
+        if (!opts.dryRun) recordImport(sourceId, "failed");
+        throw e;
       }
-      opts.onSource?.(source.id);
-      if (source === IDEAREPO) return importOwn(userId, plan, input, opts);
-      return notes.run(userId, plan, source as Exclude<typeof source, typeof IDEAREPO>, input, { dryRun: opts.dryRun === true, onProgress: opts.onNotes });
     },
   };
+
+  async function runImport(userId: string, plan: Plan, input: OpenedInput, opts: ImportOptions, found: (id: string) => void): Promise<ImportResult | NotesReport> {
+    const source = opts.from ? namedSource(opts.from) : await detectSource(input, input.kind);
+    if (source === null) {
+      // A body that looks like JSON is treated as our export, so its errors stay the ones clients know.
+      if (input.kind === "file" && (/json/i.test(opts.contentType ?? "") || await looksLikeJson(input))) {
+        found(IDEAREPO.id);
+        return importOwn(userId, plan, input, opts);
+      }
+      throw undetectable();
+    }
+    found(source.id);
+    opts.onSource?.(source.id);
+    if (source === IDEAREPO) return importOwn(userId, plan, input, opts);
+    return notes.run(userId, plan, source as Exclude<typeof source, typeof IDEAREPO>, input, { dryRun: opts.dryRun === true, onProgress: opts.onNotes });
+  }
 
   async function importOwn(userId: string, plan: Plan, input: OpenedInput, opts: ImportOptions): Promise<ImportResult> {
     const { doc, skippedFiles } = await read(input);
