@@ -92,7 +92,7 @@ describe("GET /metrics when metrics are on", () => {
   test("a request relayed by a proxy on this machine is refused without a token", async () => {
     const res = await fetch(`${server.base}/metrics`, { headers: { "X-Forwarded-For": "203.0.113.7" } });
     expect(res.status).toBe(403);
-    expect((await res.json()).error).toContain("metrics.token");
+    expect(((await res.json()) as { error: string }).error).toContain("metrics.token");
   });
 
   test("an in-process call (no peer address) is not loopback", async () => {
