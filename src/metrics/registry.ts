@@ -101,15 +101,18 @@ type HistChild = { observe(v: number): void };
 const requestChildren = new Map<string, Child>();
 const durationChildren = new Map<string, HistChild>();
 
+// A module's root route is registered with a trailing slash ("/api/v1/ideas/"); clients call it without.
+const routeLabel = (route: string) => route.replace(/(.)\/$/, "$1");
+
 /** One answered HTTP request: `route` is the matched template ("/api/v1/ideas/:id"), never the concrete path. */
 export function recordRequest(method: string, route: string, status: number, seconds: number | undefined): void {
   const key = `${method} ${route}`;
   const counted = `${key} ${status}`;
   let c = requestChildren.get(counted);
-  if (!c) requestChildren.set(counted, (c = metrics.httpRequests.labels(method, route, String(status))));
+  if (!c) requestChildren.set(counted, (c = metrics.httpRequests.labels(method, routeLabel(route), String(status))));
   c.inc();
   if (seconds === undefined) return;
   let h = durationChildren.get(key);
-  if (!h) durationChildren.set(key, (h = metrics.httpDuration.labels(method, route)));
+  if (!h) durationChildren.set(key, (h = metrics.httpDuration.labels(method, routeLabel(route))));
   h.observe(seconds);
 }

@@ -62,6 +62,14 @@ describe("GET /metrics when metrics are on", () => {
     await Bun.sleep(20);
     const miss = await scrape(server.base);
     expect(sampleValue(miss, "idearepo_http_requests_total", { ...route, status: "404" })).toBeGreaterThanOrEqual(1);
+    // A module's root route is labelled as clients call it (registered as "/api/v1/ideas/"); web pages as "/*".
+    await (await fetch(`${server.base}/api/v1/ideas?limit=5`, { headers: { "X-API-Key": user.key } })).text();
+    await (await fetch(`${server.base}/ideas/${created.body.id}`)).text();
+    await Bun.sleep(20);
+    const list = await scrape(server.base);
+    expect(sampleValue(list, "idearepo_http_requests_total", { method: "GET", route: "/api/v1/ideas", status: "200" })).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(list, "idearepo_http_requests_total", { method: "GET", route: "/*", status: "200" })).toBeGreaterThanOrEqual(1);
+    expect(list.text).not.toContain(`route="/ideas/${created.body.id}"`);
   });
 
   test("a capture shows in the pipeline backlog (nothing works it off here)", async () => {
