@@ -5,6 +5,7 @@ import { importCommand } from "./import";
 import { exportCommand } from "./export";
 import { reindexCommand } from "./reindex";
 import { modelsCommand } from "./models";
+import { healthCommand } from "./health";
 
 export interface CliCommand { usage: string; run(argv: string[]): Promise<void> }
 
@@ -16,4 +17,5 @@ export const COMMANDS: Record<string, CliCommand> = {
   export: exportCommand,
   reindex: reindexCommand,
   models: modelsCommand,
+  health: healthCommand,
 };

@@ -10,7 +10,7 @@ import vec0 from "idearepo-embedded:sqlite-vec" with { type: "file" };
 import webApp from "idearepo-embedded:web-app";
 import { setEmbeddedWebApp } from "../modules/web/assets";
 
-const NO_DATABASE = new Set([undefined, "help", "--help", "-h"]);
+const NO_DATABASE = new Set([undefined, "help", "--help", "-h", "health"]);
 
 async function prepareNativeLibraries(command: string | undefined): Promise<void> {
   if (NO_DATABASE.has(command)) return;
