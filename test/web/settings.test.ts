@@ -265,6 +265,9 @@ describeBrowser("settings page", () => {
     await page.getByText("Bring your own key requires a Pro plan.").waitFor();
     await page.getByText("API key creation requires a Pro plan.").waitFor();
     await page.getByText("0 of 50 ideas used").waitFor();
+    // Billing is off on this instance: the Plan section says who sets plans and offers no payment.
+    await page.getByRole("region", { name: "Plan" }).getByText("Plans on this instance are set by its operator.").waitFor();
+    expect(await page.getByRole("button", { name: "Upgrade" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: "Create API key" }).count()).toBe(0);
     expect(await page.getByLabel("Provider A key", { exact: true }).count()).toBe(0);
     // The gates are real: the API refuses what the page does not offer.

@@ -11,7 +11,18 @@ export interface AdminUser {
   disabled: boolean;
   is_trialing: boolean;
   trial_ends_at: string | null;
+  /** The Stripe subscription's last known status; null when the account never had one (docs/billing.md). */
+  subscription_status: string | null;
   active_idea_count: number;
+  created_at: string;
+}
+
+/** One plan change: who made it (the operator, the command line, a Stripe event) and what happened. */
+export interface HistoryEntry {
+  source: "operator" | "cli" | "billing";
+  plan_before: "free" | "pro";
+  plan_after: "free" | "pro";
+  note: string;
   created_at: string;
 }
 
@@ -32,6 +43,7 @@ export interface UpdateUserBody { plan?: "free" | "pro"; trial_days?: number; di
 export const listUsers = () => get<{ users: AdminUser[] }>("/admin/users");
 export const createUser = (body: CreateUserBody) => post<{ user: AdminUser; invitation?: Invitation }>("/admin/users", body);
 export const updateUser = (id: string, body: UpdateUserBody) => patch<{ user: AdminUser }>(`/admin/users/${encodeURIComponent(id)}`, body);
+export const getUserHistory = (id: string) => get<{ history: HistoryEntry[] }>(`/admin/users/${encodeURIComponent(id)}/history`);
 export const getInstance = () => get<InstanceInfo>("/admin/instance");
 /** The backup is a plain link (the browser downloads it with the session cookie); this is its URL. */
 export const backupUrl = () => apiUrl("/admin/backup");

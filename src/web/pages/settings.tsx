@@ -1,4 +1,4 @@
-// Settings: profile and plan, preferences (settings_json), provider keys, API keys, MCP tokens, quick capture,
+// Settings: profile, plan (and billing), preferences (settings_json), provider keys, API keys, MCP tokens, quick capture,
 // export, import and e-mail. Each section has an id, so /settings#api-keys opens at that section.
 import type { RefObject } from "preact";
 import { useEffect, useRef } from "preact/hooks";
@@ -8,6 +8,7 @@ import { EmailSection } from "./settings/email";
 import { ExportSection } from "./settings/export";
 import { ImportSection } from "./settings/import";
 import { McpTokensSection } from "./settings/mcp-tokens";
+import { PlanSection } from "./settings/plan";
 import { PreferencesSection } from "./settings/preferences";
 import { ProfileSection } from "./settings/profile";
 import { ProviderKeysSection } from "./settings/provider-keys";
@@ -58,6 +59,7 @@ export function SettingsPage(_props: { params: Record<string, string> }) {
         </nav>
         <div class="settings-sections" ref={sections}>
           <ProfileSection />
+          <PlanSection />
           <PreferencesSection />
           <ProviderKeysSection />
           <ApiKeysSection />

@@ -1,7 +1,8 @@
-// Every account on the instance (no content: counts and dates), and the operator's changes to one: plan, trial,
-// password, disabled.
-import { useState } from "preact/hooks";
-import { updateUser, type AdminUser, type UpdateUserBody } from "../../api/admin";
+// Every account on the instance (no content: counts and dates, subscription state), and the operator's changes to one:
+// plan, trial, password, disabled; with the account's history of plan changes.
+import { useEffect, useState } from "preact/hooks";
+import { getUserHistory, updateUser, type AdminUser, type HistoryEntry, type UpdateUserBody } from "../../api/admin";
+import { subscriptionLabel } from "../../api/billing";
 import { Dialog } from "../../components/dialog";
 import { Field } from "../../components/field";
 import { notify } from "../../components/toast";
@@ -23,6 +24,7 @@ export function UsersSection({ users, selfId, onChanged }: { users: AdminUser[];
               <div class="row-meta">
                 <span class={`badge plan-${u.plan}`}>{u.plan === "pro" ? "Pro" : "Free"}</span>
                 {u.is_trialing && u.trial_ends_at && <span class="badge admin-trial" title={fullTime(u.trial_ends_at)}>Trial ends {relativeTime(u.trial_ends_at)}</span>}
+                {u.subscription_status && <span class={`badge admin-subscription sub-${u.subscription_status}`}>{subscriptionLabel(u.subscription_status)}</span>}
                 {u.is_operator && <span class="badge admin-operator">Operator</span>}
                 {u.disabled && <span class="badge admin-disabled">Disabled</span>}
                 <span>{u.active_idea_count.toLocaleString()} {u.active_idea_count === 1 ? "idea" : "ideas"}</span>
@@ -119,9 +121,35 @@ function ManageUser({ user, self, onChanged, onClose }: { user: AdminUser; self:
         )}
       </div>
       {failure && <p class="form-error" role="alert">{failure}</p>}
+      <PlanHistory userId={user.id} changed={user} />
       <div class="actions">
         <button type="button" class="btn" onClick={onClose}>Close</button>
       </div>
     </div>
+  );
+}
+
+const SOURCE_WORDS: Record<HistoryEntry["source"], string> = { operator: "operator", cli: "command line", billing: "billing" };
+
+/** The account's plan changes, newest first; read again after each change made in this dialog. */
+function PlanHistory({ userId, changed }: { userId: string; changed: AdminUser }) {
+  const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
+  useEffect(() => {
+    getUserHistory(userId).then((r) => setEntries(r.history), () => setEntries([]));
+  }, [userId, changed]);
+  return (
+    <section class="admin-history" aria-labelledby="admin-history-heading">
+      <h3 id="admin-history-heading">Account history</h3>
+      {entries !== null && entries.length === 0 && <p class="muted small">No plan changes yet.</p>}
+      {entries !== null && entries.length > 0 && (
+        <ol class="list admin-history-list" aria-label="Account history">
+          {entries.map((h, i) => (
+            <li key={i} class="small">
+              {h.note} <span class="muted">· {SOURCE_WORDS[h.source]} · <span title={fullTime(h.created_at)}>{relativeTime(h.created_at)}</span></span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
   );
 }

@@ -1,7 +1,6 @@
-// Profile: display name, e-mail, and the plan (Free cap, trial days remaining).
-import { useEffect, useState } from "preact/hooks";
-import { getMe, updateMe } from "../../api/user";
-import type { User } from "../../api/types";
+// Profile: display name and e-mail (the plan has its own section, plan.tsx).
+import { useState } from "preact/hooks";
+import { updateMe } from "../../api/user";
 import { LIMITS } from "../../api/types";
 import { Field } from "../../components/field";
 import { notify } from "../../components/toast";
@@ -9,17 +8,9 @@ import { describeError, fieldErrors } from "../../errors";
 import { useSession } from "../../session";
 import { Section, sectionTitle } from "./section";
 
-const FREE_IDEA_CAP = 50;
-
 export function ProfileSection() {
-  const { user: sessionUser, refresh } = useSession();
-  // The session's copy may come from sign-in, without the GET-only fields (idea count, trial days): read them here.
-  const [stats, setStats] = useState<User | null>(null);
-  useEffect(() => {
-    getMe().then(setStats, () => {});
-  }, [sessionUser.plan, sessionUser.updated_at]);
-  const user = { ...sessionUser, ...(stats ?? {}) };
-  const [name, setName] = useState(sessionUser.display_name);
+  const { user, refresh } = useSession();
+  const [name, setName] = useState(user.display_name);
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
 
@@ -46,16 +37,6 @@ export function ProfileSection() {
       <dl class="settings-facts">
         <dt>E-mail</dt>
         <dd>{user.email}</dd>
-        <dt>Plan</dt>
-        <dd>
-          <span class={`badge plan-${user.plan}`}>{user.plan === "pro" ? "Pro" : "Free"}</span>{" "}
-          {user.is_trialing && user.trial_days_remaining != null && (
-            <span>trial, {user.trial_days_remaining} {user.trial_days_remaining === 1 ? "day" : "days"} remaining</span>
-          )}
-          {user.plan === "free" && user.active_idea_count !== undefined && (
-            <span class="muted">{user.active_idea_count} of {FREE_IDEA_CAP} ideas used</span>
-          )}
-        </dd>
       </dl>
       <form onSubmit={save} noValidate>
         <Field label="Display name" error={error} max={LIMITS.displayName} length={name.length}>

@@ -13,7 +13,8 @@ export function Section({ id, title, intro, children }: { id: string; title: str
 
 /** Every section in page order (the in-page table of contents). */
 export const SECTIONS = [
-  { id: "profile", title: "Profile and plan" },
+  { id: "profile", title: "Profile" },
+  { id: "plan", title: "Plan" },
   { id: "preferences", title: "Preferences" },
   { id: "provider-keys", title: "Provider keys" },
   { id: "api-keys", title: "API keys" },
