@@ -6,13 +6,14 @@ import { join } from "node:path";
 import { ROOT, tempDir } from "../cli";
 import { api, runCommand, startServer, type ServerProcess } from "../ops/harness";
 import { installBinary, isolatedEnv } from "./install";
+import { requireDovecot, startDovecot } from "../mail-capture/dovecot";
 
 let home: string;
 let bin: string;
 let server: ServerProcess | null = null;
 const cmd = () => [bin];
 
-const envFor = (dir: string) => isolatedEnv(dir, { IDEAREPO_MODELS_DIR: join(dir, "models") });
+const envFor = (dir: string, extra: Record<string, string> = {}) => isolatedEnv(dir, { IDEAREPO_MODELS_DIR: join(dir, "models"), ...extra });
 
 const rssMb = (pid: number) => {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -134,4 +135,43 @@ describe("the compiled executable, alone in an empty directory", () => {
     expect(server.logs.at(-1)).toContain('"stopped"');
     server = null;
   }, 180_000);
+
+  // imapflow and mailparser inside the executable: IDLE, MIME and charset tables (iconv-lite's Shift_JIS) all bundled.
+  test.skipIf(!requireDovecot())("capture by e-mail: a Shift_JIS HTML message becomes an idea", async () => {
+    const d = await startDovecot();
+    const dataDir = join(home, "mail-data");
+    try {
+      const made = runCommand(["users", "create", "--email", "mail@example.com", "--plan", "pro"], { dataDir, cmd: cmd(), cwd: home, env: envFor(home) });
+      expect(made.code).toBe(0);
+      const key: string = JSON.parse(made.stdout).api_key;
+      const imap = d.imap();
+      server = await startServer({
+        dataDir, cmd: cmd(), cwd: home, timeoutMs: 60_000,
+        env: envFor(home, {
+          IDEAREPO_IMAP_HOST: imap.host, IDEAREPO_IMAP_PORT: String(imap.port), IDEAREPO_IMAP_SECURE: "false",
+          IDEAREPO_IMAP_USER: imap.user, IDEAREPO_IMAP_PASS: imap.pass, IDEAREPO_IMAP_ADDRESS: imap.address,
+        }),
+      });
+      const address: string = (await api(server.base, key, "GET", "/user/shortcuts")).body.capture_email;
+      const sjis = Buffer.from([0x83, 0x41, 0x83, 0x43, 0x83, 0x66, 0x83, 0x41]); // アイデア
+      await d.append([
+        "From: ken@example.jp", `To: ${address}`, `Subject: =?Shift_JIS?B?${sjis.toString("base64")}?=`, "MIME-Version: 1.0",
+        "Content-Type: text/html; charset=Shift_JIS", "Content-Transfer-Encoding: base64", "",
+        Buffer.concat([Buffer.from("<p><b>"), sjis, Buffer.from("</b></p>")]).toString("base64"), "",
+      ].join("\r\n"));
+      let ideas: { id: number; title: string }[] = [];
+      for (let i = 0; i < 100 && ideas.length === 0; i++) {
+        await Bun.sleep(100);
+        ideas = (await api(server.base, key, "GET", "/ideas")).body.ideas;
+      }
+      expect(ideas.map((i) => i.title)).toEqual(["アイデア"]);
+      expect((await api(server.base, key, "GET", `/ideas/${ideas[0].id}`)).body.body).toBe("**アイデア**");
+      expect((await api(server.base, null, "GET", "/health")).body.mail_capture.state).toBe("connected");
+      expect(server.logs.filter((l) => /"level":"(warn|error)"/.test(l))).toEqual([]);
+      expect(await server.stop()).toBe(0);
+      server = null;
+    } finally {
+      await d.destroy();
+    }
+  }, 60_000);
 });

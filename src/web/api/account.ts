@@ -34,7 +34,10 @@ export const deleteProviderKey = (provider: Provider) => del<{ success: true; pr
 /** Always 200: check `ok`. */
 export const testProviderKey = (provider: Provider) => post<{ ok: boolean; error?: string }>(`/user/byok/${provider}/test`);
 
-export const getShortcuts = () => get<{ quick_capture_url: string }>("/user/shortcuts");
+/** capture_email: the account's own address for capture by e-mail; null when the instance reads no mailbox. */
+export const getShortcuts = () => get<{ quick_capture_url: string; capture_email: string | null }>("/user/shortcuts");
+/** A new capture address; the old one stops filing at once. */
+export const regenerateCaptureEmail = () => post<{ capture_email: string | null }>("/user/capture-email/regenerate");
 export const sendTestDigest = () => post<{ success: true; content: string }>("/user/test-digest");
 
 /** A file to save: the bytes and the name to save them under. */

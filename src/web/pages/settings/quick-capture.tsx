@@ -1,4 +1,4 @@
-// Quick capture: the URL from GET /user/shortcuts and a bookmarklet, both as text to copy.
+// Quick capture: the URL from GET /user/shortcuts and a bookmarklet, both as text to copy, and the capture e-mail address.
 //
 // The bookmarklet is shown as text, not as a draggable <a href="javascript:…">: the page's CSP (no inline script)
 // refuses to run a javascript: URL here anyway, clicking such a link would only log a CSP violation, and the app's
@@ -9,6 +9,7 @@ import { Loading, Notice } from "../../components/notices";
 import { describeError } from "../../errors";
 import { copyText } from "./copy";
 import { Section, sectionTitle } from "./section";
+import { CaptureEmail } from "./capture-email";
 
 /** A bookmarklet that opens the capture page pre-filled with the current page's title, address and selection. */
 export function bookmarklet(captureUrl: string): string {
@@ -21,11 +22,15 @@ export function bookmarklet(captureUrl: string): string {
 
 export function QuickCaptureSection() {
   const [url, setUrl] = useState<string | null>(null);
+  const [email, setEmail] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const urlRef = useRef<HTMLElement>(null);
   const bmRef = useRef<HTMLElement>(null);
   useEffect(() => {
-    getShortcuts().then((r) => setUrl(r.quick_capture_url), (e) => setError(describeError(e)));
+    getShortcuts().then((r) => {
+      setUrl(r.quick_capture_url);
+      setEmail(r.capture_email ?? null);
+    }, (e) => setError(describeError(e)));
   }, []);
   const code = url ? bookmarklet(url) : "";
   return (
@@ -46,6 +51,7 @@ export function QuickCaptureSection() {
             <code ref={bmRef} class="secret-value bookmarklet" aria-labelledby="qc-bm">{code}</code>
             <button type="button" class="btn small" onClick={() => copyText(code, "Bookmarklet", bmRef.current)}>Copy bookmarklet</button>
           </div>
+          <CaptureEmail address={email} onChange={setEmail} />
         </>
       )}
     </Section>
