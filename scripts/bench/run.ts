@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark in one go, each in its own process, then one summary table.
 //
-//   bun scripts/bench/run.ts [--quick] [--only http,capture,coldstart,search,drain,export,model,stsb,search-quality,web]
+//   bun scripts/bench/run.ts [--quick] [--only http,capture,coldstart,search,drain,export,model,stsb,search-quality,email-capture,web]
 //
 // The operations benches (http, capture, coldstart) and the web bench report rows that are collected into the summary; the feature
 // benches (search, drain, export, model, stsb, search-quality) print their own tables, passed through as they run.
@@ -25,6 +25,7 @@ const BENCHES: Bench[] = [
   { name: "model", file: "model.ts", args: [], quickArgs: [], rows: false },
   { name: "stsb", file: "stsb.ts", args: [], quickArgs: [], rows: false },
   { name: "search-quality", file: "search-quality.ts", args: [], quickArgs: [], rows: false },
+  { name: "email-capture", file: "email-capture.ts", args: [], quickArgs: ["--rounds", "10"], rows: true },
   { name: "web", file: "web.ts", args: [], quickArgs: ["--ideas", "2000", "--runs", "5"], rows: true },
 ];
 
