@@ -104,6 +104,12 @@ export const ConfigSchema = T.Object({
    * survives a power cut. crash-safe: commits reach the OS and survive a killed process, not a lost machine (NORMAL).
    */
   durability: oneOf(["power-safe", "crash-safe"], "power-safe"),
+  /** Scheduled verified backups (cron, in `timezone`); null: none are taken on a schedule. */
+  backup_cron: nullable(T.String()),
+  /** How many verified scheduled backups to keep; older ones are removed only after a newer one is verified. */
+  backup_keep: T.Integer({ minimum: 1, default: 7 }),
+  /** Where scheduled backups go; null: <data_dir>/backups. Another disk is better: it survives this one failing. */
+  backup_dir: nullable(T.String()),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -221,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const cfg = merged as Config;
   cfg.data_dir = resolve(cfg.data_dir);
   cfg.models_dir = resolve(cfg.models_dir);
+  if (cfg.backup_dir !== null) cfg.backup_dir = resolve(cfg.backup_dir);
   return deepFreeze(cfg);
 }
 

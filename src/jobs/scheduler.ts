@@ -4,15 +4,18 @@ import type { Deps } from "../deps";
 import type { BackgroundService } from "../services";
 import { MAIL_JOBS } from "../mail/jobs";
 import { pipelineRecoveryJob } from "../pipeline/recovery";
+import { scheduledBackupJob } from "../modules/admin/scheduled-backups";
 
 export interface ScheduledJob {
   name: string;
   /** Cron pattern, or a function of config (e.g. the digest time is configurable). */
   pattern: string | ((deps: Deps) => string);
   run(deps: Deps): Promise<void> | void;
+  /** Off unless this holds (e.g. a schedule that is only set by configuration); always on when absent. */
+  enabled?: (deps: Deps) => boolean;
 }
 
-export const SCHEDULED_JOBS: ScheduledJob[] = [...MAIL_JOBS, pipelineRecoveryJob];
+export const SCHEDULED_JOBS: ScheduledJob[] = [...MAIL_JOBS, pipelineRecoveryJob, scheduledBackupJob];
 
 export function createScheduler(deps: Deps): BackgroundService {
   const crons: Cron[] = [];
@@ -20,6 +23,7 @@ export function createScheduler(deps: Deps): BackgroundService {
     name: "scheduler",
     start() {
       for (const job of SCHEDULED_JOBS) {
+        if (job.enabled && !job.enabled(deps)) continue;
         const pattern = typeof job.pattern === "function" ? job.pattern(deps) : job.pattern;
         crons.push(
           new Cron(pattern, { name: job.name, timezone: deps.config.timezone, protect: true }, async () => {

@@ -302,7 +302,7 @@ describe("GET /admin/instance", () => {
     await call(t, "POST", "/ideas", { key: u.key, body: { title: "Queued for the pipeline" } });
     const r = await call(t, "GET", "/admin/instance", { key: op.key });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body).sort()).toEqual(["data_dir_bytes", "database_bytes", "durability", "embeddings", "last_backup", "queue", "version"]);
+    expect(Object.keys(r.body).sort()).toEqual(["data_dir_bytes", "database_bytes", "durability", "embeddings", "last_backup", "queue", "scheduled_backups", "version"]);
     expect(r.body.durability).toBe("power-safe"); // the default: every acknowledged write is fsynced
     expect(r.body.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(r.body.database_bytes).toBeGreaterThan(0);
@@ -311,6 +311,8 @@ describe("GET /admin/instance", () => {
     const health = await call(t, "GET", "/health");
     expect(r.body.embeddings).toEqual(health.body.embeddings);
     expect(r.body.last_backup).toBeNull();
+    // No schedule configured: nothing is taken, and the page can say so (test/ops/scheduled-backup.test.ts runs one).
+    expect(r.body.scheduled_backups).toMatchObject({ schedule: null, keep: 7, last: null, copies: [] });
   });
 
   test("data_dir_bytes adds up the files in the data dir", async () => {

@@ -11,6 +11,7 @@ import { randomHex } from "../../lib/crypto";
 import { toStamp, utcDay } from "../../lib/time";
 import { embeddingsHealth } from "../../pipeline/engines";
 import { createAdminRepo } from "./repo";
+import { scheduledBackups } from "./scheduled-backups";
 
 /** Total size of the regular files under `dir` (symlinks are not followed: they point outside what we own). */
 function folderBytes(dir: string): number {
@@ -46,6 +47,7 @@ export function createInstanceService(deps: Deps) {
       queue: countJobs(deps.db),
       embeddings: embeddingsHealth(deps.db).embeddings,
       last_backup: lastBackup(deps.db),
+      scheduled_backups: scheduledBackups(deps),
     }),
 
     /**

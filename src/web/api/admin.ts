@@ -35,6 +35,14 @@ export interface InstanceInfo {
   queue: { pending: number; locked: number };
   embeddings: { model: string; search_model: string; reindexing: boolean; pending: number; total: number };
   last_backup: { path: string | null; created_at: string } | null;
+  durability: "power-safe" | "crash-safe";
+  scheduled_backups: {
+    schedule: string | null;
+    keep: number;
+    dir: string;
+    last: { ok: boolean; at: string; file: string | null; error: string | null } | null;
+    copies: Array<{ file: string; bytes: number; created_at: string }>;
+  };
 }
 
 export interface CreateUserBody { email: string; display_name?: string; password?: string; plan?: "free" | "pro" }

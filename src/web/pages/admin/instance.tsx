@@ -50,6 +50,14 @@ export function InstanceSection({ info, onRefresh, refreshing }: { info: Instanc
             <span class="admin-warn">None recorded</span>
           )}
         </dd>
+        <dt>Durability</dt>
+        <dd>
+          {info.durability === "power-safe"
+            ? "Power-safe: every saved change is on disk before it is confirmed"
+            : <span class="admin-warn">Crash-safe: the last changes before a power cut may be lost</span>}
+        </dd>
+        <dt>Scheduled backups</dt>
+        <dd><ScheduledBackups s={info.scheduled_backups} /></dd>
       </dl>
       <div class="admin-backup">
         <a class="btn primary" href={backupUrl()} download data-native>Download a backup</a>
@@ -60,5 +68,29 @@ export function InstanceSection({ info, onRefresh, refreshing }: { info: Instanc
         </p>
       </div>
     </section>
+  );
+}
+
+function ScheduledBackups({ s }: { s: InstanceInfo["scheduled_backups"] }) {
+  if (!s.schedule) return <span class="muted">Off (set <code>backup_cron</code> to take verified copies on a schedule)</span>;
+  const newest = s.copies[0];
+  return (
+    <>
+      <span>
+        <code>{s.schedule}</code>, keeping {s.keep}: {s.copies.length} verified {s.copies.length === 1 ? "copy" : "copies"} in{" "}
+        <code class="admin-path">{s.dir}</code>
+      </span>
+      {newest && (
+        <span class="muted">
+          {" "}· newest {formatBytes(newest.bytes)},{" "}
+          <time dateTime={newest.created_at.replace(" ", "T") + "Z"} title={fullTime(newest.created_at)}>{relativeTime(newest.created_at)}</time>
+        </span>
+      )}
+      {s.last && !s.last.ok && (
+        <span class="admin-warn" role="status">
+          {" "}Last run failed {relativeTime(s.last.at)}: {s.last.error} (older copies kept)
+        </span>
+      )}
+    </>
   );
 }

@@ -1,0 +1,121 @@
+// Scheduled verified backups (backup_cron, backup_keep, backup_dir): a snapshot, checked before it counts, then pruning.
+import { Database } from "bun:sqlite";
+import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Deps } from "../../deps";
+import type { ScheduledJob } from "../../jobs/scheduler";
+import { recordBackup, snapshotDatabase } from "../../db/backup";
+import { syncDir } from "../../lib/durable-file";
+import { toStamp } from "../../lib/time";
+
+const NAME = /^idearepo-(\d{8}T\d{6}Z)\.db$/;
+const STATUS_KEY = "scheduled_backup";
+
+export interface BackupRun {
+  ok: boolean;
+  at: string;
+  /** The verified copy (ok) … */
+  file: string | null;
+  /** … or why there is none this time (the older copies were left alone). */
+  error: string | null;
+}
+
+export interface ScheduledBackups {
+  schedule: string | null;
+  keep: number;
+  dir: string;
+  last: BackupRun | null;
+  /** Verified copies on disk, newest first. */
+  copies: Array<{ file: string; bytes: number; created_at: string }>;
+}
+
+export const backupDir = (deps: Deps) => deps.config.backup_dir ?? join(deps.config.data_dir, "backups");
+
+// The last run as this process saw it: kept in memory too, since a run that failed for a failing disk cannot note it.
+const lastRuns = new WeakMap<Deps["db"], BackupRun>();
+
+/** quick_check on the copy, on its own read-only connection: a copy that does not pass never gets its name. */
+function verify(file: string): void {
+  const db = new Database(file, { readonly: true });
+  try {
+    const rows = db.query<{ quick_check: string }, []>("PRAGMA quick_check").all().map((r) => r.quick_check);
+    if (rows.join("; ") !== "ok") throw new Error(`the copy failed its check: ${rows.slice(0, 3).join("; ")}`);
+  } finally {
+    db.close();
+  }
+}
+
+function copies(dir: string): ScheduledBackups["copies"] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => NAME.test(n))
+    .sort()
+    .reverse()
+    .flatMap((file) => {
+      try {
+        const s = NAME.exec(file)![1];
+        const created = `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)} ${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}`;
+        return [{ file: join(dir, file), bytes: statSync(join(dir, file)).size, created_at: created }];
+      } catch {
+        return []; // removed while we looked
+      }
+    });
+}
+
+/** One scheduled run: snapshot → fsync → quick_check → name; only then are copies beyond backup_keep removed. */
+export function runScheduledBackup(deps: Deps): BackupRun {
+  const dir = backupDir(deps);
+  const now = deps.clock();
+  const at = toStamp(now);
+  const file = join(dir, `idearepo-${now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}.db`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    // Leftovers of a run cut short (a crash, a power cut) are never copies: they were not verified.
+    for (const n of readdirSync(dir)) if (/^idearepo-.*\.db\.partial-\d+$/.test(n)) rmSync(join(dir, n), { force: true });
+    snapshotDatabase(deps.db, file, verify);
+    lastRuns.set(deps.db, { ok: true, at, file, error: null });
+    const stale = copies(dir).slice(deps.config.backup_keep);
+    for (const c of stale) rmSync(c.file, { force: true });
+    if (stale.length) syncDir(dir);
+    try {
+      recordBackup(deps.db, { path: file, created_at: at });
+    } catch {
+      // the copy is safe on disk; only the note is missing
+    }
+    deps.log.info("scheduled backup verified", { file, removed: stale.length });
+  } catch (e) {
+    lastRuns.set(deps.db, { ok: false, at, file: null, error: (e as Error).message });
+    deps.log.error("scheduled backup failed; earlier copies are kept", { dir, error: (e as Error).message });
+  }
+  try {
+    deps.db
+      .query(`INSERT INTO app_state (key, value, updated_at) VALUES (?1, ?2, ?3)
+              ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`)
+      .run(STATUS_KEY, JSON.stringify(lastRuns.get(deps.db)), at);
+  } catch {
+    // a failing disk: the in-memory status still reaches the operator's page
+  }
+  return lastRuns.get(deps.db)!;
+}
+
+export function scheduledBackups(deps: Deps): ScheduledBackups {
+  let last = lastRuns.get(deps.db) ?? null;
+  if (!last) {
+    const row = deps.db.query<{ value: string }, [string]>("SELECT value FROM app_state WHERE key = ?").get(STATUS_KEY);
+    last = row ? (JSON.parse(row.value) as BackupRun) : null;
+  }
+  const dir = backupDir(deps);
+  return { schedule: deps.config.backup_cron, keep: deps.config.backup_keep, dir, last, copies: copies(dir) };
+}
+
+export const scheduledBackupJob: ScheduledJob = {
+  name: "scheduled-backup",
+  enabled: (deps) => deps.config.backup_cron !== null,
+  pattern: (deps) => deps.config.backup_cron ?? "",
+  run: (deps) => void runScheduledBackup(deps),
+};
