@@ -2,10 +2,26 @@
 //
 //   bun scripts/bench/bare-server.ts json FILE     answers every request with FILE's bytes as application/json
 //   bun scripts/bench/bare-server.ts capture DIR   parses a JSON body and INSERTs one idea row (same schema, same
-//                                                  migrations, same PRAGMAs, FTS triggers included) per request
+//                                                  migrations, same PRAGMAs, FTS triggers included) per request;
+//                                                  IDEAREPO_DURABILITY picks synchronous FULL (default) or NORMAL
+//   BARE_GROUP_COMMIT=1 … capture DIR              NORMAL commits, and each answer waits for one fdatasync of the WAL
+//                                                  shared by every commit before it (group commit's upper bound)
 import { join } from "node:path";
-import { readFileSync } from "node:fs";
-import { openDb } from "../../src/db/open";
+import { fdatasync, openSync, readFileSync } from "node:fs";
+import { openDb, type Durability } from "../../src/db/open";
+
+/** One fdatasync of the WAL at a time; a commit waits for the next one that starts after it (group commit). */
+function groupSyncer(wal: string) {
+  let fd: number | null = null;
+  let running: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  const once = () => new Promise<void>((resolve, reject) => fdatasync((fd ??= openSync(wal, "r")), (e) => (e ? reject(e) : resolve())));
+  const sync = (): Promise<void> => {
+    if (!running) return (running = once().finally(() => (running = null)));
+    return (next ??= running.then(() => ((next = null), sync())));
+  };
+  return sync;
+}
 
 const [mode, arg] = process.argv.slice(2);
 
@@ -18,7 +34,9 @@ if (mode === "json") {
   });
   console.log(`listening http://127.0.0.1:${server.port}`);
 } else if (mode === "capture") {
-  const db = openDb(join(arg, "raw.db"));
+  const group = process.env.BARE_GROUP_COMMIT === "1";
+  const db = openDb(join(arg, "raw.db"), group ? "crash-safe" : ((process.env.IDEAREPO_DURABILITY ?? "power-safe") as Durability));
+  const synced = group ? groupSyncer(join(arg, "raw.db-wal")) : null;
   db.query("INSERT INTO users (id, email, display_name, created_at, updated_at) VALUES ('u', 'raw@example.com', 'raw', '2026-01-01 00:00:00', '2026-01-01 00:00:00')").run();
   // The same two statements a capture needs at minimum: the next per-account number, then the row.
   const nextNumber = db.query<{ idea_seq: number }, []>("UPDATE users SET idea_seq = idea_seq + 1 WHERE id = 'u' RETURNING idea_seq");
@@ -36,6 +54,7 @@ if (mode === "json") {
       const b = (await req.json()) as { title: string; body?: string; source?: string };
       const now = new Date().toISOString().slice(0, 19).replace("T", " ");
       const row = capture(b.title, b.body ?? "", b.source ?? "api", now);
+      if (synced) await synced();
       return Response.json({ id: row.id, title: b.title }, { status: 201 });
     },
   });
