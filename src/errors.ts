@@ -1,5 +1,5 @@
 // Domain errors carrying the spec's status and body, and the single mapping from any thrown value to an HTTP answer.
-import { codePoints } from "./http/schema";
+import { codePoints } from "./contract";
 import { OperatorError } from "./lib/operator-error";
 export type ErrorBody = Record<string, unknown> & { error: unknown };
 

@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { startModels } from "../../src/ml/client";
 import { createSearchRepo } from "../../src/modules/search/repo";
 import { candidateCount, KEYWORD_WEIGHT, semanticSearch } from "../../src/modules/search/semantic";
-import { STOP_WORDS, tokenize } from "../../src/modules/search/tokenize";
+import { STOP_WORDS, tokenize } from "../../src/contract";
 import { parseSts } from "./stsb";
 import { benchApp, benchUser, flag, request } from "./search-lib";
 

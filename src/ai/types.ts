@@ -1,6 +1,8 @@
 // What every provider client takes and returns, independent of wire protocol.
-export const PROVIDERS = ["provider_a", "provider_b", "provider_c"] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
+import { PROVIDERS, type Provider } from "../contract";
+
+export { PROVIDERS };
+export type ProviderName = Provider;
 export const isProviderName = (s: string): s is ProviderName => (PROVIDERS as readonly string[]).includes(s);
 
 export type Protocol = "anthropic" | "openai" | "gemini";

@@ -2,6 +2,7 @@
 // one 400, the type follows) instead of one field at a time in a service.
 import { t } from "elysia";
 import { FormatRegistry, Kind, TypeRegistry, type TString } from "@sinclair/typebox";
+import { codePoints } from "../contract";
 
 /** A closed vocabulary: `field must be one of a, b, c` (the wording clients and tests already read). */
 export const Enum = <T extends string>(field: string, values: readonly T[]) =>
@@ -14,12 +15,6 @@ FormatRegistry.Set("parsable-url", (value) => URL.canParse(value));
 /** A URL of at most `max` characters (messages: "must be a valid URL", "must be at most N characters"). */
 export const UrlString = (max: number) => t.String({ format: "parsable-url", maxLength: max });
 
-/** Characters as a person counts them: code points, so an emoji is one (JavaScript's `length` counts it as two). */
-export function codePoints(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
 
 interface TextOptions { minLength?: number; maxLength?: number; pattern?: string; patternError?: string; error?: string }
 const patterns = new Map<string, RegExp>();

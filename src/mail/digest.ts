@@ -2,7 +2,7 @@
 import type { Deps } from "../deps";
 import { effectivePlan } from "../auth/plans";
 import { addDays, fromStamp, toStamp } from "../lib/time";
-import { parseSettings } from "../modules/users/settings";
+import { parseSettings } from "../contract";
 import { createMailRepo, type ConnectionLine, type DuplicateLine, type IdeaLine, type MailUserRow } from "./repo";
 import { mailerFor, MailError, smtpUnavailableReason } from "./transport";
 import { isoWeekKey } from "./period";

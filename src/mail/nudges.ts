@@ -1,7 +1,7 @@
 // Stale-idea nudges: one mail per user listing captured ideas past their threshold, each idea at most once per period.
 import type { Deps } from "../deps";
 import { addDays, fromStamp, toStamp } from "../lib/time";
-import { parseSettings } from "../modules/users/settings";
+import { parseSettings } from "../contract";
 import { createMailRepo, type IdeaLine, type MailUserRow } from "./repo";
 import { mailerFor, MailError, smtpUnavailableReason } from "./transport";
 import { dayKey } from "./period";

@@ -4,6 +4,7 @@ import { readState, targetGeneration } from "../vectors/generations";
 import { vectorStore } from "../vectors/store";
 import { servingGeneration, type ModelSet } from "./models";
 import { createPipelineRepo, type PipelineRepo } from "./repo";
+import type { SimilarTag } from "../contract";
 
 /** GET /health reads the summary on every call: one repo per database rather than its statements looked up each time. */
 const repos = new WeakMap<Db, PipelineRepo>();
@@ -11,12 +12,6 @@ function repoOf(db: Db): PipelineRepo {
   let repo = repos.get(db);
   if (!repo) repos.set(db, (repo = createPipelineRepo(db)));
   return repo;
-}
-
-export interface SimilarTag {
-  name: string;
-  idea_count: number;
-  similarity: number;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Deps } from "../deps";
 import { effectivePlan } from "../auth/plans";
 import type { JobRow } from "../jobs/queue";
 import { fromStamp, toStamp } from "../lib/time";
-import { parseSettings } from "../modules/users/settings";
+import { parseSettings } from "../contract";
 import { readState, targetGeneration, type EmbeddingState } from "../vectors/generations";
 import { forgetStoresExcept, vectorStore } from "../vectors/store";
 import { embedBatch, freshVector, itemsForJobs, pipelineQueue, storeItem, writableGenerations, type Batch } from "./batch";

@@ -1,7 +1,7 @@
 // The full pass after an idea's vector is stored: auto-tags → related relations → duplicate detections → parent.
 // Every step is idempotent (it converges to the same rows however often it runs), so at-least-once delivery is safe.
 import type { Plan } from "../auth/plans";
-import type { UserSettings } from "../modules/users/settings";
+import type { UserSettings } from "../contract";
 import { cosine } from "../ml/vectors";
 import type { Neighbour, VectorStore } from "../vectors/store";
 import type { RelationsRepo } from "../modules/relations/repo";

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { Glob } from "bun";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { RELATION_TYPES, USER_RELATION_TYPES } from "../../src/modules/relations/model";
+import { RELATION_TYPES, USER_RELATION_TYPES } from "../../src/contract";
 
 const SRC = resolve(import.meta.dir, "../../src");
 /** Server code: the web app is a client of the API with its own copy of the vocabularies it shows. */
@@ -42,9 +42,9 @@ describe("one store per table", () => {
 });
 
 describe("one relation-type vocabulary", () => {
-  test("the types are declared in relations/model.ts only; the stored set is the user's plus duplicate", () => {
+  test("the types are declared in the contract only; the stored set is the user's plus duplicate", () => {
     expect(RELATION_TYPES).toEqual([...USER_RELATION_TYPES, "duplicate"]);
-    expect(filesMatching(/["']inspires["']\s*,\s*["']supersedes["']/)).toEqual(["src/modules/relations/model.ts"]);
+    expect(filesMatching(/["']inspires["']\s*,\s*["']supersedes["']/)).toEqual(["src/contract/vocabularies.ts"]);
   });
 });
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser, STAMP_RE, type TestApp, type TestUser } from "../helpers";
 import { capture, search } from "../pipeline-helpers";
-import { STOP_WORDS } from "../../src/modules/search/tokenize";
+import { STOP_WORDS } from "../../src/contract";
 
 let t: TestApp;
 let me: TestUser;

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { cosine } from "../../src/ml/client";
 import { KEYWORD_WEIGHT } from "../../src/modules/search/semantic";
-import { tokenize } from "../../src/modules/search/tokenize";
+import { tokenize } from "../../src/contract";
 import { call, makeUser, type TestUser } from "../helpers";
 import { capture, search, usePipelineApp } from "../pipeline-helpers";
 

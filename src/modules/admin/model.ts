@@ -1,13 +1,14 @@
 // TypeBox schemas for the operator's routes (/admin/*) and for accepting an invitation.
 import { t } from "elysia";
 import { Text } from "../../http/schema";
+import { LIMITS } from "../../contract";
 
 const plan = t.Union([t.Literal("free"), t.Literal("pro")], { error: "plan must be one of: free, pro" });
 const password = Text({ minLength: 8, maxLength: 1024, error: "password must be at least 8 characters" });
 
 export const CreateUserBody = t.Object({
   email: Text({ minLength: 3, maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$", error: "email must be an e-mail address" }),
-  display_name: t.Optional(Text({ minLength: 1, maxLength: 100, error: "display_name must be 1-100 characters" })),
+  display_name: t.Optional(Text({ minLength: 1, maxLength: LIMITS.displayName, error: `display_name must be 1-${LIMITS.displayName} characters` })),
   password: t.Optional(password),
   plan: t.Optional(plan),
 });

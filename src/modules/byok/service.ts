@@ -5,7 +5,7 @@ import { toStamp } from "../../lib/time";
 import { SecretBoxError } from "../../lib/secret-box";
 import { complete } from "../../ai/client";
 import { isProviderName, PROVIDERS, ProviderError, type ProviderEndpoint, type ProviderName } from "../../ai/types";
-import { parseSettings } from "../users/settings";
+import { parseSettings } from "../../contract";
 import { API_KEY_MAX, API_KEY_MIN, type SaveKeyBody } from "./model";
 import { createByokRepo, sealedColumn, type SealedKeysRow } from "./repo";
 import { keyContext, secretBoxFor } from "./master-key";

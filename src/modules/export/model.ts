@@ -1,7 +1,7 @@
 // The JSON export document as a TypeBox schema: what POST /user/export writes and POST /user/import reads back.
 import { t } from "elysia";
 import { Text } from "../../http/schema";
-import { RELATION_TYPES } from "../relations/model";
+import { IDEA_SOURCES, IDEA_STATUSES, LIMITS, LINK_TYPES, RELATION_CREATORS, RELATION_TYPES, TAG_COLOR_PATTERN } from "../../contract";
 
 export const EXPORT_FORMAT = "idearepo-export";
 export const EXPORT_VERSION = 1;
@@ -10,16 +10,14 @@ const Stamp = t.String({ pattern: "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$",
 const Id = t.Integer({ error: "must be an integer id" });
 const NullableString = (opts: { maxLength?: number; error?: string } = {}) => t.Union([t.String(opts), t.Null()], { error: opts.error });
 
-export const IDEA_STATUSES = ["captured", "exploring", "building", "shipped", "shelved"] as const;
-export const IDEA_SOURCES = ["web", "cli", "assistant-mcp", "siri", "email", "api", "shortcut", "ios"] as const;
-export const LINK_TYPES = ["url", "assistant-chat", "code-repo", "code-issue", "attachment"] as const;
+const TagName = Text({ minLength: 1, maxLength: LIMITS.tagName, error: `tag names must be 1-${LIMITS.tagName} characters` });
 const oneOf = (values: readonly string[], what: string) =>
   t.Union(values.map((v) => t.Literal(v)), { error: `${what} must be one of ${values.join(", ")}` });
 
 export const ExportLink = t.Object({
   id: t.Optional(Id),
-  url: Text({ minLength: 1, maxLength: 2000, error: "url must be 1-2000 characters" }),
-  title: t.Optional(NullableString({ maxLength: 200, error: "title must be at most 200 characters" })),
+  url: Text({ minLength: 1, maxLength: LIMITS.url, error: `url must be 1-${LIMITS.url} characters` }),
+  title: t.Optional(NullableString({ maxLength: LIMITS.linkTitle, error: `title must be at most ${LIMITS.linkTitle} characters` })),
   link_type: t.Optional(oneOf(LINK_TYPES, "link_type")),
   created_at: t.Optional(Stamp),
 });
@@ -31,31 +29,31 @@ export const ExportRelation = t.Object({
   relation_type: oneOf(RELATION_TYPES, "relation_type"),
   score: t.Optional(t.Union([t.Number(), t.Null()])),
   note: t.Optional(NullableString()),
-  created_by: t.Optional(oneOf(["user", "system"], "created_by")),
+  created_by: t.Optional(oneOf(RELATION_CREATORS, "created_by")),
   created_at: t.Optional(Stamp),
 });
 
 export const ExportIdea = t.Object({
   id: Id,
   number: t.Optional(t.Integer()),
-  title: Text({ minLength: 1, maxLength: 200, error: "title must be 1-200 characters" }),
-  body: t.Optional(Text({ maxLength: 50_000, error: "body must be at most 50000 characters" })),
+  title: Text({ minLength: 1, maxLength: LIMITS.title, error: `title must be 1-${LIMITS.title} characters` }),
+  body: t.Optional(Text({ maxLength: LIMITS.body, error: `body must be at most ${LIMITS.body} characters` })),
   status: t.Optional(oneOf(IDEA_STATUSES, "status")),
   source: t.Optional(oneOf(IDEA_SOURCES, "source")),
-  source_url: t.Optional(NullableString({ maxLength: 2000, error: "source_url must be at most 2000 characters" })),
+  source_url: t.Optional(NullableString({ maxLength: LIMITS.url, error: `source_url must be at most ${LIMITS.url} characters` })),
   source_summary: t.Optional(NullableString()),
   parent_id: t.Optional(t.Union([Id, t.Null()])),
   created_at: t.Optional(Stamp),
   updated_at: t.Optional(Stamp),
-  tags: t.Optional(t.Array(Text({ minLength: 1, maxLength: 50, error: "tag names must be 1-50 characters" }), { maxItems: 20, error: "at most 20 tags per idea" })),
+  tags: t.Optional(t.Array(TagName, { maxItems: LIMITS.tags, error: `at most ${LIMITS.tags} tags per idea` })),
   links: t.Optional(t.Array(ExportLink)),
   relations: t.Optional(t.Array(ExportRelation)),
 });
 
 export const ExportTag = t.Object({
   id: t.Optional(Id),
-  name: Text({ minLength: 1, maxLength: 50, error: "tag names must be 1-50 characters" }),
-  color: t.Optional(t.Union([t.String({ pattern: "^#[0-9a-fA-F]{6}$" }), t.Null()], { error: "color must be #rrggbb or null" })),
+  name: TagName,
+  color: t.Optional(t.Union([t.String({ pattern: TAG_COLOR_PATTERN }), t.Null()], { error: "color must be #rrggbb or null" })),
   created_at: t.Optional(Stamp),
   idea_count: t.Optional(t.Integer()),
 });

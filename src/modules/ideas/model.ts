@@ -1,20 +1,17 @@
-// TypeBox schemas for the idea routes, and the closed vocabularies (statuses, sources) they use; relation types are
-// the relations module's.
+// TypeBox schemas for the idea routes, over the contract's vocabularies and limits (src/contract/).
 import { t } from "elysia";
 import { IdField } from "../../http/params";
 import { Enum, Text, UrlString } from "../../http/schema";
+import { IDEA_SOURCES, IDEA_STATUSES, LIMITS } from "../../contract";
 
-export const IDEA_STATUSES = ["captured", "exploring", "building", "shipped", "shelved"] as const;
-export const IDEA_SOURCES = ["web", "cli", "assistant-mcp", "siri", "email", "api", "shortcut", "ios"] as const;
-export { RELATION_TYPES } from "../relations/model";
-export type IdeaStatus = (typeof IDEA_STATUSES)[number];
+export { IDEA_SOURCES, IDEA_STATUSES, RELATION_TYPES, type IdeaStatus } from "../../contract";
 
-export const MAX_TITLE = 200;
-export const MAX_BODY = 50_000;
-export const MAX_TAGS = 20;
-export const MAX_TAG_NAME = 50;
-export const MAX_URL = 2_000;
-export const MAX_BULK_IDS = 50;
+export const MAX_TITLE = LIMITS.title;
+export const MAX_BODY = LIMITS.body;
+export const MAX_TAGS = LIMITS.tags;
+export const MAX_TAG_NAME = LIMITS.tagName;
+export const MAX_URL = LIMITS.url;
+export const MAX_BULK_IDS = LIMITS.bulk;
 
 // Enums are checked by the schema, so a 400 lists every bad field at once; `Enum` words the message for people.
 const Status = Enum("status", IDEA_STATUSES);

@@ -6,7 +6,7 @@ import type { Plan } from "../../auth/plans";
 import { addDays, toStamp } from "../../lib/time";
 import { createFiling } from "../filing/write";
 import { createUsersRepo } from "../users/repo";
-import { parseSettings } from "../users/settings";
+import { parseSettings } from "../../contract";
 import { createNotesRepo } from "./notes-repo";
 import { createRelationsRepo } from "../relations/repo";
 import { draftsOf, type Draft } from "./shape";

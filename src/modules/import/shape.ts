@@ -1,5 +1,6 @@
 // Turns a note read from a source into what an idea can hold: the API's limits, a split of over-long notes, a content hash.
 import { createHash } from "node:crypto";
+import { codePoints } from "../../contract";
 import { MAX_BODY, MAX_TAG_NAME, MAX_TAGS, MAX_TITLE } from "../ideas/model";
 import { MAX_LINK_TITLE, MAX_LINK_URL } from "../links/model";
 import type { SourceNote } from "./sources/types";
@@ -25,7 +26,6 @@ const cut = (s: string, max: number) => {
   const cps = [...s];
   return cps.length <= max ? s : `${cps.slice(0, max - 1).join("").trimEnd()}…`;
 };
-const cpLength = (s: string) => [...s].length;
 
 /** Pieces of at most `max` code points, cut at a blank line, else a line end, else a space, when one is near the end. */
 export function splitBody(body: string, max = MAX_BODY): string[] {
@@ -53,7 +53,7 @@ function cleanTags(raw: string[], problems: string[]): string[] {
   for (const t of raw) {
     const name = t.replace(/^#+/, "").trim();
     if (!name || out.includes(name)) continue;
-    if (cpLength(name) > MAX_TAG_NAME) { problems.push(`tag "${cut(name, 40)}" is longer than ${MAX_TAG_NAME} characters: not imported`); continue; }
+    if (codePoints(name) > MAX_TAG_NAME) { problems.push(`tag "${cut(name, 40)}" is longer than ${MAX_TAG_NAME} characters: not imported`); continue; }
     out.push(name);
   }
   if (out.length > MAX_TAGS) {
@@ -88,7 +88,7 @@ export function draftsOf(n: SourceNote): Draft[] {
   const problems = [...n.problems];
   let title = n.title.replace(/\s+/g, " ").trim();
   if (!title) title = "Untitled";
-  if (cpLength(title) > MAX_TITLE) {
+  if (codePoints(title) > MAX_TITLE) {
     problems.push(`title longer than ${MAX_TITLE} characters: shortened`);
     title = cut(title, MAX_TITLE);
   }

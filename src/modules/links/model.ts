@@ -1,10 +1,10 @@
 // TypeBox schema for adding a link to an idea.
 import { t } from "elysia";
 import { Enum, Text, UrlString } from "../../http/schema";
+import { LIMITS, LINK_TYPES } from "../../contract";
 
-export const LINK_TYPES = ["url", "assistant-chat", "code-repo", "code-issue", "attachment"] as const;
-export const MAX_LINK_URL = 2_000;
-export const MAX_LINK_TITLE = 200;
+export const MAX_LINK_URL = LIMITS.url;
+export const MAX_LINK_TITLE = LIMITS.linkTitle;
 
 export const CreateLinkBody = t.Object({
   url: UrlString(MAX_LINK_URL),

@@ -7,23 +7,4 @@ export const MapQuery = t.Object({
 });
 export type MapQuery = typeof MapQuery.static;
 
-export interface MapNode {
-  id: number;
-  number: number;
-  title: string;
-  status: string;
-  tags: string[];
-  connectionCount: number;
-  created_at: string;
-}
-
-export interface MapEdge {
-  id: number;
-  source: number;
-  target: number;
-  type: string;
-  score: number | null;
-  note: string | null;
-  created_by: string;
-  created_at: string;
-}
+export type { MapEdge, MapNode } from "../../contract";

@@ -1,12 +1,13 @@
 // SQL for the mind map: unarchived ideas in a created_at window, their tags, and the relations among them.
 import type { Db } from "../../db/open";
+import type { IdeaStatus } from "../../contract";
 import type { MapEdge } from "./model";
 
 export interface MapIdeaRow {
   id: number;
   number: number;
   title: string;
-  status: string;
+  status: IdeaStatus;
   created_at: string;
 }
 

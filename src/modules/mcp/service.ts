@@ -7,7 +7,7 @@ import type { AuthKit } from "../../auth/plugin";
 import type { AuthContext } from "../../auth/credentials";
 import { DAILY_REQUEST_LIMIT } from "../../auth/plans";
 import { json, rateLimited } from "../../errors";
-import { parseSettings } from "../users/settings";
+import { parseSettings } from "../../contract";
 import { RESOURCE_METADATA_PATH } from "../oauth/metadata";
 import { runOperationsTool, type Invoke } from "./code-mode";
 import { advertisedInput } from "./input";

@@ -2,7 +2,7 @@
 //
 // Required fields are the ones the spec promises; objects stay open (clients must ignore unknown fields). The fuzzer
 // (scripts/fuzz.ts) checks every answer against these, so a drift between server and document shows up there.
-import { RELATION_TYPES } from "../relations/model";
+import { IDEA_STATUSES, PROVIDERS, RELATION_TYPES } from "../../contract";
 import type { JsonSchema } from "./schema";
 
 const str: JsonSchema = { type: "string" };
@@ -15,9 +15,9 @@ const obj = (properties: Record<string, JsonSchema>, required: string[] = Object
 const list = (items: JsonSchema): JsonSchema => ({ type: "array", items });
 const wrap = (name: string, s: JsonSchema) => obj({ [name]: s });
 
-const STATUS = { type: "string", enum: ["captured", "exploring", "building", "shipped", "shelved"] };
+const STATUS = { type: "string", enum: [...IDEA_STATUSES] };
 const RELATION_TYPE = { type: "string", enum: [...RELATION_TYPES] };
-const PROVIDER = { type: "string", enum: ["provider_a", "provider_b", "provider_c"] };
+const PROVIDER = { type: "string", enum: [...PROVIDERS] };
 
 const ideaFields = {
   id: int,

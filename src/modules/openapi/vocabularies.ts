@@ -1,9 +1,6 @@
 // Closed vocabularies the services check themselves (for a readable message) and the route schemas type as plain
 // strings: the document names their values, so a client (and the fuzzer) knows what else is a 400.
-import { IDEA_SOURCES, IDEA_STATUSES } from "../ideas/model";
-import { LINK_TYPES } from "../export/model";
-import { USER_RELATION_TYPES } from "../relations/model";
-import { SEARCH_MODES } from "../search/model";
+import { IDEA_SOURCES, IDEA_STATUSES, LINK_TYPES, SEARCH_MODES, USER_RELATION_TYPES } from "../../contract";
 import { API_KEY_MAX, API_KEY_MIN } from "../byok/model";
 import type { JsonSchema } from "./schema";
 

@@ -1,18 +1,15 @@
-// The relation-type vocabulary (the one list every module uses) and TypeBox schemas for relation routes; `duplicate`
-// is system-only, so clients can never send it.
+// TypeBox schemas for relation routes over the contract's relation types; `duplicate` is system-only, so clients can
+// never send it.
 import { t } from "elysia";
 import { IdField } from "../../http/params";
 
-/** The types a user may give a relation. */
-export const USER_RELATION_TYPES = ["related", "parent", "blocks", "inspires", "supersedes"] as const;
-export type UserRelationType = (typeof USER_RELATION_TYPES)[number];
-/** Every type a stored relation can have: the user's, and `duplicate`, which only the system sets. */
-export const RELATION_TYPES = [...USER_RELATION_TYPES, "duplicate"] as const;
-export type RelationType = (typeof RELATION_TYPES)[number];
+import { LIMITS, USER_RELATION_TYPES } from "../../contract";
+
+export { RELATION_TYPES, USER_RELATION_TYPES, type RelationType, type UserRelationType } from "../../contract";
 
 export const TYPE_MESSAGE = `relation_type must be one of ${USER_RELATION_TYPES.join(", ")}`;
-export const NOTE_MAX_CHARS = 500;
-export const BULK_MAX_LINKS = 50;
+export const NOTE_MAX_CHARS = LIMITS.note;
+export const BULK_MAX_LINKS = LIMITS.bulkLinks;
 
 const RelationTypeField = t.Union(USER_RELATION_TYPES.map((v) => t.Literal(v)), { error: TYPE_MESSAGE });
 const IdeaIdField = (name: string) => IdField(`${name} must be an idea id (an integer)`);

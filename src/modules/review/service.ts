@@ -4,7 +4,7 @@ import type { Plan } from "../../auth/plans";
 import { notFound } from "../../errors";
 import { addDays, fromStamp, toStamp } from "../../lib/time";
 import { createUsersRepo } from "../users/repo";
-import { parseSettings } from "../users/settings";
+import { parseSettings } from "../../contract";
 import { createDuplicatesService } from "../duplicates/service";
 import { ideaNotFound } from "../ideas/service";
 import { createReviewRepo } from "./repo";

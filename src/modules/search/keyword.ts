@@ -3,7 +3,8 @@ import { bm25Scores, type TermHit } from "./bm25";
 import { COLUMN_WEIGHTS, type SearchRepo, type SearchRow } from "./repo";
 import { segmentText } from "./segment";
 import { countTerms } from "./term-count";
-import { ftsQuery, segmentedQuery, tokenize, type FtsMode } from "./tokenize";
+import { tokenize, type FtsMode } from "../../contract";
+import { ftsQuery, segmentedQuery } from "./tokenize";
 
 /** Instance-wide matches fetched per wanted row before falling back to the per-account query. */
 const OVERFETCH = 2;

@@ -1,12 +1,11 @@
 // TypeBox schema of GET /ideas/search; limit stays a string because the spec clamps it instead of rejecting it.
 import { t } from "elysia";
 import { Enum, Text } from "../../http/schema";
-import { FTS_MODES } from "./tokenize";
+import { FTS_MODES, LIMITS, SEARCH_MODES } from "../../contract";
 
-export const MAX_QUERY = 500;
+export const MAX_QUERY = LIMITS.query;
 export const SEARCH_DEFAULT_LIMIT = 20;
 export const SEARCH_MAX_LIMIT = 100;
-export const SEARCH_MODES = ["semantic", "keyword"] as const;
 
 export const SearchQuery = t.Object({
   q: Text({ minLength: 1, maxLength: MAX_QUERY }),

@@ -6,12 +6,12 @@ import { fieldError } from "../../errors";
 import { utcMonth } from "../../lib/time";
 import { clampLimit } from "../../http/params";
 import { createTagsRepo } from "../tags/repo";
-import { parseSettings } from "../users/settings";
+import { parseSettings } from "../../contract";
 import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, type SearchQuery } from "./model";
 import { createSearchRepo, type SearchRow } from "./repo";
 import { semanticSearch } from "./semantic";
 import { createKeywordSearch } from "./keyword";
-import type { FtsMode } from "./tokenize";
+import type { FtsMode } from "../../contract";
 
 export const SEMANTIC_USAGE_KIND = "semantic";
 export const SEMANTIC_LIMIT_MESSAGE =

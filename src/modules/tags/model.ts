@@ -1,11 +1,10 @@
 // TypeBox schemas for the tag routes.
 import { t } from "elysia";
 import { Text } from "../../http/schema";
+import { LIMITS, TAG_COLOR_PATTERN, type SimilarTag } from "../../contract";
 
-export const COLOR_RE = /^#[0-9a-fA-F]{6}$/;
-const Name = Text({ minLength: 1, maxLength: 50 });
-// `#rrggbb` exactly; the three-digit form is rejected.
-const Color = t.String({ pattern: "^#[0-9a-fA-F]{6}$" });
+const Name = Text({ minLength: 1, maxLength: LIMITS.tagName });
+const Color = t.String({ pattern: TAG_COLOR_PATTERN });
 
 export const CreateTagBody = t.Object({ name: Name, color: t.Optional(t.Nullable(Color)) });
 export type CreateTagBody = typeof CreateTagBody.static;
@@ -16,10 +15,6 @@ export type UpdateTagBody = typeof UpdateTagBody.static;
 export const SimilarQuery = t.Object({ tag: t.Optional(t.String()), limit: t.Optional(t.String()) });
 export type SimilarQuery = typeof SimilarQuery.static;
 
-export interface SimilarTag {
-  name: string;
-  idea_count: number;
-  similarity: number;
-}
+export type { SimilarTag };
 /** Provided by the search engine when it runs: tags nearest to `tagId` by embedding, best first. */
 export type TagSimilarEngine = (userId: string, tagId: number, limit: number) => SimilarTag[] | Promise<SimilarTag[]>;

@@ -5,9 +5,9 @@ import { isTrialing, effectivePlan } from "../../auth/plans";
 import { addDays, fromStamp, toStamp } from "../../lib/time";
 import { createUsersRepo, type HistoryRow, type UserRow } from "./repo";
 import { EMAIL_RE, type UpdateMeBody } from "./model";
-import { sanitizeSettings } from "./settings";
+import { sanitizeSettings } from "../../contract";
 import { createApiKeysService } from "../api-keys/service";
-import { codePoints } from "../../http/schema";
+import { codePoints } from "../../contract";
 
 export interface AccountInput { email: string; plan?: string; name?: string; password?: string | null; operator?: boolean }
 

@@ -1,28 +1,8 @@
 // The mind map: GET /map (every plan) and the bulk form of POST /map/relations (Pro); single relations are in ideas.ts.
 import { get, post } from "./client";
-import type { RelationType, Status } from "./types";
+import type { MapEdge, MapNode } from "../../contract";
 
-export interface MapNode {
-  id: number;
-  number: number;
-  title: string;
-  status: Status;
-  tags: string[];
-  /** Edges touching the node within the same response. */
-  connectionCount: number;
-  created_at: string;
-}
-
-export interface MapEdge {
-  id: number;
-  source: number;
-  target: number;
-  type: RelationType;
-  score: number | null;
-  note: string | null;
-  created_by: "user" | "system";
-  created_at: string;
-}
+export type { MapEdge, MapNode };
 
 export interface MapData { nodes: MapNode[]; edges: MapEdge[] }
 

@@ -1,24 +1,12 @@
-// The API's resource shapes as the spec describes them (clients ignore unknown fields).
-export const STATUSES = ["captured", "exploring", "building", "shipped", "shelved"] as const;
-export type Status = (typeof STATUSES)[number];
-export const RELATION_TYPES = ["related", "parent", "blocks", "inspires", "supersedes", "duplicate"] as const;
-export type RelationType = (typeof RELATION_TYPES)[number];
-/** Types a user may create (duplicate is made by the system only). */
-export const USER_RELATION_TYPES = ["related", "parent", "blocks", "inspires", "supersedes"] as const;
-export const LINK_TYPES = ["url", "assistant-chat", "code-repo", "code-issue", "attachment"] as const;
-export type LinkType = (typeof LINK_TYPES)[number];
-export const PROVIDERS = ["provider_a", "provider_b", "provider_c"] as const;
-export type Provider = (typeof PROVIDERS)[number];
+// The API's resource shapes as the spec describes them (clients ignore unknown fields). Vocabularies, limits and
+// character counting are the server's contract (src/contract/), the only server module the web app imports.
+import type { IdeaStatus, LinkType, RelationType } from "../../contract";
 
-/** The spec's limits, shown before sending, in characters as `chars` counts them (the server counts the same way). */
-export const LIMITS = { title: 200, body: 50_000, tags: 20, tagName: 50, url: 2_000, linkTitle: 200, displayName: 100, keyLabel: 100, query: 500, note: 500, bulk: 50 } as const;
-
-/** Characters as people count them and the server limits them: code points (an emoji is one, not two). */
-export function chars(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
+export {
+  IDEA_STATUSES as STATUSES, LIMITS, LINK_TYPES, PROVIDERS, RELATION_TYPES, USER_RELATION_TYPES, codePoints,
+  type IdeaStatus as Status, type LinkType, type Provider, type RelationType,
+} from "../../contract";
+type Status = IdeaStatus;
 
 export interface Idea {
   id: number;

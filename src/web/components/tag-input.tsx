@@ -5,7 +5,7 @@
 // and on Ctrl/Cmd+Enter (before the form's own handler sees the key, so a save includes the half-typed tag).
 import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { listTags } from "../api/tags";
-import { LIMITS, chars } from "../api/types";
+import { LIMITS, codePoints } from "../api/types";
 
 export interface TagInputProps {
   value: string[];
@@ -61,13 +61,13 @@ export function TagInput({ value, onChange, label = "Tags", error, autoFocus }: 
     : [];
   const showList = open && suggestions.length > 0;
   const full = value.length >= LIMITS.tags;
-  const tooLong = chars(text.trim()) > LIMITS.tagName;
+  const tooLong = codePoints(text.trim()) > LIMITS.tagName;
   const localError = full && text.trim() ? `At most ${LIMITS.tags} tags` : tooLong ? `A tag has at most ${LIMITS.tagName} characters` : "";
 
   const add = (name: string) => {
     const n = name.trim();
     if (!n) return;
-    if (chars(n) > LIMITS.tagName || value.length >= LIMITS.tags) return; // the message says why; the text stays
+    if (codePoints(n) > LIMITS.tagName || value.length >= LIMITS.tags) return; // the message says why; the text stays
     const next = addTag(value, n);
     if (next !== value) onChange(next);
     setText("");
@@ -142,7 +142,7 @@ export function TagInput({ value, onChange, label = "Tags", error, autoFocus }: 
               // A pasted "a, b, c" becomes three tags.
               const parts = v.split(",");
               let next = value;
-              for (const p of parts.slice(0, -1)) if (chars(p.trim()) <= LIMITS.tagName && next.length < LIMITS.tags) next = addTag(next, p);
+              for (const p of parts.slice(0, -1)) if (codePoints(p.trim()) <= LIMITS.tagName && next.length < LIMITS.tags) next = addTag(next, p);
               if (next !== value) onChange(next);
               setText(parts.at(-1) ?? "");
             } else setText(v);

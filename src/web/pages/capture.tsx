@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { createIdea, listIdeas } from "../api/ideas";
 import { discardCapture, enqueueCapture, hasWaitingCaptures, isRetryable, onCaptureSent, type QueuedCapture } from "../api/outbox";
-import { LIMITS, chars, type Idea } from "../api/types";
+import { LIMITS, codePoints, type Idea } from "../api/types";
 import { Field } from "../components/field";
 import { Markdown } from "../components/markdown";
 import { IdeaCapNotice } from "../components/notices";
@@ -229,7 +229,7 @@ export function CapturePage(_props: { params: Record<string, string> }) {
         }}
       >
         <div data-field="title">
-          <Field label="Title" max={LIMITS.title} length={chars(form.title)} error={errors.title}>
+          <Field label="Title" max={LIMITS.title} length={codePoints(form.title)} error={errors.title}>
             {(p) => (
               <input
                 {...p}
@@ -254,7 +254,7 @@ export function CapturePage(_props: { params: Record<string, string> }) {
           <button type="button" class="btn small ghost preview-toggle" aria-pressed={preview} onClick={() => setPreview(!preview)}>
             {preview ? "Edit" : "Preview"}
           </button>
-          <Field label="Body" hint={<span>Markdown</span>} max={LIMITS.body} length={chars(form.body)} error={errors.body}>
+          <Field label="Body" hint={<span>Markdown</span>} max={LIMITS.body} length={codePoints(form.body)} error={errors.body}>
             {(p) =>
               preview ? (
                 <div class="capture-preview" id={p.id} tabIndex={0} aria-label="Body preview">

@@ -3,8 +3,8 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { searchIdeas, type SearchOut } from "../api/ideas";
-import { LIMITS, chars, type SearchResult } from "../api/types";
-import { tokenize } from "../../modules/search/tokenize";
+import { LIMITS, codePoints, type SearchResult } from "../api/types";
+import { SEARCH_MODES, tokenize, type FtsMode } from "../../contract";
 import { Page } from "../components/page";
 import { Field } from "../components/field";
 import { IdeaNumber, StatusBadge, TagChips } from "../components/badges";
@@ -13,8 +13,7 @@ import { describeError } from "../errors";
 import { isPro, useSession } from "../session";
 import { navigate, setQuery, useLocation } from "../router";
 
-type Mode = "semantic" | "keyword";
-type FtsMode = "or" | "and" | "exact";
+type Mode = (typeof SEARCH_MODES)[number];
 const FTS_LABELS: Record<FtsMode, string> = { or: "Any word", and: "Every word", exact: "Exact phrase" };
 
 type State =
@@ -53,7 +52,7 @@ export function SearchPage(_props: { params: Record<string, string> }) {
   useEffect(() => {
     const text = q.trim();
     if (!text) return setState({ kind: "idle" });
-    if (chars(text) > LIMITS.query) return setState({ kind: "too-long" });
+    if (codePoints(text) > LIMITS.query) return setState({ kind: "too-long" });
     const ctrl = new AbortController();
     setState((s) => ({ kind: "loading", previous: s.kind === "done" ? s.out : s.kind === "loading" ? s.previous : null }));
     searchIdeas({ q: text, mode, fts_mode: fts === "or" ? undefined : fts }, ctrl.signal).then(
@@ -65,7 +64,7 @@ export function SearchPage(_props: { params: Record<string, string> }) {
     return () => ctrl.abort();
   }, [q, mode, fts]);
 
-  const tooLong = chars(draft.trim()) > LIMITS.query;
+  const tooLong = codePoints(draft.trim()) > LIMITS.query;
   const submit = (e: Event) => {
     e.preventDefault();
     if (tooLong) return;
@@ -78,7 +77,7 @@ export function SearchPage(_props: { params: Record<string, string> }) {
     <Page title={q ? `Search: ${q.slice(0, 60)}` : "Search"} heading="Search">
       <form class="search-form" role="search" aria-label="Search ideas" onSubmit={submit}>
         <div class="search-query">
-          <Field label="Search" max={draft.length > LIMITS.query - 100 ? LIMITS.query : undefined} length={chars(draft.trim())}>
+          <Field label="Search" max={draft.length > LIMITS.query - 100 ? LIMITS.query : undefined} length={codePoints(draft.trim())}>
             {(p) => <input {...p} ref={field} type="search" name="q" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} autocomplete="off" />}
           </Field>
           <button type="submit" class="btn primary" disabled={tooLong}>Search</button>
@@ -86,7 +85,7 @@ export function SearchPage(_props: { params: Record<string, string> }) {
         <div class="search-options">
           <fieldset class="segmented">
             <legend class="visually-hidden">Search by</legend>
-            {(["semantic", "keyword"] as const).map((m) => (
+            {SEARCH_MODES.map((m) => (
               <label key={m} class={mode === m ? "on" : ""}>
                 <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setQuery({ mode: m === "semantic" ? null : m })} />
                 {m === "semantic" ? "Semantic" : "Keyword"}

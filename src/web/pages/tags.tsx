@@ -2,7 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { ApiError } from "../api/client";
 import { createTag, deleteTag, listTags } from "../api/tags";
-import { LIMITS, chars, type Tag } from "../api/types";
+import { LIMITS, codePoints, type Tag } from "../api/types";
 import { Page } from "../components/page";
 import { Field } from "../components/field";
 import { ConfirmDialog } from "../components/dialog";
@@ -99,7 +99,7 @@ function CreateTag({ onCreated }: { onCreated: () => void }) {
   };
   return (
     <form class="tag-create card" onSubmit={submit} aria-label="Create a tag">
-      <Field label="New tag" error={error} max={LIMITS.tagName} length={chars(name)}>
+      <Field label="New tag" error={error} max={LIMITS.tagName} length={codePoints(name)}>
         {(p) => <input {...p} value={name} onInput={(e) => { setName(e.currentTarget.value); setError(undefined); }} />}
       </Field>
       <div class="field tag-create-colour">

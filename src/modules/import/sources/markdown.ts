@@ -1,10 +1,11 @@
 // Markdown folders, Obsidian vaults, Logseq graphs and Basic Memory projects: one note per .md file, read the same way.
+import { IDEA_STATUSES } from "../../../contract";
 import type { ImportEntry, ImportInput, SkippedItem, SourceNote, SourceReader } from "./types";
 import { baseName, decodeText, dirName, extOf, externalLinks, mergeLinks, note, stripExt, validDate } from "./reader-kit";
 
 const NOTE_EXT = new Set(["md", "markdown", "txt"]);
 const ATTACHMENT_EXT = /\.(png|jpe?g|gif|webp|svg|bmp|tiff?|heic|avif|pdf|mp3|m4a|wav|ogg|webm|mp4|mov|mkv|zip|canvas|excalidraw|docx?|xlsx?|pptx?|csv|json|edn)$/i;
-const STATUSES = new Set(["captured", "exploring", "building", "shipped", "shelved"]);
+const STATUSES: ReadonlySet<string> = new Set(IDEA_STATUSES);
 const CREATED_KEYS = ["created", "created_at", "createdAt", "date created", "date_created", "creation_date", "creationDate", "date"];
 const UPDATED_KEYS = ["updated", "updated_at", "updatedAt", "modified", "date modified", "date_modified", "last_modified", "lastmod", "mtime"];
 

@@ -2,7 +2,7 @@
 // Keyboard: Ctrl/Cmd+Enter saves, Escape cancels (an Undo on the toast brings the unsaved text back).
 import { useEffect, useRef, useState } from "preact/hooks";
 import { getIdea, updateIdea } from "../../api/ideas";
-import { LIMITS, chars, type Idea } from "../../api/types";
+import { LIMITS, codePoints, type Idea } from "../../api/types";
 import { Field } from "../../components/field";
 import { IdeaPicker } from "../../components/idea-picker";
 import { Markdown } from "../../components/markdown";
@@ -53,9 +53,9 @@ export function EditForm(props: {
     const local: Record<string, string> = {};
     if (!title.trim()) local.title = "A title is required";
     if (tagList.length > LIMITS.tags) local.tags = `At most ${LIMITS.tags} tags`;
-    const long = tagList.find((t) => chars(t) > LIMITS.tagName);
+    const long = tagList.find((t) => codePoints(t) > LIMITS.tagName);
     if (long) local.tags = `“${long.slice(0, 20)}…” is longer than ${LIMITS.tagName} characters`;
-    if (chars(title.trim()) > LIMITS.title || chars(body) > LIMITS.body || Object.keys(local).length) {
+    if (codePoints(title.trim()) > LIMITS.title || codePoints(body) > LIMITS.body || Object.keys(local).length) {
       setErrors(local);
       return;
     }
@@ -104,7 +104,7 @@ export function EditForm(props: {
         }
       }}
     >
-      <Field label="Title" max={LIMITS.title} length={chars(title)} error={errors.title}>
+      <Field label="Title" max={LIMITS.title} length={codePoints(title)} error={errors.title}>
         {(p) => <input {...p} ref={titleRef} value={title} onInput={(e) => setTitle(e.currentTarget.value)} required />}
       </Field>
       <div class="body-tabs" role="group" aria-label="Write or preview">
@@ -116,7 +116,7 @@ export function EditForm(props: {
           {body.trim() ? <Markdown text={body} /> : <p class="muted">Nothing to preview.</p>}
         </div>
       ) : (
-        <Field label="Body" hint="Markdown" max={LIMITS.body} length={chars(body)} error={errors.body}>
+        <Field label="Body" hint="Markdown" max={LIMITS.body} length={codePoints(body)} error={errors.body}>
           {(p) => <textarea {...p} rows={14} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}
         </Field>
       )}

@@ -1,7 +1,7 @@
 // The idea's external links: listed newest first, added with a type, removed one by one.
 import { useState } from "preact/hooks";
 import { addLink, removeLink } from "../../api/ideas";
-import { LIMITS, LINK_TYPES, chars, type Idea, type Link, type LinkType } from "../../api/types";
+import { LIMITS, LINK_TYPES, codePoints, type Idea, type Link, type LinkType } from "../../api/types";
 import { Field } from "../../components/field";
 import { notify, notifyError } from "../../components/toast";
 import { describeError, fieldErrors } from "../../errors";
@@ -96,7 +96,7 @@ function AddLinkForm({ ideaId, onDone }: { ideaId: number; onDone: (link: Link |
         {(p) => <input {...p} type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://" autofocus />}
       </Field>
       <div class="link-form-row">
-        <Field label="Link title" max={LIMITS.linkTitle} length={chars(title)} error={errors.title} hint="Optional">
+        <Field label="Link title" max={LIMITS.linkTitle} length={codePoints(title)} error={errors.title} hint="Optional">
           {(p) => <input {...p} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />}
         </Field>
         <Field label="Link type" error={errors.link_type}>

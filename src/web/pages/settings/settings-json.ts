@@ -1,6 +1,6 @@
 // The spec's settings_json keys, their ranges and defaults, and the merge that keeps every key the page does not know.
-// The rules are the server's own module (pure, no server imports), so page and server cannot disagree on a range.
-import { DEFAULT_SETTINGS, parseSettings, STALE_DAYS_RANGE, THRESHOLD_RANGE, type UserSettings } from "../../../modules/users/settings";
+// The rules are the contract's (src/contract/settings.ts, pure), so page and server cannot disagree on a range.
+import { DEFAULT_SETTINGS, parseSettings, STALE_DAYS_RANGE, THRESHOLD_RANGE, type UserSettings } from "../../../contract";
 
 export type Preferences = UserSettings;
 export const DEFAULTS: Readonly<Preferences> = DEFAULT_SETTINGS;

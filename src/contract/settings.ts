@@ -1,6 +1,9 @@
-// Parses settings_json into typed settings; out-of-range or mistyped values are dropped silently, as the spec says.
+// settings_json: its keys, ranges and defaults, and the parse that drops out-of-range or mistyped values silently (as
+// the spec says). Pure and import-free (part of the contract): the server and the web app's settings page use it alike.
+import type { Provider } from "./vocabularies";
+
 export interface UserSettings {
-  preferred_ai_provider: "provider_a" | "provider_b" | "provider_c" | null;
+  preferred_ai_provider: Provider | null;
   search_threshold: number;
   dedup_threshold: number;
   related_threshold: number;
