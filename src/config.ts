@@ -191,9 +191,12 @@ function describeErrors(value: unknown): string {
   const seen = new Map<string, string>();
   for (const e of Value.Errors(ConfigSchema, value)) {
     if (seen.has(e.path)) continue;
-    const literals = (e.schema.anyOf as TSchema[] | undefined)?.filter((s) => s.type !== "null").map((s) => s.const);
+    const branches = (e.schema.anyOf as TSchema[] | undefined)?.filter((s) => s.type !== "null");
+    const literals = branches?.map((s) => s.const);
+    // A nullable setting's own rule (a minimum length, say) says more than TypeBox's "Expected union value".
     const message = literals?.length && literals.every((v) => typeof v === "string")
       ? `Expected one of ${literals.map((v) => JSON.stringify(v)).join(", ")}`
+      : branches?.length === 1 ? (Value.Errors(branches[0]!, e.value).First()?.message ?? e.message)
       : e.message;
     seen.set(e.path, `${e.path || "/"}${envHint(e.path)}: ${message}`);
   }

@@ -48,6 +48,7 @@ const DOCUMENTED_5XX: Record<string, number[]> = {
   "GET /api/v1/agent/ws": [501],
   "POST /api/v1/user/billing/checkout": [501],
   "POST /api/v1/user/billing/portal": [501],
+  "POST /api/v1/billing/webhook": [501],
 };
 
 const LEAKS: Array<[RegExp, string]> = [

@@ -28,7 +28,7 @@ describe("environment variables", () => {
         typeof d === "number" ? [String(d + 1), d + 1]
         : typeof d === "boolean" ? [String(!d), !d]
         : Array.isArray(d) ? ["10.0.0.9", ["10.0.0.9"]]
-        : d === null ? ["/srv/x", "/srv/x"]
+        : d === null ? ["/srv/idearepo-changed", "/srv/idearepo-changed"] // long enough for a token's minimum length
         : [`${d}-changed`, `${d}-changed`];
       let cfg;
       try {
@@ -73,6 +73,12 @@ describe("environment variables", () => {
         '/log_level (IDEAREPO_LOG_LEVEL): Expected one of "debug", "info", "warn", "error", "silent"; ' +
         "/provider_timeout_ms (IDEAREPO_PROVIDER_TIMEOUT_MS): Expected integer to be greater or equal to 1000; " +
         "/smtp/port (IDEAREPO_SMTP_PORT): Expected integer",
+    );
+  });
+
+  test("a nullable setting's own rule is named, not the union around it", () => {
+    expect(errorOf(() => loadConfig({ ...base, IDEAREPO_METRICS_TOKEN: "short" }))).toBe(
+      "Invalid configuration at /metrics/token (IDEAREPO_METRICS_TOKEN): Expected string length greater or equal to 16",
     );
   });
 });
