@@ -6,6 +6,7 @@ import { createMailCaptureService, type FileOutcome } from "../modules/mail-capt
 import { MAX_MESSAGE_BYTES, type MailCaptureHealth } from "../modules/mail-capture/model";
 import { ImapFailure, openImapSession, type ImapSession } from "./imap";
 import { createCaptureReplier } from "./capture-reply";
+import { recordEmailCapture } from "../metrics/registry";
 
 /** Why capture by e-mail cannot run with this configuration; null when it can (or "off" when it is not configured). */
 export function imapConfigProblem(config: Deps["config"]): string | null {
@@ -68,6 +69,7 @@ export function createMailCaptureReader(deps: Deps): BackgroundService {
 
   function report(uid: number, outcome: FileOutcome, moved: boolean, folder: string) {
     const where = moved ? { moved_to: folder } : { moved_to: null, note: `could not move it to ${folder}; it stays and is skipped as already filed next time` };
+    recordEmailCapture(outcome.kind === "captured" ? "filed" : outcome.kind);
     if (outcome.kind === "captured") {
       log.info("mail captured", { uid, user_id: outcome.userId, idea_id: outcome.ideas[0].id, number: outcome.ideas[0].number, parts: outcome.ideas.length, ...where });
     } else if (outcome.kind === "duplicate") {

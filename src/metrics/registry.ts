@@ -63,10 +63,10 @@ export function recordImport(source: string, outcome: "ok" | "failed", ideas = 0
 }
 
 /**
- * One e-mail that reached the capture path: `filed` became an idea, `refused` was turned away on purpose (unknown
- * address, not allowed, too large, a loop), `failed` could not be handled (a fault; it may be retried).
+ * One e-mail read from the capture mailbox: `filed` became ideas, `duplicate` had been filed before, `refused` went to
+ * Unmatched (unknown address, too large, capture off, the hourly limit …).
  */
-export function recordEmailCapture(outcome: "filed" | "refused" | "failed"): void {
+export function recordEmailCapture(outcome: "filed" | "duplicate" | "refused"): void {
   metrics.emailCaptures.inc({ outcome });
 }
 

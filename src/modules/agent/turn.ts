@@ -10,6 +10,7 @@ import type { ServerMessage, Usage } from "./model";
 import { boundResult, systemPrompt, windowOf } from "./prompt";
 import { isWrite, type AgentTools } from "./toolset";
 import type { ConversationRow } from "./repo";
+import { recordAgentTurn, recordProviderError } from "../../metrics/registry";
 
 /** Provider rounds that may call tools; one more round follows with tools off, so a turn always ends in an answer. */
 export const MAX_TOOL_ROUNDS = 6;
@@ -60,6 +61,7 @@ export async function runTurn(ctx: TurnContext, question: KeptMessage & { role: 
     history.push(message);
   };
   const finish = (cancelled: boolean) => {
+    if (!cancelled) recordAgentTurn(cred.provider);
     deps.log.info("agent turn", {
       user_id: ctx.auth.user.id, provider: cred.provider, model, rounds, ...usage, cancelled, duration_ms: Math.round(performance.now() - started),
     });
@@ -94,6 +96,7 @@ export async function runTurn(ctx: TurnContext, question: KeptMessage & { role: 
       if (partial) keep({ role: "assistant", text: partial, calls: [], ...(e instanceof ChatCancelled ? { cancelled: true as const } : { failed: true as const }) });
       if (e instanceof ChatCancelled) return finish(true);
       if (!(e instanceof ProviderError)) throw e;
+      recordProviderError(cred.provider, "agent");
       deps.log.warn("agent provider call failed", { user_id: ctx.auth.user.id, provider: cred.provider, error: e.message });
       ctx.send({ type: "error", error: e.message, provider: cred.provider });
       return;
