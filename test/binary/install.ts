@@ -4,16 +4,30 @@ import { join } from "node:path";
 import { buildBinary } from "../../scripts/build.ts";
 import { tempDir } from "../cli";
 
-/** Builds the binary and installs it as `<home>/idearepo` in a fresh temp folder (`home`; the caller removes it). */
+let built: Promise<{ outfile: string; ms: number }> | null = null;
+
+/**
+ * This checkout's binary, built once per test process: `bun test` runs every file in one process, so the binary,
+ * ONNX and container tests share one ~20 s build. Removed when the process exits.
+ */
+export function builtBinary(): Promise<{ outfile: string; ms: number }> {
+  built ??= (async () => {
+    const buildDir = tempDir("idearepo-build-");
+    process.on("exit", () => rmSync(buildDir, { recursive: true, force: true }));
+    const out = await buildBinary({ outfile: join(buildDir, "idearepo") });
+    console.log(`binary: ${(statSync(out.outfile).size / 1024 / 1024).toFixed(1)} MB, built in ${out.ms} ms`);
+    return out;
+  })();
+  return built;
+}
+
+/** Installs the binary as `<home>/idearepo` in a fresh temp folder (`home`; the caller removes it). */
 export async function installBinary(homePrefix: string): Promise<{ home: string; bin: string }> {
-  const buildDir = tempDir("idearepo-build-");
-  const built = await buildBinary({ outfile: join(buildDir, "idearepo") });
+  const { outfile } = await builtBinary();
   const home = tempDir(homePrefix);
   const bin = join(home, "idearepo");
-  copyFileSync(built.outfile, bin);
+  copyFileSync(outfile, bin);
   Bun.spawnSync(["chmod", "+x", bin]);
-  rmSync(buildDir, { recursive: true, force: true });
-  console.log(`binary: ${(statSync(bin).size / 1024 / 1024).toFixed(1)} MB, built in ${built.ms} ms`);
   return { home, bin };
 }
 
