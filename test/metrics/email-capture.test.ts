@@ -32,10 +32,12 @@ describe.skipIf(!run)("e-mail capture metrics", () => {
     await waitForFolder(d, "idearepo/Done", 1);
     await d.append(await compose({ to: "ideas+abcdefghijklmnopqrst@example.org", subject: "Stranger", text: "who am I" }));
     await waitForFolder(d, "idearepo/Unmatched", 1);
-    const after = await until(async () => {
+    const seen = await until(async () => {
       const s = await now();
       return sampleValue(s, "idearepo_email_captures_total", { outcome: "refused" }) > sampleValue(before, "idearepo_email_captures_total", { outcome: "refused" }) ? s : null;
     }, 3000);
+    expect(seen).not.toBeNull();
+    const after = seen!;
     for (const outcome of ["filed", "refused"]) {
       expect(sampleValue(after, "idearepo_email_captures_total", { outcome }) - sampleValue(before, "idearepo_email_captures_total", { outcome }), outcome).toBe(1);
     }
