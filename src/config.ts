@@ -75,7 +75,7 @@ export const ConfigSchema = T.Object({
     done_folder: T.String({ minLength: 1, default: "idearepo/Done" }),
     /** The mailbox's own address; each account's capture address is its plus-address (ideas+<token>@…). */
     address: nullable(T.String()),
-    /** Ideas one account may file by e-mail per hour; the rest go to the Unmatched folder. */
+    /** Messages one account may have filed per hour (a split message counts once); the rest go to Unmatched. */
     hourly_limit: T.Integer({ minimum: 1, default: 60 }),
     /** How often the folder is read besides IDLE (a server without IDLE, a missed notification). */
     poll_seconds: T.Integer({ minimum: 5, default: 60 }),

@@ -54,6 +54,16 @@ describe.skipIf(!run)("limits", () => {
     expect((await waitForIdeas(app.t, u, 4)).map((i) => i.title)).toContain("Next hour");
   }, 30_000);
 
+  test("a subject over 200 characters is cut at a word with …", async () => {
+    const u = await makeUser(app.t, { plan: "pro" });
+    const subject = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" "); // 269 characters
+    await d.append(await compose({ to: await captureEmailOf(app.t, u), subject, text: "long subject" }));
+    const [idea] = await waitForIdeas(app.t, u, 1);
+    expect([...idea.title].length).toBeLessThanOrEqual(200);
+    expect(idea.title).toEndWith("…");
+    expect(subject.startsWith(idea.title.slice(0, -1) + " ")).toBe(true); // ends on a whole word
+  }, 30_000);
+
   test("a message over 10 MB is not downloaded: Unmatched, with the reason", async () => {
     const u = await makeUser(app.t, { plan: "pro" });
     const big = await compose({
