@@ -20,6 +20,8 @@ export async function startCaptureApp(imap: Partial<Config["imap"]>, config: Par
   const t = makeApp({ logs, config: { ...config, imap: { poll_seconds: 60, hourly_limit: 60, ...imap } as Config["imap"] } });
   const reader = createMailCaptureReader(t.deps);
   await reader.start(t.deps);
+  // Connected before the test mails anything (a loaded machine can take a moment to log in).
+  if (imap.host) await until(() => t.deps.engines.mailCapture?.health().state !== "connecting", 15_000);
   return {
     t,
     reader,
@@ -61,14 +63,14 @@ export async function ideasOf(t: TestApp, u: TestUser): Promise<any[]> {
 }
 
 /** Waits until the account holds `n` ideas (at most `ms`), then returns them with their details. */
-export async function waitForIdeas(t: TestApp, u: TestUser, n: number, ms = 5000): Promise<any[]> {
+export async function waitForIdeas(t: TestApp, u: TestUser, n: number, ms = 15_000): Promise<any[]> {
   await until(async () => (await ideasOf(t, u)).length >= n, ms);
   const list = await ideasOf(t, u);
   return Promise.all(list.map(async (i) => (await call(t, "GET", `/ideas/${i.id}`, { key: u.key })).body));
 }
 
 /** Waits until `folder` holds `n` messages (at most `ms`). */
-export async function waitForFolder(d: Dovecot, folder: string, n: number, ms = 5000) {
+export async function waitForFolder(d: Dovecot, folder: string, n: number, ms = 15_000) {
   await until(async () => (await d.list(folder)).length >= n, ms);
   return d.list(folder);
 }
