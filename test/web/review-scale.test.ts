@@ -12,7 +12,7 @@ const focusedItem = (page: Page) => page.evaluate(() => (globalThis as any).docu
 const sectionCount = async (page: Page, name: RegExp) => Number(await page.getByRole("heading", { name, level: 2 }).locator(".count").textContent());
 
 /** Notes of a vault: two subjects written recently and linked by their author, three old notes still marked captured
- * (stale at once, as their app said), two old notes with no status (they arrive shelved), and a near-copy pair. */
+ * (stale at once, as their app said), two old notes with no status (they arrive shelved), and near-copies of one note. */
 function vault(): Uint8Array {
   const today = new Date().toISOString().slice(0, 10);
   const note = (fm: Record<string, string>, body: string) =>
@@ -32,6 +32,9 @@ function vault(): Uint8Array {
     "Starter feeder.md": note(recent, "Reminder app to feed my sourdough starter on time."),
     "Grocery aisles.md": note(recent, "Grocery list app that sorts items by supermarket aisle. Shared grocery list for the household that orders items by the aisle of my usual supermarket."),
     "Grocery aisles 2.md": note(recent, "Grocery list app sorting items by supermarket aisle. A shared grocery list for the household which orders items by the aisle of the usual supermarket."),
+    "Grocery aisles 3.md": note(recent, "Grocery list app that sorts items by supermarket aisle. Shared grocery list for the household, ordered by the aisles of my usual supermarket."),
+    "Grocery aisles 4.md": note(recent, "Shared grocery list for the household that orders items by the aisle of my usual supermarket: a grocery list app sorting by aisle."),
+    "Grocery aisles 5.md": note(recent, "Grocery list app that sorts items by supermarket aisle. Shared household grocery list ordering items by the aisle of my usual supermarket."),
     "Tax reminders.md": note({ status: "captured", created: "2025-01-01", updated: "2025-01-10" }, "Calendar entries before each quarterly tax filing deadline."),
     "Bird camera.md": note({ status: "captured", created: "2025-02-01", updated: "2025-02-10" }, "Solar powered bird feeder camera that labels species."),
     "Chess cards.md": note({ status: "captured", created: "2025-03-01", updated: "2025-03-10" }, "Spaced repetition flashcards for chess openings."),
@@ -55,7 +58,7 @@ describeBrowser("review queue at scale", () => {
       method: "POST", headers: { "x-api-key": key, "content-type": "application/zip" }, body: vault(),
     });
     expect(res.status).toBe(201);
-    expect(((await res.json()) as any).imported).toMatchObject({ created: 18, relations: 3 });
+    expect(((await res.json()) as any).imported).toMatchObject({ created: 21, relations: 3 });
     await waitForQuiescence(server.dataDir);
   }, 90_000);
 
@@ -117,6 +120,18 @@ describeBrowser("review queue at scale", () => {
     await page.getByRole("button", { name: "Undo" }).click();
     await page.getByText("3 ideas are captured again.").waitFor();
     for (const s of q.stale) expect((await api(server.base, key, "GET", `/ideas/${s.id}`)).body.status).toBe("captured");
+
+    // A group shows its best 3 items; the rest on request.
+    const sizes = new Map<number, { n: number; number: number }>();
+    for (const d of q.duplicates) sizes.set(d.idea_id, { n: (sizes.get(d.idea_id)?.n ?? 0) + 1, number: d.idea_number });
+    const largest = [...sizes.values()].sort((a, b) => b.n - a.n)[0];
+    const duplicatesRegion = page.getByRole("region", { name: /^Possible duplicates/ });
+    const groupItem = duplicatesRegion.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3, name: new RegExp(`^#${largest.number} `) }) });
+    expect(await groupItem.locator("[data-key]").count()).toBe(Math.min(3, largest.n));
+    expect(largest.n).toBeGreaterThan(3); // the newest of five near-copies
+    const more = largest.n - 3;
+    await groupItem.getByRole("button", { name: `Show ${more} more possible duplicate${more === 1 ? "" : "s"} of #${largest.number}` }).click();
+    expect(await groupItem.locator("[data-key]").count()).toBe(largest.n);
 
     // D dismisses every possible duplicate of the idea in focus, after a confirmation.
     for (let i = 0; i < 40 && !(await focusedItem(page)).startsWith("dup-"); i++) await page.keyboard.press("j");

@@ -9,6 +9,7 @@ import { BulkButton, BulkProgress, IdeaGroupView, Section, ShowMore } from "./re
 import { ConnectionCard, DuplicateCard, StaleCard } from "./review/items";
 import { useReviewKeys } from "./review/use-review-keys";
 import { useReviewQueue } from "./review/use-review-queue";
+import { shownOf } from "./review/queue-model";
 
 export function ReviewPage(_props: { params: Record<string, string> }) {
   const session = useSession();
@@ -94,11 +95,11 @@ export function ReviewPage(_props: { params: Record<string, string> }) {
           </>}>
             <ul class="list review-ideas">
               {conn.slice(0, s.shown.conn).map((g) => (
-                <IdeaGroupView key={g.key} group={g} noun={["connection", "connections"]} actions={<>
+                <IdeaGroupView key={g.key} group={g} noun={["connection", "connections"]} hidden={g.entries.length - shownOf(g, s.opened).length} onOpen={() => s.openGroup(g.key)} actions={<>
                   <BulkButton label={`Keep all ${g.entries.length}`} of={`connections of #${g.number}`} keyHint="K" onClick={() => a.keepConnectionsOf(g.entries)} disabled={working} />
                   {pro && <BulkButton label={`Reject all ${g.entries.length}`} of={`connections of #${g.number}`} keyHint="R" onClick={() => a.rejectConnections(g.entries)} danger disabled={working} />}
                 </>}>
-                  {g.entries.map((e) => (
+                  {shownOf(g, s.opened).map((e) => (
                     <li key={e.key}>
                       <ConnectionCard item={e.item} frame={s.frame(e)} canReject={pro} onKeep={() => a.keepConnectionsOf([e])} onReject={() => a.rejectConnections([e])} />
                     </li>
@@ -113,9 +114,9 @@ export function ReviewPage(_props: { params: Record<string, string> }) {
             actions={<BulkButton label={`Dismiss all ${counts.dup}`} of="possible duplicates" onClick={() => a.dismissAllDups(allDuplicates)} disabled={working} />}>
             <ul class="list review-ideas">
               {dup.slice(0, s.shown.dup).map((g) => (
-                <IdeaGroupView key={g.key} group={g} noun={["possible duplicate", "possible duplicates"]}
+                <IdeaGroupView key={g.key} group={g} noun={["possible duplicate", "possible duplicates"]} hidden={g.entries.length - shownOf(g, s.opened).length} onOpen={() => s.openGroup(g.key)}
                   actions={<BulkButton label={`Dismiss all ${g.entries.length}`} of={`possible duplicates of #${g.number}`} keyHint="D" onClick={() => a.dismissAllDups(g.entries)} disabled={working} />}>
-                  {g.entries.map((e) => (
+                  {shownOf(g, s.opened).map((e) => (
                     <li key={e.key}>
                       <DuplicateCard item={e.item} frame={s.frame(e)} onDismiss={() => a.dismissDup(e)} onMerge={() => a.mergeDup(e)} />
                     </li>

@@ -32,7 +32,7 @@ export function BulkButton({ label, of, onClick, danger, disabled, keyHint }: { 
 }
 
 /** An idea's suggestions: its number and title, how many and the best score, actions for all of them, then the items. */
-export function IdeaGroupView<E extends ConnEntry | DupEntry>({ group, noun, actions, children }: { group: IdeaGroup<E>; noun: [string, string]; actions: ComponentChildren; children: ComponentChildren }) {
+export function IdeaGroupView<E extends ConnEntry | DupEntry>({ group, noun, actions, hidden, onOpen, children }: { group: IdeaGroup<E>; noun: [string, string]; actions: ComponentChildren; hidden: number; onOpen: () => void; children: ComponentChildren }) {
   const n = group.entries.length;
   const headId = `${group.key}-head`;
   return (
@@ -47,6 +47,11 @@ export function IdeaGroupView<E extends ConnEntry | DupEntry>({ group, noun, act
         {n > 1 && <div class="review-idea-actions" role="group" aria-label={`All ${noun[1]} of #${group.number}`}>{actions}</div>}
       </div>
       <ul class="list review-list">{children}</ul>
+      {hidden > 0 && (
+        <button type="button" class="btn small review-more" onClick={onOpen}>
+          Show {hidden} more {hidden === 1 ? noun[0] : noun[1]}<span class="visually-hidden"> of #{group.number}</span>
+        </button>
+      )}
     </li>
   );
 }

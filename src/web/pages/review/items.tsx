@@ -1,5 +1,6 @@
 // The three kinds of review item (stale idea, new connection, possible duplicate) with their one-key actions.
 import type { ComponentChildren, Ref } from "preact";
+import { useMemo } from "preact/hooks";
 import type { Detection } from "../../api/types";
 import type { ConnectionItem, StaleItem } from "../../api/review";
 import { IdeaNumber, StatusBadge } from "../../components/badges";
@@ -107,8 +108,9 @@ function Marked({ pieces, as: Tag }: { pieces: Piece[]; as: "ins" | "del" }) {
 
 export function DuplicateCard({ item, frame, onDismiss, onMerge }: { item: Detection; frame: ItemFrame; onDismiss: () => void; onMerge: () => void }) {
   const id = `${frame.itemKey}-title`;
-  const title = wordDiff(item.duplicate_title, item.idea_title);
-  const body = wordDiff(item.duplicate_body, item.idea_body);
+  // Worked out once per pair, not on every render of the queue (hundreds of cards re-render after each action).
+  const title = useMemo(() => wordDiff(item.duplicate_title, item.idea_title), [item.duplicate_title, item.idea_title]);
+  const body = useMemo(() => wordDiff(item.duplicate_body, item.idea_body), [item.duplicate_body, item.idea_body]);
   return (
     <Frame frame={frame} labelledBy={id}>
       <p class="review-item-head" id={id}>

@@ -24,6 +24,12 @@ export interface IdeaGroup<E extends ConnEntry | DupEntry> {
 
 /** Groups shown per section before "Show more" (and stale ideas, one per group). Keeps the page fast at 2,000 items. */
 export const PAGE_GROUPS = 25;
+/** Items shown per idea group until the person opens the whole group (the best ones: groups are sorted best first). */
+export const GROUP_ITEMS = 3;
+
+/** The entries of a group on the page: the best GROUP_ITEMS, or all once the group was opened. */
+export const shownOf = <E extends ConnEntry | DupEntry>(g: IdeaGroup<E>, opened: ReadonlySet<string>): E[] =>
+  opened.has(g.key) ? g.entries : g.entries.slice(0, GROUP_ITEMS);
 
 const byScore = (a: number | null, b: number | null) => (b ?? -1) - (a ?? -1);
 
@@ -71,11 +77,11 @@ export interface Shown { stale: number; conn: number; dup: number }
 export const INITIAL_SHOWN: Shown = { stale: PAGE_GROUPS, conn: PAGE_GROUPS, dup: PAGE_GROUPS };
 
 /** The entries on the page, in page order: what j / ↓ walk through. */
-export function visibleEntries(a: Arranged, shown: Shown): Entry[] {
+export function visibleEntries(a: Arranged, shown: Shown, opened: ReadonlySet<string>): Entry[] {
   return [
     ...a.stale.slice(0, shown.stale),
-    ...a.conn.slice(0, shown.conn).flatMap((g) => g.entries),
-    ...a.dup.slice(0, shown.dup).flatMap((g) => g.entries),
+    ...a.conn.slice(0, shown.conn).flatMap((g) => shownOf(g, opened)),
+    ...a.dup.slice(0, shown.dup).flatMap((g) => shownOf(g, opened)),
   ];
 }
 

@@ -16,6 +16,8 @@ export function useReviewQueue() {
   /** Items handled on this page (resolved through the API, or a connection kept in this browser). */
   const [gone, setGone] = useState<ReadonlySet<string>>(new Set());
   const [shown, setShown] = useState<Shown>(INITIAL_SHOWN);
+  /** Idea groups the person opened to see all their items. */
+  const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
   const [current, setCurrent] = useState<string | null>(null);
   const [focusKey, setFocusKey] = useState<{ key: string | null } | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -32,7 +34,7 @@ export function useReviewQueue() {
   useEffect(load, []);
 
   const arranged = useMemo(() => (queue ? arrange(queue, gone) : null), [queue, gone]);
-  const entries = useMemo(() => (arranged ? visibleEntries(arranged, shown) : []), [arranged, shown]);
+  const entries = useMemo(() => (arranged ? visibleEntries(arranged, shown, opened) : []), [arranged, shown, opened]);
   const target = entries.find((e) => e.key === current) ?? entries[0];
   const total = arranged?.counts.total ?? 0;
 
@@ -106,6 +108,7 @@ export function useReviewQueue() {
   };
 
   const showMore = (section: keyof Shown) => setShown((s) => ({ ...s, [section]: s[section] + INITIAL_SHOWN[section] }));
+  const openGroup = (key: string) => setOpened((o) => new Set(o).add(key));
 
   const frame = (e: Entry) => ({
     itemKey: e.key,
@@ -115,7 +118,7 @@ export function useReviewQueue() {
   });
 
   return {
-    queue, loadError, load, arranged, entries, target, total, shown, showMore, busy, progress, confirm, setConfirm, gate,
+    queue, loadError, load, arranged, entries, target, total, shown, showMore, opened, openGroup, busy, progress, confirm, setConfirm, gate,
     doneRef, setCurrent, setFocusKey, resolve, restore, act, bulk, fail, step, frame,
   };
 }
