@@ -6,6 +6,7 @@
 //                                                  IDEAREPO_DURABILITY picks synchronous FULL (default) or NORMAL
 //   BARE_GROUP_COMMIT=1 … capture DIR              NORMAL commits, and each answer waits for one fdatasync of the WAL
 //                                                  shared by every commit before it (group commit's upper bound)
+//   bun scripts/bench/bare-server.ts ws            accepts every WebSocket upgrade and echoes frames (agent socket memory)
 import { join } from "node:path";
 import { fdatasync, openSync, readFileSync } from "node:fs";
 import { openDb, type Durability } from "../../src/db/open";
@@ -25,7 +26,15 @@ function groupSyncer(wal: string) {
 
 const [mode, arg] = process.argv.slice(2);
 
-if (mode === "json") {
+if (mode === "ws") {
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (req, srv) => (srv.upgrade(req) ? undefined : new Response("upgrade", { status: 426 })),
+    websocket: { message: (ws, m) => void ws.send(m) },
+  });
+  console.log(`listening http://127.0.0.1:${server.port}`);
+} else if (mode === "json") {
   const body = readFileSync(arg);
   const server = Bun.serve({
     port: 0,

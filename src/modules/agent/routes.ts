@@ -4,6 +4,8 @@ import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
 import { AppError } from "../../errors";
 import { crossSiteRefusal } from "../../http/cross-site";
+import { createByokService } from "../byok/service";
+import { createIdeasService } from "../ideas/service";
 import { createConversations } from "./conversations";
 import { ConversationListQuery, ConversationParams } from "./model";
 import { AGENT_ACCESS, createSession } from "./session";
@@ -13,7 +15,7 @@ type Session = ReturnType<typeof createSession>;
 
 export function agentRoutes(deps: Deps, kit: AuthKit) {
   const conversations = createConversations(deps);
-  const parts = { deps, kit, conversations, tools: createAgentTools(deps) };
+  const parts = { deps, kit, conversations, tools: createAgentTools(deps), byok: createByokService(deps), ideas: createIdeasService(deps) };
   return new Elysia()
     .use(authPlugin(deps, kit))
     // A plain route that upgrades itself, rather than Elysia's .ws(): credentials, quota, scope and Pro gate then answer

@@ -5,8 +5,8 @@ import type { AuthKit } from "../../auth/plugin";
 import { checkAccess, type Access } from "../../auth/access";
 import { DAILY_REQUEST_LIMIT } from "../../auth/plans";
 import { AppError, rateLimited, validationBody } from "../../errors";
-import { createByokService, UnreadableKeyError } from "../byok/service";
-import { createIdeasService } from "../ideas/service";
+import { UnreadableKeyError, type ByokService } from "../byok/service";
+import type { createIdeasService } from "../ideas/service";
 import type { Conversations } from "./conversations";
 import { CLIENT_MESSAGES, type AskMessage, type ServerMessage } from "./model";
 import type { AgentTools } from "./toolset";
@@ -17,11 +17,14 @@ export const AGENT_ACCESS: Access = { scope: "ideas:read", gate: "agent" };
 /** How long a proposal waits for Approve or Decline before it lapses (not run). */
 export const PROPOSAL_WAIT_MS = 15 * 60_000;
 
+/** Made once per server and shared by every socket (each service prepares its statements once). */
 export interface SessionParts {
   deps: Deps;
   kit: AuthKit;
   conversations: Conversations;
   tools: AgentTools;
+  byok: ByokService;
+  ideas: ReturnType<typeof createIdeasService>;
 }
 
 export interface SocketLike {
@@ -39,9 +42,7 @@ function describe(schema: (typeof CLIENT_MESSAGES)[keyof typeof CLIENT_MESSAGES]
 }
 
 export function createSession(parts: SessionParts, headers: Headers, socket: SocketLike) {
-  const { deps, kit, conversations, tools } = parts;
-  const byok = createByokService(deps);
-  const ideas = createIdeasService(deps);
+  const { deps, kit, conversations, tools, byok, ideas } = parts;
   let open = true;
   let turn: AbortController | null = null;
   const waiting = new Map<string, (d: Decision) => void>();
