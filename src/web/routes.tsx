@@ -9,6 +9,7 @@ import { MapPage } from "./pages/map";
 import { ReviewPage } from "./pages/review";
 import { TagsPage } from "./pages/tags";
 import { AdminPage } from "./pages/admin";
+import { AskPage } from "./pages/ask";
 import { NotFoundPage } from "./pages/not-found";
 
 export interface RouteDef { path: string; page: FunctionComponent<{ params: Record<string, string> }> }
@@ -20,6 +21,7 @@ export const ROUTES: RouteDef[] = [
   { path: "/search", page: SearchPage },
   { path: "/map", page: MapPage },
   { path: "/review", page: ReviewPage },
+  { path: "/ask", page: AskPage },
   { path: "/tags", page: TagsPage },
   { path: "/settings", page: SettingsPage },
   { path: "/admin", page: AdminPage },
@@ -31,6 +33,7 @@ export const NAV: Array<{ href: string; label: string; operatorOnly?: boolean }>
   { href: "/capture", label: "Capture" },
   { href: "/ideas", label: "Ideas" },
   { href: "/review", label: "Review" },
+  { href: "/ask", label: "Ask" },
   { href: "/map", label: "Map" },
   { href: "/tags", label: "Tags" },
   { href: "/settings", label: "Settings" },

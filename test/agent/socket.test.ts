@@ -79,6 +79,7 @@ describe("a turn with provider_a (Anthropic Messages SSE)", () => {
     const done = msgs.at(-1)!;
     expect(done).toMatchObject({ provider: "provider_a", model: "claude-fake-1", usage: { input_tokens: 420, output_tokens: 50 } });
     expect(done.conversation_usage).toEqual({ input_tokens: 420, output_tokens: 50 });
+    expect(done.cited).toEqual([{ number: solar.number, id: solar.id, title: "Solar kettle" }]);
     expect(typeof done.conversation_id).toBe("string");
 
     // What the provider was sent: its own format, the tools declared, the tool's result in the second round.

@@ -51,6 +51,13 @@ function messageView(row: MessageRow) {
   };
 }
 
+/** The `#12` citations in a text, each number once (at most 200). */
+export function citedNumbers(text: string): number[] {
+  const out = new Set<number>();
+  for (const m of text.matchAll(/(?<![\w&#])#(\d{1,9})\b/g)) if (out.size < 200) out.add(Number(m[1]));
+  return [...out];
+}
+
 export function createConversations(deps: Deps) {
   const repo = createAgentRepo(deps.db);
   const now = () => toStamp(deps.clock());
@@ -87,6 +94,10 @@ export function createConversations(deps: Deps) {
         created_at: now(),
       });
     },
+    /** The ideas a text cites as #number that exist in the account: `{number, id, title}`, for linking `#12` to its page. */
+    cited(userId: string, text: string) {
+      return repo.ideasByNumber(userId, citedNumbers(text));
+    },
     usage(userId: string, conversationId: string): Usage {
       const row = repo.find(userId, conversationId);
       return row ? usageOf(row) : { input_tokens: 0, output_tokens: 0 };
@@ -100,7 +111,9 @@ export function createConversations(deps: Deps) {
     get(userId: string, id: string) {
       const row = repo.find(userId, id);
       if (!row) throw conversationNotFound();
-      return { conversation: { ...summaryView(row), messages: repo.messages(id).map(messageView) } };
+      const messages = repo.messages(id).map(messageView);
+      const said = messages.map((m) => ("text" in m && m.role === "assistant" ? m.text : "")).join("\n");
+      return { conversation: { ...summaryView(row), messages, cited: repo.ideasByNumber(userId, citedNumbers(said)) } };
     },
     delete(userId: string, id: string) {
       if (!repo.delete(userId, id)) throw conversationNotFound();

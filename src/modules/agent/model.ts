@@ -45,6 +45,8 @@ export type ServerMessage =
       model: string;
       conversation_usage: Usage;
       title: string;
+      /** The ideas the answer cites as #number, so a client can link them (`#12` → the idea with that number). */
+      cited: Array<{ number: number; id: number; title: string }>;
       cancelled?: true;
     }
   | { type: "error"; error: string; needs_byok?: true; provider?: string; [extra: string]: unknown };

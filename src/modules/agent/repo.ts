@@ -54,6 +54,13 @@ export function createAgentRepo(db: Db) {
       insertMessage.run({ ...row });
       addUsage.run(row.input_tokens, row.output_tokens, row.created_at, row.conversation_id);
     }),
+    /** The caller's ideas among these display numbers (archived ones too: a citation may name one). */
+    ideasByNumber: (userId: string, numbers: number[]) =>
+      numbers.length === 0
+        ? []
+        : db.query<{ id: number; number: number; title: string }, [string, string]>(
+            "SELECT id, number, title FROM ideas WHERE user_id = ? AND number IN (SELECT value FROM json_each(?)) ORDER BY number",
+          ).all(userId, JSON.stringify(numbers)),
     delete: (userId: string, id: string) => db.query("DELETE FROM agent_conversations WHERE id = ? AND user_id = ?").run(id, userId).changes > 0,
   };
 }

@@ -55,6 +55,7 @@ export async function runTurn(ctx: TurnContext, question: KeptMessage & { role: 
   const canWrite = tools.some((d) => isWrite(ctx.tools.byName.get(d.name)!));
   const system = systemPrompt({ today: deps.clock().toISOString().slice(0, 10), canWrite, about: ctx.about });
   let rounds = 0;
+  let said = "";
 
   const keep = (message: KeptMessage, round?: ChatRound) => {
     conversations.append(conversation.id, message, round ? { usage: round.usage, provider: cred.provider, model: round.model } : undefined);
@@ -68,6 +69,7 @@ export async function runTurn(ctx: TurnContext, question: KeptMessage & { role: 
     ctx.send({
       type: "done", conversation_id: conversation.id, usage, provider: cred.provider, model,
       conversation_usage: conversations.usage(ctx.auth.user.id, conversation.id), title: conversation.title,
+      cited: conversations.cited(ctx.auth.user.id, said),
       ...(cancelled ? { cancelled: true as const } : {}),
     });
   };
@@ -88,6 +90,7 @@ export async function runTurn(ctx: TurnContext, question: KeptMessage & { role: 
         idleTimeoutMs: deps.config.provider_timeout_ms,
         onText: (text) => {
           partial += text;
+          said += text;
           ctx.send({ type: "delta", text });
         },
       });

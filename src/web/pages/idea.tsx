@@ -119,7 +119,10 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
       }
       actions={
         !readOnly && !editing && (
-          <button type="button" class="btn" onClick={startEditing} aria-keyshortcuts="e" title="Edit (e)">Edit</button>
+          <>
+            {pro && <a class="btn" href={`/ask?idea=${it.id}`}>Ask about this idea</a>}
+            <button type="button" class="btn" onClick={startEditing} aria-keyshortcuts="e" title="Edit (e)">Edit</button>
+          </>
         )
       }
     >
