@@ -3,6 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { call, makeUser } from "../helpers";
 import { runStaleNudges } from "../../src/mail/nudges";
 import { captureAt, makeMailApp, setSettings, useMailApp } from "./mail-app";
+import { strToU8, zipSync } from "fflate";
+import { importBody } from "../import/helpers";
 
 const { smtp, t, mailsTo } = useMailApp();
 
@@ -94,5 +96,22 @@ describe("stale nudges", () => {
     await captureAt(t, u, 40, { title: "Unsent" });
     expect((await runStaleNudges(t.deps)).skipped).toContain("SMTP is not configured");
     expect(logs.some((l) => l.includes("stale nudges skipped"))).toBe(true);
+  });
+
+  test("an imported archive of old notes is not nudged; recent imported notes are, once stale, in one mail", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const day = (daysAgo: number) => new Date(t.clock.now.getTime() - daysAgo * DAY).toISOString().slice(0, 10);
+    const files: Record<string, Uint8Array> = {};
+    for (let i = 0; i < 40; i++) files[`Old note ${i}.md`] = strToU8(`---\ncreated: ${day(900 + i)}\nupdated: ${day(800 + i)}\n---\nAn old note, number ${i}.\n`);
+    for (let i = 0; i < 3; i++) files[`Recent note ${i}.md`] = strToU8(`---\ncreated: ${day(10)}\nupdated: ${day(5)}\n---\nA recent note, number ${i}.\n`);
+    const r = await importBody(t, u, zipSync(files), "?from=obsidian");
+    expect(r.body.imported).toMatchObject({ created: 43 });
+    expect((await call(t, "GET", "/review", { key: u.key })).body.counts.stale).toBe(0);
+    expect((await runStaleNudges(t.deps)).sent).toBe(0);
+    expect(mailsTo(u.email)).toEqual([]);
+
+    t.clock.advance(30 * DAY); // the recent notes are now 35 days untouched; the 40 old ones are shelved, never stale
+    expect(await runStaleNudges(t.deps)).toMatchObject({ sent: 1, ideas: 3 });
+    expect(mailsTo(u.email)[0].subject).toBe("3 ideas are waiting for a decision");
   });
 });
