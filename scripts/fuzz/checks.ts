@@ -46,9 +46,10 @@ const DOCUMENTED_5XX: Record<string, number[]> = {
   "GET /api/v1/health": [503],
   // Outside the documented surface (spec: shapes not shown); a self-hosted instance answers them 501.
   "GET /api/v1/agent/ws": [501],
-  "POST /api/v1/user/billing/checkout": [501],
-  "POST /api/v1/user/billing/portal": [501],
-  "POST /api/v1/billing/webhook": [501],
+  // Billing (docs/billing.md): 501 while billing is off, 502 when Stripe cannot be reached or refuses.
+  "POST /api/v1/user/billing/checkout": [501, 502],
+  "POST /api/v1/user/billing/portal": [501, 502],
+  "POST /api/v1/billing/webhook": [501, 502],
 };
 
 const LEAKS: Array<[RegExp, string]> = [
