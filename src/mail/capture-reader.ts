@@ -101,7 +101,10 @@ export function createMailCaptureReader(deps: Deps): BackgroundService {
       try {
         health = { ...health, state: failures === 0 ? "connecting" : "failing" };
         session = await openImapSession(config.imap, [done, unmatched]);
-        if (stopped) break;
+        if (stopped) {
+          await session.close().catch(() => {}); // stop() came while logging in
+          break;
+        }
         const s = session;
         s.onNewMail(wake);
         health = { state: "connected" };
