@@ -20,7 +20,7 @@ import { openapiRoutes } from "./modules/openapi/routes";
 import { byokRoutes } from "./modules/byok/routes";
 import { developRoutes } from "./modules/develop/routes";
 import { digestRoutes } from "./modules/digest/routes";
-import { agentRoutes } from "./modules/agent/routes";
+import { agentRoutes, type OpenSockets } from "./modules/agent/routes";
 import { billingRoutes } from "./modules/billing/routes";
 import { relationsRoutes } from "./modules/relations/routes";
 import { searchRoutes } from "./modules/search/routes";
@@ -65,6 +65,7 @@ function statusOf(ctx: { set: { status?: number | string }; responseValue?: unkn
 
 export function createApp(deps: Deps) {
   const kit = createAuthKit(deps);
+  const agentSockets: OpenSockets = new Set();
   const web = webHandler(deps);
 
   const storage = createStorageMonitor(deps.config.data_dir, deps.log);
@@ -82,7 +83,7 @@ export function createApp(deps: Deps) {
     .use(byokRoutes(deps, kit))
     .use(developRoutes(deps, kit))
     .use(digestRoutes(deps, kit))
-    .use(agentRoutes(deps, kit))
+    .use(agentRoutes(deps, kit, agentSockets))
     .use(billingRoutes(deps, kit))
     .use(relationsRoutes(deps, kit))
     .use(searchRoutes(deps, kit))
@@ -143,6 +144,10 @@ export function createApp(deps: Deps) {
   return {
     app,
     kit,
+    /** Closes every agent socket (1001, going away): a running turn stops as on cancel and keeps what was said. */
+    closeSockets() {
+      for (const ws of [...agentSockets]) ws.close(1001, "Server shutting down");
+    },
     /** Flushes in-memory counters; the caller closes the database. */
     close() {
       kit.limiter.close();

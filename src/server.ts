@@ -56,7 +56,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
     await s.start(deps);
     services.push(s);
   }
-  const { app, close } = createApp(deps);
+  const { app, close, closeSockets } = createApp(deps);
   raiseNativeHeaderLimit();
   try {
     app.listen({
@@ -101,6 +101,8 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
     (stopping ??= (async () => {
       log.info("shutting down", { reason });
       const server = app.server;
+      // An open WebSocket would hold the graceful stop for the whole drain period: the agent's sockets go first.
+      closeSockets();
       if (server && !(await within(DRAIN_MS, server.stop(false)))) {
         log.warn("in-flight requests still open after the drain period; closing them", { drain_ms: DRAIN_MS });
         await server.stop(true);

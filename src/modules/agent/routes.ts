@@ -13,7 +13,10 @@ import { createAgentTools } from "./toolset";
 
 type Session = ReturnType<typeof createSession>;
 
-export function agentRoutes(deps: Deps, kit: AuthKit) {
+/** The open agent sockets of a process, so shutdown can close them (an open WebSocket holds Bun's graceful stop). */
+export type OpenSockets = Set<{ close(code?: number, reason?: string): unknown }>;
+
+export function agentRoutes(deps: Deps, kit: AuthKit, open: OpenSockets = new Set()) {
   const conversations = createConversations(deps);
   const parts = { deps, kit, conversations, tools: createAgentTools(deps), byok: createByokService(deps), ideas: createIdeasService(deps) };
   return new Elysia()
@@ -35,9 +38,13 @@ export function agentRoutes(deps: Deps, kit: AuthKit) {
         data: {
           open: (ws: { send(d: string): unknown; close(c?: number, r?: string): unknown }) => {
             session = createSession(parts, headers, ws);
+            open.add(ws);
           },
           message: (_ws: unknown, raw: string | Buffer) => session?.message(raw),
-          close: () => session?.close(),
+          close: (ws: { close(c?: number, r?: string): unknown }) => {
+            open.delete(ws);
+            session?.close();
+          },
         },
       });
       if (!upgraded) throw new AppError(400, { error: "The WebSocket upgrade failed" });
