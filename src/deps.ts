@@ -3,7 +3,7 @@ import type { Config } from "./config";
 import type { Db } from "./db/open";
 import type { Clock } from "./lib/time";
 import type { Logger } from "./lib/log";
-import type { Mailer } from "./mail/transport";
+import type { Mailer } from "./mail/mailer";
 import type { TagSimilarEngine } from "./modules/tags/model";
 import type { ModelSet } from "./pipeline/models";
 import type { MailCaptureHealth } from "./modules/mail-capture/model";

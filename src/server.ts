@@ -1,4 +1,4 @@
-// `serve`: opens the data dir, starts background services, listens (TLS when configured), shuts down gracefully.
+// `serve`: opens the data dir, starts background processes, listens (TLS when configured), shuts down gracefully.
 import { readFileSync } from "node:fs";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { openDb } from "./db/open";
@@ -7,7 +7,8 @@ import { createApp } from "./app";
 import { createLogger } from "./lib/log";
 import { systemClock } from "./lib/time";
 import { dbPath } from "./cli/context";
-import { SERVICE_FACTORIES, type BackgroundService } from "./services";
+import { BACKGROUND_PROCESSES } from "./background";
+import type { BackgroundProcess } from "./background-process";
 import { DataDirBusyError, liveServerPid, removePidFile, writePidFile } from "./lib/pid-file";
 import { startCheckpointer } from "./db/checkpointer";
 import { createSetupService } from "./modules/setup/service";
@@ -50,11 +51,11 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   const db = openDb(dbPath(config), config.durability);
   const checkpointer = startCheckpointer(db, dbPath(config), log);
   const deps: Deps = { config, db, clock: systemClock, log, engines: noEngines() };
-  const services: BackgroundService[] = [];
-  for (const make of SERVICE_FACTORIES) {
+  const processes: BackgroundProcess[] = [];
+  for (const make of BACKGROUND_PROCESSES) {
     const s = make(deps);
     await s.start(deps);
-    services.push(s);
+    processes.push(s);
   }
   const { app, close, closeSockets } = createApp(deps);
   raiseNativeHeaderLimit();
@@ -94,7 +95,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   });
 
   // Shutdown order: stop accepting and let in-flight requests answer (every acknowledged write is committed, since
-  // handlers commit before they respond), then stop background services (they finish or release their jobs, which
+  // handlers commit before they respond), then stop background processes (they finish or release their jobs, which
   // stay durable in the jobs table either way), then flush counters and close the database.
   let stopping: Promise<void> | null = null;
   const stop = (reason = "stop") =>
@@ -109,7 +110,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
       }
       // Elysia writes request logs from setImmediate after each response; let the last ones run before closing.
       for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
-      for (const s of services.reverse()) {
+      for (const s of processes.reverse()) {
         try {
           if (!(await within(DRAIN_MS, Promise.resolve(s.stop())))) log.warn("service did not stop in time", { service: s.name });
         } catch (e) {

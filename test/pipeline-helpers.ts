@@ -2,7 +2,7 @@
 // queue the test drives to empty with drain(), so assertions never race the background loop.
 import { afterAll, beforeAll } from "bun:test";
 import { startModels, type ModelClient } from "../src/ml/client";
-import { createPipelineService, type PipelineService } from "../src/pipeline/service";
+import { createPipelineProcess, type PipelineProcess } from "../src/pipeline/process";
 import { call, makeApp, type TestApp, type TestUser } from "./helpers";
 import { late } from "./late";
 
@@ -12,7 +12,7 @@ export function loadTestModel(): Promise<ModelClient> {
 }
 
 export interface PipelineApp extends TestApp {
-  service: PipelineService;
+  service: PipelineProcess;
   /** Runs every queued job (and any reindex backlog) to completion. */
   drain(): Promise<void>;
   /** Stops the pipeline (waiting for a batch in flight), then closes the app and its database. */
@@ -21,7 +21,7 @@ export interface PipelineApp extends TestApp {
 
 export async function makePipelineApp(model: ModelClient, opts: Parameters<typeof makeApp>[0] = {}): Promise<PipelineApp> {
   const t = makeApp(opts);
-  const service = createPipelineService(t.deps, { models: model, autoStart: false });
+  const service = createPipelineProcess(t.deps, { models: model, autoStart: false });
   await service.start(t.deps);
   return {
     ...t,

@@ -5,12 +5,12 @@
 //   counts every request, so its cost stays in the figures);
 // - BENCH_PAUSE_PIPELINE=1 replaces the background pipeline with a no-op, to show what it costs a capture burst.
 import { DAILY_REQUEST_LIMIT } from "../../src/auth/plans";
-import { SERVICE_FACTORIES } from "../../src/services";
+import { BACKGROUND_PROCESSES } from "../../src/background";
 
 DAILY_REQUEST_LIMIT.pro = Number.MAX_SAFE_INTEGER;
 if (process.env.BENCH_PAUSE_PIPELINE === "1") {
-  for (const [i, make] of SERVICE_FACTORIES.entries()) {
-    SERVICE_FACTORIES[i] = (deps) => {
+  for (const [i, make] of BACKGROUND_PROCESSES.entries()) {
+    BACKGROUND_PROCESSES[i] = (deps) => {
       const service = make(deps);
       return service.name === "pipeline" ? { name: "pipeline (paused)", start() {}, stop() {} } : service;
     };

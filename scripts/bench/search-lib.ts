@@ -6,12 +6,12 @@ import { openDb } from "../../src/db/open";
 import { createLogger } from "../../src/lib/log";
 import type { ModelClient } from "../../src/ml/client";
 import { createUsersService } from "../../src/modules/users/service";
-import { createPipelineService, type PipelineService } from "../../src/pipeline/service";
+import { createPipelineProcess, type PipelineProcess } from "../../src/pipeline/process";
 
 export interface BenchApp {
   deps: Deps;
   handle(req: Request): Promise<Response>;
-  pipeline: PipelineService | null;
+  pipeline: PipelineProcess | null;
   close(): Promise<void>;
 }
 
@@ -21,9 +21,9 @@ export async function benchApp(dbFile: string, model: ModelClient | null): Promi
   const db = openDb(dbFile);
   const deps: Deps = { config, db, clock: () => new Date(), log: createLogger("warn"), engines: noEngines() };
   const { app, close } = createApp(deps);
-  let pipeline: PipelineService | null = null;
+  let pipeline: PipelineProcess | null = null;
   if (model) {
-    pipeline = createPipelineService(deps, { models: model, autoStart: false });
+    pipeline = createPipelineProcess(deps, { models: model, autoStart: false });
     await pipeline.start(deps);
   }
   return {

@@ -1,6 +1,6 @@
 // Anthropic Messages streaming (stream: true): text_delta pieces, tool_use blocks whose input arrives as input_json_delta.
 import { ANTHROPIC_VERSION, errorMessage } from "./anthropic";
-import { type ChatMessage, type ChatOptions, type ChatRequest, type ChatRound, toolCall } from "./chat";
+import { type ChatMessage, type ChatOptions, type ChatRequest, type ChatRound, toolCall } from "./chat-shapes";
 import { joinUrl, pick, safeMessage, tokenCount } from "./http";
 import { eventJson, streamEvents } from "./sse";
 import { ProviderError, type ProviderEndpoint } from "./types";

@@ -1,5 +1,5 @@
 // Gemini streamGenerateContent (?alt=sse): each event a GenerateContentResponse; functionCall parts arrive whole.
-import { toolCall, type ChatMessage, type ChatOptions, type ChatRequest, type ChatRound } from "./chat";
+import { toolCall, type ChatMessage, type ChatOptions, type ChatRequest, type ChatRound } from "./chat-shapes";
 import { errorMessage } from "./gemini";
 import { joinUrl, pick, safeMessage, tokenCount } from "./http";
 import { eventJson, streamEvents } from "./sse";

@@ -1,5 +1,5 @@
 // OpenAI Chat Completions streaming (also Ollama, llama.cpp, vLLM at /v1): content deltas, tool_calls split across chunks.
-import { toolCall, type ChatMessage, type ChatOptions, type ChatRequest, type ChatRound } from "./chat";
+import { toolCall, type ChatMessage, type ChatOptions, type ChatRequest, type ChatRound } from "./chat-shapes";
 import { joinUrl, pick, safeMessage, tokenCount } from "./http";
 import { errorMessage, maxTokensField } from "./openai";
 import { eventJson, streamEvents } from "./sse";

@@ -1,5 +1,5 @@
 // Opens a streaming provider call and reads its Server-Sent Events, bounded by an idle timeout and abortable at once.
-import { ChatCancelled } from "./chat";
+import { ChatCancelled } from "./chat-shapes";
 import { httpError, safeMessage } from "./http";
 import { ProviderError } from "./types";
 

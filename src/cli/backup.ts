@@ -10,7 +10,7 @@ import { liveServerPid } from "../lib/pid-file";
 import { systemClock, toStamp } from "../lib/time";
 import { parseArgs, rejectUnknown, UsageError } from "./args";
 import { dbPath, printJson } from "./context";
-import type { CliCommand } from "./commands";
+import type { CliCommand } from "./command";
 
 const LATEST = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
 

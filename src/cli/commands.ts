@@ -7,7 +7,9 @@ import { reindexCommand } from "./reindex";
 import { modelsCommand } from "./models";
 import { healthCommand } from "./health";
 
-export interface CliCommand { usage: string; run(argv: string[]): Promise<void> }
+import type { CliCommand } from "./command";
+
+export type { CliCommand };
 
 export const COMMANDS: Record<string, CliCommand> = {
   backup: backupCommand,

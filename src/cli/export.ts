@@ -7,7 +7,7 @@ import { createExportService, type ExportFormat } from "../modules/export/servic
 import { drain } from "../modules/export/stream";
 import { optionalFlag, parseArgs, rejectUnknown, requireFlag, UsageError } from "./args";
 import { cliDeps } from "./context";
-import type { CliCommand } from "./commands";
+import type { CliCommand } from "./command";
 
 const FORMATS: ExportFormat[] = ["json", "csv", "markdown"];
 

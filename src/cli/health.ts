@@ -1,5 +1,5 @@
 // `idearepo health`: asks the running server on this machine for GET /api/v1/health; the container's HEALTHCHECK.
-import type { CliCommand } from "./commands";
+import type { CliCommand } from "./command";
 import { loadConfig } from "../config";
 
 /** Long enough for a busy server, short of Docker's default 30 s health-check timeout. */

@@ -8,7 +8,7 @@ import { SOURCE_IDS } from "../modules/import/detect";
 import { directoryInput, fileInput } from "../modules/import/inputs";
 import { optionalFlag, parseArgs, rejectUnknown, requireFlag, UsageError } from "./args";
 import { cliDeps, printJson } from "./context";
-import type { CliCommand } from "./commands";
+import type { CliCommand } from "./command";
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 const USAGE = "Usage: idearepo import FILE|DIR --email E [--from SOURCE] [--dry-run]";

@@ -1,5 +1,5 @@
 // `master-key` operator command: rotate the key that seals provider keys, or show what it can open.
-import type { CliCommand } from "./commands";
+import type { CliCommand } from "./command";
 import { cliDeps, printJson } from "./context";
 import { parseArgs, rejectUnknown, UsageError } from "./args";
 import { parseMasterKey } from "../lib/secret-box";

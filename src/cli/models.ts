@@ -2,7 +2,7 @@
 // `models list` shows what is there.
 import { parseArgs, rejectUnknown, optionalFlag, UsageError } from "./args";
 import { printJson } from "./context";
-import type { CliCommand } from "./commands";
+import type { CliCommand } from "./command";
 import { loadConfig } from "../config";
 import { listModels, pullModel } from "../ml/pull";
 

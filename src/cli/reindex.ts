@@ -2,7 +2,7 @@
 // switches searches to the new vectors when complete. Safe while the server runs (both write the same rows).
 import { parseArgs, rejectUnknown } from "./args";
 import { cliDeps, printJson } from "./context";
-import type { CliCommand } from "./commands";
+import type { CliCommand } from "./command";
 import { toStamp } from "../lib/time";
 import { embeddingsHealth } from "../pipeline/engines";
 import { startModelSet } from "../pipeline/models";

@@ -1,23 +1,17 @@
 // Every scheduled (croner) job in one list; features append entries, the server runs them while it is up.
 import { Cron } from "croner";
 import type { Deps } from "../deps";
-import type { BackgroundService } from "../services";
+import type { BackgroundProcess } from "../background-process";
 import { MAIL_JOBS } from "../mail/jobs";
 import { pipelineRecoveryJob } from "../pipeline/recovery";
 import { scheduledBackupJob } from "../modules/admin/scheduled-backups";
+import type { ScheduledJob } from "./scheduled-job";
 
-export interface ScheduledJob {
-  name: string;
-  /** Cron pattern, or a function of config (e.g. the digest time is configurable). */
-  pattern: string | ((deps: Deps) => string);
-  run(deps: Deps): Promise<void> | void;
-  /** Off unless this holds (e.g. a schedule that is only set by configuration); always on when absent. */
-  enabled?: (deps: Deps) => boolean;
-}
+export type { ScheduledJob };
 
 export const SCHEDULED_JOBS: ScheduledJob[] = [...MAIL_JOBS, pipelineRecoveryJob, scheduledBackupJob];
 
-export function createScheduler(deps: Deps): BackgroundService {
+export function createScheduler(deps: Deps): BackgroundProcess {
   const crons: Cron[] = [];
   return {
     name: "scheduler",

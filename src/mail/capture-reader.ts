@@ -1,7 +1,7 @@
 // Capture by e-mail, the running part: reads imap.folder (IDLE, with a poll as fallback), files each message, then moves
 // it to imap.done_folder (or Unmatched); reconnects with backoff and tells /health how the mailbox is doing.
 import type { Deps } from "../deps";
-import type { BackgroundService } from "../services";
+import type { BackgroundProcess } from "../background-process";
 import { createMailCaptureService, type FileOutcome } from "../modules/mail-capture/service";
 import { MAX_MESSAGE_BYTES, type MailCaptureHealth } from "../modules/mail-capture/model";
 import { ImapFailure, openImapSession, type ImapSession } from "./imap";
@@ -35,7 +35,7 @@ export function mailCaptureHealth(deps: Deps): MailCaptureHealth {
   return problem === null || problem === "off" ? { state: "off" } : { state: "failing", error: problem };
 }
 
-export function createMailCaptureReader(deps: Deps): BackgroundService {
+export function createMailCaptureReader(deps: Deps): BackgroundProcess {
   const { log, config } = deps;
   const capture = createMailCaptureService(deps);
   const replier = createCaptureReplier(deps);

@@ -1,5 +1,5 @@
 // The scheduled mail jobs (croner patterns from config; the scheduler runs them in config.timezone).
-import type { ScheduledJob } from "../jobs/scheduler";
+import type { ScheduledJob } from "../jobs/scheduled-job";
 import { runWeeklyDigest } from "./digest";
 import { runStaleNudges } from "./nudges";
 

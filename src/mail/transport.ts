@@ -3,17 +3,9 @@ import nodemailer, { type Transporter } from "nodemailer";
 import type { Deps } from "../deps";
 import type { Config } from "../config";
 import { recordMail } from "../metrics/registry";
+import type { Mailer, OutgoingMail } from "./mailer";
 
-export interface OutgoingMail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-}
-
-export interface Mailer {
-  send(mail: OutgoingMail): Promise<void>;
-}
+export type { Mailer, OutgoingMail };
 
 /** A send that failed; the message is safe to show (the SMTP password is never in it). */
 export class MailError extends Error {

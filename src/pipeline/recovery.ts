@@ -1,7 +1,7 @@
 // The hourly recovery job: re-queues ideas that slipped through (a lost queue write, a crash), re-embeds renamed
 // tags, frees orphaned vectors, and wakes the runner so an unfinished reindex keeps going.
 import type { Deps } from "../deps";
-import type { ScheduledJob } from "../jobs/scheduler";
+import type { ScheduledJob } from "../jobs/scheduled-job";
 import { toStamp } from "../lib/time";
 import { createJobs, wakeWorker } from "../modules/filing/jobs";
 import { readState } from "../vectors/generations";

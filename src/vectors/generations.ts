@@ -2,17 +2,10 @@
 import type { Db } from "../db/open";
 import { createIdeaStorage, upgradeIdeaTable } from "./layout";
 import { forgetStore } from "./store";
+import type { Generation } from "./generation";
 import { ideaTable, tagTable } from "./tables";
 
-/** One embedding model's vector space: its own tables, so a model change never mixes vectors of two spaces. */
-export interface Generation {
-  gen: number;
-  /** The configured name that loads the model again ("use-lite" or a folder under models_dir). */
-  model: string;
-  /** The model's stable identity reported by the worker (name + version or file hash). */
-  model_id: string;
-  dim: number;
-}
+export type { Generation };
 
 /**
  * `active` answers searches and neighbour lookups. `building` exists only while a new model re-embeds everything in

@@ -1,7 +1,7 @@
 // Prepared SQL over one generation's vector tables: put/delete vectors, read them back, per-account KNN.
 import type { Db } from "../db/open";
 import { binaryCode, CodeCache } from "./codes";
-import type { Generation } from "./generations";
+import type { Generation } from "./generation";
 import { createIdeaStorage, upgradeIdeaTable } from "./layout";
 import { ideaTable, tagTable } from "./tables";
 

@@ -3,13 +3,13 @@ import MailComposer from "nodemailer/lib/mail-composer";
 import type Mail from "nodemailer/lib/mailer";
 import type { Config } from "../../src/config";
 import { createMailCaptureReader } from "../../src/mail/capture-reader";
-import type { BackgroundService } from "../../src/services";
+import type { BackgroundProcess } from "../../src/background-process";
 import { call, makeApp, makeUser, type TestApp, type TestUser } from "../helpers";
 import type { Dovecot } from "./dovecot";
 
 export interface CaptureApp {
   t: TestApp;
-  reader: BackgroundService;
+  reader: BackgroundProcess;
   logs: string[];
   stop(): Promise<void>;
 }

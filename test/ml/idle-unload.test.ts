@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULTS, loadConfig } from "../../src/config";
 import { cosine, startModels, type ModelClient } from "../../src/ml/client";
-import { createPipelineService } from "../../src/pipeline/service";
+import { createPipelineProcess } from "../../src/pipeline/process";
 import { makeApp, makeUser } from "../helpers";
 import { capture, search } from "../pipeline-helpers";
 
@@ -159,7 +159,7 @@ describe("model_idle_unload_seconds", () => {
 
   test("the pipeline's model follows the setting; semantic search after an unload reloads it and still answers", async () => {
     const t = makeApp({ config: { model_idle_unload_seconds: 1 } });
-    const service = createPipelineService(t.deps, { autoStart: false }); // loads config.embed_model itself
+    const service = createPipelineProcess(t.deps, { autoStart: false }); // loads config.embed_model itself
     try {
       await service.start(t.deps);
       const model = service.models()!.target;

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { Cron } from "croner";
 import { SCHEDULED_JOBS } from "../../src/jobs/scheduler";
-import { createPipelineService } from "../../src/pipeline/service";
+import { createPipelineProcess } from "../../src/pipeline/process";
 import { call, makeUser } from "../helpers";
 import { capture, usePipelineApp } from "../pipeline-helpers";
 
@@ -43,7 +43,7 @@ describe("recovery job", () => {
     await t.drain();
     expect(await vectorizeId(u.key, id)).toBeNull();
     await t.service.stop();
-    const restarted = createPipelineService(t.deps, { models: model, autoStart: false });
+    const restarted = createPipelineProcess(t.deps, { models: model, autoStart: false });
     await restarted.start(t.deps);
     await restarted.runner()!.drain();
     expect(await vectorizeId(u.key, id)).toEqual(expect.any(String));

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { cosine, startModels } from "../../src/ml/client";
-import { createPipelineService } from "../../src/pipeline/service";
+import { createPipelineProcess } from "../../src/pipeline/process";
 import { runCliAsync, tempDir } from "../cli";
 import { makeTestModels } from "../fixtures/ml/make-minilm";
 import { call, makeUser, type TestApp } from "../helpers";
@@ -34,7 +34,7 @@ describe("model change in the server", () => {
 
     // Restart with another model configured: the tiny ONNX embedder.
     const cfg = { ...t.deps.config, embed_model: fixtures.embedder };
-    const next = createPipelineService({ ...t.deps, config: cfg }, { models: tiny, autoStart: false });
+    const next = createPipelineProcess({ ...t.deps, config: cfg }, { models: tiny, autoStart: false });
     await next.start(t.deps);
     expect(await embeddings(t)).toEqual({ model: tiny.embedModelId, search_model: "use-lite@0.2.0", reindexing: true, pending: 3, total: 3 });
     // The old model was loaded again for queries: a paraphrase still finds its idea through the old vectors.

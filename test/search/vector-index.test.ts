@@ -7,7 +7,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { cosine } from "../../src/ml/client";
 import { textHash } from "../../src/pipeline/embed";
-import { createPipelineService } from "../../src/pipeline/service";
+import { createPipelineProcess } from "../../src/pipeline/process";
 import { rescoreCount } from "../../src/vectors/store";
 import { tempDir } from "../cli";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
@@ -181,7 +181,7 @@ describe("upgrade from the previous build's vec0 idea tables", () => {
     }
     db.query("DELETE FROM jobs").run(); // the old build had embedded them already
 
-    const service = createPipelineService(t.deps, { models: model, autoStart: false });
+    const service = createPipelineProcess(t.deps, { models: model, autoStart: false });
     await service.start(t.deps);
     try {
       const sql = db.query<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE name = 'vec_ideas_g1'").get()!.sql;

@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../../deps";
-import type { ScheduledJob } from "../../jobs/scheduler";
+import type { ScheduledJob } from "../../jobs/scheduled-job";
 import { recordBackup, snapshotDatabase } from "../../db/backup";
 import { syncDir } from "../../lib/durable-file";
 import { toStamp } from "../../lib/time";

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Deps } from "../../deps";
 import { ConfigError } from "../../config";
-import type { BackgroundService } from "../../services";
+import type { BackgroundProcess } from "../../background-process";
 import type { Db } from "../../db/open";
 import { PROVIDERS } from "../../ai/types";
 import {
@@ -105,7 +105,7 @@ function resolveKeyFile(deps: Deps): MasterKey {
 export const secretBoxFor = onePer((deps: Deps): SecretBox => createSecretBox(resolveMasterKey(deps).key));
 
 /** Resolves the key when the server starts, so a bad key or key file stops the boot instead of a later request. */
-export function createMasterKeyCheck(deps: Deps): BackgroundService {
+export function createMasterKeyCheck(deps: Deps): BackgroundProcess {
   return { name: "master-key", start: () => void secretBoxFor(deps), stop: () => {} };
 }
 

@@ -1,8 +1,8 @@
-// The background service: loads the models, puts the search/pipeline engines on deps.engines, runs the queue loop.
+// The pipeline process: loads the models, puts the search/pipeline engines on deps.engines, runs the queue loop.
 import type { Deps, Engines } from "../deps";
 import { toStamp } from "../lib/time";
 import type { ModelClient } from "../ml/client";
-import type { BackgroundService } from "../services";
+import type { BackgroundProcess } from "../background-process";
 import { similarTags } from "./engines";
 import { startModelSet, type ModelSet } from "./models";
 import { requeueUnprocessed } from "./recovery";
@@ -10,7 +10,7 @@ import { pipelineQueue } from "./batch";
 import { createRunner, type Runner } from "./runner";
 import { removeIdeaVectors } from "./archive";
 
-export interface PipelineService extends BackgroundService {
+export interface PipelineProcess extends BackgroundProcess {
   /** Null until start() has loaded the models (or when they failed to load). */
   runner(): Runner | null;
   models(): ModelSet | null;
@@ -38,7 +38,7 @@ function detachEngines(engines: Engines): void {
   engines.tagSimilar = null;
 }
 
-export function createPipelineService(deps: Deps, opts: PipelineOptions = {}): PipelineService {
+export function createPipelineProcess(deps: Deps, opts: PipelineOptions = {}): PipelineProcess {
   let runner: Runner | null = null;
   let models: ModelSet | null = null;
   return {
