@@ -1,8 +1,9 @@
 // The one way idearepo copies its database (CLI `backup`, the operator's download) and where it notes the last copy.
-import type { Database } from "bun:sqlite";
+import { Database } from "bun:sqlite";
 import { renameSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { fsyncPath, syncDir } from "../lib/durable-file";
+import { readAppState, writeAppState } from "./app-state";
 
 const LAST_BACKUP_KEY = "last_backup";
 
@@ -38,13 +39,20 @@ export function snapshotDatabase<T>(db: Database, target: string, verify: (file:
 
 /** Notes a finished backup in app_state so the operator's page can say when the last one was taken. */
 export function recordBackup(db: Database, record: BackupRecord): void {
-  db.query(
-    `INSERT INTO app_state (key, value, updated_at) VALUES (?1, ?2, ?3)
-     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-  ).run(LAST_BACKUP_KEY, JSON.stringify(record), record.created_at);
+  writeAppState(db, LAST_BACKUP_KEY, record, record.created_at);
 }
 
 export function lastBackup(db: Database): BackupRecord | null {
-  const row = db.query<{ value: string }, [string]>("SELECT value FROM app_state WHERE key = ?").get(LAST_BACKUP_KEY);
-  return row ? (JSON.parse(row.value) as BackupRecord) : null;
+  return readAppState<BackupRecord>(db, LAST_BACKUP_KEY);
+}
+
+/** quick_check on a copy, on its own read-only connection: a copy that does not pass never gets its name. */
+export function verifyCopy(file: string): void {
+  const db = new Database(file, { readonly: true });
+  try {
+    const rows = db.query<{ quick_check: string }, []>("PRAGMA quick_check").all().map((r) => r.quick_check);
+    if (rows.join("; ") !== "ok") throw new Error(`the copy failed its check: ${rows.slice(0, 3).join("; ")}`);
+  } finally {
+    db.close();
+  }
 }

@@ -1,5 +1,6 @@
 // Embedding generations: one pair of vector tables per embedding model, and which pair answers searches while another is built.
 import type { Db } from "../db/open";
+import { readAppState, writeAppState } from "../db/app-state";
 import { createIdeaStorage, upgradeIdeaTable } from "./layout";
 import { forgetStore } from "./store";
 import type { Generation } from "./generation";
@@ -31,15 +32,11 @@ export const vectorIdRange = (gen: number): [string, string] => [`g${gen}-`, `g$
 export const targetGeneration = (s: EmbeddingState): Generation | null => s.building ?? s.active;
 
 export function readState(db: Db): EmbeddingState {
-  const row = db.query<{ value: string }, [string]>("SELECT value FROM app_state WHERE key = ?").get(STATE_KEY);
-  return row ? { ...EMPTY, ...(JSON.parse(row.value) as Partial<EmbeddingState>) } : { ...EMPTY };
+  return { ...EMPTY, ...readAppState<Partial<EmbeddingState>>(db, STATE_KEY) };
 }
 
 function writeState(db: Db, state: EmbeddingState, now: string): void {
-  db.query(
-    `INSERT INTO app_state (key, value, updated_at) VALUES (?1, ?2, ?3)
-     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-  ).run(STATE_KEY, JSON.stringify(state), now);
+  writeAppState(db, STATE_KEY, state, now);
 }
 
 const CHUNK_SIZE = 128;

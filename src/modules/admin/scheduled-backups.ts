@@ -1,10 +1,10 @@
 // Scheduled verified backups (backup_cron, backup_keep, backup_dir): a snapshot, checked before it counts, then pruning.
-import { Database } from "bun:sqlite";
 import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../../deps";
 import type { ScheduledJob } from "../../jobs/scheduled-job";
-import { recordBackup, snapshotDatabase } from "../../db/backup";
+import { readAppState, writeAppState } from "../../db/app-state";
+import { recordBackup, snapshotDatabase, verifyCopy } from "../../db/backup";
 import { syncDir } from "../../lib/durable-file";
 import { toStamp } from "../../lib/time";
 
@@ -33,17 +33,6 @@ export const backupDir = (deps: Deps) => deps.config.backup_dir ?? join(deps.con
 
 // The last run as this process saw it: kept in memory too, since a run that failed for a failing disk cannot note it.
 const lastRuns = new WeakMap<Deps["db"], BackupRun>();
-
-/** quick_check on the copy, on its own read-only connection: a copy that does not pass never gets its name. */
-function verify(file: string): void {
-  const db = new Database(file, { readonly: true });
-  try {
-    const rows = db.query<{ quick_check: string }, []>("PRAGMA quick_check").all().map((r) => r.quick_check);
-    if (rows.join("; ") !== "ok") throw new Error(`the copy failed its check: ${rows.slice(0, 3).join("; ")}`);
-  } finally {
-    db.close();
-  }
-}
 
 function copies(dir: string): ScheduledBackups["copies"] {
   let names: string[];
@@ -77,7 +66,7 @@ export function runScheduledBackup(deps: Deps): BackupRun {
     mkdirSync(dir, { recursive: true });
     // Leftovers of a run cut short (a crash, a power cut) are never copies: they were not verified.
     for (const n of readdirSync(dir)) if (/^idearepo-.*\.db\.partial-\d+$/.test(n)) rmSync(join(dir, n), { force: true });
-    snapshotDatabase(deps.db, file, verify);
+    snapshotDatabase(deps.db, file, verifyCopy);
     lastRuns.set(deps.db, { ok: true, at, file, error: null });
     const stale = copies(dir).slice(deps.config.backup_keep);
     for (const c of stale) rmSync(c.file, { force: true });
@@ -93,10 +82,7 @@ export function runScheduledBackup(deps: Deps): BackupRun {
     deps.log.error("scheduled backup failed; earlier copies are kept", { dir, error: (e as Error).message });
   }
   try {
-    deps.db
-      .query(`INSERT INTO app_state (key, value, updated_at) VALUES (?1, ?2, ?3)
-              ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`)
-      .run(STATUS_KEY, JSON.stringify(lastRuns.get(deps.db)), at);
+    writeAppState(deps.db, STATUS_KEY, lastRuns.get(deps.db), at);
   } catch {
     // a failing disk: the in-memory status still reaches the operator's page
   }
@@ -104,11 +90,7 @@ export function runScheduledBackup(deps: Deps): BackupRun {
 }
 
 export function scheduledBackups(deps: Deps): ScheduledBackups {
-  let last = lastRuns.get(deps.db) ?? null;
-  if (!last) {
-    const row = deps.db.query<{ value: string }, [string]>("SELECT value FROM app_state WHERE key = ?").get(STATUS_KEY);
-    last = row ? (JSON.parse(row.value) as BackupRun) : null;
-  }
+  const last = lastRuns.get(deps.db) ?? readAppState<BackupRun>(deps.db, STATUS_KEY);
   const dir = backupDir(deps);
   return { schedule: deps.config.backup_cron, keep: deps.config.backup_keep, dir, last, copies: copies(dir) };
 }
