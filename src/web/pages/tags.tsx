@@ -1,5 +1,5 @@
 // Tags: every tag with its colour and live-idea count; create, rename, recolour, delete, and merge similar tags.
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { ApiError } from "../api/client";
 import { createTag, deleteTag, listTags } from "../api/tags";
 import { LIMITS, codePoints, type Tag } from "../api/types";
@@ -9,19 +9,16 @@ import { ConfirmDialog } from "../components/dialog";
 import { EmptyState, Loading, Notice } from "../components/notices";
 import { notify, notifyError } from "../components/toast";
 import { describeError, fieldErrors } from "../errors";
+import { useLoad } from "../lib/use-load";
 import { MergeDialog } from "./tags/merge-dialog";
 import { TagRow } from "./tags/tag-row";
 
 const DEFAULT_COLOUR = "#4f46e5";
 
 export function TagsPage(_props: { params: Record<string, string> }) {
-  const [tags, setTags] = useState<Tag[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { data: tags, error: loadError, reload: load } = useLoad(() => listTags().then((r) => r.tags));
   const [deleting, setDeleting] = useState<Tag | null>(null);
   const [merging, setMerging] = useState<{ from: Tag; to?: string } | null>(null);
-
-  const load = () => listTags().then((r) => { setTags(r.tags); setLoadError(null); }, (e) => setLoadError(describeError(e)));
-  useEffect(() => void load(), []);
 
   const confirmDelete = async () => {
     const t = deleting!;

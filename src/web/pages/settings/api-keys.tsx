@@ -1,5 +1,5 @@
 // API keys: create (Pro) with a copy-once dialog, list, revoke (every plan).
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord, type MintedKey } from "../../api/account";
 import { LIMITS } from "../../api/types";
 import { Dialog } from "../../components/dialog";
@@ -11,29 +11,16 @@ import { isPro, useSession } from "../../session";
 import { copyText } from "./copy";
 import { KeyList } from "./key-list";
 import { Section, sectionTitle } from "./section";
+import { useLoad } from "../../lib/use-load";
 
 export function ApiKeysSection() {
   const { user } = useSession();
-  const [keys, setKeys] = useState<ApiKeyRecord[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { data: keys, error: loadError, reload: load } = useLoad(() => listApiKeys().then((r) => r.api_keys.filter((k) => k.source === "manual")));
   const [label, setLabel] = useState("");
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [gate, setGate] = useState<{ feature: string; upgradeUrl?: string } | null>(isPro(user) ? null : { feature: "API key creation" });
   const [minted, setMinted] = useState<MintedKey | null>(null);
-
-  const load = async () => {
-    try {
-      const r = await listApiKeys();
-      setKeys(r.api_keys.filter((k) => k.source === "manual"));
-      setLoadError(null);
-    } catch (e) {
-      setLoadError(describeError(e));
-    }
-  };
-  useEffect(() => {
-    load();
-  }, []);
 
   const create = async (e: Event) => {
     e.preventDefault();

@@ -1,26 +1,14 @@
 // MCP tokens: what MCP clients were granted through the OAuth flow; listed and revoked here, never created.
-import { useEffect, useState } from "preact/hooks";
 import { listMcpTokens, revokeApiKey, type ApiKeyRecord } from "../../api/account";
 import { EmptyState, Loading, Notice } from "../../components/notices";
 import { notify, notifyError } from "../../components/toast";
 import { describeError } from "../../errors";
+import { useLoad } from "../../lib/use-load";
 import { KeyList } from "./key-list";
 import { Section, sectionTitle } from "./section";
 
 export function McpTokensSection() {
-  const [tokens, setTokens] = useState<ApiKeyRecord[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const load = async () => {
-    try {
-      setTokens((await listMcpTokens()).tokens);
-      setLoadError(null);
-    } catch (e) {
-      setLoadError(describeError(e));
-    }
-  };
-  useEffect(() => {
-    load();
-  }, []);
+  const { data: tokens, error: loadError, reload: load } = useLoad(() => listMcpTokens().then((r) => r.tokens));
 
   const revoke = async (t: ApiKeyRecord) => {
     try {

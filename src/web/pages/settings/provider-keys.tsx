@@ -1,6 +1,6 @@
 // Provider keys (bring your own key): save, test, delete. A stored key is never shown back: only "a key is stored".
-import { useEffect, useState } from "preact/hooks";
-import { deleteProviderKey, getByokStatus, saveProviderKey, testProviderKey, type ByokStatus } from "../../api/account";
+import { useState } from "preact/hooks";
+import { deleteProviderKey, getByokStatus, saveProviderKey, testProviderKey } from "../../api/account";
 import { PROVIDERS, type Provider } from "../../api/types";
 import { ConfirmDialog } from "../../components/dialog";
 import { Field } from "../../components/field";
@@ -10,6 +10,7 @@ import { describeError, fieldErrors, planGate } from "../../errors";
 import { isPro, useSession } from "../../session";
 import { PROVIDER_NAMES } from "./preferences";
 import { Section, sectionTitle } from "./section";
+import { useLoad } from "../../lib/use-load";
 
 const MIN_KEY = 10;
 type Gate = { feature: string; upgradeUrl?: string };
@@ -17,22 +18,9 @@ const BYOK_GATE: Gate = { feature: "Bring your own key" };
 
 export function ProviderKeysSection() {
   const session = useSession();
-  const [status, setStatus] = useState<ByokStatus | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [gate, setGate] = useState<Gate | null>(isPro(session.user) ? null : BYOK_GATE);
-
-  const load = async () => {
-    try {
-      setStatus(await getByokStatus());
-      setLoadError(null);
-    } catch (e) {
-      setLoadError(describeError(e));
-    }
-  };
   // Re-read when the settings change too: the preferred provider decides which stored key is active.
-  useEffect(() => {
-    load();
-  }, [session.user.settings_json]);
+  const { data: status, error: loadError, reload: load } = useLoad(getByokStatus, [session.user.settings_json]);
+  const [gate, setGate] = useState<Gate | null>(isPro(session.user) ? null : BYOK_GATE);
 
   const changed = async () => {
     await load();
