@@ -43,6 +43,18 @@ export function enqueueJob(db: Db, job: QueuedJob, now: string): void {
   ).run(job.kind, ideaId, payload, now);
 }
 
+/**
+ * Queues a job of `kind` for every live idea of an account that has a vector (the re-scoring pass after its
+ * calibration moved, pipeline/rescore.ts); ideas with a pending job of that kind keep that one. Returns how many.
+ */
+export function enqueueAccountJobs(db: Db, kind: JobKind, userId: string, now: string): number {
+  return db.query(
+    `INSERT INTO jobs (kind, idea_id, payload, run_after, created_at)
+     SELECT ?1, id, NULL, ?3, ?3 FROM ideas WHERE user_id = ?2 AND is_archived = 0 AND vectorize_id IS NOT NULL ORDER BY id
+     ON CONFLICT (kind, idea_id) WHERE locked_at IS NULL DO NOTHING`,
+  ).run(kind, userId, now).changes;
+}
+
 /** Jobs waiting and jobs claimed, over every kind (the operator's instance figures). */
 export function countJobs(db: Db): { pending: number; locked: number } {
   return db

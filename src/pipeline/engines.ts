@@ -53,6 +53,8 @@ export function embeddingsHealth(db: Db) {
       reindexing: s.building !== null,
       pending: total - done,
       total,
+      // Ideas whose pairs are being judged again after their account's calibration moved (rescore.ts).
+      rescoring: target ? repo.countRescoring(target.gen) : 0,
     },
   };
 }

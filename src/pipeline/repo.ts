@@ -70,6 +70,10 @@ export function createPipelineRepo(db: Db) {
   const liveIdeasInGen = db.query<{ n: number }, [string, string]>(
     "SELECT count(*) AS n FROM ideas WHERE is_archived = 0 AND vectorize_id >= ?1 AND vectorize_id < ?2",
   );
+  const rescoring = db.query<{ n: number }, [string, string]>(
+    `SELECT count(*) AS n FROM jobs j JOIN ideas i ON i.id = j.idea_id
+     WHERE j.kind = 'full' AND i.is_archived = 0 AND i.vectorize_id >= ?1 AND i.vectorize_id < ?2`,
+  );
   const embeddedTagCounts = db.query<{ id: number; name: string; idea_count: number }, [string, string]>(
     `SELECT t.id, t.name, (SELECT count(*) FROM idea_tags it JOIN ideas i ON i.id = it.idea_id
                            WHERE it.tag_id = t.id AND i.is_archived = 0) AS idea_count
@@ -106,6 +110,8 @@ export function createPipelineRepo(db: Db) {
     /** Clears an archived idea's vectorize_id (its vectors are gone); a live idea is left alone. */
     clearArchivedVectorId: (id: number) => void clearArchivedVector.run(id),
     countLiveIdeas: () => liveIdeas.get()!.n,
+    /** Full passes queued for ideas that already have a vector of `gen`: re-scoring (or an edit not yet embedded). */
+    countRescoring: (gen: number) => rescoring.get(...vectorIdRange(gen))!.n,
     /** Live ideas whose vector is of generation `gen`. */
     countLiveIdeasInGen: (gen: number) => liveIdeasInGen.get(...vectorIdRange(gen))!.n,
     /** The account's tags among `ids` that have a vector, with their live idea counts (unordered). */

@@ -17,6 +17,7 @@ import { removeIdeaVectors } from "./archive";
 import { runIdeaSteps } from "./steps";
 import { isStorageFault } from "../db/storage";
 import { recordPipelineJob } from "../metrics/registry";
+import { queueRescores } from "./rescore";
 
 /**
  * Jobs claimed per batch. The model client sorts a call's texts by length into small batches, and USE-lite pads each
@@ -76,7 +77,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     return reindex.prepare(state);
   }
 
-  function applyJob(batch: Batch, job: JobRow, now: string): void {
+  function applyJob(batch: Batch, job: JobRow, now: string, accounts: Set<string>): void {
     const items = batch.items.get(job.id) ?? [];
     db.transaction(() => {
       if (job.kind !== "full" || job.idea_id === null) {
@@ -96,6 +97,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       const store = vectorStore(db, serving);
       const vector = (item && freshVector(batch, serving.gen, item)) ?? store.ideaVector(idea.id);
       if (!vector) return;
+      accounts.add(idea.user_id);
       const settings = parseSettings(idea.settings_json);
       runIdeaSteps({ repo, relations, store, now, plan: effectivePlan(idea, deps.clock()), settings }, idea, vector);
     })();
@@ -106,11 +108,12 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       processed += await reindex.apply(batch);
       return;
     }
+    const accounts = new Set<string>();
     for (const job of batch.jobs) {
       const failure = batch.failed.get(job.id);
       try {
         if (failure) throw new Error(failure);
-        applyJob(batch, job, stamp());
+        applyJob(batch, job, stamp(), accounts);
         queue.complete(job.id);
         processed++;
         recordPipelineJob(job.kind, "done", (deps.clock().getTime() - fromStamp(job.created_at).getTime()) / 1000);
@@ -123,6 +126,12 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
         recordPipelineJob(job.kind, "retried");
       }
       await yieldToHttp();
+    }
+    // Accounts whose shared component moved (an import, steady growth) have every pair judged again (rescore.ts).
+    const serving = servingGeneration(currentState(), models);
+    if (serving && accounts.size > 0) {
+      const queued = queueRescores(db, vectorStore(db, serving), accounts, stamp());
+      if (queued > 0) log.info("calibration moved; re-scoring", { ideas: queued, accounts: accounts.size });
     }
   }
 

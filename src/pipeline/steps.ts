@@ -2,7 +2,6 @@
 // Every step is idempotent (it converges to the same rows however often it runs), so at-least-once delivery is safe.
 import type { Plan } from "../auth/plans";
 import type { UserSettings } from "../contract";
-import { cosine } from "../ml/vectors";
 import type { Neighbour, VectorStore } from "../vectors/store";
 import type { RelationsRepo } from "../modules/relations/repo";
 import type { PipelineIdea, PipelineRepo } from "./repo";
@@ -38,20 +37,30 @@ export interface StepContext {
 
 /** Runs the steps for one idea whose vector in `ctx.store` is `vector`. Call inside a transaction. */
 export function runIdeaSteps(ctx: StepContext, idea: PipelineIdea, vector: Float32Array): void {
-  const near = ctx.store.nearestIdeas(idea.user_id, vector, NEIGHBOURS + 1).filter((n) => n.id !== idea.id);
+  // Pairs are judged by the calibrated cosine (src/vectors/calibration.ts); auto-tags by raw cosine, see autoTag.
+  const near = ctx.store.nearestCalibrated(idea.user_id, vector, NEIGHBOURS + 1).filter((n) => n.id !== idea.id);
   // Vectors of archived ideas are removed on archive; filtering again covers a missed hook.
   const createdAt = ctx.repo.liveCreatedAt(near.map((n) => n.id));
   const neighbours = near.filter((n) => createdAt.has(n.id));
-  autoTag(ctx, idea, vector, neighbours);
+  autoTag(ctx, idea, vector);
   syncRelated(ctx, idea, vector, neighbours);
   syncDuplicates(ctx, idea, vector, neighbours, createdAt);
   syncParent(ctx, idea);
 }
 
-/** Only ideas with zero tags get auto-tags; a tag the user removed is never forced back (their edit set tags). */
-function autoTag(ctx: StepContext, idea: PipelineIdea, vector: Float32Array, neighbours: Neighbour[]): void {
+/**
+ * Only ideas with zero tags get auto-tags; a tag the user removed is never forced back (their edit set tags). Free
+ * auto-tags vote among raw-cosine neighbours: a tag says "on this subject", which is exactly the part calibration
+ * removes from pair scores (a single-subject account would otherwise never share a tag).
+ */
+function autoTag(ctx: StepContext, idea: PipelineIdea, vector: Float32Array): void {
   if (ctx.repo.tagCount(idea.id) > 0) return;
-  const picked = ctx.plan === "pro" ? vocabularyTags(ctx, idea, vector) : neighbourTags(ctx, neighbours);
+  const neighbours = () => {
+    const near = ctx.store.nearestIdeas(idea.user_id, vector, NEIGHBOURS + 1).filter((n) => n.id !== idea.id);
+    const live = ctx.repo.liveCreatedAt(near.map((n) => n.id));
+    return near.filter((n) => live.has(n.id));
+  };
+  const picked = ctx.plan === "pro" ? vocabularyTags(ctx, idea, vector) : neighbourTags(ctx, neighbours());
   for (const tagId of picked) ctx.repo.attachTag(idea.id, tagId);
 }
 
@@ -109,7 +118,7 @@ function syncRelated(ctx: StepContext, idea: PipelineIdea, vector: Float32Array,
   for (const r of ctx.relations.systemRelationsTouching(idea.id, "related")) {
     const other = r.source_idea_id === idea.id ? r.target_idea_id : r.source_idea_id;
     if (keep.has(other) || r.note !== null) continue;
-    if (pairScore(ctx, vector, other) === null) continue; // other side archived or not embedded yet: hidden anyway
+    if (pairScore(ctx, idea, vector, other) === null) continue; // other side archived or not embedded yet: hidden anyway
     ctx.relations.deleteById(r.id);
   }
 }
@@ -126,7 +135,7 @@ function relatedCandidates(ctx: StepContext, ideaId: number, neighbours: Neighbo
 function candidatesOf(ctx: StepContext, userId: string, ideaId: number): Neighbour[] | null {
   const vector = ctx.store.ideaVector(ideaId);
   if (!vector) return null;
-  const near = ctx.store.nearestIdeas(userId, vector, NEIGHBOURS + 1).filter((n) => n.id !== ideaId);
+  const near = ctx.store.nearestCalibrated(userId, vector, NEIGHBOURS + 1).filter((n) => n.id !== ideaId);
   const live = ctx.repo.liveCreatedAt(near.map((n) => n.id));
   return relatedCandidates(ctx, ideaId, near.filter((n) => live.has(n.id)));
 }
@@ -162,7 +171,7 @@ function syncDuplicates(
     ctx.repo.upsertDetection(idea.user_id, newer.id, older.id, n.score, ctx.now);
   }
   for (const d of ctx.repo.pendingDetectionsOf(idea.id)) {
-    const score = pairScore(ctx, vector, d.other);
+    const score = pairScore(ctx, idea, vector, d.other);
     if (score !== null && score <= threshold) ctx.repo.deletePendingDetection(d.id);
   }
 }
@@ -187,7 +196,7 @@ function syncParent(ctx: StepContext, idea: PipelineIdea): void {
   }
 }
 
-function pairScore(ctx: StepContext, vector: Float32Array, otherId: number): number | null {
-  const other = ctx.store.ideaVector(otherId);
-  return other ? cosine(vector, other) : null;
+/** The pair's score as neighbours are scored: the calibrated cosine (src/vectors/calibration.ts). */
+function pairScore(ctx: StepContext, idea: PipelineIdea, vector: Float32Array, otherId: number): number | null {
+  return ctx.store.scoreAgainst(idea.user_id, vector, otherId);
 }

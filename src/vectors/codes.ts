@@ -113,8 +113,11 @@ export class AccountCodes {
    *    (Σ q[d] over set bits, through a per-query table of byte sums: one lookup per code byte). It keeps how far
    *    each component is from zero, which Hamming throws away: on USE-lite vectors of real sentences at 100k the
    *    exact top 20 is held by its best 500 about as often as by Hamming's best 1,000 (docs/performance.md).
+   * `signOf` is the vector whose sign code the Hamming pass compares (default: the query). The store passes the raw
+   * vector there and the calibrated one as `query`: the codes are the raw vectors' signs, which the shared component
+   * dominates, so raw against raw keeps the prefilter's meaning while the ranking follows the calibrated score.
    */
-  nearest(query: Float32Array, r: number): number[] {
+  nearest(query: Float32Array, r: number, signOf: Float32Array = query): number[] {
     const n = this.size;
     const W = this.wordsPer;
     const B = W * 4;
@@ -123,7 +126,7 @@ export class AccountCodes {
     const p = prefilterCount(r);
     if (n > p) {
       const qAt = this.ids.length * B; // past the last code slot
-      new Uint8Array(this.memory.buffer, qAt, B).set(binaryCode(query, W * 32));
+      new Uint8Array(this.memory.buffer, qAt, B).set(binaryCode(signOf, W * 32));
       const q = new Uint32Array(this.memory.buffer, qAt, W);
       const dist = new Uint16Array(this.memory.buffer, qAt + B, n);
       if (this.kernel) {

@@ -4,7 +4,7 @@ import { readAppState, writeAppState } from "../db/app-state";
 import { createIdeaStorage, upgradeIdeaTable } from "./layout";
 import { forgetStore } from "./store";
 import type { Generation } from "./generation";
-import { ideaTable, tagTable } from "./tables";
+import { ideaTable, sharedTable, tagTable } from "./tables";
 
 export type { Generation };
 
@@ -59,6 +59,7 @@ function dropTables(db: Db, gen: number): void {
   forgetStore(db, gen); // a prepared statement on a table would make DROP fail
   db.exec(`DROP TABLE IF EXISTS ${ideaTable(gen)}`);
   db.exec(`DROP TABLE IF EXISTS ${tagTable(gen)}`);
+  db.exec(`DROP TABLE IF EXISTS ${sharedTable(gen)}`);
 }
 
 /**

@@ -1,6 +1,6 @@
 // The idea-vector table of a generation: plain rows (vector + binary code) and the one-time upgrade from vec0.
 import type { Db } from "../db/open";
-import { ideaCodesIndex, ideaTable } from "./tables";
+import { ideaCodesIndex, ideaTable, sharedTable } from "./tables";
 
 /**
  * One row per idea: the float32 vector the exact cosine is computed from, and its binary code (one bit per
@@ -20,6 +20,10 @@ function createCodesIndex(db: Db, gen: number): void {
 export function createIdeaStorage(db: Db, gen: number): void {
   createIdeaTable(db, gen);
   createCodesIndex(db, gen);
+  // What each account's vectors share (calibration.ts): kept in step with the rows by the store's writes. A missing
+  // row is computed from the rows on first use, so databases written before it need no upgrade step.
+  db.exec(`CREATE TABLE IF NOT EXISTS ${sharedTable(gen)} (
+    user_id TEXT PRIMARY KEY, n INTEGER NOT NULL, sum BLOB NOT NULL, scored_n INTEGER NOT NULL DEFAULT 0)`);
 }
 
 const isVec0 = (db: Db, gen: number) =>

@@ -1,9 +1,10 @@
 // Prepared SQL over one generation's vector tables: put/delete vectors, read them back, per-account KNN.
 import type { Db } from "../db/open";
+import { asScore, calibrate, centreOf, dot, type Centre } from "./calibration";
 import { binaryCode, CodeCache } from "./codes";
 import type { Generation } from "./generation";
 import { createIdeaStorage, upgradeIdeaTable } from "./layout";
-import { ideaTable, tagTable } from "./tables";
+import { ideaTable, sharedTable, tagTable } from "./tables";
 
 /**
  * Candidates the coarse pass hands to the exact rescoring: at least RESCORE_MIN, 4 × k, and 0.5% of the account
@@ -23,7 +24,7 @@ export type KnnMode = "quantized" | "exact";
 
 export interface Neighbour {
   id: number;
-  /** Cosine similarity (1 − cosine distance). */
+  /** Ideas: the calibrated cosine in 0–1 (calibration.ts). Tags: cosine similarity (1 − cosine distance). */
   score: number;
 }
 
@@ -34,6 +35,7 @@ const toVector = (bytes: Uint8Array | null | undefined): Float32Array | null =>
 function createStore(db: Db, g: Generation) {
   const ideas = ideaTable(g.gen);
   const tags = tagTable(g.gen);
+  const shared = sharedTable(g.gen);
   upgradeIdeaTable(db, g.gen);
   createIdeaStorage(db, g.gen);
   const q = {
@@ -44,6 +46,17 @@ function createStore(db: Db, g: Generation) {
     ),
     ideaHash: db.prepare<{ text_hash: string }, [number]>(`SELECT text_hash FROM ${ideas} WHERE id = ?`),
     ideaVec: db.prepare<{ embedding: Uint8Array }, [number]>(`SELECT embedding FROM ${ideas} WHERE id = ?`),
+    ideaRow: db.prepare<{ user_id: string; embedding: Uint8Array }, [number]>(`SELECT user_id, embedding FROM ${ideas} WHERE id = ?`),
+    accountVecs: db.prepare<{ id: number; embedding: Uint8Array }, [string]>(`SELECT id, embedding FROM ${ideas} WHERE user_id = ?`),
+    vecsById: db.prepare<{ id: number; embedding: Uint8Array }, [string, string]>(
+      `SELECT v.id, v.embedding FROM json_each(?1) j CROSS JOIN ${ideas} v ON v.id = j.value WHERE v.user_id = ?2`,
+    ),
+    sharedGet: db.prepare<{ n: number; sum: Uint8Array; scored_n: number }, [string]>(`SELECT n, sum, scored_n FROM ${shared} WHERE user_id = ?`),
+    sharedPut: db.prepare(
+      `INSERT INTO ${shared} (user_id, n, sum, scored_n) VALUES (?1, ?2, ?3, ?4)
+       ON CONFLICT (user_id) DO UPDATE SET n = ?2, sum = ?3, scored_n = ?4`,
+    ),
+    sharedClear: db.prepare(`DELETE FROM ${shared}`),
     ideaCodes: db.prepare<{ id: number; code: Uint8Array }, [string]>(`SELECT id, code FROM ${ideas} WHERE user_id = ?`),
     // Ties broken by id so both paths order equal scores alike.
     exactIdeas: db.prepare<{ id: number; distance: number }, [Float32Array, string, number]>(
@@ -83,20 +96,50 @@ function createStore(db: Db, g: Generation) {
     putIdea(id: number, userId: string, vector: Float32Array, textHash: string): void {
       if (vector.length !== g.dim) throw new Error(`vector has ${vector.length} dimensions, generation ${g.gen} holds ${g.dim}`);
       const code = binaryCode(vector);
+      const old = q.ideaRow.get(id);
+      if (old) addShared(old.user_id, toVector(old.embedding)!, -1);
       q.putIdea.run(id, userId, vector, code, textHash);
+      addShared(userId, vector, 1);
       codes.put(userId, id, code);
     },
     deleteIdea(id: number): boolean {
       codes.delete(id);
+      const old = q.ideaRow.get(id);
+      if (old) addShared(old.user_id, toVector(old.embedding)!, -1);
       return q.delIdea.run(id).changes > 0;
     },
     ideaHash: (id: number) => q.ideaHash.get(id)?.text_hash ?? null,
     ideaVector: (id: number) => toVector(q.ideaVec.get(id)?.embedding),
+    /** What the account's vectors share (removed before scoring), and the idea count it was last re-scored at. */
+    shared: (userId: string) => {
+      const s = sharedRow(userId);
+      return { centre: centreOf(s.sum, s.n), n: s.n, scoredN: s.scored_n };
+    },
+    /** Records that every idea of the account was queued for re-scoring at its current size. */
+    markScored(userId: string): void {
+      const s = sharedRow(userId);
+      if (s.sum) q.sharedPut.run(userId, s.n, new Uint8Array(s.sum.buffer), s.n);
+    },
+    /** The calibrated cosine (0–1) of two ideas of the account; null when either has no vector here. */
+    pairScore(userId: string, a: number, b: number): number | null {
+      const va = toVector(q.ideaVec.get(a)?.embedding);
+      const vb = toVector(q.ideaVec.get(b)?.embedding);
+      if (!va || !vb) return null;
+      const centre = this.shared(userId).centre;
+      return asScore(dot(calibrate(va, centre), calibrate(vb, centre)));
+    },
+    /** The calibrated cosine (0–1) of a vector and a stored idea of the account; null when the idea has no vector. */
+    scoreAgainst(userId: string, vector: Float32Array, other: number): number | null {
+      const vb = toVector(q.ideaVec.get(other)?.embedding);
+      if (!vb) return null;
+      const centre = this.shared(userId).centre;
+      return asScore(dot(calibrate(vector, centre), calibrate(vb, centre)));
+    },
     /**
      * Nearest ideas of one account, best first, scored by exact cosine: the account's binary codes are scanned in
      * memory (Hamming, then the float query against the codes; codes.ts) and only the best rescoreCount(k)
      * candidates get their exact cosine from the stored vectors. `mode` "exact" scores every vector instead (the
-     * reference the benchmark and tests compare with).
+     * reference the benchmark and tests compare with). Semantic search and auto-tags use this raw cosine.
      */
     nearestIdeas(userId: string, vector: Float32Array, k: number, mode: KnnMode = "quantized"): Neighbour[] {
       const want = Math.max(1, Math.floor(k));
@@ -104,6 +147,28 @@ function createStore(db: Db, g: Generation) {
       const account = codes.account(userId);
       const candidates = account.nearest(vector, rescoreCount(want, account.size));
       return toNeighbours(q.rescoreIdeas.all(vector, JSON.stringify(candidates), userId, want));
+    },
+    /**
+     * Nearest ideas of one account, best first, by calibrated cosine (the pair score of duplicates and relations) (the account's shared component removed;
+     * calibration.ts): the account's binary codes are scanned in memory (Hamming on the raw query, then the
+     * calibrated query against the codes; codes.ts) and only the best rescoreCount(k) candidates are scored exactly
+     * from the stored vectors. `mode` "exact" scores every vector of the account instead (the reference).
+     */
+    nearestCalibrated(userId: string, vector: Float32Array, k: number, mode: KnnMode = "quantized"): Neighbour[] {
+      const want = Math.max(1, Math.floor(k));
+      const centre = this.shared(userId).centre;
+      const query = calibrate(vector, centre);
+      let rows: { id: number; embedding: Uint8Array }[];
+      if (mode === "exact") {
+        rows = q.accountVecs.all(userId);
+      } else {
+        const account = codes.account(userId);
+        rows = q.vecsById.all(JSON.stringify(account.nearest(query, rescoreCount(want, account.size), vector)), userId);
+      }
+      const scored = rows.map((r) => ({ id: r.id, cos: dot(query, calibrate(toVector(r.embedding)!, centre)) }));
+      // Ties broken by id so both paths order equal scores alike.
+      scored.sort((a, b) => b.cos - a.cos || a.id - b.id);
+      return scored.slice(0, want).map((r) => ({ id: r.id, score: asScore(r.cos) }));
     },
     /** Memory held by the in-memory codes of the accounts loaded so far. */
     codeBytes: () => codes.bytes(),
@@ -120,8 +185,37 @@ function createStore(db: Db, g: Generation) {
     renamedTagIds: () => q.renamedTags.all().map((r) => r.id),
 
     /** Vectors of ideas or tags that no longer exist (account deleted, archive hook missed): never served, freed here. */
-    pruneOrphans: () => q.orphanIdeas.run().changes + q.orphanTags.run().changes,
+    pruneOrphans: () => {
+      const n = q.orphanIdeas.run().changes + q.orphanTags.run().changes;
+      if (n > 0) q.sharedClear.run(); // recomputed from the rows on next use
+      return n;
+    },
   };
+
+  /** The account's running sum; computed from its rows (and stored) when there is no row yet. */
+  function sharedRow(userId: string): { n: number; sum: Float64Array | null; scored_n: number } {
+    const row = q.sharedGet.get(userId);
+    if (row) return { n: row.n, sum: new Float64Array(row.sum.slice().buffer), scored_n: row.scored_n };
+    const rows = q.accountVecs.all(userId);
+    if (rows.length === 0) return { n: 0, sum: null, scored_n: 0 };
+    const sum = new Float64Array(g.dim);
+    for (const r of rows) {
+      const v = toVector(r.embedding)!;
+      for (let i = 0; i < sum.length; i++) sum[i] += v[i];
+    }
+    // scored_n 0: pairs scored before this row existed (an older version, raw cosine) are re-scored (runner.ts).
+    q.sharedPut.run(userId, rows.length, new Uint8Array(sum.buffer), 0);
+    return { n: rows.length, sum, scored_n: 0 };
+  }
+
+  /** Adds (sign 1) or removes (sign −1) a vector from its account's running sum, when the account has one. */
+  function addShared(userId: string, v: Float32Array, sign: 1 | -1): void {
+    const row = q.sharedGet.get(userId);
+    if (!row) return; // computed from the rows on first use, this vector included
+    const sum = new Float64Array(row.sum.slice().buffer);
+    for (let i = 0; i < sum.length; i++) sum[i] += sign * v[i];
+    q.sharedPut.run(userId, Math.max(0, row.n + sign), new Uint8Array(sum.buffer), row.scored_n);
+  }
 }
 export type VectorStore = ReturnType<typeof createStore>;
 

@@ -1,4 +1,6 @@
 // Names of one embedding generation's vector tables (idea vectors in a plain table with their codes, tag vectors in vec0).
 export const ideaTable = (gen: number) => `vec_ideas_g${gen}`;
 export const ideaCodesIndex = (gen: number) => `vec_ideas_g${gen}_codes`;
+/** Per account: the running sum and count of its idea vectors (calibration.ts), and the count last re-scored at. */
+export const sharedTable = (gen: number) => `vec_shared_g${gen}`;
 export const tagTable = (gen: number) => `vec_tags_g${gen}`;

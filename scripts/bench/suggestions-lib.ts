@@ -1,0 +1,96 @@
+// Counting what the background pass suggested on a corpus vault (suggestions.ts and test/pipeline/suggestions), and
+// today's rule on the same stored vectors: raw cosine, 20 neighbours, detections above 0.75, the 5 best relations above 0.5.
+import type { Db } from "../../src/db/open";
+import type { Generation } from "../../src/vectors/generations";
+import { ideaTable } from "../../src/vectors/tables";
+import type { CopyKind, ManNote } from "./man-corpus";
+
+export interface VaultFigures {
+  authorLinks: number;
+  falseDuplicates: number;
+  copyFalse: number;
+  copiesFound: number;
+  copiesFoundBy: Partial<Record<CopyKind, number>>;
+  related: number;
+  relatedMedian: number;
+  relatedMax: number;
+  agreeing: number;
+}
+
+type Copy = { id: number; of: string; kind: CopyKind };
+const key = (a: number, b: number) => (a < b ? `${a}-${b}` : `${b}-${a}`);
+
+function figures(noteIds: Map<string, number>, notes: ManNote[], copies: Copy[], dupPairs: [number, number][], relPairs: [number, number][]): VaultFigures {
+  const isNote = new Set(noteIds.values());
+  const links = new Set<string>();
+  for (const n of notes) for (const l of n.links) links.add(key(noteIds.get(n.name)!, noteIds.get(l)!));
+  const copyOf = new Map(copies.map((c) => [c.id, noteIds.get(c.of)!]));
+  let falseDuplicates = 0;
+  let copyFalse = 0;
+  const found = new Set<number>();
+  for (const [a, b] of dupPairs) {
+    if (isNote.has(a) && isNote.has(b)) falseDuplicates++;
+    else if (copyOf.get(a) === b) found.add(a);
+    else if (copyOf.get(b) === a) found.add(b);
+    else copyFalse++;
+  }
+  const copiesFoundBy: VaultFigures["copiesFoundBy"] = {};
+  for (const c of copies) if (found.has(c.id)) copiesFoundBy[c.kind] = (copiesFoundBy[c.kind] ?? 0) + 1;
+  const between = [...new Set(relPairs.filter(([a, b]) => isNote.has(a) && isNote.has(b)).map(([a, b]) => key(a, b)))];
+  const per = new Map<number, number>([...isNote].map((id) => [id, 0]));
+  for (const p of between) for (const id of p.split("-").map(Number)) per.set(id, per.get(id)! + 1);
+  const counts = [...per.values()].sort((a, b) => a - b);
+  return {
+    authorLinks: links.size,
+    falseDuplicates,
+    copyFalse,
+    copiesFound: found.size,
+    copiesFoundBy,
+    related: between.length,
+    relatedMedian: counts[counts.length >> 1] ?? 0,
+    relatedMax: counts[counts.length - 1] ?? 0,
+    agreeing: between.filter((p) => links.has(p)).length,
+  };
+}
+
+function noteIdsOf(db: Db, userId: string, notes: ManNote[], copies: Copy[]): Map<string, number> {
+  const copyIds = new Set(copies.map((c) => c.id));
+  const rows = db.query<{ id: number; title: string }, [string]>("SELECT id, title FROM ideas WHERE user_id = ? AND is_archived = 0").all(userId);
+  const names = new Set(notes.map((n) => n.name));
+  return new Map(rows.filter((r) => !copyIds.has(r.id) && names.has(r.title)).map((r) => [r.title, r.id]));
+}
+
+/** What the product made: pending detections and system `related` relations of the account. */
+export function measureVault(db: Db, userId: string, notes: ManNote[], copies: Copy[]): VaultFigures {
+  const dups = db.query<{ a: number; b: number }, [string]>(
+    "SELECT idea_id AS a, duplicate_of_id AS b FROM duplicate_detections WHERE user_id = ? AND status = 'pending'",
+  ).all(userId);
+  const rels = db.query<{ a: number; b: number }, [string]>(
+    "SELECT source_idea_id AS a, target_idea_id AS b FROM relations WHERE user_id = ? AND created_by = 'system' AND relation_type = 'related'",
+  ).all(userId);
+  return figures(noteIdsOf(db, userId, notes, copies), notes, copies, dups.map((r) => [r.a, r.b]), rels.map((r) => [r.a, r.b]));
+}
+
+/** Today's rule on the raw vectors the product stored (exact neighbours, so at least as good as its index). */
+export function todayRules(db: Db, gen: Generation, userId: string, notes: ManNote[], copies: Copy[], dedup = 0.75, related = 0.5): VaultFigures {
+  const rows = db.query<{ id: number; embedding: Uint8Array }, [string]>(`SELECT id, embedding FROM ${ideaTable(gen.gen)} WHERE user_id = ?`).all(userId);
+  const vs = rows.map((r) => ({ id: r.id, v: new Float32Array(r.embedding.slice().buffer) }));
+  const dups = new Map<string, [number, number]>();
+  const rels = new Map<string, [number, number]>();
+  for (const a of vs) {
+    const near = vs
+      .filter((b) => b.id !== a.id)
+      .map((b) => ({ id: b.id, s: dot(a.v, b.v) }))
+      .sort((x, y) => y.s - x.s || x.id - y.id)
+      .slice(0, 20);
+    for (const n of near.filter((n) => n.s > dedup)) dups.set(key(a.id, n.id), [a.id, n.id]);
+    for (const n of near.filter((n) => n.s > related).slice(0, 5)) rels.set(key(a.id, n.id), [a.id, n.id]);
+  }
+  return figures(noteIdsOf(db, userId, notes, copies), notes, copies, [...dups.values()], [...rels.values()]);
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}

@@ -1,0 +1,32 @@
+// Re-scoring an account whose calibration moved: every pair score is taken over vectors minus what the account's ideas
+// share (src/vectors/calibration.ts), so when that shared part changes, earlier detections and relations are re-judged.
+import type { Db } from "../db/open";
+import { enqueueAccountJobs } from "../jobs/queue";
+import type { VectorStore } from "../vectors/store";
+
+/**
+ * An account is re-scored when its idea count moved by this share since the last time (or from nothing: an account
+ * scored before calibration existed, or an import into an empty account). The centre is a mean, so a 25% change in
+ * count moves it little; re-scoring on every change would cost a full pass per capture. Each re-score queues the full
+ * pass for every idea (the embedding is skipped: the text's vector is current), so its total cost stays within a few
+ * passes over the account however it grows.
+ */
+export const RESCORE_GROWTH = 0.25;
+
+export function needsRescore(n: number, scoredN: number): boolean {
+  return n > 0 && Math.abs(n - scoredN) >= Math.max(1, scoredN * RESCORE_GROWTH);
+}
+
+/** Queues the re-scoring pass for each of the accounts whose calibration moved; returns how many ideas were queued. */
+export function queueRescores(db: Db, store: VectorStore, userIds: Iterable<string>, now: string): number {
+  let queued = 0;
+  for (const userId of userIds) {
+    db.transaction(() => {
+      const s = store.shared(userId);
+      if (!needsRescore(s.n, s.scoredN)) return;
+      queued += enqueueAccountJobs(db, "full", userId, now);
+      store.markScored(userId);
+    })();
+  }
+  return queued;
+}
