@@ -5,6 +5,7 @@ import type { UserSettings } from "../contract";
 import type { Neighbour, VectorStore } from "../vectors/store";
 import type { RelationsRepo } from "../modules/relations/repo";
 import type { PipelineIdea, PipelineRepo } from "./repo";
+import { wordCosine, wordCounts } from "./text-overlap";
 
 /** Neighbours looked at per idea; related relations and detections come from this list. */
 export const NEIGHBOURS = 20;
@@ -151,9 +152,9 @@ function pruneRelated(ctx: StepContext, ideaId: number, best: Set<number>): void
 }
 
 /**
- * A pending detection for every neighbour above dedup_threshold. The newer idea is `idea_id` (the survivor of a
- * duplicate merge), the older `duplicate_of_id`. The pair key is unordered, so a dismissed pair never comes back;
- * a pending detection whose pair fell below the threshold after an edit is withdrawn.
+ * A pending detection for every neighbour whose duplicate score is above dedup_threshold. The newer idea is `idea_id`
+ * (the survivor of a duplicate merge), the older `duplicate_of_id`. The pair key is unordered, so a dismissed pair
+ * never comes back; a pending detection whose pair fell to or below the threshold after an edit is withdrawn.
  */
 function syncDuplicates(
   ctx: StepContext,
@@ -163,17 +164,32 @@ function syncDuplicates(
   createdAt: Map<number, string>,
 ): void {
   const threshold = ctx.settings.dedup_threshold;
+  const mine = wordCounts(idea.title, idea.body);
   const isNewer = (a: { id: number; at: string }, b: { id: number; at: string }) => a.at > b.at || (a.at === b.at && a.id > b.id);
-  for (const n of neighbours.filter((x) => x.score > threshold)) {
+  for (const n of neighbours) {
+    const score = duplicateScore(ctx, mine, n.id, n.score);
+    if (score === null || score <= threshold) continue;
     const me = { id: idea.id, at: idea.created_at };
     const other = { id: n.id, at: createdAt.get(n.id)! };
     const [newer, older] = isNewer(me, other) ? [me, other] : [other, me];
-    ctx.repo.upsertDetection(idea.user_id, newer.id, older.id, n.score, ctx.now);
+    ctx.repo.upsertDetection(idea.user_id, newer.id, older.id, score, ctx.now);
   }
   for (const d of ctx.repo.pendingDetectionsOf(idea.id)) {
-    const score = pairScore(ctx, idea, vector, d.other);
+    const cos = pairScore(ctx, idea, vector, d.other);
+    const score = cos === null ? null : duplicateScore(ctx, mine, d.other, cos);
     if (score !== null && score <= threshold) ctx.repo.deletePendingDetection(d.id);
   }
+}
+
+/**
+ * A pair's duplicate score: the larger of two cosines, the calibrated embedding one and the one of their word counts
+ * (text-overlap.ts). Either alone says "near-copy" when high: the embedding for a reworded copy, the words for a
+ * reshuffled one; two notes on one subject stay below on both. null when the other idea is gone.
+ */
+function duplicateScore(ctx: StepContext, mine: Map<string, number>, otherId: number, cos: number): number | null {
+  const other = ctx.repo.idea(otherId);
+  if (!other) return null;
+  return Math.max(cos, wordCosine(mine, wordCounts(other.title, other.body)));
 }
 
 /**
