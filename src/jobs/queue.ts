@@ -55,6 +55,13 @@ export function enqueueAccountJobs(db: Db, kind: JobKind, userId: string, now: s
   ).run(kind, userId, now).changes;
 }
 
+/** Whether any job of `kind` is still waiting for one of the account's ideas. */
+export function hasAccountJobs(db: Db, kind: JobKind, userId: string): boolean {
+  return !!db.query(
+    `SELECT 1 FROM jobs j JOIN ideas i ON i.id = j.idea_id WHERE j.kind = ?1 AND i.user_id = ?2 AND j.locked_at IS NULL LIMIT 1`,
+  ).get(kind, userId);
+}
+
 /** Jobs waiting and jobs claimed, over every kind (the operator's instance figures). */
 export function countJobs(db: Db): { pending: number; locked: number } {
   return db

@@ -42,6 +42,9 @@ export function createPipelineRepo(db: Db) {
   const tagIdsOf = db.query<{ idea_id: number; tag_id: number }, [string]>(
     "SELECT idea_id, tag_id FROM idea_tags WHERE idea_id IN (SELECT value FROM json_each(?))",
   );
+  const texts = db.query<{ id: number; title: string; body: string }, [string]>(
+    "SELECT id, title, body FROM ideas WHERE is_archived = 0 AND id IN (SELECT value FROM json_each(?))",
+  );
   const ideaAges = db.query<{ id: number; created_at: string }, [string]>(
     "SELECT id, created_at FROM ideas WHERE is_archived = 0 AND id IN (SELECT value FROM json_each(?))",
   );
@@ -94,6 +97,9 @@ export function createPipelineRepo(db: Db) {
       if (ideaIds.length > 0) for (const r of tagIdsOf.all(JSON.stringify(ideaIds))) out.get(r.idea_id)!.push(r.tag_id);
       return out;
     },
+    /** Title and body of the live ideas among `ids` (archived and missing ones are absent). */
+    liveTexts: (ids: number[]) =>
+      new Map(ids.length ? texts.all(JSON.stringify(ids)).map((r) => [r.id, r]) : []),
     /** created_at of the live ideas among `ids` (archived and missing ones are absent). */
     liveCreatedAt: (ids: number[]) =>
       new Map(ids.length ? ideaAges.all(JSON.stringify(ids)).map((r) => [r.id, r.created_at]) : []),

@@ -1,13 +1,14 @@
 // Re-scoring an account whose calibration moved: every pair score is taken over vectors minus what the account's ideas
 // share (src/vectors/calibration.ts), so when that shared part changes, earlier detections and relations are re-judged.
 import type { Db } from "../db/open";
-import { enqueueAccountJobs } from "../jobs/queue";
+import { enqueueAccountJobs, hasAccountJobs } from "../jobs/queue";
 import type { VectorStore } from "../vectors/store";
 
 /**
  * An account is re-scored when its idea count moved by this share since the last time (or from nothing: an account
  * scored before calibration existed, or an import into an empty account). The centre is a mean, so a 25% change in
- * count moves it little; re-scoring on every change would cost a full pass per capture. Each re-score queues the full
+ * count moves it little; re-scoring on every change would cost a full pass per capture. It waits until the account
+ * has no full pass queued (an import or a backlog is processed first). Each re-score queues the full
  * pass for every idea (the embedding is skipped: the text's vector is current), so its total cost stays within a few
  * passes over the account however it grows.
  */
@@ -24,6 +25,9 @@ export function queueRescores(db: Db, store: VectorStore, userIds: Iterable<stri
     db.transaction(() => {
       const s = store.shared(userId);
       if (!needsRescore(s.n, s.scoredN)) return;
+      // While the account still has full passes waiting (an import, a backlog) it keeps growing: one re-score once
+      // they are done, not one per batch.
+      if (hasAccountJobs(db, "full", userId)) return;
       queued += enqueueAccountJobs(db, "full", userId, now);
       store.markScored(userId);
     })();

@@ -165,18 +165,20 @@ function syncDuplicates(
 ): void {
   const threshold = ctx.settings.dedup_threshold;
   const mine = wordCounts(idea.title, idea.body);
+  const pending = ctx.repo.pendingDetectionsOf(idea.id);
+  const texts = ctx.repo.liveTexts([...neighbours.map((n) => n.id), ...pending.map((d) => d.other)]);
   const isNewer = (a: { id: number; at: string }, b: { id: number; at: string }) => a.at > b.at || (a.at === b.at && a.id > b.id);
   for (const n of neighbours) {
-    const score = duplicateScore(ctx, mine, n.id, n.score);
+    const score = duplicateScore(texts, mine, n.id, n.score);
     if (score === null || score <= threshold) continue;
     const me = { id: idea.id, at: idea.created_at };
     const other = { id: n.id, at: createdAt.get(n.id)! };
     const [newer, older] = isNewer(me, other) ? [me, other] : [other, me];
     ctx.repo.upsertDetection(idea.user_id, newer.id, older.id, score, ctx.now);
   }
-  for (const d of ctx.repo.pendingDetectionsOf(idea.id)) {
+  for (const d of pending) {
     const cos = pairScore(ctx, idea, vector, d.other);
-    const score = cos === null ? null : duplicateScore(ctx, mine, d.other, cos);
+    const score = cos === null ? null : duplicateScore(texts, mine, d.other, cos);
     if (score !== null && score <= threshold) ctx.repo.deletePendingDetection(d.id);
   }
 }
@@ -186,8 +188,8 @@ function syncDuplicates(
  * (text-overlap.ts). Either alone says "near-copy" when high: the embedding for a reworded copy, the words for a
  * reshuffled one; two notes on one subject stay below on both. null when the other idea is gone.
  */
-function duplicateScore(ctx: StepContext, mine: Map<string, number>, otherId: number, cos: number): number | null {
-  const other = ctx.repo.idea(otherId);
+function duplicateScore(texts: Map<number, { title: string; body: string }>, mine: Map<string, number>, otherId: number, cos: number): number | null {
+  const other = texts.get(otherId);
   if (!other) return null;
   return Math.max(cos, wordCosine(mine, wordCounts(other.title, other.body)));
 }

@@ -56,3 +56,24 @@ export function dot(a: Float32Array, b: Float32Array): number {
 
 /** A cosine as the product reports it: in 0–1 (a calibrated cosine below zero means "unrelated", reported as 0). */
 export const asScore = (cos: number) => Math.min(1, Math.max(0, cos));
+
+/**
+ * The calibrated cosine of a calibrated query (unit, from calibrate()) and a raw stored vector, without building the
+ * calibrated vector: (a·q − c·q) / |a − c|, with |a − c|² = a·a − 2 a·c + c·c. `cq` = c·q and `cc` = c·c are the
+ * caller's, computed once per query. Bytes are read in place (the blob's offset need not be 4-aligned).
+ */
+export function calibratedCosineOf(query: Float32Array, stored: Float32Array, centre: Centre, cq: number, cc: number): number {
+  if (!centre) return dot(query, stored);
+  let aq = 0;
+  let ac = 0;
+  let aa = 0;
+  for (let i = 0; i < stored.length; i++) {
+    const a = stored[i];
+    aq += a * query[i];
+    ac += a * centre[i];
+    aa += a * a;
+  }
+  if (aa === 0) return 0; // an empty text's zero vector is similar to nothing
+  const n2 = aa - 2 * ac + cc;
+  return n2 > 0 ? (aq - cq) / Math.sqrt(n2) : 0;
+}

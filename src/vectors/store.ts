@@ -1,6 +1,6 @@
 // Prepared SQL over one generation's vector tables: put/delete vectors, read them back, per-account KNN.
 import type { Db } from "../db/open";
-import { asScore, calibrate, centreOf, dot, type Centre } from "./calibration";
+import { asScore, calibrate, centreOf, dot } from "./calibration";
 import { binaryCode, CodeCache } from "./codes";
 import type { Generation } from "./generation";
 import { createIdeaStorage, upgradeIdeaTable } from "./layout";
@@ -48,8 +48,15 @@ function createStore(db: Db, g: Generation) {
     ideaVec: db.prepare<{ embedding: Uint8Array }, [number]>(`SELECT embedding FROM ${ideas} WHERE id = ?`),
     ideaRow: db.prepare<{ user_id: string; embedding: Uint8Array }, [number]>(`SELECT user_id, embedding FROM ${ideas} WHERE id = ?`),
     accountVecs: db.prepare<{ id: number; embedding: Uint8Array }, [string]>(`SELECT id, embedding FROM ${ideas} WHERE user_id = ?`),
-    vecsById: db.prepare<{ id: number; embedding: Uint8Array }, [string, string]>(
-      `SELECT v.id, v.embedding FROM json_each(?1) j CROSS JOIN ${ideas} v ON v.id = j.value WHERE v.user_id = ?2`,
+    // The calibrated cosine in SQL (calibration.ts, calibratedCosineOf, for unit stored vectors): (a·q − c·q) / |a − c|
+    // with a·q = 1 − dist(a, q) (q is unit) and a·c = (1 − dist(a, c))·|c|. ?1 q, ?2 c, ?3 c·q, ?4 |c|, ?5 c·c.
+    calibratedExact: db.prepare<{ id: number; cos: number }, [Float32Array, Float32Array, number, number, number, string, number]>(
+      `SELECT id, ((1 - vec_distance_cosine(embedding, ?1)) - ?3) / sqrt(max(1e-12, 1 - 2 * (1 - vec_distance_cosine(embedding, ?2)) * ?4 + ?5)) AS cos
+       FROM ${ideas} WHERE user_id = ?6 ORDER BY cos DESC, id LIMIT ?7`,
+    ),
+    calibratedRescore: db.prepare<{ id: number; cos: number }, [Float32Array, Float32Array, number, number, number, string, string, number]>(
+      `SELECT v.id, ((1 - vec_distance_cosine(v.embedding, ?1)) - ?3) / sqrt(max(1e-12, 1 - 2 * (1 - vec_distance_cosine(v.embedding, ?2)) * ?4 + ?5)) AS cos
+       FROM json_each(?6) j CROSS JOIN ${ideas} v ON v.id = j.value WHERE v.user_id = ?7 ORDER BY cos DESC, v.id LIMIT ?8`,
     ),
     sharedGet: db.prepare<{ n: number; sum: Uint8Array; scored_n: number }, [string]>(`SELECT n, sum, scored_n FROM ${shared} WHERE user_id = ?`),
     sharedPut: db.prepare(
@@ -149,26 +156,28 @@ function createStore(db: Db, g: Generation) {
       return toNeighbours(q.rescoreIdeas.all(vector, JSON.stringify(candidates), userId, want));
     },
     /**
-     * Nearest ideas of one account, best first, by calibrated cosine (the pair score of duplicates and relations) (the account's shared component removed;
-     * calibration.ts): the account's binary codes are scanned in memory (Hamming on the raw query, then the
-     * calibrated query against the codes; codes.ts) and only the best rescoreCount(k) candidates are scored exactly
-     * from the stored vectors. `mode` "exact" scores every vector of the account instead (the reference).
+     * Nearest ideas of one account, best first, by calibrated cosine (the account's shared component removed;
+     * calibration.ts): the pair score of duplicates and relations. The account's binary codes are scanned in memory
+     * (Hamming on the raw query, then the calibrated query against the codes; codes.ts) and only the best
+     * rescoreCount(k) candidates are scored exactly, in SQL, from the stored vectors. `mode` "exact" scores every
+     * vector of the account instead (the reference).
      */
     nearestCalibrated(userId: string, vector: Float32Array, k: number, mode: KnnMode = "quantized"): Neighbour[] {
       const want = Math.max(1, Math.floor(k));
       const centre = this.shared(userId).centre;
       const query = calibrate(vector, centre);
-      let rows: { id: number; embedding: Uint8Array }[];
-      if (mode === "exact") {
-        rows = q.accountVecs.all(userId);
-      } else {
-        const account = codes.account(userId);
-        rows = q.vecsById.all(JSON.stringify(account.nearest(query, rescoreCount(want, account.size), vector)), userId);
-      }
-      const scored = rows.map((r) => ({ id: r.id, cos: dot(query, calibrate(toVector(r.embedding)!, centre)) }));
-      // Ties broken by id so both paths order equal scores alike.
-      scored.sort((a, b) => b.cos - a.cos || a.id - b.id);
-      return scored.slice(0, want).map((r) => ({ id: r.id, score: asScore(r.cos) }));
+      if (!centre) return this.nearestIdeas(userId, vector, want, mode);
+      const cq = dot(centre, query);
+      const cn = Math.sqrt(dot(centre, centre));
+      const rows =
+        mode === "exact"
+          ? q.calibratedExact.all(query, centre, cq, cn, cn * cn, userId, want)
+          : (() => {
+              const account = codes.account(userId);
+              const ids = account.nearest(query, rescoreCount(want, account.size), vector);
+              return q.calibratedRescore.all(query, centre, cq, cn, cn * cn, JSON.stringify(ids), userId, want);
+            })();
+      return rows.map((r) => ({ id: r.id, score: asScore(r.cos) }));
     },
     /** Memory held by the in-memory codes of the accounts loaded so far. */
     codeBytes: () => codes.bytes(),
