@@ -1,7 +1,7 @@
 // Suggestions on a real vault: duplicate detections, automatic relations and STS-B paraphrase precision, through the
 // product, each figure beside today's rule (raw cosine, fixed thresholds) on the same stored vectors in the same run.
 //
-//   bun scripts/bench/suggestions.ts [--copies-every 5] [--data DIR] [--no-sts]
+//   bun scripts/bench/suggestions.ts [--copies-every 5] [--data DIR] [--no-sts] [--no-vault]
 //
 // Corpus: Git's manual (man-corpus.ts: one note per page, none a duplicate of another; the pages' own references are
 // the authors' links), written as a Markdown folder and imported through the import service, left to the background
@@ -14,6 +14,7 @@ import { join, resolve } from "node:path";
 import { startModels } from "../../src/ml/client";
 import { directoryInput } from "../../src/modules/import/inputs";
 import { createImportService } from "../../src/modules/import/service";
+import { wordCosine, wordCounts } from "../../src/pipeline/text-overlap";
 import { readState } from "../../src/vectors/generations";
 import { vectorStore } from "../../src/vectors/store";
 import { loadGitManual, nearCopy, rng, type CopyKind } from "./man-corpus";
@@ -25,6 +26,7 @@ const ROOT = resolve(import.meta.dir, "../..");
 const copiesEvery = Number(flag("--copies-every", "5"));
 const dataDir = resolve(ROOT, flag("--data", "../shared/data/stsb"));
 const withSts = !process.argv.includes("--no-sts") && existsSync(join(dataDir, "sts-test.csv"));
+const withVault = !process.argv.includes("--no-vault");
 
 const notes = loadGitManual();
 if (notes.length < 50) throw new Error(`only ${notes.length} Git manual pages found (install git-man or set IDEAREPO_GIT_MAN_DIR)`);
@@ -33,47 +35,48 @@ const app = await benchApp(":memory:", model);
 const runner = app.pipeline!.runner()!;
 const user = await benchUser(app.deps, "pro");
 
-// The vault: one Markdown file per page, imported as a person would (CLI and route share this service).
-const dir = mkdtempSync(join(tmpdir(), "idearepo-vault-"));
-for (const n of notes) writeFileSync(join(dir, `${n.name}.md`), `---\ntitle: ${n.name}\n---\n${n.body}\n`);
-const t0 = performance.now();
-await createImportService(app.deps).importInput(user.id, "pro", directoryInput(dir), { from: "markdown" });
-rmSync(dir, { recursive: true, force: true });
-await runner.drain();
-const importSeconds = (performance.now() - t0) / 1000;
+if (withVault) {
+  // The vault: one Markdown file per page, imported as a person would (CLI and route share this service).
+  const dir = mkdtempSync(join(tmpdir(), "idearepo-vault-"));
+  for (const n of notes) writeFileSync(join(dir, `${n.name}.md`), `---\ntitle: ${n.name}\n---\n${n.body}\n`);
+  const t0 = performance.now();
+  await createImportService(app.deps).importInput(user.id, "pro", directoryInput(dir), { from: "markdown" });
+  rmSync(dir, { recursive: true, force: true });
+  await runner.drain();
+  const importSeconds = (performance.now() - t0) / 1000;
 
-// Near-copies captured afterwards.
-const random = rng(25);
-const kinds: CopyKind[] = ["trimmed", "reordered", "retitled"];
-const copies: { id: number; of: string; kind: CopyKind }[] = [];
-for (const [i, n] of notes.filter((_, i) => i % copiesEvery === 0).entries()) {
-  const kind = kinds[i % kinds.length];
-  const r = await request(app, user.key, "POST", "/ideas", nearCopy(n, kind, random));
-  if (r.status !== 201) throw new Error(`capture failed: ${r.status}`);
-  copies.push({ id: r.body.id, of: n.name, kind });
+  // Near-copies captured afterwards.
+  const random = rng(25);
+  const kinds: CopyKind[] = ["trimmed", "reordered", "retitled"];
+  const copies: { id: number; of: string; kind: CopyKind }[] = [];
+  for (const [i, n] of notes.filter((_, i) => i % copiesEvery === 0).entries()) {
+    const kind = kinds[i % kinds.length];
+    const r = await request(app, user.key, "POST", "/ideas", nearCopy(n, kind, random));
+    if (r.status !== 201) throw new Error(`capture failed: ${r.status}`);
+    copies.push({ id: r.body.id, of: n.name, kind });
+  }
+  await runner.drain();
+
+  const vault: VaultFigures = measureVault(app.deps.db, user.id, notes, copies);
+  const baseline = todayRules(app.deps.db, readState(app.deps.db).active!, user.id, notes, copies);
+
+  console.log(`Git manual: ${notes.length} notes, ${vault.authorLinks} author links between them, ${copies.length} near-copies; model ${model.embedModelId}`);
+  console.log(`import + background pass: ${importSeconds.toFixed(1)} s\n`);
+  console.log("| figure | product | today (raw cosine, same vectors) | target |");
+  console.log("|---|---:|---:|---:|");
+  row("false duplicate detections among the notes", String(vault.falseDuplicates), String(baseline.falseDuplicates), "");
+  row("… per 20 notes", (vault.falseDuplicates / notes.length * 20).toFixed(2), (baseline.falseDuplicates / notes.length * 20).toFixed(2), "≤ 1");
+  row("false detections of a near-copy with another note", String(vault.copyFalse), String(baseline.copyFalse), "");
+  row("near-copies detected (recall)", `${vault.copiesFound}/${copies.length} (${pct(vault.copiesFound / copies.length)})`, `${baseline.copiesFound}/${copies.length} (${pct(baseline.copiesFound / copies.length)})`, "≥ 90%");
+  for (const k of kinds) row(`… ${k}`, `${vault.copiesFoundBy[k] ?? 0}/${copies.filter((c) => c.kind === k).length}`, `${baseline.copiesFoundBy[k] ?? 0}/${copies.filter((c) => c.kind === k).length}`, "");
+  row("automatic relations between notes", String(vault.related), String(baseline.related), "");
+  row("… per note: median / max", `${vault.relatedMedian} / ${vault.relatedMax}`, `${baseline.relatedMedian} / ${baseline.relatedMax}`, "median ≤ 3");
+  row("… agreeing with an author's link", pct(vault.agreeing / Math.max(1, vault.related)), pct(baseline.agreeing / Math.max(1, baseline.related)), "≥ 40%");
+  row("… author links found", pct(vault.agreeing / vault.authorLinks), pct(baseline.agreeing / vault.authorLinks), "");
 }
-await runner.drain();
-
-const vault: VaultFigures = measureVault(app.deps.db, user.id, notes, copies);
-const gen = readState(app.deps.db).active!;
-const baseline = todayRules(app.deps.db, gen, user.id, notes, copies);
-
-console.log(`Git manual: ${notes.length} notes, ${vault.authorLinks} author links between them, ${copies.length} near-copies; model ${model.embedModelId}`);
-console.log(`import + background pass: ${importSeconds.toFixed(1)} s\n`);
-console.log("| figure | product | today (raw cosine, same vectors) | target |");
-console.log("|---|---:|---:|---:|");
-const row = (label: string, a: string, b: string, target: string) => console.log(`| ${label} | ${a} | ${b} | ${target} |`);
-row("false duplicate detections among the notes", String(vault.falseDuplicates), String(baseline.falseDuplicates), "");
-row("… per 20 notes", (vault.falseDuplicates / notes.length * 20).toFixed(2), (baseline.falseDuplicates / notes.length * 20).toFixed(2), "≤ 1");
-row("false detections of a near-copy with another note", String(vault.copyFalse), String(baseline.copyFalse), "");
-row("near-copies detected (recall)", `${vault.copiesFound}/${copies.length} (${pct(vault.copiesFound / copies.length)})`, `${baseline.copiesFound}/${copies.length} (${pct(baseline.copiesFound / copies.length)})`, "≥ 90%");
-for (const k of kinds) row(`… ${k}`, `${vault.copiesFoundBy[k] ?? 0}/${copies.filter((c) => c.kind === k).length}`, `${baseline.copiesFoundBy[k] ?? 0}/${copies.filter((c) => c.kind === k).length}`, "");
-row("automatic relations between notes", String(vault.related), String(baseline.related), "");
-row("… per note: median / max", `${vault.relatedMedian} / ${vault.relatedMax}`, `${baseline.relatedMedian} / ${baseline.relatedMax}`, "median ≤ 3");
-row("… agreeing with an author's link", pct(vault.agreeing / Math.max(1, vault.related)), pct(baseline.agreeing / Math.max(1, baseline.related)), "≥ 40%");
-row("… author links found", pct(vault.agreeing / vault.authorLinks), pct(baseline.agreeing / vault.authorLinks), "");
 
 if (withSts) {
+  const gen = readState(app.deps.db).active!;
   const pairs = parseSts(readFileSync(join(dataDir, "sts-test.csv"), "utf8"));
   const sts = await benchUser(app.deps, "pro");
   const idOf = new Map<string, number>();
@@ -88,32 +91,39 @@ if (withSts) {
     .map((p) => {
       const a = idOf.get(p.a)!;
       const b = idOf.get(p.b)!;
-      return { dup: p.score >= 4.6, product: store.pairScore(sts.id, a, b) ?? 0, raw: rawCosine(store.ideaVector(a)!, store.ideaVector(b)!) };
+      const calibrated = store.pairScore(sts.id, a, b) ?? 0;
+      // The duplicate score as steps.ts computes it: the larger of the calibrated and the word-count cosine.
+      const words = wordCosine(wordCounts(p.a.slice(0, 200), p.a.length > 200 ? p.a : ""), wordCounts(p.b.slice(0, 200), p.b.length > 200 ? p.b : ""));
+      return { dup: p.score >= 4.6, product: Math.max(calibrated, words), calibrated, raw: rawCosine(store.ideaVector(a)!, store.ideaVector(b)!) };
     });
   const positives = scored.filter((s) => s.dup).length;
-  const at = (key: "product" | "raw", th: number) => {
+  type Key = "product" | "calibrated" | "raw";
+  const at = (key: Key, th: number) => {
     const tp = scored.filter((s) => s.dup && s[key] > th).length;
     const fp = scored.filter((s) => !s.dup && s[key] > th).length;
     return { p: tp / Math.max(1, tp + fp), r: tp / positives };
   };
   /** Precision at the threshold where `key` reaches recall `r` (the r-quantile of the duplicates' scores). */
-  const atRecall = (key: "product" | "raw", r: number) => {
+  const atRecall = (key: Key, r: number) => {
     const ps = scored.filter((s) => s.dup).map((s) => s[key]).sort((a, b) => b - a);
     return at(key, ps[Math.ceil(r * ps.length) - 1] - 1e-9);
   };
   console.log(`\nSTS-B test: ${scored.filter((s) => s.dup).length} pairs ≥ 4.6 (duplicates), ${scored.filter((s) => !s.dup).length} pairs ≤ 3.5 (not), captured into one account`);
-  console.log("| figure | product | today (raw cosine) | target |");
+  console.log("| figure | product: duplicate score | product: calibrated cosine alone | today (raw cosine) |");
   console.log("|---|---:|---:|---:|");
-  for (const th of [0.75, 0.85]) {
-    const p = at("product", th);
-    const b = at("raw", th);
-    row(`precision / recall above ${th}`, `${p.p.toFixed(2)} / ${p.r.toFixed(2)}`, `${b.p.toFixed(2)} / ${b.r.toFixed(2)}`, "");
+  const pr = (x: { p: number; r: number }) => `${x.p.toFixed(2)} / ${x.r.toFixed(2)}`;
+  for (const th of [0.75, 0.85]) row(`precision / recall above ${th}`, pr(at("product", th)), pr(at("calibrated", th)), pr(at("raw", th)));
+  for (const r of [0.95, 0.9, 0.72]) {
+    row(`precision at recall ${r}`, atRecall("product", r).p.toFixed(2), atRecall("calibrated", r).p.toFixed(2), atRecall("raw", r).p.toFixed(2));
   }
-  for (const r of [0.95, 0.9, 0.72]) row(`precision at recall ${r}`, atRecall("product", r).p.toFixed(2), atRecall("raw", r).p.toFixed(2), "higher");
 }
 
 await app.close();
 await model.close();
+
+function row(label: string, a: string, b: string, c: string): void {
+  console.log(`| ${label} | ${a} | ${b} | ${c} |`);
+}
 
 function pct(x: number): string {
   return `${(x * 100).toFixed(0)}%`;

@@ -14,8 +14,21 @@ import type { VectorStore } from "../vectors/store";
  */
 export const RESCORE_GROWTH = 0.25;
 
+/** scoredN −1: some ideas were stored without their steps (deferred) and wait for the re-scoring pass. */
 export function needsRescore(n: number, scoredN: number): boolean {
-  return n > 0 && Math.abs(n - scoredN) >= Math.max(1, scoredN * RESCORE_GROWTH);
+  return n > 0 && (scoredN < 0 || Math.abs(n - scoredN) >= Math.max(1, scoredN * RESCORE_GROWTH));
+}
+
+/**
+ * Whether the steps of an account's ideas in this batch should wait for the re-scoring pass: the batch adds
+ * `added` new vectors and the account will be re-scored anyway (it grows by RESCORE_GROWTH, or already waits). An
+ * import into an account is then judged once, over its final calibration, instead of once per idea with a centre
+ * that is still moving and then again. A batch that adds nothing (re-scoring itself, edits) never waits.
+ */
+export function deferSteps(store: VectorStore, userId: string, added: number): boolean {
+  if (added === 0) return false;
+  const s = store.shared(userId);
+  return needsRescore(s.n + added, s.scoredN);
 }
 
 /** Queues the re-scoring pass for each of the accounts whose calibration moved; returns how many ideas were queued. */

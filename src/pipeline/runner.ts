@@ -17,7 +17,7 @@ import { removeIdeaVectors } from "./archive";
 import { runIdeaSteps } from "./steps";
 import { isStorageFault } from "../db/storage";
 import { recordPipelineJob } from "../metrics/registry";
-import { queueRescores } from "./rescore";
+import { deferSteps, queueRescores } from "./rescore";
 
 /**
  * Jobs claimed per batch. The model client sorts a call's texts by length into small batches, and USE-lite pads each
@@ -77,7 +77,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     return reindex.prepare(state);
   }
 
-  function applyJob(batch: Batch, job: JobRow, now: string, accounts: Set<string>): void {
+  function applyJob(batch: Batch, job: JobRow, now: string, accounts: Map<string, boolean>, added: Map<string, number>): void {
     const items = batch.items.get(job.id) ?? [];
     db.transaction(() => {
       if (job.kind !== "full" || job.idea_id === null) {
@@ -97,7 +97,12 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       const store = vectorStore(db, serving);
       const vector = (item && freshVector(batch, serving.gen, item)) ?? store.ideaVector(idea.id);
       if (!vector) return;
-      accounts.add(idea.user_id);
+      // Decided once per account and batch, before its first vector of the batch is stored (rescore.ts).
+      if (!accounts.has(idea.user_id)) accounts.set(idea.user_id, deferSteps(store, idea.user_id, added.get(idea.user_id) ?? 0));
+      if (accounts.get(idea.user_id)) {
+        store.markDirty(idea.user_id);
+        return;
+      }
       const settings = parseSettings(idea.settings_json);
       runIdeaSteps({ repo, relations, store, now, plan: effectivePlan(idea, deps.clock()), settings }, idea, vector);
     })();
@@ -108,12 +113,15 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       processed += await reindex.apply(batch);
       return;
     }
-    const accounts = new Set<string>();
+    // Per account: whether its steps wait for the re-scoring pass (decided at its first job), and how many new
+    // vectors (ideas not embedded in the serving generation yet) this batch adds to it.
+    const accounts = new Map<string, boolean>();
+    const added = newVectorsByAccount(batch);
     for (const job of batch.jobs) {
       const failure = batch.failed.get(job.id);
       try {
         if (failure) throw new Error(failure);
-        applyJob(batch, job, stamp(), accounts);
+        applyJob(batch, job, stamp(), accounts, added);
         queue.complete(job.id);
         processed++;
         recordPipelineJob(job.kind, "done", (deps.clock().getTime() - fromStamp(job.created_at).getTime()) / 1000);
@@ -130,9 +138,23 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     // Accounts whose shared component moved (an import, steady growth) have every pair judged again (rescore.ts).
     const serving = servingGeneration(currentState(), models);
     if (serving && accounts.size > 0) {
-      const queued = queueRescores(db, vectorStore(db, serving), accounts, stamp());
+      const queued = queueRescores(db, vectorStore(db, serving), accounts.keys(), stamp());
       if (queued > 0) log.info("calibration moved; re-scoring", { ideas: queued, accounts: accounts.size });
     }
+  }
+
+  function newVectorsByAccount(batch: Batch): Map<string, number> {
+    const out = new Map<string, number>();
+    const serving = servingGeneration(batch.state, models);
+    if (!serving) return out;
+    const store = vectorStore(db, serving);
+    for (const items of batch.items.values()) {
+      for (const item of items) {
+        if (item.kind !== "idea" || !freshVector(batch, serving.gen, item) || store.ideaHash(item.id) !== null) continue;
+        out.set(item.userId, (out.get(item.userId) ?? 0) + 1);
+      }
+    }
+    return out;
   }
 
   /** Runs batches until nothing is ready. The next batch is claimed and embedded while this one is written. */

@@ -127,6 +127,11 @@ function createStore(db: Db, g: Generation) {
       const s = sharedRow(userId);
       if (s.sum) q.sharedPut.run(userId, s.n, new Uint8Array(s.sum.buffer), s.n);
     },
+    /** Records that the account's pairs wait for a re-scoring pass (some ideas were stored without their steps). */
+    markDirty(userId: string): void {
+      const s = sharedRow(userId);
+      if (s.sum) q.sharedPut.run(userId, s.n, new Uint8Array(s.sum.buffer), -1);
+    },
     /** The calibrated cosine (0–1) of two ideas of the account; null when either has no vector here. */
     pairScore(userId: string, a: number, b: number): number | null {
       const va = toVector(q.ideaVec.get(a)?.embedding);
