@@ -1,7 +1,7 @@
 // The text side of "is this a near-copy": the cosine of two ideas' word-count vectors (search's tokenizer, stop words
 // dropped), over the same text the embedding sees. Order-free, so a note pasted again with its paragraphs moved
 // still scores as the copy it is, where the embedding of a reshuffled text drifts.
-import { tokenize } from "../modules/search/tokenize";
+import { tokenize } from "../contract";
 import { ideaText } from "./embed";
 
 export function wordCounts(title: string, body: string): Map<string, number> {
