@@ -62,6 +62,16 @@ export function hasAccountJobs(db: Db, kind: JobKind, userId: string): boolean {
   ).get(kind, userId);
 }
 
+/** Full passes (waiting or claimed) of live ideas whose vector id lies in [lo, hi): one generation's re-scoring. */
+export function countFullPassesOfLiveIdeas(db: Db, lo: string, hi: string): number {
+  return db
+    .query<{ n: number }, [string, string]>(
+      `SELECT count(*) AS n FROM jobs j JOIN ideas i ON i.id = j.idea_id
+       WHERE j.kind = 'full' AND i.is_archived = 0 AND i.vectorize_id >= ?1 AND i.vectorize_id < ?2`,
+    )
+    .get(lo, hi)!.n;
+}
+
 /** Jobs waiting and jobs claimed, over every kind (the operator's instance figures). */
 export function countJobs(db: Db): { pending: number; locked: number } {
   return db

@@ -2,6 +2,7 @@
 // relations the relations repo).
 import type { Db } from "../db/open";
 import { vectorIdRange } from "../vectors/generations";
+import { countFullPassesOfLiveIdeas } from "../jobs/queue";
 
 export interface PipelineIdea {
   id: number;
@@ -73,10 +74,6 @@ export function createPipelineRepo(db: Db) {
   const liveIdeasInGen = db.query<{ n: number }, [string, string]>(
     "SELECT count(*) AS n FROM ideas WHERE is_archived = 0 AND vectorize_id >= ?1 AND vectorize_id < ?2",
   );
-  const rescoring = db.query<{ n: number }, [string, string]>(
-    `SELECT count(*) AS n FROM jobs j JOIN ideas i ON i.id = j.idea_id
-     WHERE j.kind = 'full' AND i.is_archived = 0 AND i.vectorize_id >= ?1 AND i.vectorize_id < ?2`,
-  );
   const embeddedTagCounts = db.query<{ id: number; name: string; idea_count: number }, [string, string]>(
     `SELECT t.id, t.name, (SELECT count(*) FROM idea_tags it JOIN ideas i ON i.id = it.idea_id
                            WHERE it.tag_id = t.id AND i.is_archived = 0) AS idea_count
@@ -117,7 +114,7 @@ export function createPipelineRepo(db: Db) {
     clearArchivedVectorId: (id: number) => void clearArchivedVector.run(id),
     countLiveIdeas: () => liveIdeas.get()!.n,
     /** Full passes queued for ideas that already have a vector of `gen`: re-scoring (or an edit not yet embedded). */
-    countRescoring: (gen: number) => rescoring.get(...vectorIdRange(gen))!.n,
+    countRescoring: (gen: number) => countFullPassesOfLiveIdeas(db, ...vectorIdRange(gen)),
     /** Live ideas whose vector is of generation `gen`. */
     countLiveIdeasInGen: (gen: number) => liveIdeasInGen.get(...vectorIdRange(gen))!.n,
     /** The account's tags among `ids` that have a vector, with their live idea counts (unordered). */
