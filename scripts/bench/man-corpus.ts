@@ -110,17 +110,8 @@ export function loadGitManual(maxBodyChars = 2_500): ManNote[] {
     }));
 }
 
-/** A deterministic PRNG (mulberry32) so near-copies are the same in every run. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Near-copies are the same in every run. */
+export { makeRandom as rng } from "../../test/fixtures/random";
 
 export type CopyKind = "trimmed" | "reordered" | "retitled";
 
