@@ -31,14 +31,19 @@ export const STALE_DAYS_RANGE = { min: 7, max: 180 } as const;
 const inRange = (v: unknown, lo: number, hi: number): v is number =>
   typeof v === "number" && Number.isFinite(v) && v >= lo && v <= hi;
 
-export function parseSettings(json: string | null | undefined): UserSettings {
-  let raw: Record<string, unknown> = {};
+/** The account's settings_json as an object; a corrupt or non-object string reads as {} so defaults apply. */
+export function settingsRecord(json: string | null | undefined): Record<string, unknown> {
   try {
     const parsed = JSON.parse(json || "{}");
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) raw = parsed;
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
   } catch {
-    // A corrupt settings string must never break the account: defaults apply.
+    // A corrupt settings string must never break the account (or capture): defaults apply.
   }
+  return {};
+}
+
+export function parseSettings(json: string | null | undefined): UserSettings {
+  const raw = settingsRecord(json);
   const s: UserSettings = { ...DEFAULT_SETTINGS };
   if (raw.preferred_ai_provider === "provider_a" || raw.preferred_ai_provider === "provider_b" || raw.preferred_ai_provider === "provider_c") {
     s.preferred_ai_provider = raw.preferred_ai_provider;

@@ -1,5 +1,6 @@
 // Capture by e-mail: its fixed limits and the shapes of its routes and health report.
 import { t } from "elysia";
+import { settingsRecord } from "../../contract/settings";
 
 /** A message over this size is not read (the 10 MB); it goes to the Unmatched folder. */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -30,13 +31,7 @@ const SENDER = /^[^@\s]*@[^@\s]+$/;
 export const MAX_ALLOWED_SENDERS = 100;
 
 export function parseCaptureSettings(json: string | null | undefined): CaptureSettings {
-  let raw: Record<string, unknown> = {};
-  try {
-    const v = JSON.parse(json || "{}");
-    if (v && typeof v === "object" && !Array.isArray(v)) raw = v;
-  } catch {
-    // A corrupt settings string never breaks capture: the defaults apply.
-  }
+  const raw = settingsRecord(json);
   const senders = raw.email_capture_senders;
   const valid = Array.isArray(senders) && senders.length <= MAX_ALLOWED_SENDERS
     && senders.every((a) => typeof a === "string" && a.length <= 254 && SENDER.test(a));
