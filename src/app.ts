@@ -26,6 +26,7 @@ import { relationsRoutes } from "./modules/relations/routes";
 import { searchRoutes } from "./modules/search/routes";
 import { ideasRoutes } from "./modules/ideas/routes";
 import { mapRoutes } from "./modules/map/routes";
+import { mapPositionsRoutes } from "./modules/map-positions/routes";
 import { exportRoutes } from "./modules/export/routes";
 import { tagsRoutes } from "./modules/tags/routes";
 import { linksRoutes } from "./modules/links/routes";
@@ -89,6 +90,7 @@ export function createApp(deps: Deps) {
     .use(searchRoutes(deps, kit))
     .use(ideasRoutes(deps, kit))
     .use(mapRoutes(deps, kit))
+    .use(mapPositionsRoutes(deps, kit))
     .use(exportRoutes(deps, kit))
     .use(tagsRoutes(deps, kit))
     .use(linksRoutes(deps, kit))

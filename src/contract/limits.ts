@@ -15,6 +15,8 @@ export const LIMITS = {
   bulk: 50,
   /** Links per bulk POST /relations (and POST /map/relations). */
   bulkLinks: 50,
+  /** Positions per PUT /map/positions (a 10,000-idea map in one call stays well under the 1 MB body limit). */
+  mapPositions: 10_000,
 } as const;
 
 /** A tag colour: `#rrggbb` exactly (the three-digit form is refused). */

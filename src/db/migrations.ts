@@ -15,6 +15,7 @@ import m0013 from "../../migrations/0013_live_relations.sql" with { type: "text"
 import m0014 from "../../migrations/0014_billing.sql" with { type: "text" };
 import m0015 from "../../migrations/0015_agent_conversations.sql" with { type: "text" };
 import m0016 from "../../migrations/0016_mail_capture.sql" with { type: "text" };
+import m0017 from "../../migrations/0017_map_positions.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
@@ -35,4 +36,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 14, name: "0014_billing", sql: m0014 },
   { version: 15, name: "0015_agent_conversations", sql: m0015 },
   { version: 16, name: "0016_mail_capture", sql: m0016 },
+  { version: 17, name: "0017_map_positions", sql: m0017 },
 ];

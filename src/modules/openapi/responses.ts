@@ -130,6 +130,9 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     nodes: list(obj({ id: int, number: int, title: str, status: STATUS, tags: list(str), connectionCount: int, created_at: stamp })),
     edges: list(obj({ id: int, source: int, target: int, type: RELATION_TYPE, score: nullable(num), note: nullable(str), created_by: str, created_at: stamp })),
   }),
+  "GET /map/positions": wrap("positions", list(obj({ id: int, x: num, y: num }))),
+  "PUT /map/positions": obj({ saved: int, ignored: int }),
+  "DELETE /map/positions": Success,
 
   "GET /review": obj({
     stale: list(obj({ id: int, number: int, title: str, status: STATUS, updated_at: stamp, days_stale: num })),

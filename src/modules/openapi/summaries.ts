@@ -57,6 +57,9 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   "PATCH /map/relations/:id": { summary: "Change a relation's type or note (Pro)" },
   "DELETE /map/relations/:id": { summary: "Delete a relation (Pro)", description: "Always 200, also for unknown ids." },
   "GET /map": { summary: "Mind-map graph of ideas and relations" },
+  "GET /map/positions": { summary: "Remembered mind-map positions of the account's ideas", description: "Where the web app's layout last put each live idea (`{positions:[{id,x,y}]}`, graph coordinates, by id). Ideas without a saved position are absent; archived ideas are never listed. See docs/relations-map.md." },
+  "PUT /map/positions": { summary: "Save mind-map positions (up to 10,000 per call)", description: "Upserts `{positions:[{id,x,y}]}`; ideas not listed keep theirs. Ids that are not the caller's live ideas (another account's, archived, deleted, unknown) are ignored and counted in `ignored`, never an error. 200 `{saved, ignored}`." },
+  "DELETE /map/positions": { summary: "Forget every saved mind-map position", description: "The next visit lays the whole map out afresh. Always 200 `{success:true}`." },
 
   "GET /review": { summary: "Review queue: stale ideas, new connections, duplicates" },
   "POST /review/:ideaId/keep": { summary: "Keep a stale idea (resets its staleness)" },

@@ -1,0 +1,15 @@
+// /map/positions: the mind map's remembered node positions for the signed-in account (every plan, like GET /map).
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
+import { authPlugin, type AuthKit } from "../../auth/plugin";
+import { createMapPositionsService } from "./service";
+import { SavePositionsBody } from "./model";
+
+export function mapPositionsRoutes(deps: Deps, kit: AuthKit) {
+  const positions = createMapPositionsService(deps);
+  return new Elysia({ prefix: "/map/positions" })
+    .use(authPlugin(deps, kit))
+    .get("/", ({ auth }) => positions.list(auth.user.id), { access: { scope: "ideas:read" } })
+    .put("/", ({ auth, body }) => positions.save(auth.user.id, body), { access: { scope: "ideas:write" }, body: SavePositionsBody })
+    .delete("/", ({ auth }) => positions.clear(auth.user.id), { access: { scope: "ideas:write" } });
+}

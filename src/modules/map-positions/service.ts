@@ -1,0 +1,26 @@
+// Remembered mind-map positions: the web app saves where its layout put each idea and reads them back on the next
+// visit (any device), so only ideas without a position are placed. Ids that are not the caller's live ideas are ignored.
+import type { Deps } from "../../deps";
+import { toStamp } from "../../lib/time";
+import { createMapPositionsRepo } from "./repo";
+import type { SavePositionsBody } from "./model";
+
+export function createMapPositionsService(deps: Deps) {
+  const repo = createMapPositionsRepo(deps.db);
+  return {
+    list: (userId: string) => ({ positions: repo.listPositions(userId) }),
+
+    /** Upserts the given positions; others keep theirs. `saved` counts the ideas stored, `ignored` the rest. */
+    save(userId: string, body: SavePositionsBody) {
+      const unique = new Map(body.positions.map((p) => [p.id, p]));
+      const saved = unique.size === 0 ? 0 : repo.upsertPositions(userId, [...unique.values()], toStamp(deps.clock()));
+      return { saved, ignored: body.positions.length - saved };
+    },
+
+    /** Forgets every position of the account: the next visit lays the whole map out afresh. */
+    clear: (userId: string) => {
+      repo.clearPositions(userId);
+      return { success: true as const };
+    },
+  };
+}
