@@ -1,4 +1,4 @@
-// GET /ideas/:id/develop: the last spec a successful develop made for the idea, kept so reopening costs no AI call.
+// GET /ideas/:id/develop and /spec: the last spec a successful develop made for the idea, kept so reopening costs no AI call.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeUser, STAMP_RE, type TestApp, type TestUser } from "../helpers";
 import { createApiKeysService } from "../../src/modules/api-keys/service";
@@ -115,5 +115,51 @@ describe("GET /ideas/:id/develop", () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: "Insufficient scope: requires ideas:read" });
     expect((await call(t, "GET", `/ideas/${id}/develop`)).status).toBe(401);
+  });
+});
+
+// The web app's read: "no spec yet" is an answer, so a fresh idea's page logs no failed request in the browser.
+describe("GET /ideas/:id/spec", () => {
+  const spec = (u: TestUser, id: number | string, headers?: Record<string, string>) =>
+    call(t, "GET", `/ideas/${id}/spec`, headers ? { headers } : { key: u.key });
+
+  test("before any develop: 200 with every field null", async () => {
+    const u = await makeUser(t, { plan: "free" });
+    const id = await createIdea(u, "Nothing generated");
+    const r = await spec(u, id);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ spec: null, provider: null, model: null, usage: null, created_at: null });
+  });
+
+  test("after a develop: exactly what GET /ideas/:id/develop answers", async () => {
+    const u = await proWithKey();
+    const id = await createIdea(u, "Keep my spec");
+    expect((await develop(u, id)).status).toBe(200);
+    const r = await spec(u, id);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual((await lastSpec(u, id)).body);
+    expect(r.body.spec).toMatch(/^## Problem\nSpec number \d+\.$/);
+    expect(r.body.created_at).toBe("2026-11-20 10:00:00");
+  });
+
+  test("another account's idea and an absent id are 404 Idea not found; a non-numeric id is 400", async () => {
+    const u = await proWithKey();
+    const id = await createIdea(u, "Private spec");
+    await develop(u, id);
+    const other = await makeUser(t, { plan: "pro" });
+    expect(await spec(other, id)).toMatchObject({ status: 404, body: { error: "Idea not found" } });
+    expect(await spec(u, 987654)).toMatchObject({ status: 404, body: { error: "Idea not found" } });
+    expect(await spec(u, "abc")).toMatchObject({ status: 400, body: { error: "Invalid idea ID" } });
+  });
+
+  test("scopes: ideas:read reads it; a write-only token is refused; no credential is 401", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const id = await createIdea(u, "Scoped");
+    const keys = createApiKeysService(t.deps);
+    const read = keys.mint(u.id, "MCP", "ideas:read", "mcp").key;
+    const write = keys.mint(u.id, "MCP", "ideas:write", "mcp").key;
+    expect((await spec(u, id, { authorization: `Bearer ${read}` })).status).toBe(200);
+    expect(await spec(u, id, { authorization: `Bearer ${write}` })).toMatchObject({ status: 403, body: { error: "Insufficient scope: requires ideas:read" } });
+    expect((await call(t, "GET", `/ideas/${id}/spec`)).status).toBe(401);
   });
 });

@@ -117,6 +117,7 @@ describe("path ids: one reading on every route", () => {
     ["POST", (id) => `/ideas/${id}/merge`, "Invalid idea ID"],
     ["GET", (id) => `/ideas/${id}/relations`, "Invalid idea ID"],
     ["GET", (id) => `/ideas/${id}/develop`, "Invalid idea ID"],
+    ["GET", (id) => `/ideas/${id}/spec`, "Invalid idea ID"],
     ["POST", (id) => `/ideas/${id}/links`, "Invalid idea ID"],
     ["POST", (id) => `/review/${id}/keep`, "Invalid idea ID"],
     ["PATCH", (id) => `/tags/${id}`, "Invalid tag ID"],

@@ -1,4 +1,5 @@
-// POST /ideas/:id/develop: turn one idea into a spec with the caller's own AI provider key; GET: the last one made.
+// POST /ideas/:id/develop: turn one idea into a spec with the caller's own AI provider key; GET: the last one made
+// (404 before the first); GET /ideas/:id/spec: the same, answering `spec: null` before the first (what the web app asks).
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
@@ -9,5 +10,6 @@ export function developRoutes(deps: Deps, kit: AuthKit) {
   return new Elysia({ prefix: "/ideas" })
     .use(authPlugin(deps, kit))
     .post("/:id/develop", ({ auth, params }) => develop.develop(auth.user.id, params.id), { access: { scope: "ideas:write" } })
-    .get("/:id/develop", ({ auth, params }) => develop.lastSpec(auth.user.id, params.id), { access: { scope: "ideas:read" } });
+    .get("/:id/develop", ({ auth, params }) => develop.lastSpec(auth.user.id, params.id), { access: { scope: "ideas:read" } })
+    .get("/:id/spec", ({ auth, params }) => develop.specOrNone(auth.user.id, params.id), { access: { scope: "ideas:read" } });
 }

@@ -33,6 +33,20 @@ export function createDevelopService(deps: Deps) {
     return cred;
   }
 
+  function storedSpec(userId: string, rawId: string) {
+    const id = ideaId(rawId);
+    if (!repo.findIdea(userId, id)) throw notFound("Idea not found");
+    const row = repo.findSpec(userId, id);
+    if (!row) return null;
+    return {
+      spec: row.spec,
+      provider: row.provider,
+      model: row.model,
+      usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
+      created_at: row.created_at,
+    };
+  }
+
   return {
     async develop(userId: string, rawId: string) {
       const id = ideaId(rawId);
@@ -73,17 +87,13 @@ export function createDevelopService(deps: Deps) {
     },
     /** The last spec develop made for the idea: the develop answer plus when it was made. */
     lastSpec(userId: string, rawId: string) {
-      const id = ideaId(rawId);
-      if (!repo.findIdea(userId, id)) throw notFound("Idea not found");
-      const row = repo.findSpec(userId, id);
-      if (!row) throw notFound("No spec yet");
-      return {
-        spec: row.spec,
-        provider: row.provider,
-        model: row.model,
-        usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
-        created_at: row.created_at,
-      };
+      const spec = storedSpec(userId, rawId);
+      if (!spec) throw notFound("No spec yet");
+      return spec;
+    },
+    /** GET /ideas/:id/spec: the same, but "none yet" is an answer (every field null), not a 404 the browser logs. */
+    specOrNone(userId: string, rawId: string) {
+      return storedSpec(userId, rawId) ?? { spec: null, provider: null, model: null, usage: null, created_at: null };
     },
   };
 }

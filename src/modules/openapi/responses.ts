@@ -100,6 +100,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   "POST /ideas/:id/merge": Idea,
   "POST /ideas/:id/develop": obj({ spec: str, provider: PROVIDER, model: str, usage: obj({ input_tokens: int, output_tokens: int }) }),
   "GET /ideas/:id/develop": obj({ spec: str, provider: PROVIDER, model: str, usage: obj({ input_tokens: int, output_tokens: int }), created_at: stamp }),
+  "GET /ideas/:id/spec": obj({ spec: nullable(str), provider: nullable(PROVIDER), model: nullable(str), usage: nullable(obj({ input_tokens: int, output_tokens: int })), created_at: nullable(stamp) }),
   "GET /ideas/search": obj(
     { query: str, search_type: { enum: ["semantic", "fts"] }, fts_mode: str, results: list(SearchResult), semantic_limit_reached: { const: true }, semantic_limit_message: str },
     ["query", "search_type", "results"],

@@ -38,6 +38,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   "POST /ideas/:id/merge": { summary: "Merge another idea into this one", description: "The idea in the path survives; the absorbed one is shelved and archived." },
   "POST /ideas/:id/develop": { summary: "Draft a buildable spec with the caller's AI provider key", errors: { 502: "The provider rejected the request or failed" } },
   "GET /ideas/:id/develop": { summary: "The last spec develop made for this idea", description: "`{spec, provider, model, usage:{input_tokens, output_tokens}, created_at}`; each successful POST replaces it. 404 `No spec yet` before the first one, `Idea not found` for an absent or foreign idea." },
+  "GET /ideas/:id/spec": { summary: "The idea's last spec, or none yet", description: "Like GET /ideas/:id/develop, but before the first successful develop it answers 200 with every field null (`{spec:null, provider:null, model:null, usage:null, created_at:null}`) instead of 404 `No spec yet`. 404 `Idea not found` for an absent or foreign idea." },
   "GET /ideas/search": { summary: "Keyword or semantic search", description: "Free accounts get 10 semantic searches per calendar month, then keyword results with semantic_limit_reached." },
   "GET /ideas/duplicates": { summary: "Pending duplicate detections", description: "Always empty on Free." },
   "POST /ideas/duplicates/:id/dismiss": { summary: "Dismiss a duplicate detection" },

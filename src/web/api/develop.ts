@@ -16,5 +16,6 @@ export interface StoredSpec extends DevelopResult {
 
 /** POST /ideas/:id/develop: 400 {error, needs_byok:true} without a key; 502 {error, provider} when the provider fails. */
 export const developIdea = (id: number) => post<DevelopResult>(`/ideas/${id}/develop`);
-/** GET /ideas/:id/develop: 404 {error:"No spec yet"} before the first one. */
-export const getLastSpec = (id: number) => get<StoredSpec>(`/ideas/${id}/develop`);
+/** GET /ideas/:id/spec (an addition): null before the first one, so a fresh idea's page fetches no 404. */
+export const getLastSpec = (id: number) =>
+  get<StoredSpec | { spec: null }>(`/ideas/${id}/spec`).then((r) => (r.spec === null ? null : (r as StoredSpec)));

@@ -76,12 +76,8 @@ export function DevelopPanel({ idea }: { idea: Idea }) {
     const pending = running.get(idea.id);
     if (pending) follow(pending);
     getLastSpec(idea.id).then(
-      (spec) => live && setShown((s) => (s.state === "ready" ? s : { state: "ready", spec })),
-      (e) => {
-        if (!live) return;
-        if (e instanceof ApiError && e.status === 404) setShown((s) => (s.state === "ready" ? s : { state: "none" }));
-        else setShown({ state: "error", message: describeError(e) });
-      },
+      (spec) => live && setShown((s) => (s.state === "ready" ? s : spec ? { state: "ready", spec } : { state: "none" })),
+      (e) => live && setShown({ state: "error", message: describeError(e) }),
     );
     return () => {
       live = false;
