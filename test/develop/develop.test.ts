@@ -5,7 +5,7 @@ import { createApiKeysService } from "../../src/modules/api-keys/service";
 import { createUsersService } from "../../src/modules/users/service";
 import { fakeKey, makeAiApp, MODELS, providersConfig, startFakes, useAiApp } from "../fakes/ai-app";
 import { hang } from "../fakes/providers";
-import { seedLink } from "../fakes/seed";
+import { seedLink } from "../fixtures/seed";
 
 const { fakes, t, logs } = useAiApp();
 beforeEach(() => {

@@ -1,7 +1,7 @@
 // Hostile input: huge numbers in queries, ids that are not JSON integers, path ids, every bad field reported at once.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
-import { newIdea, newIdeas } from "../ideas/fixtures";
+import { newIdea, newIdeas } from "../fixtures/seed";
 
 const t = makeApp({ now: "2026-03-01T00:00:00Z" });
 afterAll(() => t.close());

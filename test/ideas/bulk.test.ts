@@ -1,7 +1,7 @@
 // PATCH /ideas/bulk: id count, field rules, per-id results for unknown or foreign ids, tag arithmetic, light jobs.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
-import { clearJobs, jobsFor, newIdea, newIdeas } from "./fixtures";
+import { clearJobs, jobsFor, newIdea, newIdeas } from "../fixtures/seed";
 
 const t = makeApp({ now: "2026-02-01T00:00:00Z" });
 afterAll(() => t.close());

@@ -1,7 +1,7 @@
 // POST /ideas: the create response, per-account numbers, queueing, tags, validation limits, parent_id, the Free cap.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser, STAMP_RE, type TestUser } from "../helpers";
-import { jobsFor, newIdea, newIdeas } from "./fixtures";
+import { jobsFor, newIdea, newIdeas } from "../fixtures/seed";
 
 const t = makeApp({ now: "2026-02-01T09:30:00Z" });
 afterAll(() => t.close());

@@ -2,7 +2,7 @@
 // that changes what an entry shows, the list must say exactly what GET /ideas/:id says, in the same key order.
 import { afterAll, expect, test } from "bun:test";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
-import { IDEA_KEYS, newIdea } from "./fixtures";
+import { IDEA_KEYS, newIdea } from "../fixtures/seed";
 
 const t = makeApp({ now: "2026-03-01T00:00:00Z" });
 afterAll(() => t.close());

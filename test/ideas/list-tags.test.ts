@@ -2,7 +2,7 @@
 // out exactly as stored and in the order every other idea view uses (code points, as SQLite's BINARY collation).
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
-import { newIdea } from "./fixtures";
+import { newIdea } from "../fixtures/seed";
 
 const t = makeApp({ now: "2026-02-01T00:00:00Z" });
 afterAll(() => t.close());

@@ -1,7 +1,7 @@
 // GET /ideas: order, archive exclusion, status/tag/connection_types filters, limit clamping, offset and has_more.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
-import { addRelation, IDEA_KEYS, newIdea, newIdeas } from "./fixtures";
+import { seedRelation, IDEA_KEYS, newIdea, newIdeas } from "../fixtures/seed";
 
 const t = makeApp({ now: "2026-02-01T00:00:00Z" });
 afterAll(() => t.close());
@@ -63,9 +63,9 @@ describe("filters", () => {
       tags: i < 3 ? ["ml"] : ["ML"],
     }));
     const [f0, f1, f2, f3, f4, f5] = ideas;
-    addRelation(t, u, f0.id, f1.id, { type: "blocks" });
-    addRelation(t, u, f2.id, f3.id, { type: "inspires", by: "system", score: 0.8 });
-    addRelation(t, u, f4.id, f5.id, { type: "blocks" });
+    seedRelation(t, u, { source: f0.id, target: f1.id, type: "blocks" });
+    seedRelation(t, u, { source: f2.id, target: f3.id, type: "inspires", by: "system", score: 0.8 });
+    seedRelation(t, u, { source: f4.id, target: f5.id, type: "blocks" });
     // f5's blocks partner f4 gets archived below: that relation must stop counting for f5
     await call(t, "DELETE", `/ideas/${f4.id}`, { key: u.key });
   });
@@ -118,7 +118,7 @@ describe("filters", () => {
   test("another account's relations do not match", async () => {
     const other = await makeUser(t, { plan: "pro" });
     const [x, y] = await newIdeas(t, other, 2);
-    addRelation(t, other, x.id, y.id, { type: "supersedes" });
+    seedRelation(t, other, { source: x.id, target: y.id, type: "supersedes" });
     expect(titles(await list(u, "?connection_types=supersedes"))).toEqual([]);
     expect((await list(other, "?connection_types=supersedes")).ideas).toHaveLength(2);
   });

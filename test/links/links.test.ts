@@ -1,7 +1,7 @@
 // /ideas/:id/links: list newest first, add with validation and defaults, delete that never 404s, ownership.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
-import { newIdea } from "../ideas/fixtures";
+import { newIdea } from "../fixtures/seed";
 
 const t = makeApp({ now: "2026-02-01T00:00:00Z" });
 afterAll(() => t.close());

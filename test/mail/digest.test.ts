@@ -5,7 +5,7 @@ import { call, makeUser } from "../helpers";
 import { runWeeklyDigest } from "../../src/mail/digest";
 import { SCHEDULED_JOBS } from "../../src/jobs/scheduler";
 import { noEngines } from "../../src/deps";
-import { seedDuplicate, seedRelation } from "../fakes/seed";
+import { seedDetection, seedRelation } from "../fixtures/seed";
 import { captureAt, FROM, makeMailApp, setSettings, SUNDAY, useMailApp } from "./mail-app";
 
 const { smtp, t, mailsTo } = useMailApp();
@@ -22,7 +22,7 @@ describe("weekly digest content", () => {
     const gone = await captureAt(t, u, 1, { title: "Archived this week" });
     await call(t, "DELETE", `/ideas/${gone.id}`, { key: u.key });
     expect((await call(t, "POST", "/map/relations", { key: u.key, body: { source_idea_id: fresh2.id, target_idea_id: stale.id, relation_type: "inspires" } })).status).toBe(201);
-    seedDuplicate(t, u.id, fresh.id, fresh2.id, 0.91);
+    seedDetection(t, u.id, fresh.id, fresh2.id, 0.91);
 
     const summary = await runWeeklyDigest(t.deps);
     expect(summary).toMatchObject({ sent: 1, failed: 0, period: "2026-W47" });
@@ -66,11 +66,11 @@ describe("weekly digest content", () => {
     const u = await makeUser(t, { plan: "free" });
     const x = await captureAt(t, u, 20, { title: "Twin one" });
     const y = await captureAt(t, u, 19, { title: "Twin two" });
-    seedDuplicate(t, u.id, y.id, x.id, 0.95);
+    seedDetection(t, u.id, y.id, x.id, 0.95);
     expect((await runWeeklyDigest(t.deps)).nothing_to_report).toBe(1);
     expect(mailsTo(u.email)).toHaveLength(0);
 
-    seedRelation(t, u.id, y.id, x.id, { created_by: "system", type: "related", score: 0.8 });
+    seedRelation(t, u.id, { source: y.id, target: x.id, by: "system", type: "related", score: 0.8 });
     await runWeeklyDigest(t.deps);
     const [m] = mailsTo(u.email);
     expect(m.subject).toBe("Your idearepo week: 1 connection");

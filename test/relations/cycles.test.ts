@@ -1,7 +1,7 @@
 // The cycle rule on POST /map/relations: which types are checked, force, the exact refusal text, the 50-hop horizon.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
-import { archive, insertIdea, insertRelation, relationCount } from "./fixtures";
+import { archiveIdea, seedIdea, seedRelation, relationCount } from "../fixtures/seed";
 
 const t = makeApp({ now: "2026-03-01T12:00:00Z" });
 afterAll(() => t.close());
@@ -11,8 +11,8 @@ const chainText = (ids: number[]) => `This would create a circular blocking chai
 
 /** n ideas joined by existing `type` edges n0 → n1 → … → n(n-1). */
 function chain(u: TestUser, n: number, type: string, by: "user" | "system" = "user"): number[] {
-  const ids = Array.from({ length: n }, () => insertIdea(t, u));
-  for (let i = 0; i + 1 < n; i++) insertRelation(t, u, { source: ids[i], target: ids[i + 1], type, by });
+  const ids = Array.from({ length: n }, () => seedIdea(t, u));
+  for (let i = 0; i + 1 < n; i++) seedRelation(t, u, { source: ids[i], target: ids[i + 1], type, by });
   return ids;
 }
 
@@ -39,7 +39,7 @@ describe("refused types", () => {
   test("the shortest chain is reported", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const [a, b, c, d] = chain(u, 4, "blocks"); // a → b → c → d
-    insertRelation(t, u, { source: a, target: d, type: "blocks" }); // shortcut a → d
+    seedRelation(t, u, { source: a, target: d, type: "blocks" }); // shortcut a → d
     expect((await post(u, { source_idea_id: d, target_idea_id: a, relation_type: "blocks" })).body).toEqual({ error: chainText([d, a, d]) });
     expect([b, c].every(Number.isInteger)).toBe(true);
   });
@@ -58,16 +58,16 @@ describe("refused types", () => {
 
   test("the walk follows edge direction: a → b plus a → c does not refuse c → b", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const [a, b, c] = [insertIdea(t, u), insertIdea(t, u), insertIdea(t, u)];
-    insertRelation(t, u, { source: a, target: b, type: "blocks" });
-    insertRelation(t, u, { source: a, target: c, type: "blocks" });
+    const [a, b, c] = [seedIdea(t, u), seedIdea(t, u), seedIdea(t, u)];
+    seedRelation(t, u, { source: a, target: b, type: "blocks" });
+    seedRelation(t, u, { source: a, target: c, type: "blocks" });
     expect((await post(u, { source_idea_id: c, target_idea_id: b, relation_type: "blocks" })).status).toBe(201);
   });
 
   test("archived ideas break a chain (the walk only visits unarchived ideas)", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const [a, b, c] = chain(u, 3, "blocks");
-    archive(t, b);
+    archiveIdea(t, b);
     expect((await post(u, { source_idea_id: c, target_idea_id: a, relation_type: "blocks" })).status).toBe(201);
   });
 });
@@ -122,7 +122,7 @@ describe("PATCH re-runs the rule when the type changes", () => {
   test("retyping into a closing blocks edge is refused; force lets supersedes through", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const [a, b] = chain(u, 2, "blocks"); // a → b blocks
-    insertRelation(t, u, { source: b, target: a, type: "supersedes" });
+    seedRelation(t, u, { source: b, target: a, type: "supersedes" });
     const backRel = t.deps.db.query("SELECT id FROM relations WHERE source_idea_id = ? AND target_idea_id = ?").get(b, a) as { id: number };
     const r = await call(t, "PATCH", `/map/relations/${backRel.id}`, { key: u.key, body: { relation_type: "blocks" } });
     expect(r.status).toBe(400);

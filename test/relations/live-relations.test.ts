@@ -2,7 +2,7 @@
 // A relation is in it exactly when both its ends are unarchived ideas of the relation's own account.
 import { describe, expect, test } from "bun:test";
 import { makeApp, makeUser } from "../helpers";
-import { archive, insertIdea, insertRelation } from "./fixtures";
+import { archiveIdea, seedIdea, seedRelation } from "../fixtures/seed";
 
 const t = makeApp();
 const ids = () => t.deps.db.query<{ id: number }, []>("SELECT id FROM live_relations ORDER BY id").all().map((r) => r.id);
@@ -10,24 +10,24 @@ const ids = () => t.deps.db.query<{ id: number }, []>("SELECT id FROM live_relat
 describe("live_relations", () => {
   test("holds a relation while both ends are live, and drops it when either end is archived", async () => {
     const u = await makeUser(t);
-    const [a, b, c] = [insertIdea(t, u), insertIdea(t, u), insertIdea(t, u)];
-    const ab = insertRelation(t, u, { source: a, target: b });
-    const bc = insertRelation(t, u, { source: b, target: c });
-    const ca = insertRelation(t, u, { source: c, target: a });
+    const [a, b, c] = [seedIdea(t, u), seedIdea(t, u), seedIdea(t, u)];
+    const ab = seedRelation(t, u, { source: a, target: b });
+    const bc = seedRelation(t, u, { source: b, target: c });
+    const ca = seedRelation(t, u, { source: c, target: a });
     expect(ids()).toEqual([ab, bc, ca]);
-    archive(t, c); // the target of bc and the source of ca
+    archiveIdea(t, c); // the target of bc and the source of ca
     expect(ids()).toEqual([ab]);
-    archive(t, a);
+    archiveIdea(t, a);
     expect(ids()).toEqual([]);
   });
 
   test("a relation whose end belongs to another account is not live (stored data can never make one visible)", async () => {
     const u = await makeUser(t);
     const v = await makeUser(t);
-    const mine = insertIdea(t, u);
-    const theirs = insertIdea(t, v);
+    const mine = seedIdea(t, u);
+    const theirs = seedIdea(t, v);
     const before = ids();
-    insertRelation(t, u, { source: mine, target: theirs });
+    seedRelation(t, u, { source: mine, target: theirs });
     expect(ids()).toEqual(before);
   });
 });

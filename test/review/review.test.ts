@@ -1,7 +1,7 @@
 // GET /review and POST /review/:ideaId/keep: stale threshold, the 7-day connection window, duplicates, keep.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
-import { addDetection, addRelation, clearJobs, jobs, newIdea } from "../ideas/fixtures";
+import { seedDetection, seedRelation, clearJobs, jobs, newIdea } from "../fixtures/seed";
 
 const t = makeApp({ now: "2026-03-01T00:00:00Z" });
 afterAll(() => t.close());
@@ -86,10 +86,10 @@ describe("GET /review", () => {
     t.clock.set("2026-02-01T00:00:00Z");
     const [a, b, c, d] = [await newIdea(t, u, { title: "a" }), await newIdea(t, u, { title: "b" }), await newIdea(t, u, { title: "c" }), await newIdea(t, u, { title: "d" })];
     t.clock.set("2026-03-01T00:00:00Z");
-    addRelation(t, u, a.id, b.id, { at: "2026-02-21 23:59:59" }); // just outside the window
-    const edge = addRelation(t, u, a.id, c.id, { at: "2026-02-22 00:00:00", type: "blocks" });
-    const recent = addRelation(t, u, c.id, b.id, { at: "2026-02-28 12:00:00", by: "system", score: 0.66 });
-    addRelation(t, u, d.id, a.id, { at: "2026-02-28 13:00:00" });
+    seedRelation(t, u, { source: a.id, target: b.id, created_at: "2026-02-21 23:59:59" }); // just outside the window
+    const edge = seedRelation(t, u, { source: a.id, target: c.id, created_at: "2026-02-22 00:00:00", type: "blocks" });
+    const recent = seedRelation(t, u, { source: c.id, target: b.id, created_at: "2026-02-28 12:00:00", by: "system", score: 0.66 });
+    seedRelation(t, u, { source: d.id, target: a.id, created_at: "2026-02-28 13:00:00" });
     await call(t, "DELETE", `/ideas/${d.id}`, { key: u.key });
     const body = await review(u);
     expect(body.connections.map((x: any) => x.id)).toEqual([recent, edge]);
@@ -115,7 +115,7 @@ describe("GET /review", () => {
     for (const u of [pro, free]) {
       const a = await newIdea(t, u);
       const b = await newIdea(t, u);
-      addDetection(t, u, b.id, a.id, 0.9);
+      seedDetection(t, u, b.id, a.id, 0.9);
     }
     const listed = (await call(t, "GET", "/ideas/duplicates", { key: pro.key })).body.duplicates;
     const proBody = await review(pro);
@@ -130,8 +130,8 @@ describe("GET /review", () => {
     t.clock.set("2025-12-01T00:00:00Z");
     const [a, b] = [await newIdea(t, u), await newIdea(t, u)];
     t.clock.set("2026-03-01T00:00:00Z");
-    addRelation(t, u, a.id, b.id);
-    addDetection(t, u, b.id, a.id);
+    seedRelation(t, u, { source: a.id, target: b.id });
+    seedDetection(t, u, b.id, a.id);
     expect((await review(u)).counts).toEqual({ stale: 2, connections: 1, duplicates: 1, total: 4 });
   });
 
@@ -141,8 +141,8 @@ describe("GET /review", () => {
     t.clock.set("2025-01-01T00:00:00Z");
     const [x, y] = [await newIdea(t, a), await newIdea(t, a)];
     t.clock.set("2026-03-01T00:00:00Z");
-    addRelation(t, a, x.id, y.id);
-    addDetection(t, a, y.id, x.id);
+    seedRelation(t, a, { source: x.id, target: y.id });
+    seedDetection(t, a, y.id, x.id);
     expect((await review(b)).counts.total).toBe(0);
     expect((await review(a)).counts.total).toBe(4);
   });

@@ -1,7 +1,7 @@
 // /tags: counted list, create, rename/recolour (with the spec's 500 on collision), delete, similar tags.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser, STAMP_RE, type TestUser } from "../helpers";
-import { clearJobs, jobs, jobsFor, newIdea } from "../ideas/fixtures";
+import { clearJobs, jobs, jobsFor, newIdea } from "../fixtures/seed";
 
 const t = makeApp({ now: "2026-02-01T00:00:00Z" });
 afterAll(() => t.close());
