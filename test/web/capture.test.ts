@@ -79,6 +79,46 @@ describeBrowser("capture page", () => {
     expectClean(o);
   });
 
+  test("the parent is picked from the keyboard (#number or title words; Enter picks, never saves), removed, and saved as parent_id", async () => {
+    const o = await openAs(server, "/capture", {
+      seed: async (key) => {
+        for (const title of ["Garden irrigation planner", "Rainwater barrel sensor"]) expect((await api(server.base, key, "POST", "/ideas", { title })).status).toBe(201);
+      },
+    });
+    const { page } = o;
+    await page.keyboard.type("Soil moisture alerts");
+    const parent = page.getByRole("combobox", { name: "Parent idea (optional)" });
+    // Focusing the empty field lists nothing: the list waits for something typed.
+    await parent.focus();
+    expect(await parent.getAttribute("aria-expanded")).toBe("false");
+    await page.keyboard.type("#1");
+    await page.getByRole("option", { name: /Garden irrigation planner/ }).waitFor();
+    expect(await a11yViolations(page)).toEqual([]); // with the options open
+    await page.keyboard.press("Enter");
+    const chosen = page.getByRole("group", { name: "Parent idea" });
+    await chosen.getByRole("link", { name: "#1 Garden irrigation planner" }).waitFor();
+    // The focus stays in the form, on the chosen parent, so Ctrl+Enter still saves from there.
+    await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "group", null, { timeout: 5_000 });
+    expect(await api(server.base, o.key, "GET", "/ideas").then((r) => r.body.ideas.length)).toBe(2); // Enter did not save
+    // Remove parent hands the keyboard back to the picker; title words find the other idea.
+    await chosen.getByRole("button", { name: "Remove parent" }).click();
+    await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "combobox", null, { timeout: 5_000 });
+    expect(await activeLabel(page)).toBe("Parent idea (optional)");
+    await page.keyboard.type("rainwater");
+    await page.getByRole("option", { name: /Rainwater barrel sensor/ }).waitFor();
+    await page.keyboard.press("Enter");
+    await chosen.getByRole("link", { name: "#2 Rainwater barrel sensor" }).waitFor();
+    await page.keyboard.press("Control+Enter");
+    await page.getByText(/^Saved #3 Soil moisture alerts$/).waitFor();
+    const idea = await newest(server.base, o.key);
+    expect(idea.title).toBe("Soil moisture alerts");
+    expect(idea.parent_id).toBe((await api(server.base, o.key, "GET", "/ideas?limit=3")).body.ideas.find((i: { number: number }) => i.number === 2).id);
+    // The form is empty again, without a parent, and the focus stays in the title.
+    expect(await page.getByRole("combobox", { name: "Parent idea (optional)" }).inputValue()).toBe("");
+    expect(await activeLabel(page)).toBe("Title");
+    expectClean(o);
+  });
+
   test("limits are shown before sending and over-limit text is not sent; a server validation error is shown at its field", async () => {
     const o = await openAs(server, "/capture");
     const { page } = o;

@@ -1,8 +1,11 @@
-// A searchable picker of the account's ideas (an ARIA combobox): type words of a title, or "#12" for a number.
+// The one searchable picker of the account's ideas (an ARIA combobox): type words of a title, or "#12" for a number.
+// Used for a parent (capture, the idea's editor), the other end of a relation and the idea to merge in.
 //
 // Two sources, merged: the account's idea list (read once, when the picker is first used) answers "#number" exactly
-// and title substrings as you type; keyword search (GET /ideas/search?mode=keyword) adds matches in the body and
-// whole words the list has not loaded. Archived ideas are in neither, so they cannot be picked.
+// and title substrings as you type; keyword search (GET /ideas/search?mode=keyword, so it never spends a Free
+// account's semantic searches) adds matches in the body and whole words the list has not loaded. Archived ideas are
+// in neither, so they cannot be picked. Enter picks and never submits the form around the picker; Ctrl/Cmd+Enter
+// passes through to it.
 import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { listIdeas, searchIdeas } from "../api/ideas";
 import type { Status } from "../api/types";
@@ -39,11 +42,17 @@ function localMatches(list: PickedIdea[], q: string): PickedIdea[] {
 
 export function IdeaPicker(props: {
   label: string;
+  /** Said after the label, quieter: "(optional)". Part of the field's accessible name. */
+  hint?: string;
   /** Ideas that cannot be picked (the idea whose page this is). */
   exclude?: number[];
   onPick: (idea: PickedIdea) => void;
   placeholder?: string;
   autofocus?: boolean;
+  /** Whether focusing the empty field lists the newest ideas (default); false waits for something typed. */
+  openOnFocus?: boolean;
+  /** The form's message for this field (the server refused the chosen idea). */
+  error?: string;
 }) {
   const id = useId();
   const [q, setQ] = useState("");
@@ -51,7 +60,7 @@ export function IdeaPicker(props: {
   const [options, setOptions] = useState<PickedIdea[]>([]);
   const [active, setActive] = useState(0);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
   const list = useRef<PickedIdea[] | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const excluded = new Set(props.exclude ?? []);
@@ -71,7 +80,7 @@ export function IdeaPicker(props: {
     }
     const timer = setTimeout(async () => {
       setBusy(true);
-      setError(null);
+      setLoadError(null);
       try {
         list.current ??= await loadList();
         const found = local();
@@ -84,7 +93,7 @@ export function IdeaPicker(props: {
         setOptions(found.slice(0, MAX_OPTIONS));
         setActive((a) => Math.min(a, Math.max(0, found.length - 1)));
       } catch (e) {
-        if ((e as Error).name !== "AbortError") setError(describeError(e));
+        if ((e as Error).name !== "AbortError") setLoadError(describeError(e));
       } finally {
         if (!ctrl.signal.aborted) setBusy(false);
       }
@@ -109,11 +118,9 @@ export function IdeaPicker(props: {
     } else if (e.key === "ArrowUp") {
       e.preventDefault();
       setActive((a) => Math.max(a - 1, 0));
-    } else if (e.key === "Enter") {
-      if (open && options[active]) {
-        e.preventDefault();
-        pick(options[active]);
-      }
+    } else if (e.key === "Enter" && !(e.ctrlKey || e.metaKey) && !e.isComposing) {
+      e.preventDefault(); // picks; never submits the form from here
+      if (open && options[active]) pick(options[active]);
     } else if (e.key === "Escape" && open) {
       // Closes the list only; a second Escape reaches the dialog or form around the picker.
       e.preventDefault();
@@ -123,10 +130,12 @@ export function IdeaPicker(props: {
   };
 
   const listId = `${id}-list`;
+  const errorId = `${id}-err`;
+  const error = props.error ?? loadError;
   const showList = open && (options.length > 0 || (!busy && q.trim() !== ""));
   return (
-    <div class="idea-picker">
-      <label for={id}>{props.label}</label>
+    <div class={`idea-picker${props.error ? " invalid" : ""}`}>
+      <label for={id}>{props.label}{props.hint && <> <span class="muted">{props.hint}</span></>}</label>
       <input
         ref={input}
         id={id}
@@ -137,14 +146,16 @@ export function IdeaPicker(props: {
         aria-expanded={showList}
         aria-controls={listId}
         aria-activedescendant={showList && options[active] ? `${id}-opt-${options[active].id}` : undefined}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
         placeholder={props.placeholder ?? "Type a title or #number"}
         value={q}
         maxLength={500}
         onInput={(e) => {
           setQ(e.currentTarget.value);
-          setOpen(true);
+          setOpen(props.openOnFocus !== false || e.currentTarget.value.trim() !== "");
         }}
-        onFocus={() => setOpen(true)}
+        onFocus={() => props.openOnFocus !== false && setOpen(true)}
         onBlur={() => setTimeout(() => setOpen(false), 150)}
         onKeyDown={onKeyDown}
       />
@@ -164,7 +175,7 @@ export function IdeaPicker(props: {
         ))}
         {options.length === 0 && <li class="idea-picker-none" role="option" aria-disabled="true" aria-selected={false}>No idea matches “{q.trim()}”</li>}
       </ul>
-      {error && <div class="error" role="alert">{error}</div>}
+      {error && <div class="error" id={errorId} role="alert">{error}</div>}
     </div>
   );
 }

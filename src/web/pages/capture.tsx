@@ -16,7 +16,7 @@ import { navigate, useLocation } from "../router";
 import { useSession } from "../session";
 import { checkDraft, draftFromQuery, EMPTY_DRAFT, isEmptyDraft, loadAside, loadDraft, queryWithoutShare, saveAside, saveDraft, toNewIdea, type Draft } from "./capture/draft";
 import { OutboxList } from "./capture/outbox-list";
-import { ParentPicker } from "./capture/parent-picker";
+import { ParentField } from "./capture/parent-field";
 import { RecentCaptures } from "./capture/recent";
 
 const FIELDS = new Set(["title", "body", "tags", "source_url", "parent_id"]);
@@ -279,7 +279,7 @@ export function CapturePage(_props: { params: Record<string, string> }) {
             </Field>
           </div>
           <div data-field="parent_id">
-            <ParentPicker value={form.parent} onChange={(parent) => update({ parent })} error={errors.parent_id} />
+            <ParentField value={form.parent} onChange={(parent) => update({ parent })} error={errors.parent_id} />
           </div>
         </div>
         {cap && <IdeaCapNotice message={cap.message} upgradeUrl={cap.upgradeUrl} featureRequestUrl={cap.featureRequestUrl} />}
