@@ -109,7 +109,7 @@ describeBrowser("ideas list", () => {
     expectClean(o);
   }, 60_000);
 
-  test("keyboard: j/k move between rows, x selects, Enter opens the idea", async () => {
+  test("keyboard: j/k and ↓/↑ move between rows, x selects, Enter opens the idea", async () => {
     const o = await openSignedIn(web, server, "/ideas");
     const { page, key } = o;
     const [first, second] = await seed(server.base, key, [{ title: "Kite festival", tags: ["k"] }, { title: "Jam session", tags: ["k"] }]);
@@ -123,6 +123,10 @@ describeBrowser("ideas list", () => {
     expect(await page.getByRole("checkbox", { name: `Select #${first.number} Kite festival` }).isChecked()).toBe(true);
     await page.getByText("1 selected").waitFor();
     await page.keyboard.press("ArrowUp");
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.textContent)).toBe("Jam session");
+    await page.keyboard.press("ArrowDown");
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.textContent)).toBe("Kite festival");
+    await page.keyboard.press("k");
     expect(await page.evaluate(() => (globalThis as any).document.activeElement.textContent)).toBe("Jam session");
     await page.keyboard.press("Enter");
     await page.waitForURL(`**/ideas/${second.id}`);

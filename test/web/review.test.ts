@@ -104,6 +104,12 @@ describeBrowser("review queue", () => {
     const kept = (await api(server.base, key, "GET", `/ideas/${ids.keep}`)).body;
     expect(kept.updated_at > keptBefore).toBe(true);
     expect(kept.status).toBe("captured");
+    // ↓/↑ inside the queue move between items as j does (the same list keys as the ideas list).
+    const focusLeaves = (text: string) => page.waitForFunction((t) => !((globalThis as any).document.activeElement?.closest?.("[data-key]")?.textContent ?? "").includes(t), text, { timeout: 5_000 });
+    await page.keyboard.press("ArrowDown");
+    await focusLeaves("Solar powered bird feeder camera");
+    await page.keyboard.press("ArrowUp");
+    await page.waitForFunction(() => ((globalThis as any).document.activeElement?.closest?.("[data-key]")?.textContent ?? "").includes("Solar powered bird feeder camera"), null, { timeout: 5_000 });
 
     // e: move to exploring, then Undo restores captured.
     await page.keyboard.press("e");

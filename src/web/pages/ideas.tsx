@@ -9,7 +9,8 @@ import { EmptyState, Loading, Notice } from "../components/notices";
 import { Page } from "../components/page";
 import { notify, notifyError } from "../components/toast";
 import { describeError } from "../errors";
-import { addShortcut, isTyping } from "../lib/keys";
+import { addShortcut } from "../lib/keys";
+import { useListKeys } from "../lib/use-list-keys";
 import { setQuery, useLocation } from "../router";
 import { isPro, useSession } from "../session";
 import { BulkBar, type BulkAction } from "./ideas/bulk-bar";
@@ -99,46 +100,34 @@ export function IdeasPage(_props: { params: Record<string, string> }) {
 
   // Keyboard: j/k (and the arrow keys inside the list) move between rows by focusing the title link, so Enter opens
   // the idea as any link does; x selects the current row.
-  const ideasRef = useRef<Idea[]>(list.ideas);
-  ideasRef.current = list.ideas;
+  const ids = useMemo(() => list.ideas.map((i) => i.id), [list.ideas]);
+  const onListKey = useListKeys({
+    keys: ids,
+    current: activeId,
+    itemSelector: "li[data-id]",
+    next: "Next idea",
+    previous: "Previous idea",
+    focus: (id) => {
+      setActiveId(id);
+      const link = listRef.current?.querySelector<HTMLElement>(`#idea-title-${id}`);
+      link?.focus();
+      link?.closest("li")?.scrollIntoView({ block: "nearest" });
+    },
+  });
   const activeRef = useRef<number | null>(activeId);
   activeRef.current = activeId;
-  const move = useCallback((delta: number) => {
-    const ideas = ideasRef.current;
-    if (!ideas.length) return;
-    const i = ideas.findIndex((x) => x.id === activeRef.current);
-    const next = i === -1 ? (delta > 0 ? 0 : ideas.length - 1) : Math.min(ideas.length - 1, Math.max(0, i + delta));
-    const id = ideas[next].id;
-    setActiveId(id);
-    const link = listRef.current?.querySelector<HTMLElement>(`#idea-title-${id}`);
-    link?.focus();
-    link?.closest("li")?.scrollIntoView({ block: "nearest" });
-  }, []);
-  useEffect(() => {
-    const offs = [
-      addShortcut({ keys: "j", description: "Next idea", run: () => move(1) }),
-      addShortcut({ keys: "k", description: "Previous idea", run: () => move(-1) }),
-      addShortcut({
-        keys: "x",
-        description: "Select or unselect the current idea",
-        run: () => {
-          const id = activeRef.current;
-          if (id !== null) setSelected((prev) => {
-            const next = new Set(prev);
-            if (!next.delete(id)) next.add(id);
-            return next;
-          });
-        },
-      }),
-    ];
-    return () => offs.forEach((off) => off());
-  }, [move]);
-  const onListKey = (e: KeyboardEvent) => {
-    if ((e.key !== "ArrowDown" && e.key !== "ArrowUp") || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (isTyping(e.target) && (e.target as HTMLInputElement).type !== "checkbox") return;
-    e.preventDefault();
-    move(e.key === "ArrowDown" ? 1 : -1);
-  };
+  useEffect(() => addShortcut({
+    keys: "x",
+    description: "Select or unselect the current idea",
+    run: () => {
+      const id = activeRef.current;
+      if (id !== null) setSelected((prev) => {
+        const next = new Set(prev);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      });
+    },
+  }), []);
 
   const changeFilters = (c: FilterChange) => setQuery({ ...c });
   const clearFilters = () => setQuery({ status: null, tag: null, connection_types: null });

@@ -16,7 +16,7 @@ export function ReviewPage(_props: { params: Record<string, string> }) {
   const pro = isPro(session.user);
   const s = useReviewQueue();
   const a = reviewActions(s, pro);
-  useReviewKeys(s, a);
+  const onListKey = useReviewKeys(s, a);
 
   if (s.loadError) return <Page title="Review"><Notice kind="error">{s.loadError} <button type="button" class="btn small" onClick={s.load}>Try again</button></Notice></Page>;
   if (!s.queue || !s.arranged) return <Page title="Review"><Loading label="Loading the review queue" /></Page>;
@@ -51,11 +51,7 @@ export function ReviewPage(_props: { params: Record<string, string> }) {
             const k = (ev.target as HTMLElement).closest?.("[data-key]")?.getAttribute("data-key");
             if (k) s.setCurrent(k);
           }}
-          onKeyDown={(ev) => {
-            if (ev.key !== "ArrowDown" && ev.key !== "ArrowUp") return;
-            ev.preventDefault();
-            s.step(ev.key === "ArrowDown" ? 1 : -1);
-          }}
+          onKeyDown={onListKey}
         >
           <p class="review-keys muted small">
             Keys: <kbd>j</kbd>/<kbd>↓</kbd> next, <kbd>↑</kbd> previous, <kbd>k</kbd> keep, <kbd>s</kbd> <kbd>e</kbd> <kbd>b</kbd> <kbd>h</kbd> move to

@@ -1,6 +1,8 @@
-// The review page's keys: one key per action on the item in focus, a capital for "all of this idea's suggestions".
-import { useEffect, useRef } from "preact/hooks";
+// The review page's keys: j and ↓/↑ through the items (lib/use-list-keys.ts; k keeps here), one key per action on the
+// item in focus, a capital for "all of this idea's suggestions".
+import { useEffect, useMemo, useRef } from "preact/hooks";
 import { addShortcut } from "../../lib/keys";
+import { useListKeys } from "../../lib/use-list-keys";
 import type { ReviewActions } from "./actions";
 import { MOVES } from "./items";
 import type { Entry, IdeaGroup, ConnEntry, DupEntry } from "./queue-model";
@@ -16,7 +18,16 @@ function groupOf<E extends ConnEntry | DupEntry>(groups: IdeaGroup<E>[], e: E): 
   return groups.find((g) => g.key === e.group)?.entries ?? [e];
 }
 
-export function useReviewKeys(s: ReviewState, a: ReviewActions): void {
+/** Registers the review keys while the page is shown; returns the queue's keydown handler for ↓/↑. */
+export function useReviewKeys(s: ReviewState, a: ReviewActions): (e: KeyboardEvent) => void {
+  const keys = useMemo(() => s.entries.map((e) => e.key), [s.entries]);
+  const onListKey = useListKeys({
+    keys,
+    current: s.target?.key ?? null,
+    focus: (key) => s.setFocusKey({ key }),
+    itemSelector: "[data-key]",
+    next: "Review: next item",
+  });
   /** One key → one action on the current item; keys that do not apply to it do nothing. */
   const runKey = (key: string) => {
     const e: Entry | undefined = s.target;
@@ -37,13 +48,11 @@ export function useReviewKeys(s: ReviewState, a: ReviewActions): void {
       if (key === "D") return a.dismissAllDups(groupOf(s.arranged.dup, e));
     }
   };
-  const handlers = useRef({ runKey, step: s.step });
-  handlers.current = { runKey, step: s.step };
+  const handlers = useRef({ runKey });
+  handlers.current = { runKey };
   useEffect(() => {
-    const offs = [
-      addShortcut({ keys: "j", description: "Review: next item", run: () => handlers.current.step(1) }),
-      ...REVIEW_KEYS.map(([k, d]) => addShortcut({ keys: k, description: `Review: ${d}`, run: () => handlers.current.runKey(k) })),
-    ];
+    const offs = REVIEW_KEYS.map(([k, d]) => addShortcut({ keys: k, description: `Review: ${d}`, run: () => handlers.current.runKey(k) }));
     return () => offs.forEach((off) => off());
   }, []);
+  return onListKey;
 }

@@ -99,14 +99,6 @@ export function useReviewQueue() {
     }
   };
 
-  const step = (by: number) => {
-    if (entries.length === 0) return;
-    const inside = document.activeElement?.closest?.("[data-key]");
-    const i = entries.findIndex((e) => e.key === target?.key);
-    const next = inside ? entries[Math.min(entries.length - 1, Math.max(0, i + by))] : entries[Math.max(0, i)];
-    setFocusKey({ key: next.key });
-  };
-
   const showMore = (section: keyof Shown) => setShown((s) => ({ ...s, [section]: s[section] + INITIAL_SHOWN[section] }));
   const openGroup = (key: string) => setOpened((o) => new Set(o).add(key));
 
@@ -119,7 +111,7 @@ export function useReviewQueue() {
 
   return {
     queue, loadError, load, arranged, entries, target, total, shown, showMore, opened, openGroup, busy, progress, confirm, setConfirm, gate,
-    doneRef, setCurrent, setFocusKey, resolve, restore, act, bulk, fail, step, frame,
+    doneRef, setCurrent, setFocusKey, resolve, restore, act, bulk, fail, frame,
   };
 }
 export type ReviewState = ReturnType<typeof useReviewQueue>;
