@@ -8,6 +8,7 @@ import { assertBodyWithinLimit } from "./http/body-limit";
 import { assertJsonBody, strictJsonBody } from "./http/json-body";
 import { checkCrossSite } from "./http/cross-site";
 import { BASE_HEADERS } from "./http/security-headers";
+import { compressJson } from "./http/compression";
 import { json } from "./errors";
 import { API_PREFIX, createAuthKit } from "./auth/plugin";
 import { healthRoutes } from "./modules/health/routes";
@@ -120,6 +121,9 @@ export function createApp(deps: Deps) {
     .onTransform({ as: "global" }, assertBodyWithinLimit)
     // After parsing: malformed or non-object JSON is a 400 even where Elysia swallowed it (src/http/json-body.ts).
     .onTransform({ as: "global" }, assertJsonBody)
+    // JSON answers above 1 KB go out Brotli- or gzip-compressed when the client accepts it; never where a secret sits
+    // in the body (BREACH: src/http/compression.ts).
+    .mapResponse({ as: "global" }, compressJson as never)
     // Destructured on purpose: Elysia parses cookies, query and body only for hooks that read them, and a hook taking
     // the whole context counts as reading everything (measured: 5–8 µs per request).
     .onAfterResponse({ as: "global" }, (({ request, route, set, responseValue, auth }: AfterResponse) => {
