@@ -6,7 +6,7 @@
 // JSON or JavaScript, so they are 400 in a path and in a body alike, and never reach SQLite as a float (2^63 did,
 // as a "datatype mismatch" 500). docs/ideas.md ("Ids") says the same to clients.
 import { Type } from "@sinclair/typebox";
-import { badRequest, invalidIdeaId, type AppError } from "../errors";
+import { badRequest, fieldError, invalidIdeaId, type AppError } from "../errors";
 
 const INTEGER_RE = /^-?\d+$/;
 
@@ -23,6 +23,24 @@ export const tagId = (raw: string | undefined) => parseId(raw, () => badRequest(
 export const linkId = (raw: string | undefined) => parseId(raw, () => badRequest("Invalid link ID"));
 export const relationId = (raw: string | undefined) => parseId(raw, () => badRequest("Invalid relation ID"));
 export const duplicateId = (raw: string | undefined) => parseId(raw, () => badRequest("Invalid duplicate ID"));
+
+/**
+ * A comma-separated list of ids in a query parameter ("3,17,42"; "" is an empty list): undefined when absent, a
+ * field error naming the parameter when an entry is not an id or there are more than `max`. Repeats count once.
+ */
+export function parseIdList(raw: string | undefined, field: string, max: number): number[] | undefined {
+  if (raw === undefined) return undefined;
+  const message = `comma-separated idea ids, at most ${max}`;
+  if (raw.trim() === "") return [];
+  const ids = new Set<number>();
+  for (const part of raw.split(",")) {
+    const n = INTEGER_RE.test(part.trim()) ? Number(part.trim()) : NaN;
+    if (!Number.isSafeInteger(n)) throw fieldError(field, message);
+    ids.add(n === 0 ? 0 : n);
+  }
+  if (ids.size > max) throw fieldError(field, message);
+  return [...ids];
+}
 
 /**
  * An id inside a JSON body: a JSON integer within ±(2^53 - 1), never a string or a fraction. TypeBox's own Integer

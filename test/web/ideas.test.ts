@@ -217,7 +217,7 @@ describeBrowser("ideas list", () => {
   test("a duplicate pair from the background pass shows 'looks like #N' on both rows", async () => {
     const o = await openSignedIn(web, server, "/ideas");
     const { page, key } = o;
-    const [older, newer] = await seed(server.base, key, [
+    const [older, newer, third] = await seed(server.base, key, [
       { title: "Solar powered phone charger for hikers", body: "A foldable solar panel that charges a phone on the trail.", tags: ["outdoor"] },
       { title: "Solar powered phone charger for hiking", body: "A foldable solar panel that charges phones on the trail.", tags: ["outdoor"] },
       { title: "Recipe box for grandmother's soups", body: "Scan handwritten cards into a small book.", tags: ["family"] },
@@ -225,12 +225,19 @@ describeBrowser("ideas list", () => {
     await waitForQuiescence(server.dataDir);
     const dups = (await api(server.base, key, "GET", "/ideas/duplicates")).body.duplicates;
     expect(dups).toHaveLength(1);
+    // The rows are badged from the detections of the ideas shown, never the whole listing (issue 27).
+    const asked: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/api/v1/ideas/duplicates")) asked.push(r.url());
+    });
     await page.reload();
     const newerRow = page.locator(".idea-row", { has: page.getByRole("link", { name: newer.title, exact: true }) });
     const olderRow = page.locator(".idea-row", { has: page.getByRole("link", { name: older.title, exact: true }) });
     await newerRow.getByRole("link", { name: `looks like #${older.number}` }).waitFor();
     await olderRow.getByRole("link", { name: `looks like #${newer.number}` }).waitFor();
     expect(await page.getByRole("link", { name: /^looks like/ }).count()).toBe(2);
+    expect(asked.length, asked.join("\n")).toBeGreaterThan(0);
+    for (const url of asked) expect(new URL(url).searchParams.get("idea_ids")?.split(",").map(Number).sort((a, b) => a - b)).toEqual([older.id, newer.id, third.id].sort((a, b) => a - b));
     await newerRow.getByRole("link", { name: `looks like #${older.number}` }).click();
     await page.waitForURL(`**/ideas/${older.id}`);
     expectClean(o);

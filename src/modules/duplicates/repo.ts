@@ -52,6 +52,23 @@ export function createDuplicatesRepo(db: Db) {
      WHERE d.user_id = ? AND d.status = 'pending'
      ORDER BY d.similarity_score DESC, d.created_at DESC, d.id DESC`,
   );
+  // The same rows, only those with either idea among the given ids (a JSON array): what a page of the list badges.
+  const pendingFor = db.query<DetectionView, [string, string, string]>(
+    `SELECT d.id, d.user_id,
+            d.idea_id, a.number AS idea_number, a.title AS idea_title, substr(a.body, 1, ${BODY_PREVIEW_CHARS}) AS idea_body,
+            a.status AS idea_status, a.source AS idea_source, a.created_at AS idea_created_at,
+            d.duplicate_of_id, b.number AS duplicate_number, b.title AS duplicate_title,
+            substr(b.body, 1, ${BODY_PREVIEW_CHARS}) AS duplicate_body, b.status AS duplicate_status,
+            b.source AS duplicate_source, b.created_at AS duplicate_created_at,
+            d.similarity_score, d.status, d.created_at
+     FROM duplicate_detections d
+     JOIN ideas a ON a.id = d.idea_id AND a.is_archived = 0
+     JOIN ideas b ON b.id = d.duplicate_of_id AND b.is_archived = 0
+     WHERE d.id IN (SELECT id FROM duplicate_detections WHERE idea_id IN (SELECT value FROM json_each(?2))
+                    UNION SELECT id FROM duplicate_detections WHERE duplicate_of_id IN (SELECT value FROM json_each(?3)))
+       AND d.user_id = ?1 AND d.status = 'pending'
+     ORDER BY d.similarity_score DESC, d.created_at DESC, d.id DESC`,
+  );
   // A detection whose idea was archived meanwhile is resolved for every purpose: it no longer shows and cannot be acted on.
   const actionable = db.query<DetectionRow, [string, number]>(
     `SELECT d.* FROM duplicate_detections d
@@ -68,6 +85,11 @@ export function createDuplicatesRepo(db: Db) {
 
   return {
     listPending: (userId: string) => pending.all(userId),
+    /** Pending detections where either idea is one of `ideaIds` (the index on each side finds them). */
+    listPendingFor: (userId: string, ideaIds: number[]) => {
+      const ids = JSON.stringify(ideaIds);
+      return pendingFor.all(userId, ids, ids);
+    },
     findActionable: (userId: string, id: number) => actionable.get(userId, id),
     /** Marks a pending detection; false when it was no longer pending. */
     resolve: (id: number, status: "dismissed" | "merged", now: string) => resolve.run(status, now, id).changes > 0,

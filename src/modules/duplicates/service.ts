@@ -16,9 +16,13 @@ export function createDuplicatesService(deps: Deps) {
   const merger = createIdeaMerger(deps);
 
   return {
-    /** Free accounts always get an empty list, without an error (detections may still be stored for them). */
-    list(userId: string, plan: Plan) {
-      return { duplicates: plan === "pro" ? repo.listPending(userId) : [] };
+    /**
+     * Free accounts always get an empty list, without an error (detections may still be stored for them). With
+     * `ideaIds`, only the detections that pair one of those ideas (docs/ideas.md, "Duplicates of given ideas").
+     */
+    list(userId: string, plan: Plan, ideaIds?: number[]) {
+      if (plan !== "pro") return { duplicates: [] };
+      return { duplicates: ideaIds === undefined ? repo.listPending(userId) : ideaIds.length ? repo.listPendingFor(userId, ideaIds) : [] };
     },
 
     dismiss(userId: string, id: number) {

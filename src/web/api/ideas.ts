@@ -43,6 +43,8 @@ export interface SearchOut {
 }
 export const searchIdeas = (q: SearchQuery, signal?: AbortSignal) => get<SearchOut>("/ideas/search", { query: { ...q }, signal });
 
-export const listDuplicates = () => get<{ duplicates: Detection[] }>("/ideas/duplicates");
+/** Pending detections; with `ideaIds` (at most 100), only those pairing one of these ideas (docs/ideas.md). */
+export const listDuplicates = (ideaIds?: number[]) =>
+  get<{ duplicates: Detection[] }>(ideaIds ? `/ideas/duplicates?idea_ids=${ideaIds.join(",")}` : "/ideas/duplicates");
 export const dismissDuplicate = (id: number) => post<{ success: true }>(`/ideas/duplicates/${id}/dismiss`);
 export const mergeDuplicate = (id: number) => post<{ success: true }>(`/ideas/duplicates/${id}/merge`);

@@ -23,12 +23,11 @@ interface BulkReport { what: string; updated: number; errors: Array<{ id: number
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 /** Both ideas of a pending detection point at each other: each row says which idea it looks like. */
-function indexDuplicates(list: Detection[]): Map<number, LooksLike[]> {
-  const m = new Map<number, LooksLike[]>();
+function indexDuplicates(list: Detection[], known: Map<number, LooksLike[]>): Map<number, LooksLike[]> {
+  const m = new Map(known);
   const add = (id: number, other: LooksLike) => {
     const l = m.get(id) ?? [];
-    if (!l.some((x) => x.id === other.id)) l.push(other);
-    m.set(id, l);
+    if (!l.some((x) => x.id === other.id)) m.set(id, [...l, other]);
   };
   for (const d of list) {
     add(d.idea_id, { id: d.duplicate_of_id, number: d.duplicate_number, title: d.duplicate_title });
@@ -60,11 +59,25 @@ export function IdeasPage(_props: { params: Record<string, string> }) {
   const [confirming, setConfirming] = useState(false);
   const listRef = useRef<HTMLUListElement>(null);
 
-  // The tag vocabulary and the pending duplicates, once; the rows do not wait for either.
+  // The tag vocabulary once; the rows do not wait for it.
   useEffect(() => {
     listTags().then((r) => setTags(r.tags), () => setTags([]));
-    if (isPro(session.user)) listDuplicates().then((r) => setLooksLike(indexDuplicates(r.duplicates)), () => {});
   }, []);
+
+  // "Looks like #N" for the rows shown: the detections of these ideas only (GET /ideas/duplicates?idea_ids, at most
+  // 100 a request), asked once per idea as pages arrive, never the whole listing.
+  const askedDuplicates = useRef(new Set<number>());
+  useEffect(() => {
+    if (!isPro(session.user)) return;
+    const ids = list.ideas.map((i) => i.id).filter((id) => !askedDuplicates.current.has(id));
+    for (let i = 0; i < ids.length; i += 100) {
+      const chunk = ids.slice(i, i + 100);
+      chunk.forEach((id) => askedDuplicates.current.add(id));
+      listDuplicates(chunk).then((r) => {
+        if (r.duplicates.length) setLooksLike((prev) => indexDuplicates(r.duplicates, prev));
+      }, () => chunk.forEach((id) => askedDuplicates.current.delete(id)));
+    }
+  }, [list.ideas]);
 
   // A deep link with both tag and connection_types: the tag wins, so the ignored half leaves the URL.
   useEffect(() => {

@@ -9,7 +9,7 @@ export function DuplicateNotice({ ideaId }: { ideaId: number }) {
   const [found, setFound] = useState<Detection[]>([]);
   useEffect(() => {
     let live = true;
-    listDuplicates().then(
+    listDuplicates([ideaId]).then(
       (r) => live && setFound(r.duplicates.filter((d) => d.idea_id === ideaId || d.duplicate_of_id === ideaId)),
       () => {},
     );

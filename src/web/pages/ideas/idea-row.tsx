@@ -42,11 +42,14 @@ export const IdeaRow = memo(function IdeaRow({ idea, selected, active, looksLike
         <div class="row-meta">
           <TagChips tags={idea.tags} />
           <time dateTime={idea.created_at.replace(" ", "T") + "Z"} title={fullTime(idea.created_at)}>{relativeTime(idea.created_at)}</time>
-          {looksLike?.map((d) => (
-            <a key={d.id} class="looks-like" href={`/ideas/${d.id}`} title={`Possible duplicate of #${d.number} ${d.title}`}>
-              looks like #{d.number}
+          {/* The closest one only, and how many more: a row of near-copies can pair with dozens, and one line keeps
+              the row's height (no layout shift when the badges arrive after the rows). Review lists them all. */}
+          {looksLike && looksLike.length > 0 && (
+            <a class="looks-like" href={`/ideas/${looksLike[0].id}`} title={`Possible duplicate of #${looksLike[0].number} ${looksLike[0].title}`}>
+              looks like #{looksLike[0].number}
             </a>
-          ))}
+          )}
+          {looksLike && looksLike.length > 1 && <span class="looks-like-more">and {looksLike.length - 1} more</span>}
         </div>
       </div>
     </li>
