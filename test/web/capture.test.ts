@@ -86,7 +86,7 @@ describeBrowser("capture page", () => {
       },
     });
     const { page } = o;
-    await page.keyboard.type("Soil moisture alerts");
+    await page.getByLabel("Title").fill("Soil moisture alerts");
     const parent = page.getByRole("combobox", { name: "Parent idea (optional)" });
     // Focusing the empty field lists nothing: the list waits for something typed.
     await parent.focus();
@@ -108,6 +108,7 @@ describeBrowser("capture page", () => {
     await page.getByRole("option", { name: /Rainwater barrel sensor/ }).waitFor();
     await page.keyboard.press("Enter");
     await chosen.getByRole("link", { name: "#2 Rainwater barrel sensor" }).waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "group", null, { timeout: 5_000 });
     await page.keyboard.press("Control+Enter");
     await page.getByText(/^Saved #3 Soil moisture alerts$/).waitFor();
     const idea = await newest(server.base, o.key);

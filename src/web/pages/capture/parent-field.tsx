@@ -1,7 +1,7 @@
 // The optional parent of a capture: the idea picker until one is chosen, then "#number title" with Remove parent.
 // The keyboard follows the person: a pick leaves the focus on the chosen parent (still in the form, so Ctrl/Cmd+Enter
 // saves), a removal hands it back to the picker.
-import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { useId, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { IdeaPicker } from "../../components/idea-picker";
 import type { ParentRef } from "./draft";
 
@@ -10,7 +10,8 @@ export function ParentField({ value, onChange, error }: { value: ParentRef | nul
   const chosenRef = useRef<HTMLDivElement>(null);
   // Only the person's own pick or removal moves the focus (not a form cleared after a save, nor a restored draft).
   const [follow, setFollow] = useState<"chosen" | "picker" | null>(null);
-  useEffect(() => {
+  // Before paint, so a Ctrl/Cmd+Enter typed right after the pick still lands in the form.
+  useLayoutEffect(() => {
     if (follow === "chosen" && value) chosenRef.current?.focus();
     if (follow) setFollow(null);
   }, [value, follow]);
