@@ -12,8 +12,8 @@ import { compressJson } from "./http/compression";
 import { json } from "./errors";
 import { API_PREFIX, createAuthKit } from "./auth/plugin";
 import { healthRoutes } from "./modules/health/routes";
-import { embeddingsHealth } from "./pipeline/engines";
-import { authRoutes } from "./modules/auth/routes";
+import { embeddingsHealth } from "./pipeline/health";
+import { signInRoutes } from "./modules/sign-in/routes";
 import { usersRoutes } from "./modules/users/routes";
 import { apiKeysRoutes } from "./modules/api-keys/routes";
 import { supportRoutes } from "./modules/support/routes";
@@ -77,7 +77,7 @@ export function createApp(deps: Deps) {
   const api = new Elysia({ prefix: API_PREFIX })
     .use(healthRoutes(deps, () => ({ ...embeddingsHealth(deps.db), storage: storage.health(), mail_capture: mailCaptureHealth(deps) })))
     .use(setupRoutes(deps))
-    .use(authRoutes(deps, kit))
+    .use(signInRoutes(deps, kit))
     .use(usersRoutes(deps, kit))
     .use(apiKeysRoutes(deps, kit))
     .use(supportRoutes(deps, kit))

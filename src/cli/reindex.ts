@@ -4,7 +4,7 @@ import { parseArgs, rejectUnknown } from "./args";
 import { cliDeps, printJson } from "./context";
 import type { CliCommand } from "./command";
 import { toStamp } from "../lib/time";
-import { embeddingsHealth } from "../pipeline/engines";
+import { embeddingsHealth } from "../pipeline/health";
 import { startModelSet } from "../pipeline/models";
 import { createRunner } from "../pipeline/runner";
 import { countMissing, readState, targetGeneration } from "../vectors/generations";

@@ -5,7 +5,7 @@ import type { Deps } from "../deps";
 import { dbPath } from "../cli/context";
 import { JOB_KINDS, countJobs, pendingJobsByKind } from "../jobs/queue";
 import { fromStamp } from "../lib/time";
-import { embeddingsHealth } from "../pipeline/engines";
+import { embeddingsHealth } from "../pipeline/health";
 import type { StorageMonitor } from "../db/storage";
 import { metrics, registry } from "./registry";
 

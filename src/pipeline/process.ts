@@ -3,7 +3,7 @@ import type { Deps, Engines } from "../deps";
 import { toStamp } from "../lib/time";
 import type { ModelClient } from "../ml/client";
 import type { BackgroundProcess } from "../background-process";
-import { similarTags } from "./engines";
+import { createSimilarTags } from "../modules/tags/similar";
 import { startModelSet, type ModelSet } from "./models";
 import { requeueUnprocessed } from "./recovery";
 import { pipelineQueue } from "./batch";
@@ -62,7 +62,7 @@ export function createPipelineProcess(deps: Deps, opts: PipelineOptions = {}): P
       const set = models;
       deps.engines.models = set;
       deps.engines.onJobQueued = () => r.wake();
-      deps.engines.tagSimilar = (userId, tagId, limit) => similarTags(deps.db, set, userId, tagId, limit);
+      deps.engines.tagSimilar = createSimilarTags(deps.db, set);
       const requeued = requeueUnprocessed(deps);
       if (requeued > 0) deps.log.info("pipeline: queued ideas that were never processed", { count: requeued });
       if (opts.autoStart !== false) r.start();

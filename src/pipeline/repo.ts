@@ -74,11 +74,6 @@ export function createPipelineRepo(db: Db) {
   const liveIdeasInGen = db.query<{ n: number }, [string, string]>(
     "SELECT count(*) AS n FROM ideas WHERE is_archived = 0 AND vectorize_id >= ?1 AND vectorize_id < ?2",
   );
-  const embeddedTagCounts = db.query<{ id: number; name: string; idea_count: number }, [string, string]>(
-    `SELECT t.id, t.name, (SELECT count(*) FROM idea_tags it JOIN ideas i ON i.id = it.idea_id
-                           WHERE it.tag_id = t.id AND i.is_archived = 0) AS idea_count
-     FROM tags t WHERE t.user_id = ?1 AND t.vectorize_id IS NOT NULL AND t.id IN (SELECT value FROM json_each(?2))`,
-  );
 
   return {
     idea: (id: number) => idea.get(id),
@@ -117,8 +112,6 @@ export function createPipelineRepo(db: Db) {
     countRescoring: (gen: number) => countFullPassesOfLiveIdeas(db, ...vectorIdRange(gen)),
     /** Live ideas whose vector is of generation `gen`. */
     countLiveIdeasInGen: (gen: number) => liveIdeasInGen.get(...vectorIdRange(gen))!.n,
-    /** The account's tags among `ids` that have a vector, with their live idea counts (unordered). */
-    embeddedTagsWithCounts: (userId: string, ids: number[]) => embeddedTagCounts.all(userId, JSON.stringify(ids)),
   };
 }
 export type PipelineRepo = ReturnType<typeof createPipelineRepo>;

@@ -2,9 +2,7 @@
 // exactly the 400 body the REST route gives for the same values, every bad field at once.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { IDEA_SOURCES, IDEA_STATUSES, MAX_TAGS, MAX_TITLE } from "../../src/modules/ideas/model";
-import { MAX_LINK_URL } from "../../src/modules/links/model";
-import { USER_RELATION_TYPES } from "../../src/modules/relations/model";
+import { IDEA_SOURCES, IDEA_STATUSES, LIMITS, USER_RELATION_TYPES } from "../../src/contract";
 import { call, makeUser, type TestUser } from "../helpers";
 import { callTool, connectWithToken, serve, type Served } from "./helpers";
 
@@ -30,13 +28,13 @@ describe("tools/list", () => {
     const { tools } = await client.listTools();
     const props = (name: string) => tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, Schema>;
     const capture = props("capture_idea");
-    expect(capture.title.maxLength).toBe(MAX_TITLE);
-    expect(capture.title.description).toContain(String(MAX_TITLE));
-    expect(capture.tags.anyOf![0].maxItems).toBe(MAX_TAGS);
+    expect(capture.title.maxLength).toBe(LIMITS.title);
+    expect(capture.title.description).toContain(String(LIMITS.title));
+    expect(capture.tags.anyOf![0].maxItems).toBe(LIMITS.tags);
     expect(consts(capture.source)).toEqual([...IDEA_SOURCES]);
     expect(consts(capture.status)).toEqual([...IDEA_STATUSES]);
     expect(consts(props("relate_ideas").relation_type)).toEqual([...USER_RELATION_TYPES]);
-    expect(props("add_link").url.maxLength).toBe(MAX_LINK_URL);
+    expect(props("add_link").url.maxLength).toBe(LIMITS.url);
     // null is accepted for "not given" and said so; a required argument stays required.
     expect(capture.body.anyOf!.some((b) => b.type === "null")).toBe(true);
     expect(tools.find((t) => t.name === "relate_ideas")!.inputSchema.required).toEqual(["source_idea_id", "target_idea_id"]);

@@ -9,7 +9,7 @@ import { lastBackup, recordBackup, snapshotDatabase } from "../../db/backup";
 import { countJobs } from "../../jobs/queue";
 import { randomHex } from "../../lib/crypto";
 import { toStamp, utcDay } from "../../lib/time";
-import { embeddingsHealth } from "../../pipeline/engines";
+import { embeddingsHealth } from "../../pipeline/health";
 import { createAdminRepo } from "./repo";
 import { scheduledBackups } from "./scheduled-backups";
 

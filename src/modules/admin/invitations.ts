@@ -5,7 +5,7 @@ import { randomHex, sha256Hex } from "../../lib/crypto";
 import { addDays, toStamp } from "../../lib/time";
 import { createUsersRepo } from "../users/repo";
 import { createUsersService } from "../users/service";
-import { createAuthService } from "../auth/service";
+import { createSignInService } from "../sign-in/service";
 import { createAdminRepo } from "./repo";
 import type { AcceptInvitationBody } from "./model";
 
@@ -17,7 +17,7 @@ export function createInvitationsService(deps: Deps) {
   const repo = createAdminRepo(deps.db);
   const users = createUsersRepo(deps.db);
   const accounts = createUsersService(deps);
-  const auth = createAuthService(deps);
+  const signIn = createSignInService(deps);
 
   return {
     /** Mints a token for the account; it is shown once (in the create response) and stored only as its SHA-256. */
@@ -38,7 +38,7 @@ export function createInvitationsService(deps: Deps) {
       if (!repo.useInvitation(hash, toStamp(deps.clock()))) throw invalid();
       await accounts.setPassword(user.id, body.password);
       deps.log.info("invitation accepted", { user_id: user.id });
-      return auth.openSession(users.findById(user.id)!);
+      return signIn.openSession(users.findById(user.id)!);
     },
   };
 }

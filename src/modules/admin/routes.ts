@@ -4,7 +4,7 @@ import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
 import { notFound } from "../../errors";
 import type { AuthContext } from "../../auth/credentials";
-import { sessionCookie } from "../auth/cookie";
+import { sessionCookie } from "../sign-in/cookie";
 import { createAdminService } from "./service";
 import { createInstanceService } from "./instance";
 import { createInvitationsService } from "./invitations";

@@ -4,7 +4,7 @@ import type { AuthContext } from "../../auth/credentials";
 import { ChatCancelled, streamChat, type ChatRound, type ToolCall } from "../../ai/chat";
 import { ProviderError } from "../../ai/types";
 import type { ProviderCredential } from "../byok/service";
-import { admitToolCall, runToolCall, toolError } from "../mcp/run-tool";
+import { checkToolCall, runToolCall, toolError } from "../mcp/run-tool";
 import type { Conversations, KeptMessage, KeptResult } from "./conversations";
 import type { ServerMessage, Usage } from "./model";
 import { boundResult, systemPrompt, windowOf } from "./prompt";
@@ -150,7 +150,7 @@ async function handleCalls(ctx: TurnContext, calls: ToolCall[]): Promise<KeptRes
       // Checked now (scope, plan, arguments), so the person is never asked to approve a call that cannot run.
       let summary: string;
       try {
-        const args = admitToolCall(deps, spec, auth, call.input);
+        const args = checkToolCall(deps, spec, auth, call.input);
         summary = spec.propose?.(auth, args) ?? `Run ${spec.title.toLowerCase()}`;
       } catch (e) {
         refuse(toolError(deps, spec, e));

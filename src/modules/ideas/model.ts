@@ -4,23 +4,14 @@ import { IdField } from "../../http/params";
 import { Enum, Text, UrlString } from "../../http/schema";
 import { IDEA_SOURCES, IDEA_STATUSES, LIMITS } from "../../contract";
 
-export { IDEA_SOURCES, IDEA_STATUSES, RELATION_TYPES, type IdeaStatus } from "../../contract";
-
-export const MAX_TITLE = LIMITS.title;
-export const MAX_BODY = LIMITS.body;
-export const MAX_TAGS = LIMITS.tags;
-export const MAX_TAG_NAME = LIMITS.tagName;
-export const MAX_URL = LIMITS.url;
-export const MAX_BULK_IDS = LIMITS.bulk;
-
 // Enums are checked by the schema, so a 400 lists every bad field at once; `Enum` words the message for people.
 const Status = Enum("status", IDEA_STATUSES);
 const Source = Enum("source", IDEA_SOURCES);
 // Lengths are characters (code points): an emoji counts one, as the web app's counters show.
-const Title = Text({ minLength: 1, maxLength: MAX_TITLE, pattern: "\\S", patternError: "title must not be blank" });
-const Body = Text({ maxLength: MAX_BODY });
-const TagName = Text({ minLength: 1, maxLength: MAX_TAG_NAME });
-export const TagList = t.Array(TagName, { maxItems: MAX_TAGS });
+const Title = Text({ minLength: 1, maxLength: LIMITS.title, pattern: "\\S", patternError: "title must not be blank" });
+const Body = Text({ maxLength: LIMITS.body });
+const TagName = Text({ minLength: 1, maxLength: LIMITS.tagName });
+export const TagList = t.Array(TagName, { maxItems: LIMITS.tags });
 /** Bulk add/remove lists are not an idea's final tag set, so only the name limit applies to them. */
 const TagDelta = t.Array(TagName, { maxItems: 100 });
 const IdeaRef = (name: string) => IdField(`${name} must be an idea id (an integer)`);
@@ -30,7 +21,7 @@ export const CreateIdeaBody = t.Object({
   body: t.Optional(Body),
   tags: t.Optional(TagList),
   source: t.Optional(Source),
-  source_url: t.Optional(t.Nullable(UrlString(MAX_URL))),
+  source_url: t.Optional(t.Nullable(UrlString(LIMITS.url))),
   status: t.Optional(Status),
   parent_id: t.Optional(t.Nullable(IdeaRef("parent_id"))),
 });
@@ -46,7 +37,7 @@ export const UpdateIdeaBody = t.Object({
 export type UpdateIdeaBody = typeof UpdateIdeaBody.static;
 
 export const BulkUpdateBody = t.Object({
-  ids: t.Array(IdeaRef("ids"), { minItems: 1, maxItems: MAX_BULK_IDS }),
+  ids: t.Array(IdeaRef("ids"), { minItems: 1, maxItems: LIMITS.bulk }),
   status: t.Optional(Status),
   tags: t.Optional(TagList),
   add_tags: t.Optional(TagDelta),

@@ -1,6 +1,6 @@
 // SQL for ideas: ownership-scoped lookups, the filtered list, updates, archive (inserts are the write path's, filing/repo.ts).
 import type { Db } from "../../db/open";
-import type { IdeaStatus } from "./model";
+import type { IdeaStatus } from "../../contract";
 
 export interface IdeaRow {
   id: number;

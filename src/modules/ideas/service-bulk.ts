@@ -5,7 +5,8 @@ import { toStamp } from "../../lib/time";
 import { createTagAttacher, normalizeTagNames } from "../filing/tags";
 import { createJobs, wakeWorker } from "../filing/jobs";
 import { createIdeasRepo } from "./repo";
-import { MAX_TAGS, type BulkUpdateBody } from "./model";
+import { LIMITS } from "../../contract";
+import type { BulkUpdateBody } from "./model";
 
 type BulkResult = { id: number; status: "updated" } | { id: number; status: "error"; error: string };
 
@@ -38,7 +39,7 @@ export function createBulkIdeasService(deps: Deps) {
           const current = tags.namesFor(id);
           // add first, then remove: a name in both lists ends up removed.
           const next = replace ?? [...current, ...add.filter((n) => !current.includes(n))].filter((n) => !remove.includes(n));
-          if (next.length > MAX_TAGS) return { id, status: "error", error: `An idea can have at most ${MAX_TAGS} tags` };
+          if (next.length > LIMITS.tags) return { id, status: "error", error: `An idea can have at most ${LIMITS.tags} tags` };
           const tagsChanged = next.length !== current.length || next.some((n) => !current.includes(n));
           const statusChanged = status !== undefined && status !== row.status;
           if (!tagsChanged && !statusChanged) return { id, status: "updated" };

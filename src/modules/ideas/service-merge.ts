@@ -6,7 +6,7 @@ import { createTagAttacher } from "../filing/tags";
 import { createJobs, wakeWorker } from "../filing/jobs";
 import { createIdeasRepo, type IdeaRow } from "./repo";
 import { createRelationsRepo } from "../relations/repo";
-import { MAX_BODY, MAX_TAGS } from "./model";
+import { LIMITS } from "../../contract";
 import { ideaNotFound } from "./service";
 import { toIdea } from "./views";
 import { notifyArchived } from "./effects";
@@ -34,10 +34,10 @@ export function createIdeaMerger(deps: Deps) {
      */
     plan(kept: IdeaRow, absorbed: IdeaRow): FoldPlan {
       const body = kept.body + MERGE_SEPARATOR + absorbed.body;
-      if (body.length > MAX_BODY) throw badRequest(`The merged body would exceed ${MAX_BODY} characters`);
+      if (body.length > LIMITS.body) throw badRequest(`The merged body would exceed ${LIMITS.body} characters`);
       const keptTags = tags.namesFor(kept.id);
       const union = [...keptTags, ...tags.namesFor(absorbed.id).filter((n) => !keptTags.includes(n))];
-      if (union.length > MAX_TAGS) throw badRequest(`The merged idea would have more than ${MAX_TAGS} tags`);
+      if (union.length > LIMITS.tags) throw badRequest(`The merged idea would have more than ${LIMITS.tags} tags`);
       return { kept, absorbed, body, tags: union };
     },
 

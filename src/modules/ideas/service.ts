@@ -7,7 +7,8 @@ import { createTagAttacher, normalizeTagNames } from "../filing/tags";
 import { createLinksRepo } from "../links/repo";
 import { createIdeasRepo, type IdeaChanges, type IdeaRow } from "./repo";
 import { createRelationsRepo } from "../relations/repo";
-import { RELATION_TYPES, MAX_URL, type CreateIdeaBody, type ListIdeasQuery, type UpdateIdeaBody } from "./model";
+import { LIMITS, RELATION_TYPES } from "../../contract";
+import { type CreateIdeaBody, type ListIdeasQuery, type UpdateIdeaBody } from "./model";
 import { clampLimit, parseOffset } from "../../http/params";
 import { toCreatedIdea, toIdea, type IdeaView } from "./views";
 import { notifyArchived } from "./effects";
@@ -33,7 +34,7 @@ export function createIdeasService(deps: Deps) {
   }
 
   function checkSourceUrl(url: string): void {
-    if (url.length > MAX_URL || !URL.canParse(url)) throw fieldError("source_url", "source_url must be a valid URL");
+    if (url.length > LIMITS.url || !URL.canParse(url)) throw fieldError("source_url", "source_url must be a valid URL");
   }
 
   function cleanTitle(title: string): string {

@@ -1,8 +1,6 @@
 // Turns a note read from a source into what an idea can hold: the API's limits, a split of over-long notes, a content hash.
 import { createHash } from "node:crypto";
-import { codePoints } from "../../contract";
-import { MAX_BODY, MAX_TAG_NAME, MAX_TAGS, MAX_TITLE } from "../ideas/model";
-import { MAX_LINK_TITLE, MAX_LINK_URL } from "../links/model";
+import { codePoints, LIMITS } from "../../contract";
 import type { SourceNote } from "./sources/types";
 
 /** One idea to be: a note, or one part of a note longer than an idea's body may be. */
@@ -28,7 +26,7 @@ const cut = (s: string, max: number) => {
 };
 
 /** Pieces of at most `max` code points, cut at a blank line, else a line end, else a space, when one is near the end. */
-export function splitBody(body: string, max = MAX_BODY): string[] {
+export function splitBody(body: string, max = LIMITS.body): string[] {
   if (body.length <= max) return [body]; // UTF-16 units ≥ code points: surely short enough, no need to count
   const parts: string[] = [];
   let rest = [...body];
@@ -53,12 +51,12 @@ function cleanTags(raw: string[], problems: string[]): string[] {
   for (const t of raw) {
     const name = t.replace(/^#+/, "").trim();
     if (!name || out.includes(name)) continue;
-    if (codePoints(name) > MAX_TAG_NAME) { problems.push(`tag "${cut(name, 40)}" is longer than ${MAX_TAG_NAME} characters: not imported`); continue; }
+    if (codePoints(name) > LIMITS.tagName) { problems.push(`tag "${cut(name, 40)}" is longer than ${LIMITS.tagName} characters: not imported`); continue; }
     out.push(name);
   }
-  if (out.length > MAX_TAGS) {
-    problems.push(`${out.length} tags; an idea holds ${MAX_TAGS}: kept the first ${MAX_TAGS} (dropped ${out.slice(MAX_TAGS).join(", ")})`);
-    return out.slice(0, MAX_TAGS);
+  if (out.length > LIMITS.tags) {
+    problems.push(`${out.length} tags; an idea holds ${LIMITS.tags}: kept the first ${LIMITS.tags} (dropped ${out.slice(LIMITS.tags).join(", ")})`);
+    return out.slice(0, LIMITS.tags);
   }
   return out;
 }
@@ -67,8 +65,8 @@ function cleanLinks(raw: SourceNote["links"], problems: string[]): Draft["links"
   const out: Draft["links"] = [];
   for (const l of raw) {
     if (out.some((x) => x.url === l.url)) continue;
-    if (l.url.length > MAX_LINK_URL || !URL.canParse(l.url)) { problems.push(`link ${cut(l.url, 60)} is not a URL an idea can hold: not imported`); continue; }
-    out.push({ url: l.url, title: l.title ? cut(l.title.replace(/\s+/g, " ").trim(), MAX_LINK_TITLE) || null : null });
+    if (l.url.length > LIMITS.url || !URL.canParse(l.url)) { problems.push(`link ${cut(l.url, 60)} is not a URL an idea can hold: not imported`); continue; }
+    out.push({ url: l.url, title: l.title ? cut(l.title.replace(/\s+/g, " ").trim(), LIMITS.linkTitle) || null : null });
   }
   return out;
 }
@@ -88,19 +86,19 @@ export function draftsOf(n: SourceNote): Draft[] {
   const problems = [...n.problems];
   let title = n.title.replace(/\s+/g, " ").trim();
   if (!title) title = "Untitled";
-  if (codePoints(title) > MAX_TITLE) {
-    problems.push(`title longer than ${MAX_TITLE} characters: shortened`);
-    title = cut(title, MAX_TITLE);
+  if (codePoints(title) > LIMITS.title) {
+    problems.push(`title longer than ${LIMITS.title} characters: shortened`);
+    title = cut(title, LIMITS.title);
   }
   const tags = cleanTags([...n.tags, ...(n.pinned ? ["pinned"] : [])], problems);
   const links = cleanLinks(n.links, problems);
   const pieces = splitBody(n.body.replace(/\r\n?/g, "\n"));
-  if (pieces.length > 1) problems.push(`longer than ${MAX_BODY.toLocaleString("en")} characters: split into ${pieces.length} ideas`);
+  if (pieces.length > 1) problems.push(`longer than ${LIMITS.body.toLocaleString("en")} characters: split into ${pieces.length} ideas`);
   const base = { tags, status: n.status, archived: n.archived === true, created_at: n.created_at, updated_at: n.updated_at };
   return pieces.map((body, i) => {
     const d = i === 0
       ? { ...base, origin: n.origin, title, body, links, related: n.related, aliases: n.aliases ?? [] }
-      : { ...base, origin: `${n.origin}#part-${i + 1}`, title: `${cut(title, MAX_TITLE - 20)} (part ${i + 1} of ${pieces.length})`, body, links: [], related: [n.origin], aliases: [] };
+      : { ...base, origin: `${n.origin}#part-${i + 1}`, title: `${cut(title, LIMITS.title - 20)} (part ${i + 1} of ${pieces.length})`, body, links: [], related: [n.origin], aliases: [] };
     return { ...d, problems: i === 0 ? problems : [], hash: hashOf(d) };
   });
 }

@@ -3,12 +3,9 @@ import { t } from "elysia";
 import { Enum, Text, UrlString } from "../../http/schema";
 import { LIMITS, LINK_TYPES } from "../../contract";
 
-export const MAX_LINK_URL = LIMITS.url;
-export const MAX_LINK_TITLE = LIMITS.linkTitle;
-
 export const CreateLinkBody = t.Object({
-  url: UrlString(MAX_LINK_URL),
-  title: t.Optional(t.Nullable(Text({ maxLength: MAX_LINK_TITLE }))),
+  url: UrlString(LIMITS.url),
+  title: t.Optional(t.Nullable(Text({ maxLength: LIMITS.linkTitle }))),
   link_type: t.Optional(Enum("link_type", LINK_TYPES)),
 });
 export type CreateLinkBody = typeof CreateLinkBody.static;

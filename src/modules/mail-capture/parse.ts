@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { simpleParser, type AddressObject } from "mailparser";
 import { htmlToMarkdown } from "../import/sources/html-to-markdown";
 import { externalLinks, titleFromText } from "../import/sources/reader-kit";
-import { MAX_TITLE } from "../ideas/model";
+import { LIMITS } from "../../contract";
 
 export interface ParsedCapture {
   /** The Message-ID, or `sha256:<hex>` of the raw bytes when the message has none (what "the same message" means). */
@@ -28,13 +28,13 @@ const SUBJECT_TAG = /(^|\s)#([\p{L}\p{N}_\-/]+)/gu;
 /** The RFC 3676 signature separator ("-- " on its own line); the HTML converter trims the space away. */
 const SIGNATURE = /^--[ \u00a0]?$/m;
 
-/** Cuts a title over MAX_TITLE characters at the last space before the limit, marked with "…". */
+/** Cuts a title over LIMITS.title characters at the last space before the limit, marked with "…". */
 export function cutTitle(title: string): string {
   const cps = [...title];
-  if (cps.length <= MAX_TITLE) return title;
-  const head = cps.slice(0, MAX_TITLE - 1).join("");
+  if (cps.length <= LIMITS.title) return title;
+  const head = cps.slice(0, LIMITS.title - 1).join("");
   const space = head.lastIndexOf(" ");
-  return `${(space > MAX_TITLE / 2 ? head.slice(0, space) : head).trimEnd()}…`;
+  return `${(space > LIMITS.title / 2 ? head.slice(0, space) : head).trimEnd()}…`;
 }
 
 /** "Re: Fwd: Bike rack idea #garage #diy" → title "Bike rack idea", tags garage, diy. */

@@ -3,7 +3,6 @@ import { t } from "elysia";
 import { IdField } from "../../http/params";
 import { LIMITS } from "../../contract";
 
-export const POSITIONS_MAX = LIMITS.mapPositions;
 /** Far beyond any layout the web app makes; keeps stored numbers sane (JSON cannot carry NaN or Infinity anyway). */
 export const COORDINATE_MAX = 1e9;
 
@@ -19,8 +18,8 @@ export type Position = typeof Position.static;
 
 export const SavePositionsBody = t.Object({
   positions: t.Array(Position, {
-    maxItems: POSITIONS_MAX,
-    error: `positions must be an array of at most ${POSITIONS_MAX} entries, each {id, x, y} with numbers`,
+    maxItems: LIMITS.mapPositions,
+    error: `positions must be an array of at most ${LIMITS.mapPositions} entries, each {id, x, y} with numbers`,
   }),
 });
 export type SavePositionsBody = typeof SavePositionsBody.static;

@@ -4,11 +4,12 @@ import type { Deps } from "../../deps";
 import type { Access } from "../../auth/access";
 import type { AuthContext } from "../../auth/credentials";
 import { IdField } from "../../http/params";
-import { CreateIdeaBody, ListIdeasQuery, MAX_BODY, MAX_TAGS, MAX_TITLE, UpdateIdeaBody } from "../ideas/model";
+import { LIMITS } from "../../contract";
+import { CreateIdeaBody, ListIdeasQuery, UpdateIdeaBody } from "../ideas/model";
 import { createIdeasService } from "../ideas/service";
 import { CreateLinkBody } from "../links/model";
 import { createLinksService } from "../links/service";
-import { CreateRelationBody, NOTE_MAX_CHARS } from "../relations/model";
+import { CreateRelationBody } from "../relations/model";
 import { createRelationsService } from "../relations/service";
 import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SearchQuery } from "../search/model";
 import { createSearchService } from "../search/service";
@@ -25,10 +26,10 @@ export interface ToolSpec {
   description: string;
   /** Checked like a route's `access` option (src/auth/access.ts): the scope, then the Pro gate. */
   access: Access;
-  /** The arguments (src/modules/mcp/input.ts): checked after access and `admit`, as a REST body is. */
+  /** The arguments (src/modules/mcp/input.ts): checked after access and `planRule`, as a REST body is. */
   input: TObject;
   /** A plan rule the REST route checks before validation (the Free idea cap), so the tool answers in the same order. */
-  admit?(auth: AuthContext): void;
+  planRule?(auth: AuthContext): void;
   /** The code-mode batch is not a request of the daily quota itself; each of its operations is. */
   uncounted?: true;
   /**
@@ -55,12 +56,12 @@ const IdeaId = IdField("id must be an idea id (an integer)");
 const Count = (description: string) => Type.Optional(Type.Integer({ description }));
 const str = (v: number | undefined) => (v === undefined ? undefined : String(v));
 const ID_NOTE = "The idea's id (not its display number)";
-const TAGS_NOTE = `Tag names (at most ${MAX_TAGS}); unknown names are created`;
+const TAGS_NOTE = `Tag names (at most ${LIMITS.tags}); unknown names are created`;
 const LIMIT_NOTE = `Default ${SEARCH_DEFAULT_LIMIT}, at most ${SEARCH_MAX_LIMIT}`;
 
 const CaptureInput = toolInput(CreateIdeaBody.properties, {
-  title: `Short title, 1-${MAX_TITLE} characters`,
-  body: `Details in Markdown, up to ${MAX_BODY} characters`,
+  title: `Short title, 1-${LIMITS.title} characters`,
+  body: `Details in Markdown, up to ${LIMITS.body} characters`,
   tags: TAGS_NOTE,
   source: "Where the idea came from; default assistant-mcp",
   source_url: "URL the idea came from, e.g. the conversation",
@@ -88,7 +89,7 @@ const RelateInput = toolInput(
     source_idea_id: ID_NOTE,
     target_idea_id: ID_NOTE,
     relation_type: "Default related",
-    note: `Up to ${NOTE_MAX_CHARS} characters; longer is cut`,
+    note: `Up to ${LIMITS.note} characters; longer is cut`,
     force: "Allow a supersedes relation that closes a loop",
   },
 );
@@ -125,7 +126,7 @@ export function createTools(deps: Deps): ToolSpec[] {
       description: "Saves a new idea in the user's idea repository and returns it. Search first if it may already exist.",
       access: { scope: "ideas:write" },
       input: CaptureInput,
-      admit: (auth) => ideas.assertCanCapture(auth), // as on POST /ideas: the Free cap is reported before the payload
+      planRule: (auth) => ideas.assertCanCapture(auth), // as on POST /ideas: the Free cap is reported before the payload
       propose: (_auth, args) => `Capture a new idea “${args.title}”${args.tags?.length ? ` tagged ${args.tags.join(", ")}` : ""}${args.status ? ` as ${args.status}` : ""}`,
       run: (auth, args) => ideas.create(auth, { source: "assistant-mcp", ...args }),
     }),

@@ -3,7 +3,7 @@ import type { Deps } from "../../deps";
 import type { AuthKit } from "../../auth/plugin";
 import { readCookie, SESSION_COOKIE, SESSION_DAYS } from "../../auth/credentials";
 import { AppError } from "../../errors";
-import { createAuthService } from "../auth/service";
+import { createSignInService } from "../sign-in/service";
 import { consentPage, errorPage, type ConsentView } from "./consent-page";
 import { createCsrf, CSRF_COOKIE } from "./csrf";
 import { CONSENT_TTL_MS } from "./model";
@@ -22,7 +22,7 @@ interface Account { id: string; email: string }
 
 export function createConsentFlow(deps: Deps, kit: AuthKit, oauth: OAuthService) {
   const csrf = createCsrf(deps.clock);
-  const auth = createAuthService(deps);
+  const signIn = createSignInService(deps);
   const secure = deps.config.tls_cert_file !== null || deps.config.trusted_proxies.length > 0 ? "; Secure" : "";
 
   const html = (status: number, body: string, cookies: string[] = []) => {
@@ -110,7 +110,7 @@ export function createConsentFlow(deps: Deps, kit: AuthKit, oauth: OAuthService)
       const cookies: string[] = [];
       if (form.email || form.password || !user) {
         try {
-          const out = await auth.login({ email: form.email ?? "", password: form.password ?? "" });
+          const out = await signIn.login({ email: form.email ?? "", password: form.password ?? "" });
           user = out.user;
           cookies.push(sessionCookie(out.token));
         } catch (e) {

@@ -5,11 +5,7 @@ import { IdField } from "../../http/params";
 
 import { LIMITS, USER_RELATION_TYPES } from "../../contract";
 
-export { RELATION_TYPES, USER_RELATION_TYPES, type RelationType, type UserRelationType } from "../../contract";
-
 export const TYPE_MESSAGE = `relation_type must be one of ${USER_RELATION_TYPES.join(", ")}`;
-export const NOTE_MAX_CHARS = LIMITS.note;
-export const BULK_MAX_LINKS = LIMITS.bulkLinks;
 
 const RelationTypeField = t.Union(USER_RELATION_TYPES.map((v) => t.Literal(v)), { error: TYPE_MESSAGE });
 const IdeaIdField = (name: string) => IdField(`${name} must be an idea id (an integer)`);
@@ -31,8 +27,8 @@ export const CreateRelationBody = t.Object({
   links: t.Optional(
     t.Array(BulkLink, {
       minItems: 1,
-      maxItems: BULK_MAX_LINKS,
-      error: `links must be an array of 1-${BULK_MAX_LINKS} links, each with source_idea_id and target_idea_id`,
+      maxItems: LIMITS.bulkLinks,
+      error: `links must be an array of 1-${LIMITS.bulkLinks} links, each with source_idea_id and target_idea_id`,
     }),
   ),
 });

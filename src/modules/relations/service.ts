@@ -5,16 +5,14 @@ import { toStamp } from "../../lib/time";
 import { ideaId, relationId } from "../../http/params";
 import { createRelationsRepo } from "./repo";
 import { ALWAYS_REFUSED, FORCEABLE, cycleMessage, findCyclePath } from "./cycle";
-import {
-  NOTE_MAX_CHARS, TYPE_MESSAGE, USER_RELATION_TYPES,
-  type CreateRelationBody, type NewRelation, type UpdateRelationBody,
-} from "./model";
+import { LIMITS, USER_RELATION_TYPES } from "../../contract";
+import { TYPE_MESSAGE, type CreateRelationBody, type NewRelation, type UpdateRelationBody } from "./model";
 
 /** Silent truncation to 500 characters, counted in code points so an emoji is never cut in half. */
 export function truncateNote(note: string | null | undefined): string | null {
   if (note === null || note === undefined) return null;
-  if (note.length <= NOTE_MAX_CHARS) return note;
-  return Array.from(note).slice(0, NOTE_MAX_CHARS).join("");
+  if (note.length <= LIMITS.note) return note;
+  return Array.from(note).slice(0, LIMITS.note).join("");
 }
 
 const isUserType = (v: string) => (USER_RELATION_TYPES as readonly string[]).includes(v);

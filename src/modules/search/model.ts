@@ -3,12 +3,11 @@ import { t } from "elysia";
 import { Enum, Text } from "../../http/schema";
 import { FTS_MODES, LIMITS, SEARCH_MODES } from "../../contract";
 
-export const MAX_QUERY = LIMITS.query;
 export const SEARCH_DEFAULT_LIMIT = 20;
 export const SEARCH_MAX_LIMIT = 100;
 
 export const SearchQuery = t.Object({
-  q: Text({ minLength: 1, maxLength: MAX_QUERY }),
+  q: Text({ minLength: 1, maxLength: LIMITS.query }),
   mode: t.Optional(Enum("mode", SEARCH_MODES)),
   limit: t.Optional(t.String()),
   fts_mode: t.Optional(Enum("fts_mode", FTS_MODES)),

@@ -1,7 +1,7 @@
 // Public onboarding routes: first-run setup (GET/POST /setup) and open registration (POST /auth/register).
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
-import { sessionCookie } from "../auth/cookie";
+import { sessionCookie } from "../sign-in/cookie";
 import { createSetupService } from "./service";
 import { RegisterBody, SetupBody } from "./model";
 

@@ -8,7 +8,7 @@ import { AppError, fieldError, forbidden, formFieldError, OperatorError, rateLim
 import { onePer } from "../../lib/one-per";
 import { createUsersRepo } from "../users/repo";
 import { createUsersService } from "../users/service";
-import { createAuthService } from "../auth/service";
+import { createSignInService } from "../sign-in/service";
 import type { RegisterBody, SetupBody } from "./model";
 
 // No 0/O, 1/I/L: the code is read off a terminal and typed by hand.
@@ -28,7 +28,7 @@ export const createSetupService = onePer(build);
 function build(deps: Deps) {
   const users = createUsersRepo(deps.db);
   const accounts = createUsersService(deps);
-  const auth = createAuthService(deps);
+  const signIn = createSignInService(deps);
   let code: string | null = null;
   let failures = 0;
 
@@ -64,12 +64,12 @@ function build(deps: Deps) {
       const user = await create({ email: body.email, name: body.display_name, password: body.password, plan: "pro", operator: true });
       code = null;
       deps.log.info("instance set up", { user_id: user.id });
-      return auth.openSession(user);
+      return signIn.openSession(user);
     },
     async register(body: RegisterBody) {
       if (!deps.config.registration_open) throw new AppError(403, { error: "Registration is closed: ask the operator of this instance for an account" });
       const user = await create({ email: body.email, name: body.display_name, password: body.password, plan: "free" });
-      return auth.openSession(user);
+      return signIn.openSession(user);
     },
   };
 }

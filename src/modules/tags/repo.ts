@@ -37,6 +37,11 @@ export function createTagsRepo(db: Db) {
     "SELECT it.idea_id, i.is_archived FROM idea_tags it JOIN ideas i ON i.id = it.idea_id WHERE it.tag_id = ?",
   );
   const deleteTag = db.query("DELETE FROM tags WHERE user_id = ? AND id = ?");
+  const embeddedWithCounts = db.query<{ id: number; name: string; idea_count: number }, [string, string]>(
+    `SELECT t.id, t.name, (SELECT count(*) FROM idea_tags it JOIN ideas i ON i.id = it.idea_id
+                           WHERE it.tag_id = t.id AND i.is_archived = 0) AS idea_count
+     FROM tags t WHERE t.user_id = ?1 AND t.vectorize_id IS NOT NULL AND t.id IN (SELECT value FROM json_each(?2))`,
+  );
 
   return {
     listWithCounts: (userId: string) => listWithCounts.all(userId),
@@ -63,6 +68,8 @@ export function createTagsRepo(db: Db) {
       for (const names of out.values()) if (names.length > 1) names.sort(compareCodePoints);
       return out;
     },
+    /** The account's tags among `ids` that have a vector, with their live idea counts (unordered; similar tags). */
+    embeddedWithCounts: (userId: string, ids: number[]) => embeddedWithCounts.all(userId, JSON.stringify(ids)),
     attach: (ideaId: number, tagId: number) => attach.run(ideaId, tagId),
     detachAll: (ideaId: number) => detachAll.run(ideaId),
   };

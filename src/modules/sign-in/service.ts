@@ -17,7 +17,7 @@ const FAILURE_WINDOW_MS = 15 * 60_000;
 const DUMMY_HASH = Bun.password.hash("idearepo-dummy-password");
 
 // One instance per app, so every sign-in form (API login, MCP consent page) shares one failure count per e-mail.
-export const createAuthService = onePer(build);
+export const createSignInService = onePer(build);
 
 function build(deps: Deps) {
   const sessions = createSessionsRepo(deps.db);

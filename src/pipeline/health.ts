@@ -1,0 +1,36 @@
+// The pipeline's part of GET /health (also the operator page, the metrics scrape and `reindex --status`): which model
+// new vectors come from, which one searches use, and how far the background pass is.
+import type { Db } from "../db/open";
+import { readState, targetGeneration } from "../vectors/generations";
+import { createPipelineRepo, type PipelineRepo } from "./repo";
+
+/** GET /health reads the summary on every call: one repo per database rather than its statements looked up each time. */
+const repos = new WeakMap<Db, PipelineRepo>();
+function repoOf(db: Db): PipelineRepo {
+  let repo = repos.get(db);
+  if (!repo) repos.set(db, (repo = createPipelineRepo(db)));
+  return repo;
+}
+
+/**
+ * The `embeddings` block of GET /health: the model new vectors come from, the one searches use, and how many live
+ * ideas still lack a vector of the former (the reindex progress while `reindexing`).
+ */
+export function embeddingsHealth(db: Db) {
+  const s = readState(db);
+  const target = targetGeneration(s);
+  const repo = repoOf(db);
+  const total = repo.countLiveIdeas();
+  const done = target ? repo.countLiveIdeasInGen(target.gen) : 0;
+  return {
+    embeddings: {
+      model: target?.model_id ?? null,
+      search_model: s.active?.model_id ?? null,
+      reindexing: s.building !== null,
+      pending: total - done,
+      total,
+      // Ideas whose pairs are being judged again after their account's calibration moved (rescore.ts).
+      rescoring: target ? repo.countRescoring(target.gen) : 0,
+    },
+  };
+}
