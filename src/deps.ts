@@ -43,7 +43,7 @@ export interface Engines {
   masterKey: Uint8Array | null;
 }
 
-/** Engines with nothing running: what a process (server, CLI command, test) has before its services start. */
+/** Engines with nothing running: what a process (server, CLI command, test) has before its background processes start. */
 export function noEngines(): Engines {
   return { models: null, onJobQueued: null, onIdeaArchived: null, tagSimilar: null, mailer: null, mailCapture: null, masterKey: null };
 }

@@ -16,7 +16,7 @@ import { raiseNativeHeaderLimit } from "./http/transport";
 import { billingSettings } from "./modules/billing/settings";
 import pkg from "../package.json" with { type: "json" };
 
-/** How long shutdown waits for in-flight requests, then for each background service, before cutting them off. */
+/** How long shutdown waits for in-flight requests, then for each background process, before cutting them off. */
 const DRAIN_MS = 10_000;
 
 /** Resolves true when `work` settles in time, false after `ms`; the timer never holds the process open. */
@@ -112,9 +112,9 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
       for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
       for (const s of processes.reverse()) {
         try {
-          if (!(await within(DRAIN_MS, Promise.resolve(s.stop())))) log.warn("service did not stop in time", { service: s.name });
+          if (!(await within(DRAIN_MS, Promise.resolve(s.stop())))) log.warn("background process did not stop in time", { process: s.name });
         } catch (e) {
-          log.error("service stop failed", { service: s.name, error: (e as Error).message });
+          log.error("background process stop failed", { process: s.name, error: (e as Error).message });
         }
       }
       close();

@@ -30,7 +30,7 @@ function releaseOwnLocks(deps: Deps): number {
   return pipelineQueue(deps.db).releaseClaimed("released after restart");
 }
 
-/** Takes off the engines start() put on (masterKey is not this service's): readers go back to their "not running" answers. */
+/** Takes off the engines start() put on (masterKey is not this process's): readers go back to their "not running" answers. */
 function detachEngines(engines: Engines): void {
   engines.models = null;
   engines.onJobQueued = null;
