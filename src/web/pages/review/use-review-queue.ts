@@ -2,17 +2,17 @@
 // item in focus, work in progress (one item, or a bulk action with its progress) and the confirmation asked for.
 import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { getReview, publishReviewTotal, type ReviewQueue } from "../../api/review";
+import { getReview, publishReviewTotal } from "../../api/review";
 import { describeError, planGate } from "../../errors";
 import { notifyError } from "../../components/toast";
+import { useLoad } from "../../lib/use-load";
 import { arrange, INITIAL_SHOWN, visibleEntries, type Entry, type Shown } from "./queue-model";
 
 export interface Confirm { title: string; message: ComponentChildren; confirmLabel: string; run: () => void }
 export interface Progress { label: string; done: number; total: number }
 
 export function useReviewQueue() {
-  const [queue, setQueue] = useState<ReviewQueue | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { data: queue, error: loadError, reload: load } = useLoad(getReview);
   /** Items handled on this page (resolved through the API, or a connection kept in this browser). */
   const [gone, setGone] = useState<ReadonlySet<string>>(new Set());
   const [shown, setShown] = useState<Shown>(INITIAL_SHOWN);
@@ -27,11 +27,8 @@ export function useReviewQueue() {
   const nodes = useRef(new Map<string, HTMLElement>());
   const doneRef = useRef<HTMLDivElement>(null);
 
-  const load = () => {
-    setLoadError(null);
-    getReview().then((q) => { setQueue(q); setGone(new Set()); }, (e) => setLoadError(describeError(e)));
-  };
-  useEffect(load, []);
+  // A queue read again starts clean: what was handled here is gone from it.
+  useEffect(() => setGone(new Set()), [queue]);
 
   const arranged = useMemo(() => (queue ? arrange(queue, gone) : null), [queue, gone]);
   const entries = useMemo(() => (arranged ? visibleEntries(arranged, shown, opened) : []), [arranged, shown, opened]);
