@@ -54,8 +54,11 @@ interface MapContext {
  * piped through gzip so it keeps streaming.
  */
 export async function compressJson({ request, path, responseValue, set }: MapContext): Promise<Response | undefined> {
-  if (request.method === "HEAD" || !mayCompress(path)) return undefined;
+  if (request.method === "HEAD" || !API.test(path)) return undefined;
+  // Every API answer says it varies by Accept-Encoding, compressed or not, so a route that never compresses (e.g.
+  // /admin/* for a non-operator) answers with exactly the headers of a missing route and gives nothing away.
   set.headers["vary"] = "accept-encoding";
+  if (!mayCompress(path)) return undefined;
   const encoding = pickEncoding(request.headers.get("accept-encoding"));
   if (!encoding) return undefined;
   if (responseValue instanceof Response) {
