@@ -37,8 +37,12 @@ const TYPES: Record<string, string> = {
 const PUBLIC_HEAD_LINKS =
   '<link rel="manifest" href="/manifest.webmanifest"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="apple-touch-icon" href="/icon-192.png">';
 
-/** Runs the bundler over src/web: the HTML shell with its scripts and styles, the service worker, and public/ as is. */
+/**
+ * Runs the bundler over src/web: the HTML shell with its scripts and styles, the map's layout worker, the service
+ * worker, and public/ as is.
+ */
 export async function bundleWebApp(): Promise<BundledFile[]> {
+  const layoutWorker = await bundleMapLayoutWorker();
   const app = await Bun.build({
     entrypoints: [join(WEB_DIR, "index.html")],
     target: "browser",
@@ -46,6 +50,7 @@ export async function bundleWebApp(): Promise<BundledFile[]> {
     splitting: true,
     publicPath: "/",
     naming: { entry: "[name].[ext]", chunk: "assets/[name]-[hash].[ext]", asset: "assets/[name]-[hash].[ext]" },
+    define: { MAP_LAYOUT_WORKER_URL: JSON.stringify(layoutWorker.path) },
   });
   if (!app.success) throw new Error(`web app bundle failed: ${app.logs.join("\n")}`);
   const files: BundledFile[] = [];
@@ -56,7 +61,7 @@ export async function bundleWebApp(): Promise<BundledFile[]> {
     if (path === "/index.html") file.text = file.text!.replace("</head>", `${PUBLIC_HEAD_LINKS}</head>`);
     files.push(file);
   }
-  files.push(...(await bundleServiceWorker()));
+  files.push(layoutWorker, ...(await bundleServiceWorker()));
   const publicDir = join(WEB_DIR, "public");
   for (const name of readdirSync(publicDir)) {
     const bytes = readFileSync(join(publicDir, name));
@@ -74,6 +79,17 @@ async function bundleServiceWorker(): Promise<BundledFile[]> {
   const sw = await Bun.build({ entrypoints: [join(WEB_DIR, "sw.ts")], target: "browser", minify: true, format: "esm" });
   if (!sw.success) throw new Error(`service worker bundle failed: ${sw.logs.join("\n")}`);
   return [{ path: "/sw.js", type: TYPES[".js"], text: await sw.outputs[0].text() }];
+}
+
+/**
+ * The mind map's layout worker (src/web/pages/map/layout-worker.ts) as one module script under /assets/ with a content
+ * hash in its name (so it is cached for good, like the chunks); the page learns the URL from a bundler define.
+ */
+async function bundleMapLayoutWorker(): Promise<BundledFile> {
+  const out = await Bun.build({ entrypoints: [join(WEB_DIR, "pages/map/layout-worker.ts")], target: "browser", minify: true, format: "esm" });
+  if (!out.success) throw new Error(`map layout worker bundle failed: ${out.logs.join("\n")}`);
+  const text = await out.outputs[0].text();
+  return { path: `/assets/map-layout-${Bun.hash(text).toString(36)}.js`, type: TYPES[".js"], text };
 }
 
 async function toFile(path: string, type: string, blob: Blob): Promise<BundledFile> {

@@ -1,8 +1,9 @@
 // Mind map: every idea of the account as a node (colour = status, size = connections), relations as lines (colour and
 // arrow = type, faint = suggested by the system); filters, a date range, a search that flies to a node, a side panel,
-// and drawing a relation by dragging from one idea to another (Pro). The renderer (sigma, WebGL) loads on this page only.
+// and drawing a relation by dragging from one idea to another (Pro). The renderer (sigma, WebGL) loads on this page only;
+// the layout runs in a worker and its positions are remembered per account (GET/PUT /map/positions).
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { getMap, type MapData, type MapEdge, type MapNode } from "../api/map";
+import { clearMapPositions, getMap, getMapPositions, saveMapPositions, type MapData, type MapEdge, type MapNode } from "../api/map";
 import { IdeaNumber } from "../components/badges";
 import { EmptyState, Loading, Notice, ProNotice } from "../components/notices";
 import { Page } from "../components/page";
@@ -21,7 +22,7 @@ export function MapPage(_props: { params: Record<string, string> }) {
   const { user } = useSession();
   const canConnect = isPro(user);
   const [filters, setFilters] = useState<FilterState>(ALL_FILTERS);
-  const [data, setData] = useState<MapData | null>(null);
+  const [data, setData] = useState<(MapData & { saved: Map<number, { x: number; y: number }> }) | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [added, setAdded] = useState<MapEdge[]>([]);
   const [selected, setSelected] = useState<number | null>(null);
@@ -36,12 +37,23 @@ export function MapPage(_props: { params: Record<string, string> }) {
   const canvasRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<MapView | null>(null);
 
+  // The renderer's chunk and the layout worker load while the data is on its way.
+  useEffect(() => {
+    import("./map/view").catch(() => {});
+    import("./map/layout").then((m) => m.prewarmLayoutWorker()).catch(() => {});
+  }, []);
+
   // The date range is the server's filter (since/until); everything else filters in the browser.
   useEffect(() => {
     const ctl = new AbortController();
     setLoadError(null);
-    getMap(rangeQuery(filters), ctl.signal)
-      .then((d) => { setData(d); setAdded([]); setSelected(null); })
+    // Positions come with the graph: a remembered map opens as it was left, and only new ideas are placed.
+    Promise.all([getMap(rangeQuery(filters), ctl.signal), getMapPositions(ctl.signal)])
+      .then(([d, p]) => {
+        setData({ ...d, saved: new Map(p.positions.map((q) => [q.id, { x: q.x, y: q.y }])) });
+        setAdded([]);
+        setSelected(null);
+      })
       .catch((e) => { if ((e as Error).name !== "AbortError") setLoadError(describeError(e)); });
     return () => ctl.abort();
   }, [filters.from, filters.to]);
@@ -93,7 +105,11 @@ export function MapPage(_props: { params: Record<string, string> }) {
           connect: (s, t) => handlers.current.connect(s, t),
           hoverEdge: (edge, x, y) => setHover(edge ? { edge, x, y } : null),
           settled: () => setArranging(false),
-        }, { canConnect });
+          save: (positions) => {
+            // Remembering is a convenience: a failed save only means the next visit places those ideas again.
+            saveMapPositions(positions).catch(() => {});
+          },
+        }, { canConnect, saved: data.saved });
         viewRef.current = view;
         // The test suite and the benchmark read node positions and the layout time here; handy from the console too.
         (el as HTMLElement & { idearepoMap?: MapView }).idearepoMap = view;
@@ -119,6 +135,14 @@ export function MapPage(_props: { params: Record<string, string> }) {
   useEffect(() => viewRef.current?.setFilters(filters), [filters]);
   useEffect(() => viewRef.current?.setConnectMode(connectMode), [connectMode]);
   useEffect(() => viewRef.current?.setSelected(selected), [selected]);
+
+  const rearrange = () => {
+    if (!viewRef.current) return;
+    setArranging(true);
+    clearMapPositions()
+      .then(() => viewRef.current?.rearrange())
+      .catch((e) => { setArranging(false); notify(describeError(e)); });
+  };
 
   const show = (n: MapNode) => {
     handlers.current.select(n.id);
@@ -159,6 +183,9 @@ export function MapPage(_props: { params: Record<string, string> }) {
             )
           ) : (
             <ProNotice feature="Drawing connections" />
+          )}
+          {data && data.nodes.length > 1 && !noWebgl && (
+            <button type="button" class="btn" onClick={rearrange} disabled={arranging}>Arrange again</button>
           )}
           {canConnect && data && data.nodes.length > 1 && (
             <p class={`small muted map-hint${connectMode ? "" : " shift"}`}>{connectMode ? "Drag from one idea to another to connect them." : "Shift + drag from one idea to another connects them."}</p>

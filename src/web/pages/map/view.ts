@@ -1,12 +1,15 @@
-// The mind map's renderer: a graphology graph drawn by sigma (WebGL), laid out by ForceAtlas2, with drag, connect,
-// hover and camera focus. Loaded only by the map page (dynamic import), so sigma stays out of the first-page bundle.
+// The mind map's renderer: a graphology graph drawn by sigma (WebGL), laid out in a worker (layout.ts) from the
+// account's remembered positions, with drag, connect, hover, camera focus and collision-free labels. Loaded only by the
+// map page (dynamic import), so sigma stays out of the first-page bundle.
 import Graph from "graphology";
 import Sigma from "sigma";
 import type { Settings } from "sigma/settings";
 import type { NodeDisplayData, PartialButFor } from "sigma/types";
 import type { MapData, MapEdge, MapNode } from "../../api/map";
 import type { RelationType, Status } from "../../api/types";
-import { ForceLayout, gridBelow, type Bounds } from "./layout";
+import { initialPositions } from "./force";
+import { gridBelow, startLayout, type Bounds, type LayoutRun, type Point } from "./layout";
+import { createLabelLayer, type LabelBox } from "./labels";
 import { DIRECTED, type Palette, withAlpha } from "./palette";
 
 export interface Filters { statuses: ReadonlySet<Status>; types: ReadonlySet<RelationType>; tag: string }
@@ -20,6 +23,8 @@ export interface MapViewEvents {
   hoverEdge(edge: MapEdge | null, x: number, y: number): void;
   /** The force layout stopped moving nodes (after `ms` from the view's creation). */
   settled(ms: number): void;
+  /** Positions to remember: every placed node after a layout, one node after a drag. */
+  save(positions: Array<{ id: number; x: number; y: number }>): void;
 }
 
 interface NodeAttrs { x: number; y: number; size: number; label: string; idea: MapNode; isolated: boolean }
@@ -37,14 +42,30 @@ export interface MapView {
   positionOf(id: number): { x: number; y: number } | null;
   /** Ids of the nodes the filters leave visible. */
   visibleIds(): number[];
+  /** Graph coordinates of every node, by id (what gets saved). */
+  positions(): Record<number, Point>;
+  /** The labels drawn by the last render, in container pixels (none overlap). */
+  labelBoxes(): LabelBox[];
+  /** The node under a container point, if any. */
+  nodeAt(x: number, y: number): number | null;
+  /** Lays the whole map out afresh, ignoring remembered positions. */
+  rearrange(): void;
   layoutMs: number | null;
+  /** Nodes the last layout placed (had no remembered position). */
+  placed: number;
   kill(): void;
 }
 
 // At least 5 px: sigma picks nodes on a downsized layer, and smaller nodes are hard to hit with a mouse anyway.
 const nodeSize = (connections: number) => Math.min(5 + 2 * Math.sqrt(connections), 18);
 
-export function createMapView(container: HTMLElement, data: MapData, palette: Palette, events: MapViewEvents, opts: { canConnect: boolean }): MapView {
+export interface ViewOptions {
+  canConnect: boolean;
+  /** Remembered positions by idea id; only the other nodes are placed. */
+  saved: ReadonlyMap<number, Point>;
+}
+
+export function createMapView(container: HTMLElement, data: MapData, palette: Palette, events: MapViewEvents, opts: ViewOptions): MapView {
   const started = performance.now();
   const graph = new Graph<NodeAttrs, EdgeAttrs>({ multi: true, type: "directed", allowSelfLoops: false });
   for (const n of data.nodes) {
@@ -58,27 +79,73 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
     graph.addDirectedEdgeWithKey(String(e.id), s, t, { type: DIRECTED.has(e.type) ? "arrow" : "line", size: e.created_by === "system" ? 1 : 2.5, edge: e });
   }
 
-  // Layout: ForceAtlas2 over the connected nodes; the rest on a grid under them.
-  const connected = graph.filterNodes((_, a) => !a.isolated);
-  const isolated = graph.filterNodes((_, a) => a.isolated);
-  const index = new Map(connected.map((id, i) => [id, i]));
-  const layout = new ForceLayout(connected, graph.mapEdges((_, __, s, t) => [index.get(s)!, index.get(t)!] as [number, number]));
-  function applyLayout() {
-    let b: Bounds | null = null;
-    graph.updateEachNodeAttributes((node, a) => {
-      const i = index.get(node);
-      if (i === undefined) return a;
-      const p = layout.position(i);
-      b = b ? { minX: Math.min(b.minX, p.x), maxX: Math.max(b.maxX, p.x), minY: Math.min(b.minY, p.y), maxY: Math.max(b.maxY, p.y) } : { minX: p.x, maxX: p.x, minY: p.y, maxY: p.y };
-      return { ...a, x: p.x, y: p.y };
-    }, { attributes: ["x", "y"] });
-    placeIsolated(b);
+  // Layout: the connected nodes go to the worker, remembered ones fixed; unconnected new ones on a grid below the rest.
+  let layout: LayoutRun | null = null;
+  let settled = false;
+  /** Ends a running layout where its nodes are now (a person started dragging one). */
+  let settleNow: (() => void) | null = null;
+  function arrange(saved: ReadonlyMap<number, Point>) {
+    layout?.stop();
+    settled = false;
+    const connected = graph.filterNodes((_, a) => !a.isolated);
+    const index = new Map(connected.map((id, i) => [id, i]));
+    const links = new Int32Array(graph.size * 2);
+    let k = 0;
+    graph.forEachEdge((_, __, s, t) => { links[k++] = index.get(s)!; links[k++] = index.get(t)!; });
+    const fixed = new Float64Array(connected.length * 2).fill(NaN);
+    connected.forEach((id, i) => {
+      const p = saved.get(Number(id));
+      if (p) { fixed[i * 2] = p.x; fixed[i * 2 + 1] = p.y; }
+    });
+    const isolatedNew: string[] = [];
+    graph.forEachNode((id, a) => {
+      if (!a.isolated) return;
+      const p = saved.get(Number(id));
+      if (p) graph.mergeNodeAttributes(id, { x: p.x, y: p.y });
+      else isolatedNew.push(id);
+    });
+    const fresh = connected.filter((id) => !saved.has(Number(id)));
+    const input = { n: connected.length, links, fixed, seed: graph.order * 7919 + graph.size };
+    view.placed = fresh.length + isolatedNew.length;
+    const apply = (positions: Float64Array) => {
+      graph.updateEachNodeAttributes((node, a) => {
+        const i = index.get(node);
+        return i === undefined ? a : { ...a, x: positions[i * 2], y: positions[i * 2 + 1] };
+      }, { attributes: ["x", "y"] });
+    };
+    const finish = (positions: Float64Array | null) => {
+      if (positions) apply(positions);
+      let b: Bounds | null = null;
+      graph.forEachNode((id, a) => {
+        if (a.isolated && isolatedNew.includes(id)) return;
+        b = b ? { minX: Math.min(b.minX, a.x), maxX: Math.max(b.maxX, a.x), minY: Math.min(b.minY, a.y), maxY: Math.max(b.maxY, a.y) } : { minX: a.x, maxX: a.x, minY: a.y, maxY: a.y };
+      });
+      const grid = gridBelow(isolatedNew.length, b);
+      isolatedNew.forEach((id, i) => graph.mergeNodeAttributes(id, grid[i]));
+      settled = true;
+      settleNow = null;
+      view.layoutMs = performance.now() - started;
+      events.settled(view.layoutMs);
+      const placed = [...fresh, ...isolatedNew];
+      if (placed.length) events.save(placed.map((id) => ({ id: Number(id), x: graph.getNodeAttribute(id, "x"), y: graph.getNodeAttribute(id, "y") })));
+    };
+    if (fresh.length === 0) {
+      // Everything connected was remembered: nothing to simulate, the map opens as it was left.
+      connected.forEach((id, i) => graph.mergeNodeAttributes(id, { x: fixed[i * 2], y: fixed[i * 2 + 1] }));
+      queueMicrotask(() => finish(null));
+      return;
+    }
+    // Big maps show only the first placement and the result: every intermediate frame would cost the page a full
+    // render (hundreds of ms in software WebGL) while the person is trying to use it.
+    const animate = graph.order <= 1000;
+    apply(initialPositions(input).pos);
+    settleNow = () => finish(null);
+    layout = startLayout(input, (r) => {
+      if (dragging) return;
+      if (r.done) finish(r.positions);
+      else if (animate) apply(r.positions);
+    }, animate ? 120 : 60_000);
   }
-  function placeIsolated(b: Bounds | null) {
-    const grid = gridBelow(isolated.length, b);
-    isolated.forEach((id, i) => graph.mergeNodeAttributes(id, grid[i]));
-  }
-  applyLayout();
 
   let filters: Filters | null = null;
   let selected: string | null = null;
@@ -98,12 +165,11 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
     // nodes alone ~60 ms; with a GPU both are a few ms and the difference is not seen.
     hideEdgesOnMove: data.edges.length > 1000,
     renderEdgeLabels: false,
+    // Node labels are drawn by labels.ts (importance order, no overlaps); sigma still draws the hovered node's box.
+    renderLabels: false,
     zIndex: true,
     labelSize: 13,
     labelWeight: "500",
-    labelDensity: 0.6,
-    // Small maps label every node; big ones label the larger nodes, and labelDensity keeps labels from piling up.
-    labelRenderedSizeThreshold: data.nodes.length > 200 ? 8 : 0,
     minCameraRatio: 0.02,
     maxCameraRatio: 4,
     stagePadding: 24,
@@ -175,17 +241,45 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
       renderer.refresh();
     } else {
       dragging = node;
-      if (!layout.settled) {
-        // A person placed this node: the layout must not pull it back, so it ends here.
-        layout.stop();
-        layout.settled = true;
-        view.layoutMs = performance.now() - started;
-        events.settled(view.layoutMs);
+      if (!settled) {
+        // A person placed this node: the layout must not pull it back, so it ends here, where things are now.
+        layout?.stop();
+        settleNow?.();
       }
     }
     if (!renderer.getCustomBBox()) renderer.setCustomBBox(renderer.getBBox());
   });
+
+  // Panning with the mouse moves the drawn layers with a CSS transform and renders once on release: a WebGL frame of a
+  // big map costs tens of ms without a GPU, a moved layer costs the compositor nothing. (Touch keeps sigma's own pan.)
+  let pan: { x: number; y: number; dx: number; dy: number } | null = null;
+  const layers = () => Array.from(container.children) as HTMLElement[];
+  renderer.on("downStage", ({ event }) => {
+    const e = event.original;
+    if (!(e instanceof MouseEvent) || e.button !== 0) return;
+    pan = { x: e.clientX, y: e.clientY, dx: 0, dy: 0 };
+  });
+  const endPan = () => {
+    if (!pan) return;
+    const { dx, dy } = pan;
+    pan = null;
+    for (const el of layers()) el.style.transform = "";
+    if (dx === 0 && dy === 0) return;
+    const c = renderer.viewportToFramedGraph({ x: container.clientWidth / 2 - dx, y: container.clientHeight / 2 - dy });
+    renderer.getCamera().setState({ x: c.x, y: c.y });
+  };
+  window.addEventListener("mouseup", endPan);
+
   renderer.on("moveBody", ({ event }) => {
+    if (pan) {
+      const e = event.original as MouseEvent;
+      pan.dx = e.clientX - pan.x;
+      pan.dy = e.clientY - pan.y;
+      const t = `translate(${pan.dx}px, ${pan.dy}px)`;
+      for (const el of layers()) el.style.transform = t;
+      event.preventSigmaDefault();
+      return;
+    }
     if (!dragging && !connectingFrom) return;
     moved = true;
     if (dragging) graph.mergeNodeAttributes(dragging, renderer.viewportToGraph(event));
@@ -199,6 +293,10 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
   });
   const release = (target: string | null) => {
     if (connectingFrom && target && target !== connectingFrom) events.connect(Number(connectingFrom), Number(target));
+    if (dragging && moved && settled) {
+      const a = graph.getNodeAttributes(dragging);
+      events.save([{ id: Number(dragging), x: a.x, y: a.y }]);
+    }
     connectingFrom = null;
     dragging = null;
     line.classList.remove("on");
@@ -206,6 +304,7 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
   };
   renderer.on("upNode", ({ node }) => release(node));
   renderer.on("upStage", () => release(null));
+  renderer.on("upEdge", () => release(null));
   renderer.on("clickNode", ({ node }) => {
     if (!moved) events.select(Number(node));
   });
@@ -214,14 +313,35 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
   renderer.on("enterNode", () => container.classList.add("over-node"));
   renderer.on("leaveNode", () => container.classList.remove("over-node"));
 
+  const labels = createLabelLayer(
+    container,
+    renderer as unknown as Sigma,
+    () => importance,
+    () => [selected, focused, connectingFrom].filter((k): k is string => k !== null && graph.hasNode(k)),
+    (key) => {
+      if (!graph.hasNode(key)) return null;
+      const a = graph.getNodeAttributes(key);
+      return { key, label: a.label, size: a.size, x: a.x, y: a.y, hidden: hidden(a) };
+    },
+  );
+  labels.setStyle(palette.text, palette.surface, palette.font);
+  // Labels by importance: most connections first, then the newest (the API lists nodes newest first).
+  let importance: string[] = [];
+  const rank = () => {
+    importance = graph.nodes().sort((a, b) => graph.getNodeAttribute(b, "idea").connectionCount - graph.getNodeAttribute(a, "idea").connectionCount);
+  };
+  rank();
+
   const view: MapView = {
-    layoutMs: layout.settled ? performance.now() - started : null,
+    layoutMs: null,
+    placed: 0,
     setFilters(f) {
       filters = f;
       renderer.refresh();
     },
     setPalette(p) {
       colours = p;
+      labels.setStyle(p.text, p.surface, p.font);
       renderer.setSettings(labelSettings(p));
     },
     setConnectMode(on) {
@@ -246,6 +366,7 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
         if (!graph.hasNode(id)) continue;
         graph.updateNodeAttributes(id, (a) => ({ ...a, idea: { ...a.idea, connectionCount: a.idea.connectionCount + 1 }, size: nodeSize(a.idea.connectionCount + 1) }));
       }
+      rank();
     },
     positionOf(id) {
       const key = String(id);
@@ -257,22 +378,35 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
     visibleIds() {
       return graph.filterNodes((_, a) => !hidden(a)).map(Number);
     },
+    positions() {
+      const out: Record<number, Point> = {};
+      graph.forEachNode((id, a) => { out[Number(id)] = { x: a.x, y: a.y }; });
+      return out;
+    },
+    labelBoxes: () => labels.boxes(),
+    nodeAt(x, y) {
+      let best: number | null = null;
+      graph.forEachNode((id, a) => {
+        if (hidden(a)) return;
+        const p = renderer.graphToViewport(a);
+        if (Math.hypot(p.x - x, p.y - y) <= renderer.scaleSize(a.size) + 2) best = Number(id);
+      });
+      return best;
+    },
+    rearrange() {
+      view.layoutMs = null;
+      renderer.setCustomBBox(null);
+      arrange(new Map());
+    },
     kill() {
-      layout.stop();
+      layout?.stop();
+      window.removeEventListener("mouseup", endPan);
+      labels.kill();
       renderer.kill();
       line.remove();
     },
   };
 
-  if (layout.settled) queueMicrotask(() => events.settled(view.layoutMs!));
-  else
-    layout.run((done) => {
-      if (dragging) return;
-      applyLayout();
-      if (done) {
-        view.layoutMs = performance.now() - started;
-        events.settled(view.layoutMs);
-      }
-    });
+  arrange(opts.saved);
   return view;
 }

@@ -1,0 +1,127 @@
+// The mind map remembers where ideas sit (GET/PUT /map/positions) in a real browser: the first visit lays the map out
+// in the layout worker and saves every position; a second visit in a fresh browser (another device) opens with the
+// same positions and places nothing; a newly captured idea is placed while the others keep theirs; labels never overlap.
+// Functions passed to page.evaluate run in the browser, where these exist.
+declare const document: any;
+import { beforeAll, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { api } from "../ops/harness";
+import { createAccount, describeBrowser, expectClean, signIn, webScope, type WebServer } from "./harness";
+
+type Positions = Record<string, { x: number; y: number }>;
+
+describeBrowser("mind map positions", () => {
+  const web = webScope("idearepo-web-map-positions-");
+  let server: WebServer;
+
+  beforeAll(async () => {
+    server = await web.server();
+  }, 60_000);
+
+  const seed = async (key: string, title: string) => {
+    const res = await api(server.base, key, "POST", "/ideas", { title });
+    expect(res.status).toBe(201);
+    return res.body.id as number;
+  };
+  /** A fresh browser context signed in as the account: what a second device sees. */
+  const openDevice = async (email: string) => {
+    const opened = await web.open(server.base, "/");
+    await signIn(opened.page, email, "correct horse battery");
+    return opened;
+  };
+  /** Opens /map and waits until the layout has settled; answers the renderer's positions and how many it placed. */
+  const openMap = async (page: Page) => {
+    await page.goto(`${server.base}/map`);
+    await page.getByRole("heading", { level: 1, name: "Mind map" }).waitFor();
+    await page.waitForFunction(() => document.querySelector(".map-canvas")?.idearepoMap?.layoutMs != null, null, { timeout: 30_000 });
+    await page.getByRole("status").filter({ hasText: /ideas ·/ }).filter({ hasNotText: "arranging" }).waitFor();
+    return page.evaluate(() => {
+      const v = document.querySelector(".map-canvas").idearepoMap;
+      return { positions: v.positions() as Positions, placed: v.placed as number };
+    });
+  };
+  const saved = async (key: string): Promise<Positions> => {
+    const body = (await api(server.base, key, "GET", "/map/positions")).body as { positions: Array<{ id: number; x: number; y: number }> };
+    return Object.fromEntries(body.positions.map((p) => [String(p.id), { x: p.x, y: p.y }]));
+  };
+  /** Saving runs after the layout, in the background: wait (bounded) until the server holds `count` positions. */
+  const waitSaved = async (key: string, count: number): Promise<Positions> => {
+    const until = Date.now() + 15_000;
+    let got = await saved(key);
+    while (Object.keys(got).length < count && Date.now() < until) {
+      await Bun.sleep(100);
+      got = await saved(key);
+    }
+    expect(Object.keys(got).length, `positions saved: ${JSON.stringify(got)}`).toBe(count);
+    return got;
+  };
+  const near = (a: Positions, b: Positions) => {
+    expect(Object.keys(a).sort()).toEqual(Object.keys(b).sort());
+    for (const id of Object.keys(a)) {
+      expect(Math.abs(a[id].x - b[id].x), `x of ${id}`).toBeLessThanOrEqual(0.05);
+      expect(Math.abs(a[id].y - b[id].y), `y of ${id}`).toBeLessThanOrEqual(0.05);
+    }
+  };
+
+  test("the map settles and saves every position; another device opens with the same positions; a new idea is placed, the others keep theirs", async () => {
+    const email = `m${Math.random().toString(36).slice(2, 9)}@example.com`;
+    const key = createAccount(server, email, "correct horse battery", "pro");
+    const ids: number[] = [];
+    for (const t of ["Tide clock", "Bike lane sensor", "Seed library", "Shared tool shed", "Night market map", "Rooftop beehives", "Quiet hours sign"]) ids.push(await seed(key, t));
+    for (const [s, t] of [[0, 1], [1, 2], [2, 3], [3, 0], [4, 5]]) {
+      expect((await api(server.base, key, "POST", "/map/relations", { source_idea_id: ids[s], target_idea_id: ids[t], relation_type: "related" })).status).toBe(201);
+    }
+
+    const first = await openDevice(email);
+    const one = await openMap(first.page);
+    expect(one.placed).toBe(ids.length);
+    expect(Object.keys(one.positions).sort()).toEqual(ids.map(String).sort());
+    // No two ideas on top of each other.
+    const pts = Object.values(one.positions);
+    for (let i = 0; i < pts.length; i++) for (let j = i + 1; j < pts.length; j++) expect(Math.hypot(pts[i].x - pts[j].x, pts[i].y - pts[j].y)).toBeGreaterThan(1);
+    const stored = await waitSaved(key, ids.length);
+    near(stored, one.positions);
+    expectClean(first);
+
+    const second = await openDevice(email);
+    const two = await openMap(second.page);
+    expect(two.placed, "a remembered map places nothing").toBe(0);
+    near(two.positions, stored);
+
+    // A new idea arrives (captured through the API, as the share sheet or e-mail would); the map places it alone.
+    const fresh = await seed(key, "Library of things");
+    const three = await openMap(second.page);
+    expect(three.placed).toBe(1);
+    const { [String(fresh)]: placed, ...others } = three.positions;
+    expect(placed, "the new idea is on the map").toBeDefined();
+    near(others, stored);
+    for (const p of Object.values(others)) expect(Math.hypot(p.x - placed.x, p.y - placed.y)).toBeGreaterThan(1);
+    const after = await waitSaved(key, ids.length + 1);
+    near(after, three.positions);
+    expectClean(second);
+  }, 120_000);
+
+  test("labels never overlap at the default zoom, and the most connected ideas are labelled", async () => {
+    const email = `l${Math.random().toString(36).slice(2, 9)}@example.com`;
+    const key = createAccount(server, email, "correct horse battery", "pro");
+    const ids: number[] = [];
+    for (let i = 0; i < 40; i++) ids.push(await seed(key, `A fairly long idea title number ${i + 1} about neighbourhood things`));
+    // One hub with many relations: it must get a label whatever else is crowded around it.
+    for (let i = 1; i < 25; i++) {
+      expect((await api(server.base, key, "POST", "/map/relations", { source_idea_id: ids[0], target_idea_id: ids[i], relation_type: "related" })).status).toBe(201);
+    }
+    const opened = await openDevice(email);
+    await openMap(opened.page);
+    const boxes = (await opened.page.evaluate(() => document.querySelector(".map-canvas").idearepoMap.labelBoxes())) as Array<{ id: number; x: number; y: number; w: number; h: number }>;
+    expect(boxes.length).toBeGreaterThan(3);
+    expect(boxes.map((b) => b.id)).toContain(ids[0]);
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i], b = boxes[j];
+        const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+        expect(overlap, `labels of ${a.id} and ${b.id} overlap: ${JSON.stringify([a, b])}`).toBe(false);
+      }
+    }
+    expectClean(opened);
+  }, 90_000);
+});
