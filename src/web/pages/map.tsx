@@ -39,8 +39,7 @@ export function MapPage(_props: { params: Record<string, string> }) {
 
   // The renderer's chunk and the layout worker load while the data is on its way.
   useEffect(() => {
-    import("./map/view").catch(() => {});
-    import("./map/layout").then((m) => m.prewarmLayoutWorker()).catch(() => {});
+    import("./map/view").then((m) => m.prewarmLayoutWorker()).catch(() => {});
   }, []);
 
   // The date range is the server's filter (since/until); everything else filters in the browser.

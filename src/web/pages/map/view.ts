@@ -10,6 +10,8 @@ import type { RelationType, Status } from "../../api/types";
 import { initialPositions } from "./force";
 import { gridBelow, startLayout, type Bounds, type LayoutRun, type Point } from "./layout";
 import { createLabelLayer, type LabelBox } from "./labels";
+
+export { prewarmLayoutWorker } from "./layout";
 import { DIRECTED, type Palette, withAlpha } from "./palette";
 
 export interface Filters { statuses: ReadonlySet<Status>; types: ReadonlySet<RelationType>; tag: string }
