@@ -5,10 +5,10 @@ import { keepConnections, keepIdea, unkeepConnections } from "../../api/review";
 import { archiveIdea, bulkUpdate, deleteRelation, dismissDuplicate, mergeDuplicate, updateIdea } from "../../api/ideas";
 import { notify, notifyError } from "../../components/toast";
 import { describeError } from "../../errors";
+import { plural } from "../../lib/plural";
 import { runEach, type ConnEntry, type DupEntry, type StaleEntry } from "./queue-model";
 import type { ReviewState } from "./use-review-queue";
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 /** PATCH /ideas/bulk takes at most 50 ids. */
 const BULK_IDS = 50;
 
