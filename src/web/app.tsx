@@ -1,7 +1,7 @@
 // The app shell: finds out who is here (setup, sign-in or a session), then renders the page for the URL.
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { onUnauthorized } from "./api/client";
-import { getSetupStatus, signOut } from "./api/session";
+import { getSession, getSetupStatus, signOut } from "./api/session";
 import { getMe } from "./api/user";
 import type { User } from "./api/types";
 import { describeError } from "./errors";
@@ -28,7 +28,7 @@ export function App() {
   const load = useCallback(async () => {
     try {
       // Both questions at once: one round trip before the first page instead of two.
-      const me = getMe({ quiet401: true }).then((user) => user, () => null);
+      const me = getSession().catch(() => null);
       const status = await getSetupStatus();
       if (status.needs_setup) return setBoot({ state: "setup" });
       const user = await me;

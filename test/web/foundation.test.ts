@@ -4,7 +4,7 @@
 declare const document: any, window: any, localStorage: any, sessionStorage: any;
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { api } from "../ops/harness";
-import { a11yViolations, createAccount, describeBrowser, expectClean, screenshot, signIn, webScope, type WebServer } from "./harness";
+import { a11yViolations, allowConsole, createAccount, describeBrowser, expectClean, screenshot, signIn, webScope, type WebServer } from "./harness";
 
 describeBrowser("web app foundation", () => {
   const web = webScope();
@@ -38,6 +38,8 @@ describeBrowser("web app foundation", () => {
     await page.getByRole("heading", { name: "Welcome to idearepo" }).waitFor();
     expect(await a11yViolations(page)).toEqual([]);
     await screenshot(page, "setup-desktop");
+    // A wrong code on purpose: the spec answers it with a 400, and Chromium logs every 4xx fetch.
+    allowConsole(o, /status of 400 .*\/api\/v1\/setup\)/);
     await page.getByLabel("Setup code").fill("WRNG-CODE");
     await page.getByLabel("Your name").fill("Ada Owner");
     await page.getByLabel("E-mail").fill("owner@example.com");
@@ -70,6 +72,8 @@ describeBrowser("web app foundation", () => {
     expect(await a11yViolations(page)).toEqual([]);
     await screenshot(page, "sign-in-desktop");
     await page.getByLabel("E-mail").fill("owner@example.com");
+    // A wrong password on purpose: the spec's 401, which Chromium logs.
+    allowConsole(o, /status of 401 .*\/api\/v1\/auth\/login\)/);
     await page.getByLabel("Password").fill("not the password");
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByText("That e-mail and password do not match an account.").waitFor();
@@ -113,6 +117,8 @@ describeBrowser("web app foundation", () => {
     });
     const o = await web.open(server.base, "/");
     await signIn(o.page, "victim@example.com", "victim password");
+    // The attacker's page logs the refusal of its own forged request; that 403 is the point of the test.
+    allowConsole(o, /status of 403 .*\/api\/v1\/ideas\)/);
     await o.page.goto(`http://127.0.0.1:${other.port}/`);
     await o.page.waitForFunction(() => document.title === "sent");
     // The server refused it before reading the body (the answer is opaque to the attacker's page; the log shows it).

@@ -1,10 +1,11 @@
 // Browser tests: a real server process, Debian's Chromium driven by playwright-core, and what a person would check.
 //
-// Every page opened here records console errors, uncaught exceptions and any request that tries to leave 127.0.0.1
-// (aborted, so a test can assert the app loads nothing from the internet).
+// Every page opened here records console errors and warnings, uncaught exceptions and any request that tries to leave
+// 127.0.0.1 (aborted, so a test can assert the app loads nothing from the internet). After every test, any console
+// error or warning that test did not announce with allowConsole() fails it, with the messages in the failure.
 // Functions passed to page.evaluate run in the browser, where these exist.
 declare const document: any, window: any, localStorage: any, sessionStorage: any;
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
@@ -42,8 +43,10 @@ export interface WebServer extends ServerProcess {
 export interface Opened {
   page: Page;
   context: BrowserContext;
-  /** console.error lines (other than the browser's own line for an expected 4xx answer) and uncaught exceptions. */
+  /** Console errors and warnings of every page of the context, and uncaught exceptions, minus what allowConsole() let through. */
   errors: string[];
+  /** Patterns this test announced with allowConsole(); cleared after each test. */
+  allowed: RegExp[];
   /** Requests that tried to leave 127.0.0.1 (aborted). */
   external: string[];
 }
@@ -55,6 +58,14 @@ export function webScope(prefix = "idearepo-web-") {
   const scope = processScope(prefix);
   let browser: Browser | null = null;
   const contexts: BrowserContext[] = [];
+  const opened: Opened[] = [];
+  // The console guard: normal use logs nothing. Checked after each test, so a page shared by several tests blames
+  // the test that was running when the line appeared (more or less: a line logged late lands in the next test).
+  afterEach(() => {
+    const lines = opened.flatMap((o) => o.errors.splice(0).map((e) => `  ${e}`));
+    for (const o of opened) o.allowed.length = 0;
+    if (lines.length) throw new Error(`The browser logged console errors or warnings (fix the app; allowConsole() only for what the test provokes on purpose):\n${lines.join("\n")}`);
+  });
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => {});
     await browser?.close().catch(() => {});
@@ -78,14 +89,19 @@ export function webScope(prefix = "idearepo-web-") {
         external.push(url.href);
         return route.abort();
       });
-      const page = await context.newPage();
-      page.on("console", (m) => {
-        // Chromium logs every non-2xx fetch; the app meets 4xx answers on purpose (sign-in check, validation).
-        if (m.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) errors.push(m.text());
+      const o: Opened = { page: null as unknown as Page, context, errors, external, allowed: [] };
+      opened.push(o);
+      const record = (line: string) => {
+        if (!o.allowed.some((re) => re.test(line))) errors.push(line);
+      };
+      // On the context, so pages a test opens itself (a second tab, a popup) are watched too.
+      context.on("console", (m) => {
+        if (["error", "warning", "assert"].includes(m.type())) record(`console.${m.type()}: ${m.text()} (${m.location().url || m.page()?.url() || "?"})`);
       });
-      page.on("pageerror", (e) => errors.push(`uncaught: ${e.message}`));
-      await page.goto(base + path);
-      return { page, context, errors, external };
+      context.on("weberror", (e) => record(`uncaught: ${e.error().message}`));
+      o.page = await context.newPage();
+      await o.page.goto(base + path);
+      return o;
     },
   };
 }
@@ -133,6 +149,16 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = join(ROOT, "docs/screenshots");
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: false });
+}
+
+/**
+ * Lets console lines matching `pattern` through for the rest of the current test (and drops any already recorded).
+ * Only for what the test provokes on purpose and the app cannot answer without (a wrong password is a 401, and
+ * Chromium logs every 4xx/5xx fetch); say why at the call.
+ */
+export function allowConsole(o: Opened, pattern: RegExp): void {
+  o.allowed.push(pattern);
+  o.errors.splice(0, o.errors.length, ...o.errors.filter((e) => !pattern.test(e)));
 }
 
 /** The checks every page test ends with: nothing left 127.0.0.1, no console errors. */

@@ -74,6 +74,8 @@ const User = obj(
   { id: str, email: str, display_name: nullable(str), avatar_url: nullable(str), plan: { type: "string", enum: ["free", "pro"] }, settings_json: nullable(str), has_provider_a_key: bool, has_provider_b_key: bool, has_provider_c_key: bool, created_at: stamp, updated_at: stamp },
   ["id", "email", "plan", "has_provider_a_key", "has_provider_b_key", "has_provider_c_key", "created_at"],
 );
+// GET /user/me: the spec's User plus what the web app's shell reads.
+const Me = obj({ ...User.properties as Record<string, JsonSchema>, active_idea_count: int, is_trialing: bool, trial_days_remaining: nullable(int) }, [...(User.required as string[]), "active_idea_count", "is_trialing", "trial_days_remaining"]);
 const KeyRecord = obj({ id: str, label: str, scopes: nullable(str), source: str, last_used_at: nullable(stamp), created_at: stamp });
 const Session = obj({ token: str }, ["token"]);
 const SearchResult = obj({ id: int, number: int, title: str, body: str, status: STATUS, tags: list(str), score: nullable(num), created_at: stamp, updated_at: stamp });
@@ -144,7 +146,8 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   }),
   "POST /review/:ideaId/keep": Success,
 
-  "GET /user/me": obj({ ...User.properties as Record<string, JsonSchema>, active_idea_count: int, is_trialing: bool, trial_days_remaining: nullable(int) }, [...(User.required as string[]), "active_idea_count", "is_trialing", "trial_days_remaining"]),
+  "GET /user/me": Me,
+  "GET /auth/session": obj({ user: nullable(Me) }),
   "PATCH /user/me": User,
   "GET /user/api-keys": wrap("api_keys", list(KeyRecord)),
   "POST /user/api-keys": obj({ id: { type: "string", pattern: "^[0-9a-f]{32}$" }, key: { type: "string", pattern: "^svc_[0-9a-f]{64}$" }, label: str, created_at: stamp }),

@@ -1,7 +1,9 @@
-// /auth/login and /auth/logout: issue and end sign-in sessions (Bearer token and HTTP-only svc_session cookie).
+// /auth/login and /auth/logout: issue and end sign-in sessions (Bearer token and HTTP-only svc_session cookie);
+// /auth/session (an addition): who is signed in, if anyone.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
-import { authPlugin, type AuthKit } from "../../auth/plugin";
+import { authenticate, authPlugin, type AuthKit } from "../../auth/plugin";
+import { createUsersService } from "../users/service";
 import { sessionCookie } from "./cookie";
 import { createSignInService } from "./service";
 import { LoginBody } from "./model";
@@ -22,5 +24,13 @@ export function signInRoutes(deps: Deps, kit: AuthKit) {
       return signIn.logout(auth.sessionHash);
     }, { access: { scope: null } }); // signing out needs no scope
 
-  return new Elysia().use(login).use(logout);
+  // Public, so "nobody is signed in" is a 200 {user:null} rather than the 401 of GET /user/me, which browsers log as
+  // an error on every signed-out visit. A credential that is present goes through the usual checks (quota, scope).
+  const users = createUsersService(deps);
+  const session = new Elysia({ prefix: "/auth" }).get("/session", ({ request }) => {
+    if (!kit.resolver.resolve(request.headers, deps.clock())) return { user: null };
+    return { user: users.getMe(authenticate(deps, kit, request, { scope: "ideas:read" }).user.id) };
+  });
+
+  return new Elysia().use(login).use(logout).use(session);
 }

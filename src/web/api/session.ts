@@ -6,6 +6,8 @@ export interface SetupStatus { needs_setup: boolean; registration_open: boolean 
 export interface SessionOut { token: string; expires_at: string; user: User }
 
 export const getSetupStatus = () => get<SetupStatus>("/setup");
+/** GET /auth/session (an addition): the signed-in account as GET /user/me has it, or null; never a 401. */
+export const getSession = () => get<{ user: User | null }>("/auth/session").then((r) => r.user);
 export const completeSetup = (body: { setup_code: string; email: string; display_name: string; password: string }) =>
   post<SessionOut>("/setup", body);
 export const register = (body: { email: string; display_name: string; password: string }) => post<SessionOut>("/auth/register", body);
