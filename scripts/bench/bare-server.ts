@@ -7,8 +7,13 @@
 //   BARE_GROUP_COMMIT=1 … capture DIR              NORMAL commits, and each answer waits for one fdatasync of the WAL
 //                                                  shared by every commit before it (group commit's upper bound)
 //   bun scripts/bench/bare-server.ts ws            accepts every WebSocket upgrade and echoes frames (agent socket memory)
+//   bun scripts/bench/bare-server.ts sizing DB DIR the sizing bench's routes with the least SQL that answers each, read
+//                                                  from idearepo's DB (read-only); the account comes from an
+//                                                  x-bench-user header (no auth), captures go to DIR/raw.db; semantic
+//                                                  search runs the keyword query (no model), MCP answers a list
 import { join } from "node:path";
 import { fdatasync, openSync, readFileSync } from "node:fs";
+import { Database } from "bun:sqlite";
 import { openDb, type Durability } from "../../src/db/open";
 
 /** One fdatasync of the WAL at a time; a commit waits for the next one that starts after it (group commit). */
@@ -68,7 +73,50 @@ if (mode === "ws") {
     },
   });
   console.log(`listening http://127.0.0.1:${server.port}`);
+} else if (mode === "sizing") {
+  const read = new Database(arg, { readonly: true });
+  const db = openDb(join(process.argv[4], "raw.db"), (process.env.IDEAREPO_DURABILITY ?? "power-safe") as Durability);
+  db.query("INSERT INTO users (id, email, display_name, created_at, updated_at) VALUES ('u', 'raw@example.com', 'raw', '2026-01-01 00:00:00', '2026-01-01 00:00:00')").run();
+  const nextNumber = db.query<{ idea_seq: number }, []>("UPDATE users SET idea_seq = idea_seq + 1 WHERE id = 'u' RETURNING idea_seq");
+  const insert = db.query<{ id: number }, [number, string, string, string]>(
+    `INSERT INTO ideas (user_id, number, title, body, status, source, created_at, updated_at)
+     VALUES ('u', ?1, ?2, ?3, 'captured', 'api', ?4, ?4) RETURNING id`,
+  );
+  const capture = db.transaction((title: string, body: string, now: string) => insert.get(nextNumber.get()!.idea_seq, title, body, now)!);
+  const list = read.query("SELECT * FROM ideas WHERE user_id = ? AND is_archived = 0 ORDER BY created_at DESC LIMIT 20");
+  const one = read.query("SELECT * FROM ideas WHERE id = ? AND user_id = ?");
+  const fts = read.query(
+    `SELECT i.* FROM ideas_fts f JOIN ideas i ON i.id = f.rowid WHERE ideas_fts MATCH ?1 AND i.user_id = ?2 AND i.is_archived = 0
+     ORDER BY bm25(ideas_fts, 2.0, 1.0) LIMIT 20`,
+  );
+  const stale = read.query("SELECT * FROM ideas WHERE user_id = ? AND status = 'captured' AND is_archived = 0 AND updated_at < ? ORDER BY updated_at LIMIT 100");
+  const words = (q: string) => (q.toLowerCase().match(/[a-z0-9]{2,}/g) ?? []).map((w) => `"${w}"`).join(" OR ") || '""';
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(req) {
+      const url = new URL(req.url);
+      const user = req.headers.get("x-bench-user") ?? "";
+      const p = url.pathname;
+      if (req.method === "POST" && p === "/api/v1/ideas") {
+        const b = (await req.json()) as { title: string; body?: string };
+        const row = capture(b.title, b.body ?? "", new Date().toISOString().slice(0, 19).replace("T", " "));
+        return Response.json({ id: row.id, title: b.title }, { status: 201 });
+      }
+      if (req.method === "POST" && p === "/mcp") {
+        const b = (await req.json()) as { id: number };
+        return Response.json({ jsonrpc: "2.0", id: b.id, result: { content: [{ type: "text", text: JSON.stringify(list.all(user)) }] } });
+      }
+      if (p === "/api/v1/ideas") return Response.json({ ideas: list.all(user), has_more: true });
+      if (p === "/api/v1/ideas/search") return Response.json({ results: fts.all(words(url.searchParams.get("q") ?? ""), user) });
+      if (p === "/api/v1/review") return Response.json({ stale: stale.all(user, new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 19).replace("T", " ")) });
+      const m = /^\/api\/v1\/ideas\/(\d+)$/.exec(p);
+      if (m) return Response.json(one.get(Number(m[1]), user));
+      return Response.json({ error: "not found" }, { status: 404 });
+    },
+  });
+  console.log(`listening http://127.0.0.1:${server.port}`);
 } else {
-  console.error("usage: bare-server.ts json FILE | capture DIR");
+  console.error("usage: bare-server.ts json FILE | capture DIR | ws | sizing DB DIR");
   process.exit(2);
 }

@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark in one go, each in its own process, then one summary table.
 //
-//   bun scripts/bench/run.ts [--quick] [--only http,capture,durability,coldstart,search,drain,export,model,stsb,search-quality,email-capture,web]
+//   bun scripts/bench/run.ts [--quick] [--only http,capture,durability,coldstart,search,drain,export,model,stsb,search-quality,email-capture,web,sizing]
 //
 // The operations benches (http, capture, coldstart) and the web bench report rows that are collected into the summary; the feature
 // benches (search, drain, export, model, stsb, search-quality) print their own tables, passed through as they run.
@@ -28,6 +28,7 @@ const BENCHES: Bench[] = [
   { name: "search-quality", file: "search-quality.ts", args: [], quickArgs: [], rows: false },
   { name: "email-capture", file: "email-capture.ts", args: [], quickArgs: ["--rounds", "10"], rows: true },
   { name: "web", file: "web.ts", args: [], quickArgs: ["--ideas", "2000", "--runs", "5"], rows: true },
+  { name: "sizing", file: "sizing.ts", args: [], quickArgs: ["--accounts", "100", "--ideas", "50", "--seconds", "15", "--max-steps", "3", "--real", "1000"], rows: false },
 ];
 
 async function runOne(b: Bench): Promise<{ rows: Row[]; ok: boolean; seconds: number }> {
