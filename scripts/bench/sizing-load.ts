@@ -47,16 +47,16 @@ export interface Op {
 }
 
 /** Draws the next request of the mix: route by weight, account uniformly, its parameters from the held-out text. */
-export function opMaker(data: Seeded): () => Op {
+export function opMaker(data: Seeded): (forced?: Route) => Op {
   // Search-box queries: a few content words of a sentence no idea was made of (search.ts does the same).
   const short = data.queries.map((s) => {
     const words = s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
     return words.filter((w) => !STOP_WORDS.has(w)).slice(0, 1 + Math.floor(s.length % 3) + 1).join(" ") || words.slice(0, 3).join(" ");
   });
   const cumulative = MIX.map((m, i) => MIX.slice(0, i + 1).reduce((n, x) => n + x.perDay, 0) / PER_DAY);
-  return () => {
+  return (forced) => {
     const r = rand();
-    const route = MIX[cumulative.findIndex((c) => r < c)]?.route ?? "GET /ideas";
+    const route = forced ?? MIX[cumulative.findIndex((c) => r < c)]?.route ?? "GET /ideas";
     const account = pick(data.accounts);
     return {
       route,

@@ -17,7 +17,8 @@ function threads(pid: number): Map<number, ThreadTimes> {
       const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       const sched = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ");
-      out.set(Number(tid), { comm, cpuS: (Number(f[11]) + Number(f[12])) / TICK, waitS: Number(sched[1]) / 1e9 });
+      // schedstat's run time is in nanoseconds (stat's utime + stime tick at 10 ms, too coarse per request).
+      out.set(Number(tid), { comm, cpuS: sched[0] ? Number(sched[0]) / 1e9 : (Number(f[11]) + Number(f[12])) / TICK, waitS: Number(sched[1]) / 1e9 });
     } catch {
       // the thread ended between the listing and the read
     }
@@ -32,6 +33,7 @@ export interface Usage {
   /** Share of one core per thread group over the window, busiest first; the main thread is "event loop". */
   cpu: Array<{ name: string; pct: number; waitPct: number }>;
   totalPct: number;
+  wallS: number;
   rssMaxMb: number;
   diskWriteMb: number;
   /** Job queue depth, one sample a second. */
@@ -92,7 +94,7 @@ export function watch(pid: number, dbFile: string | null, probeDir: string) {
       }
       db?.close();
       const cpu = [...groups].map(([name, g]) => ({ name, pct: (g.cpu / wall) * 100, waitPct: (g.wait / wall) * 100 })).sort((a, b) => b.pct - a.pct);
-      return { cpu, totalPct: cpu.reduce((n, c) => n + c.pct, 0), rssMaxMb: rssMax, diskWriteMb: (writeBytes(pid) - w0) / 1e6, depth, fsyncMs };
+      return { cpu, totalPct: cpu.reduce((n, c) => n + c.pct, 0), wallS: wall, rssMaxMb: rssMax, diskWriteMb: (writeBytes(pid) - w0) / 1e6, depth, fsyncMs };
     },
   };
 }
