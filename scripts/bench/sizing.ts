@@ -3,17 +3,21 @@
 // Bun.serve + SQLite server (bare-server.ts sizing) under the same arrival rate, the steps alternating bare, product.
 //
 //   bun scripts/bench/sizing.ts [--accounts 1000] [--ideas 200] [--seconds 60] [--start N] [--factor 2]
-//                               [--max-steps 10] [--refine 1] [--real 4000] [--data DIR]
-//   quick: bun scripts/bench/sizing.ts --accounts 100 --ideas 50 --seconds 15
+//                               [--max-steps 10] [--refine 1] [--calibrate 40] [--real 4000]
+//                               [--durability power-safe|crash-safe] [--data DIR]
+//   quick: bun scripts/bench/sizing.ts --accounts 100 --ideas 50 --seconds 15 --max-steps 3
 //
 // The data dir holds --accounts Pro accounts of --ideas ideas (sizing-seed.ts; `--data DIR` keeps it and reuses it).
-// Offered load is stated in accounts: N accounts in their peak hour send rateFor(N) requests per second, spread
-// uniformly over the seeded accounts, as open-loop Poisson arrivals (sizing-load.ts offer). Steps grow by --factor
-// from --start (default: --accounts) until a step misses (some route's p99 ≥ 100 ms, errors, or the job queue still
-// growing at the end / not empty 30 s after the step); a step that misses is run once more, since one burst from a
-// neighbour's run can sink a step on this shared machine. Then --refine steps bisect (geometrically) between the
-// last step that held and the first that missed. Offered loads above --accounts reuse the seeded accounts' data, so
-// disk and memory that grow with the number of accounts are measured per account and extrapolated (printed).
+// First, each route's CPU per request, one request at a time (--calibrate per route), read per thread from /proc:
+// the ceilings it gives (accounts at which the event loop, the model worker or both cores are full) hold up on a
+// shared machine, where latency does not. Then the steps: offered load is stated in accounts (N accounts in their
+// peak hour send rateFor(N) requests per second), spread uniformly over the seeded accounts as open-loop Poisson
+// arrivals (sizing-load.ts offer). Steps grow by --factor from --start (default: --accounts). A step holds when
+// every route's p99 < 100 ms and the job queue is neither growing at its end nor non-empty 30 s after it. The steps
+// go on past a latency miss (one burst from a neighbour's run can sink a step) and stop at overload: the queue
+// falling behind, errors, or a median over 1 s. Then --refine steps bisect (geometrically) between the highest step
+// that held and the next one up. Loads above --accounts reuse the seeded accounts' data, so disk and memory that grow
+// with the number of accounts are measured per account and extrapolated (printed).
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
