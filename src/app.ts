@@ -43,6 +43,7 @@ import { mailCaptureRoutes } from "./modules/mail-capture/routes";
 import { mailCaptureHealth } from "./mail/capture-reader";
 import { metricsRoutes } from "./modules/metrics/routes";
 import { collectProcessMetrics, recordRequest } from "./metrics/registry";
+import { durableAnswer } from "./http/durable-answer";
 
 const started = new WeakMap<Request, number>();
 
@@ -71,11 +72,21 @@ export function createApp(deps: Deps) {
   const web = webHandler(deps);
 
   const storage = createStorageMonitor(deps.config.data_dir, deps.log);
+  // Power-safe group commit (src/db/durable.ts): null where each commit is as durable as promised when it returns.
+  const durable = deps.engines.durable;
+  durable?.reportTo(storage);
+  const settle = durable ? (request: Request) => durableAnswer(durable, started.get(request) ?? 0) : null;
+  // A write refused while a failed WAL sync is repaired: /health says so even if some other change went through.
+  const storageHealth = () => {
+    const h = storage.health();
+    const refusing = durable?.refusing();
+    return refusing && h.writable ? { ...h, writable: false, error: refusing } : h;
+  };
   // Off: the request path pays one boolean test (docs/performance.md has both figures).
   const metricsOn = deps.config.metrics.enabled;
   if (metricsOn) collectProcessMetrics();
   const api = new Elysia({ prefix: API_PREFIX })
-    .use(healthRoutes(deps, () => ({ ...embeddingsHealth(deps.db), storage: storage.health(), mail_capture: mailCaptureHealth(deps) })))
+    .use(healthRoutes(deps, () => ({ ...embeddingsHealth(deps.db), storage: storageHealth(), mail_capture: mailCaptureHealth(deps) })))
     .use(setupRoutes(deps))
     .use(signInRoutes(deps, kit))
     .use(usersRoutes(deps, kit))
@@ -103,7 +114,7 @@ export function createApp(deps: Deps) {
   // Feature modules register here (one line each).
 
   const app = new Elysia()
-    .use(errorHandler(deps.log, storage))
+    .use(errorHandler(deps.log, storage, settle))
     .onRequest(({ request, server, set }) => {
       started.set(request, performance.now());
       const rejected = checkTransport(deps.config, request, server?.requestIP(request)?.address) ?? checkCrossSite(deps.config, request);
@@ -121,6 +132,10 @@ export function createApp(deps: Deps) {
     .onTransform({ as: "global" }, assertBodyWithinLimit)
     // After parsing: malformed or non-object JSON is a 400 even where Elysia swallowed it (src/http/json-body.ts).
     .onTransform({ as: "global" }, assertJsonBody)
+    // Power-safe: no answer leaves before the commits made ahead of it are synced (one shared fdatasync, group commit).
+    // First: Elysia runs the mapResponse hooks until one returns something, so this one (undefined unless the sync
+    // failed) goes before compression. Async on purpose: Elysia awaits a hook only when it is an async function.
+    .mapResponse({ as: "global" }, settle ? async ({ request }) => await settle(request) : () => undefined)
     // JSON answers above 1 KB go out Brotli- or gzip-compressed when the client accepts it; never where a secret sits
     // in the body (BREACH: src/http/compression.ts).
     .mapResponse({ as: "global" }, compressJson as never)
@@ -143,7 +158,7 @@ export function createApp(deps: Deps) {
     .use(api)
     .use(oauthRoutes(deps, kit))
     .use(mcpRoutes(deps, kit))
-    .use(metricsRoutes(deps, storage))
+    .use(metricsRoutes(deps, { health: storageHealth }))
     // Everything else is the web app: its files, or its shell for a page URL (API paths still get the JSON 404).
     .all("*", ({ request }) => web(request));
 

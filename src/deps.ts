@@ -7,6 +7,7 @@ import type { Mailer } from "./mail/mailer";
 import type { TagSimilarEngine } from "./modules/tags/model";
 import type { ModelSet } from "./pipeline/models";
 import type { MailCaptureHealth } from "./modules/mail-capture/model";
+import type { DurabilityBarrier } from "./db/durable";
 
 export interface Deps {
   config: Readonly<Config>;
@@ -39,11 +40,17 @@ export interface Engines {
   mailer: Mailer | null;
   /** The IMAP reader of capture by e-mail (mail/capture-reader.ts). null: not running here; health says "off" or why. */
   mailCapture: { health(): MailCaptureHealth } | null;
+  /**
+   * Power-safe group commit (src/db/durable.ts): whatever acknowledges a write (an HTTP answer, an agent tool result,
+   * moving a captured e-mail) waits on it first. null: every commit is as durable as promised once it returns (FULL,
+   * crash-safe, the CLI, tests on an in-memory database).
+   */
+  durable: DurabilityBarrier | null;
   /** A master key handed over by a host process. null: master_key from the configuration, else <data_dir>/master.key. */
   masterKey: Uint8Array | null;
 }
 
 /** Engines with nothing running: what a process (server, CLI command, test) has before its background processes start. */
 export function noEngines(): Engines {
-  return { models: null, onJobQueued: null, onIdeaArchived: null, tagSimilar: null, mailer: null, mailCapture: null, masterKey: null };
+  return { models: null, onJobQueued: null, onIdeaArchived: null, tagSimilar: null, mailer: null, mailCapture: null, durable: null, masterKey: null };
 }

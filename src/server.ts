@@ -1,7 +1,8 @@
 // `serve`: opens the data dir, starts background processes, listens (TLS when configured), shuts down gracefully.
 import { readFileSync } from "node:fs";
 import { ConfigError, loadConfig, type Config } from "./config";
-import { openDb } from "./db/open";
+import { GROUP_COMMIT, openDb } from "./db/open";
+import { createDurabilityBarrier } from "./db/durable";
 import { noEngines, type Deps } from "./deps";
 import { createApp } from "./app";
 import { createLogger } from "./lib/log";
@@ -48,9 +49,11 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   }
   const other = liveServerPid(config.data_dir);
   if (other !== null) throw new DataDirBusyError(`Another idearepo server (pid ${other}) is serving ${config.data_dir}; stop it first`);
-  const db = openDb(dbPath(config), config.durability);
+  const groupCommit = GROUP_COMMIT.enabled && config.durability === "power-safe";
+  const db = openDb(dbPath(config), config.durability, { groupCommit });
   const checkpointer = startCheckpointer(db, dbPath(config), log);
-  const deps: Deps = { config, db, clock: systemClock, log, engines: noEngines() };
+  const durable = groupCommit ? createDurabilityBarrier(db, `${dbPath(config)}-wal`, log) : null;
+  const deps: Deps = { config, db, clock: systemClock, log, engines: { ...noEngines(), durable } };
   const processes: BackgroundProcess[] = [];
   for (const make of BACKGROUND_PROCESSES) {
     const s = make(deps);
@@ -118,6 +121,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
         }
       }
       close();
+      await durable?.close(); // the answers are out; closing the database below checkpoints and syncs the rest
       await checkpointer.stop(); // closing the last connection below checkpoints everything that is left
       try {
         db.exec("PRAGMA optimize");

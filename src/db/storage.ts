@@ -13,11 +13,15 @@ export function isStorageFull(error: unknown): boolean {
   return e.code === "SQLITE_FULL" || e.code === "ENOSPC" || (typeof e.message === "string" && /database or disk is full/.test(e.message));
 }
 
-/** The storage refused a read or write: SQLite's SQLITE_IOERR_* family (write, fsync, lock, …), or a raw EIO. */
+/**
+ * The storage refused a read or write: SQLite's SQLITE_IOERR_* family (write, fsync, lock, …), or a raw EIO; also
+ * SQLITE_READONLY, which is how writes are refused while a failed WAL sync is repaired (src/db/durable.ts) and what a
+ * database file or folder the server may not write gives.
+ */
 export function isStorageIoError(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
   if (!e || typeof e !== "object") return false;
-  return (typeof e.code === "string" && (e.code.startsWith("SQLITE_IOERR") || e.code === "EIO" || e.code === "SQLITE_CANTOPEN")) ||
+  return (typeof e.code === "string" && (e.code.startsWith("SQLITE_IOERR") || e.code.startsWith("SQLITE_READONLY") || e.code === "EIO" || e.code === "SQLITE_CANTOPEN")) ||
     (typeof e.message === "string" && /disk I\/O error/.test(e.message));
 }
 

@@ -6,35 +6,47 @@ import type { StorageMonitor } from "../db/storage";
 import { bodyOverflowed } from "./body-limit";
 import { jsonRefusal } from "./json-body";
 
-export function errorHandler(log: Logger, storage?: Pick<StorageMonitor, "failed">) {
-  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request }) => {
-    if (error instanceof AppError) return json(error.status, error.body);
-    // A chunked body over the limit surfaces as whatever its reader's caller made of it (a parse error, mostly).
-    if (bodyOverflowed(request)) return json(413, { error: "Request body too large" });
-    switch (code) {
-      case "VALIDATION": {
-        const all = (error as unknown as { all?: Parameters<typeof validationBody>[0] }).all ?? [];
-        return json(400, validationBody(all));
+/**
+ * `settle`: power-safe group commit (src/http/durable-answer.ts); an error answer after a commit waits for its sync
+ * like any other, and one whose sync failed says so instead.
+ */
+export function errorHandler(log: Logger, storage?: Pick<StorageMonitor, "failed">, settle?: ((request: Request) => Promise<Response | undefined>) | null) {
+  const answer = (request: Request, code: string | number, error: unknown) => mapError(log, storage, request, code, error);
+  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, settle
+    ? async ({ code, error, request }) => {
+        const planned = answer(request, code, error);
+        return (await settle(request)) ?? planned;
       }
-      case "PARSE":
-        return json(400, jsonRefusal(request)?.body ?? { error: "Invalid JSON body" });
-      case "NOT_FOUND":
-        return json(404, { error: "Not found" });
-      case "INVALID_COOKIE_SIGNATURE":
-        return json(401, { error: "Unauthorized" });
+    : ({ code, error, request }) => answer(request, code, error));
+}
+
+function mapError(log: Logger, storage: Pick<StorageMonitor, "failed"> | undefined, request: Request, code: string | number, error: unknown): Response {
+  if (error instanceof AppError) return json(error.status, error.body);
+  // A chunked body over the limit surfaces as whatever its reader's caller made of it (a parse error, mostly).
+  if (bodyOverflowed(request)) return json(413, { error: "Request body too large" });
+  switch (code) {
+    case "VALIDATION": {
+      const all = (error as unknown as { all?: Parameters<typeof validationBody>[0] }).all ?? [];
+      return json(400, validationBody(all));
     }
-    const status = (error as { status?: number }).status;
-    if (status === 413) return json(413, { error: "Request body too large" });
-    // A full disk or failing storage is the operator's to fix, not a bug: a plain sentence (logged once by the
-    // monitor), no stack trace.
-    const refused = storage?.failed(error);
-    if (refused) return json(500, { error: refused });
-    log.error("unhandled error", {
-      method: request.method,
-      path: new URL(request.url).pathname,
-      error: error instanceof Error ? error.message : String(error),
-      stack: error instanceof Error ? error.stack : undefined,
-    });
-    return json(500, { error: "Internal server error" });
+    case "PARSE":
+      return json(400, jsonRefusal(request)?.body ?? { error: "Invalid JSON body" });
+    case "NOT_FOUND":
+      return json(404, { error: "Not found" });
+    case "INVALID_COOKIE_SIGNATURE":
+      return json(401, { error: "Unauthorized" });
+  }
+  const status = (error as { status?: number }).status;
+  if (status === 413) return json(413, { error: "Request body too large" });
+  // A full disk or failing storage is the operator's to fix, not a bug: a plain sentence (logged once by the
+  // monitor), no stack trace.
+  const refused = storage?.failed(error);
+  if (refused) return json(500, { error: refused });
+  log.error("unhandled error", {
+    method: request.method,
+    path: new URL(request.url).pathname,
+    error: error instanceof Error ? error.message : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
   });
+  return json(500, { error: "Internal server error" });
 }

@@ -84,9 +84,13 @@ export function createMailCaptureReader(deps: Deps): BackgroundProcess {
     kicked = false;
     for (const m of await s.list()) {
       if (stopped) return;
+      const began = performance.now();
       const outcome = m.size > MAX_MESSAGE_BYTES
         ? { kind: "refused" as const, reason: `message larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`, userId: null, mail: null }
         : await capture.fileMessage(await s.source(m.uid), m.size);
+      // Power-safe group commit: the move is the acknowledgement, so the filed idea is synced first; a failed sync
+      // throws, and the message stays for the next pass (which finds it filed, or files it again).
+      await deps.engines.durable?.wait(began);
       const folder = outcome.kind === "refused" ? unmatched : done;
       const moved = await s.move(m.uid, folder);
       report(m.uid, outcome, moved, folder);

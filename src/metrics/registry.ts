@@ -14,6 +14,10 @@ const registers = [registry];
 const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 // Queue-to-done time of a pipeline job: a capture is embedded within a second or two; minutes mean a backlog.
 const JOB_BUCKETS = [0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600];
+// Answers that shared one WAL sync (group commit): 1 when requests come one at a time, tens under a capture burst.
+const WAITER_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128];
+// One fdatasync of the WAL: a millisecond or two on an SSD, tens on a slow SD card or a disk under load.
+const SYNC_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
 export const metrics = {
   httpRequests: new Counter({ name: "idearepo_http_requests_total", help: "HTTP requests answered, by method, route template and status", labelNames: ["method", "route", "status"] as const, registers }),
@@ -34,6 +38,9 @@ export const metrics = {
   walBytes: new Gauge({ name: "idearepo_database_wal_size_bytes", help: "Size of the SQLite write-ahead log", registers }),
   diskFree: new Gauge({ name: "idearepo_disk_free_bytes", help: "Space left to unprivileged users on the data directory's file system", registers }),
   diskSize: new Gauge({ name: "idearepo_disk_size_bytes", help: "Size of the data directory's file system", registers }),
+  walSyncs: new Counter({ name: "idearepo_wal_syncs_total", help: "Shared fdatasyncs of the write-ahead log (power-safe group commit), by outcome", labelNames: ["outcome"] as const, registers }),
+  walSyncWaiters: new Histogram({ name: "idearepo_wal_sync_waiters", help: "Answers that waited on one WAL sync (the group of a group commit)", buckets: WAITER_BUCKETS, registers }),
+  walSyncDuration: new Histogram({ name: "idearepo_wal_sync_duration_seconds", help: "Time one shared fdatasync of the WAL took", buckets: SYNC_BUCKETS, registers }),
   storageWritable: new Gauge({ name: "idearepo_storage_writable", help: "0 after a write failed for lack of space, until one succeeds", registers }),
 
   mailSent: new Counter({ name: "idearepo_mail_sent_total", help: "E-mails handed to the SMTP server", registers }),
@@ -89,6 +96,15 @@ export function recordMail(outcome: "sent" | "failed"): void {
 export function recordPipelineJob(kind: JobKind, outcome: "done" | "retried", queuedSeconds?: number): void {
   metrics.jobsProcessed.inc({ kind, outcome });
   if (outcome === "done" && queuedSeconds !== undefined && queuedSeconds >= 0) metrics.jobDuration.observe({ kind }, queuedSeconds);
+}
+
+/** One shared WAL sync finished: how it went, how many answers waited on it, how long it took. */
+export function recordWalSync(outcome: "ok" | "failed", waiters: number, seconds: number): void {
+  metrics.walSyncs.inc({ outcome });
+  if (outcome === "ok") {
+    metrics.walSyncWaiters.observe(waiters);
+    metrics.walSyncDuration.observe(seconds);
+  }
 }
 
 export function recordRateLimitRefusal(): void {

@@ -18,7 +18,7 @@ const fileBytes = (path: string) => {
 };
 
 /** Sets the point-in-time gauges and renders every metric; a few indexed counts, run at the scraper's pace. */
-export async function scrapeMetrics(deps: Deps, storage: StorageMonitor): Promise<string> {
+export async function scrapeMetrics(deps: Deps, storage: Pick<StorageMonitor, "health">): Promise<string> {
   const now = deps.clock().getTime();
   const pending = new Map(pendingJobsByKind(deps.db).map((r) => [r.kind, r]));
   let oldest = 0;

@@ -11,6 +11,11 @@ import { boundResult, systemPrompt, windowOf } from "./prompt";
 import { isWrite, type AgentTools } from "./toolset";
 import type { ConversationRow } from "./repo";
 import { recordAgentTurn, recordProviderError } from "../../metrics/registry";
+import { SYNC_FAILED_MESSAGE } from "../../db/durable";
+
+/** Power-safe group commit: false when the shared WAL sync covering what began at `began` failed (src/db/durable.ts). */
+const synced = (deps: Deps, began: number): Promise<boolean> =>
+  deps.engines.durable ? deps.engines.durable.wait(began).then(() => true, () => false) : Promise.resolve(true);
 
 /** Provider rounds that may call tools; one more round follows with tools off, so a turn always ends in an answer. */
 export const MAX_TOOL_ROUNDS = 6;
@@ -61,11 +66,13 @@ export async function runTurn(ctx: TurnContext, question: KeptMessage & { role: 
     conversations.append(conversation.id, message, round ? { usage: round.usage, provider: cred.provider, model: round.model } : undefined);
     history.push(message);
   };
-  const finish = (cancelled: boolean) => {
+  const finish = async (cancelled: boolean) => {
     if (!cancelled) recordAgentTurn(cred.provider);
     deps.log.info("agent turn", {
       user_id: ctx.auth.user.id, provider: cred.provider, model, rounds, ...usage, cancelled, duration_ms: Math.round(performance.now() - started),
     });
+    // "done" says the conversation is kept: with power-safe group commit, once its commits are synced.
+    if (!(await synced(deps, started))) return ctx.send({ type: "error", error: SYNC_FAILED_MESSAGE });
     ctx.send({
       type: "done", conversation_id: conversation.id, usage, provider: cred.provider, model,
       conversation_usage: conversations.usage(ctx.auth.user.id, conversation.id), title: conversation.title,
@@ -117,7 +124,7 @@ export async function runTurn(ctx: TurnContext, question: KeptMessage & { role: 
       return;
     }
   }
-  finish(false);
+  await finish(false);
 }
 
 /** A result for every call, in call order, whatever happens: a call without its result would break the next round. */
@@ -131,7 +138,10 @@ async function handleCalls(ctx: TurnContext, calls: ToolCall[]): Promise<KeptRes
   const run = async (i: number, call: ToolCall, status: "done" | "approved", summary?: string) => {
     const spec = tools.byName.get(call.name)!;
     ctx.send({ type: "tool", call_id: call.id, name: call.name, input: call.input, status: "running" });
-    const out = await runToolCall(deps, spec, auth, call.input);
+    const began = performance.now();
+    let out = await runToolCall(deps, spec, auth, call.input);
+    // Power-safe group commit: "done" acknowledges the tool's change, so it waits for the shared WAL sync.
+    if (out.ok && !(await synced(deps, began))) out = { ok: false, error: { error: SYNC_FAILED_MESSAGE } };
     ctx.send({ type: "tool", call_id: call.id, name: call.name, input: call.input, status: out.ok ? "done" : "error" });
     answer(i, call, out.ok ? out.result : out.error, !out.ok, out.ok ? status : "error", summary);
   };

@@ -25,7 +25,7 @@ function bearerMatches(expected: string, request: Request): boolean {
   return m !== null && timingSafeEqual(digest(m[1]), digest(expected));
 }
 
-export function metricsRoutes(deps: Deps, storage: StorageMonitor) {
+export function metricsRoutes(deps: Deps, storage: Pick<StorageMonitor, "health">) {
   const { enabled, token } = deps.config.metrics;
   return new Elysia().get("/metrics", async ({ request, server }) => {
     if (!enabled) return json(404, { error: "Not found" });
