@@ -75,7 +75,7 @@ export function createApp(deps: Deps) {
   // Power-safe group commit (src/db/durable.ts): null where each commit is as durable as promised when it returns.
   const durable = deps.engines.durable;
   durable?.reportTo(storage);
-  const settle = durable ? (request: Request) => durableAnswer(durable, started.get(request) ?? 0) : null;
+  const settle = durable ? (request: Request) => durableAnswer(durable, request, started.get(request) ?? 0) : null;
   // A write refused while a failed WAL sync is repaired: /health says so even if some other change went through.
   const storageHealth = () => {
     const h = storage.health();

@@ -52,7 +52,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   const groupCommit = GROUP_COMMIT.enabled && config.durability === "power-safe";
   const db = openDb(dbPath(config), config.durability, { groupCommit });
   const checkpointer = startCheckpointer(db, dbPath(config), log);
-  const durable = groupCommit ? createDurabilityBarrier(db, `${dbPath(config)}-wal`, log) : null;
+  const durable = groupCommit ? createDurabilityBarrier(db, `${dbPath(config)}-wal`) : null;
   const deps: Deps = { config, db, clock: systemClock, log, engines: { ...noEngines(), durable } };
   const processes: BackgroundProcess[] = [];
   for (const make of BACKGROUND_PROCESSES) {

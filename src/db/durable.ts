@@ -12,7 +12,6 @@
 // reads that follow no commit pay one cheap query and nothing else.
 import type { Database } from "bun:sqlite";
 import { open, type FileHandle } from "node:fs/promises";
-import type { Logger } from "../lib/log";
 import { recordWalSync } from "../metrics/registry";
 
 /** What an answer that waited on a failed sync says (HTTP 500, like every storage failure; src/http/durable-answer.ts). */
@@ -44,7 +43,7 @@ interface Round {
   done: Promise<void>;
 }
 
-export function createDurabilityBarrier(db: Database, walFile: string, log: Logger) {
+export function createDurabilityBarrier(db: Database, walFile: string) {
   const totalChanges = db.query<{ n: number }, []>("SELECT total_changes() AS n");
   const count = () => totalChanges.get()!.n;
   const checkpoint = db.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -101,8 +100,8 @@ export function createDurabilityBarrier(db: Database, walFile: string, log: Logg
     if (!refusing) {
       refusing = { error, at: performance.now() };
       db.exec("PRAGMA query_only = 1");
+      // The monitor logs it (once a minute per kind: a flaky disk fails and recovers many times a second).
       reporter?.failed(error);
-      log.warn("WAL sync failed: writes are refused until a checkpoint has made every commit durable", { code: error.code });
     }
     recover();
     return error;
@@ -125,7 +124,6 @@ export function createDurabilityBarrier(db: Database, walFile: string, log: Logg
     refusing = null;
     db.exec("PRAGMA query_only = 0");
     reporter?.succeeded();
-    log.info("WAL sync recovered: the checkpoint made every commit durable; writes resume");
   }
 
   return {

@@ -90,11 +90,16 @@ describe.if(!problem || !!process.env.CI)("I/O errors (libfiu)", () => {
     if (!settled) throw new Error(`not settled: ${JSON.stringify((await health()).embeddings)} ${JSON.stringify(backlog(dataDir))} ${server.logs.filter((l) => !l.includes('"msg":"request"')).join("\n")}`);
     const logsBefore = server.logs.length;
 
-    const phases: Array<{ fault: string; expectHealth?: RegExp; opensOnly?: true; during?: () => Promise<void> }> = [
+    const phases: Array<{ fault: string; expectHealth?: RegExp; expectRefusal?: RegExp; opensOnly?: true; during?: () => Promise<void> }> = [
       { fault: `enable_random name=posix/io/rw/pwrite,probability=0.3,failinfo=${EIO}` },
-      { fault: `enable_random name=posix/io/sync/fsync,probability=0.3,failinfo=${EIO}` },
+      // posix/io/sync/* is fsync (SQLite's checkpoints and the recovery checkpoint) and fdatasync (the shared WAL sync
+      // of power-safe group commit, src/db/durable.ts) together.
+      { fault: `enable_random name=posix/io/sync/*,probability=0.3,failinfo=${EIO}` },
       { fault: `enable name=posix/io/rw/pwrite,failinfo=${ENOSPC}`, expectHealth: /disk full/ },
-      { fault: `enable name=posix/io/sync/fsync,failinfo=${EIO}`, expectHealth: /I\/O error .*SQLITE_IOERR/ },
+      // Only the shared sync fails: its answers are errors, the recovery checkpoint repairs at once, writes go on.
+      { fault: `enable_random name=posix/io/sync/fdatasync,probability=0.5,failinfo=${EIO}`, expectRefusal: /failed to sync/ },
+      // Nothing syncs: the recovery checkpoint cannot run either, so writes are refused before they commit.
+      { fault: `enable name=posix/io/sync/*,failinfo=${EIO}`, expectHealth: /I\/O error .*(EIO|SQLITE_IOERR)/, expectRefusal: /failed to write; nothing was saved/ },
       {
         // Nothing the server holds open is touched; a new file (the backup's copy) cannot be created.
         fault: `enable name=posix/io/oc/open,failinfo=${EIO}`,
@@ -111,6 +116,11 @@ describe.if(!problem || !!process.env.CI)("I/O errors (libfiu)", () => {
       const ackedBefore = w.acked.length;
       fiuCtrl(ctrl, server.pid, phase.fault);
       if (!phase.opensOnly) expect({ phase: phase.fault, refused: await until(() => w.refused.length > refusedBefore + 5, 10_000) }).toEqual({ phase: phase.fault, refused: true });
+      if (phase.expectRefusal) {
+        const saidIt = () => w.refused.slice(refusedBefore).some((r) => phase.expectRefusal!.test(String(r.body?.error)));
+        await until(saidIt, 10_000);
+        expect({ phase: phase.fault, said: saidIt() || w.refused.slice(refusedBefore).map((r) => r.body?.error) }).toEqual({ phase: phase.fault, said: true });
+      }
       if (phase.expectHealth) {
         const h = await health();
         expect(h.status).toBe("ok");
@@ -135,7 +145,8 @@ describe.if(!problem || !!process.env.CI)("I/O errors (libfiu)", () => {
     for (const r of w.refused) {
       expect(r.status).toBe(500);
       expect(Object.keys(r.body)).toEqual(["error"]);
-      expect(r.body.error).toMatch(/^Server storage (is full|failed to write); nothing was saved/);
+      // A write refused before its commit says nothing was saved; one whose shared sync failed cannot say that.
+      expect(r.body.error).toMatch(/^Server storage (is full|failed to write); nothing was saved|^Server storage failed to sync; the change may not have been saved/);
     }
     expect(server.logs.filter((l) => l.includes("unhandled error"))).toEqual([]);
     // The log says what is wrong, not once per refused write: one line per kind of failure and minute.
