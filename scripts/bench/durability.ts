@@ -1,6 +1,7 @@
-// What power-safe costs: POST /api/v1/ideas throughput and p99 with durability "power-safe" (synchronous FULL) and
-// "crash-safe" (NORMAL), beside the bare Bun.serve + INSERT baseline with each setting and with group commit (NORMAL
-// commits plus one shared fdatasync of the WAL before each answer), all alternating round by round in one run.
+// What power-safe costs: POST /api/v1/ideas throughput and p99 with durability "power-safe" (group commit: NORMAL
+// commits, each answer waiting for one shared fdatasync of the WAL), the same with an fsync per commit (FULL, as before
+// group commit; BENCH_SYNC_FULL), and "crash-safe" (NORMAL), beside the bare Bun.serve + INSERT baseline with FULL,
+// NORMAL and group commit, all alternating round by round in one run.
 //
 //   bun scripts/bench/durability.ts [--rounds 3] [--duration 5] [--connections 20] [--json]
 import { rmSync } from "node:fs";
@@ -18,14 +19,14 @@ export async function durabilityBench(): Promise<Row[]> {
   const bodies = ideaTexts(40_000).map((t) => JSON.stringify({ ...t, tags: ["bench"], source: "api" }));
   let n = 0;
 
-  async function product(durability: string): Promise<LoadResult> {
+  async function product(durability: string, extra: Record<string, string> = {}): Promise<LoadResult> {
     const dataDir = join(dir, `p${n++}`);
     const created = Bun.spawnSync([BUN, join(ROOT, "src/main.ts"), "users", "create", "--email", "bench@example.com", "--plan", "pro"], {
       env: { ...process.env, IDEAREPO_DATA_DIR: dataDir, IDEAREPO_DURABILITY: durability },
     });
     const key = JSON.parse(created.stdout.toString()).api_key as string;
     const app = await spawnServer([BUN, join(ROOT, "scripts/bench/app-server.ts"), "serve"], {
-      IDEAREPO_DATA_DIR: dataDir, IDEAREPO_PORT: "0", IDEAREPO_DURABILITY: durability,
+      IDEAREPO_DATA_DIR: dataDir, IDEAREPO_PORT: "0", IDEAREPO_DURABILITY: durability, ...extra,
     }, join(dir, `p${n}.log`));
     try {
       const r = await load({ url: `${app.base}/api/v1/ideas`, method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, bodies, connections, duration });
@@ -47,10 +48,11 @@ export async function durabilityBench(): Promise<Row[]> {
     }
   }
 
-  const runs: Record<string, LoadResult[]> = { safe: [], crash: [], bareFull: [], bareNormal: [], bareGroup: [] };
+  const runs: Record<string, LoadResult[]> = { safe: [], safeFull: [], crash: [], bareFull: [], bareNormal: [], bareGroup: [] };
   try {
     for (let r = 0; r < rounds; r++) {
       runs.safe.push(await product("power-safe"));
+      runs.safeFull.push(await product("power-safe", { BENCH_SYNC_FULL: "1" }));
       runs.bareFull.push(await bare({ IDEAREPO_DURABILITY: "power-safe" }));
       runs.crash.push(await product("crash-safe"));
       runs.bareNormal.push(await bare({ IDEAREPO_DURABILITY: "crash-safe" }));
@@ -65,9 +67,13 @@ export async function durabilityBench(): Promise<Row[]> {
   const label = `${connections} conns, median of ${rounds}`;
   const bareFull = { name: "bare Bun.serve + INSERT, FULL", value: rps("bareFull") };
   const bareNormal = { name: "bare Bun.serve + INSERT, NORMAL", value: rps("bareNormal") };
+  const bareGroup = { name: "bare Bun.serve + INSERT, group commit", value: rps("bareGroup") };
   return [
-    row("durability", `POST /ideas, power-safe (FULL), ${label}`, rps("safe"), "ideas/s", { baseline: bareFull, ratio: rps("safe") / bareFull.value }),
-    row("durability", "POST /ideas p99, power-safe", p99("safe"), "ms", { baseline: { name: "bare, FULL", value: p99("bareFull") } }),
+    row("durability", `POST /ideas, power-safe (group commit), ${label}`, rps("safe"), "ideas/s", { baseline: bareGroup, ratio: rps("safe") / bareGroup.value }),
+    row("durability", "POST /ideas p99, power-safe (group commit)", p99("safe"), "ms", { baseline: { name: "bare, group commit", value: p99("bareGroup") } }),
+    row("durability", `POST /ideas, power-safe with an fsync per commit (FULL, before group commit), ${label}`, rps("safeFull"), "ideas/s", { baseline: bareFull, ratio: rps("safeFull") / bareFull.value }),
+    row("durability", "POST /ideas p99, power-safe (FULL)", p99("safeFull"), "ms", { baseline: { name: "bare, FULL", value: p99("bareFull") } }),
+    row("durability", "group commit over FULL, product", rps("safe") / rps("safeFull"), "×", { baseline: { name: "bare group commit over bare FULL", value: rps("bareGroup") / rps("bareFull") } }),
     row("durability", `POST /ideas, crash-safe (NORMAL), ${label}`, rps("crash"), "ideas/s", { baseline: bareNormal, ratio: rps("crash") / bareNormal.value }),
     row("durability", "POST /ideas p99, crash-safe", p99("crash"), "ms", { baseline: { name: "bare, NORMAL", value: p99("bareNormal") } }),
     row("durability", "bare INSERT with group commit (NORMAL + one shared fdatasync per batch)", rps("bareGroup"), "ideas/s", { baseline: bareFull, ratio: rps("bareGroup") / bareFull.value }),
