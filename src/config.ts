@@ -100,7 +100,8 @@ export const ConfigSchema = T.Object({
   nudge_cron: T.String({ default: "0 10 * * *" }),
   timezone: T.String({ default: "UTC" }),
   /**
-   * power-safe: every commit is fsynced before its answer (SQLite synchronous = FULL), so an acknowledged write
+   * power-safe: every commit is on stable storage before its answer (the server: NORMAL plus a shared fdatasync of the
+   * WAL that every answer waits for, group commit in src/db/durable.ts; the CLI: FULL), so an acknowledged write
    * survives a power cut. crash-safe: commits reach the OS and survive a killed process, not a lost machine (NORMAL).
    */
   durability: oneOf(["power-safe", "crash-safe"], "power-safe"),

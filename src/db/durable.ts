@@ -110,6 +110,7 @@ export function createDurabilityBarrier(db: Database, walFile: string) {
   function recover(): void {
     clearTimeout(retry);
     if (!refusing) return;
+    const busyTimeout = db.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()!.timeout;
     try {
       db.exec("PRAGMA busy_timeout = 100"); // a reader in another process must not stall the event loop for long
       if (checkpoint.get()!.busy) throw new Error("checkpoint busy");
@@ -118,7 +119,7 @@ export function createDurabilityBarrier(db: Database, walFile: string) {
       retry.unref?.();
       return;
     } finally {
-      db.exec("PRAGMA busy_timeout = 5000");
+      db.exec(`PRAGMA busy_timeout = ${busyTimeout}`);
     }
     synced = count();
     refusing = null;
