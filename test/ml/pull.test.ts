@@ -154,13 +154,16 @@ describe("pullModel: checks, resume, all or nothing", () => {
     const result = await pullModel({ name: "test-org/flaky", baseUrl, modelsDir: dir, retries: 2 });
     expect(readFileSync(join(result.dir, "onnx", "model_quantized.onnx")).equals(modelBytes())).toBe(true);
     const cdn = cdnRequests(from);
+    // The hub sends half the file, then drops the connection; how much of that half reached the client before the
+    // drop depends on the machine's load, so the resume starts from what the client really holds (at most half).
+    expect(result.resumedBytes).toBeGreaterThan(0);
+    expect(result.resumedBytes).toBeLessThanOrEqual(half);
     expect(cdn.map((r) => [r.range, r.status])).toEqual([
       [null, 200],
-      [`bytes=${half}-`, 206],
+      [`bytes=${result.resumedBytes}-`, 206],
     ]);
-    // The second transfer carried only the rest: the whole file crossed the wire once.
-    expect(cdn[0].bytes + cdn[1].bytes).toBe(size);
-    expect(result.resumedBytes).toBe(half);
+    // The second transfer carried only the rest.
+    expect(result.resumedBytes + cdn[1].bytes).toBe(size);
   });
 
   test("an interrupted pull leaves nothing the server would load, and the next run resumes it", async () => {
