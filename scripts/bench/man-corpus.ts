@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
+import { makeRandom } from "../../test/fixtures/random";
 
 export interface ManNote {
   /** The page name, e.g. `git-add`; also the note's title and file name. */
@@ -23,7 +24,7 @@ export function manDirs(): string[] {
 }
 
 /** Roff of a DocBook-generated page to plain text: escapes decoded, requests dropped, sections as `## Heading`. */
-export function roffToText(roff: string): { name: string; description: string; text: string; refs: string[] } {
+export function roffToText(roff: string, looseName = false): { name: string; description: string; text: string; refs: string[] } {
   const refs: string[] = [];
   const inline = (s: string) =>
     s
@@ -60,7 +61,8 @@ export function roffToText(roff: string): { name: string; description: string; t
     const line = inline(raw);
     for (const m of line.matchAll(/\b(git[a-z0-9-]*)\((\d)\)/g)) refs.push(m[1]);
     if (section === "NAME") {
-      const m = line.match(/^(\S+)\s+-\s+(.*)$/);
+      // looseName: a name of several words or a list ("gcloud compute instances list - …", "cat, tac - …").
+      const m = line.match(looseName ? /^(.+?)\s+[-–—]\s+(.*)$/ : /^(\S+)\s+-\s+(.*)$/);
       if (m) [name, description] = [m[1], m[2].trim()];
       continue;
     }
@@ -108,6 +110,50 @@ export function loadGitManual(maxBodyChars = 2_500): ManNote[] {
       body: noteBody(p.description, p.text, maxBodyChars),
       links: [...new Set(p.refs)].filter((r) => r !== p.file && names.has(r)).sort(),
     }));
+}
+
+/**
+ * Other installed manual pages (every section), one note each like the Git manual's, for filling an account to a
+ * size: pages without a NAME line in the man(7) form (mdoc, .so links) and repeated summaries are left out, and so are
+ * the alpha/beta copies of Google Cloud SDK pages when installed (the same page three times). Deterministic order
+ * (shuffled with a fixed seed, so every size mixes subjects).
+ */
+export function loadOtherManPages(max: number, maxBodyChars = 1_500): { name: string; body: string }[] {
+  const root = process.env.IDEAREPO_MAN_DIR ?? "/usr/share/man";
+  const out: { name: string; body: string }[] = [];
+  const seen = new Set<string>();
+  const files: string[] = [];
+  for (const s of ["1", "2", "3", "4", "5", "6", "7", "8"]) {
+    const dir = join(root, `man${s}`);
+    if (!existsSync(dir)) continue;
+    for (const f of readdirSync(dir).sort()) {
+      if (/^git/.test(f) || /^gcloud_(alpha|beta)_/.test(f)) continue;
+      files.push(join(dir, f));
+    }
+  }
+  const random = makeRandom(2000);
+  for (let i = files.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [files[i], files[j]] = [files[j], files[i]];
+  }
+  for (const path of files) {
+    if (out.length >= max) break;
+    let roff: string;
+    try {
+      const bytes = readFileSync(path);
+      roff = (path.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8");
+    } catch {
+      continue;
+    }
+    if (/^\.so /m.test(roff)) continue;
+    const p = roffToText(roff, true);
+    const name = p.name.replace(/\s+/g, " ").trim().slice(0, 150);
+    if (!name || !p.description || p.text.length < 200 || /[:#\/]/.test(name) || seen.has(p.description) || seen.has(name)) continue;
+    seen.add(p.description);
+    seen.add(name);
+    out.push({ name, body: noteBody(p.description, p.text, maxBodyChars) });
+  }
+  return out;
 }
 
 /** Near-copies are the same in every run. */

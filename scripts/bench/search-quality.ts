@@ -2,17 +2,23 @@
 // embedded by the pipeline), each sentence1 of a pair scored ≥ 4 is a query, and hit@1 asks whether the product's
 // first result (other than the query's own idea) is its sentence2. Printed beside the brute-force cosine baseline.
 //
-//   bun scripts/bench/search-quality.ts [--split test|dev|both] [--data DIR] [--sweep] [--explore]
+//   bun scripts/bench/search-quality.ts [--split test|dev|both|none] [--git] [--data DIR] [--sweep] [--explore]
+//
+// Each split and --git (Git's manual: a page's summary line finds its page) also print raw against calibrated cosine
+// in the same run (raw_vs_calibrated).
 //
 // --sweep also tries other keyword weights; --explore scores other fusion and normalisation choices on the same
 // candidates (use both on dev: the test split is for the final figure only).
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { tmpdir } from "node:os";
 import { startModels } from "../../src/ml/client";
 import { createSearchRepo } from "../../src/modules/search/repo";
-import { candidateCount, KEYWORD_WEIGHT, semanticSearch } from "../../src/modules/search/semantic";
+import { candidateCount, KEYWORD_WEIGHT, semanticSearch, type Scoring } from "../../src/modules/search/semantic";
 import { STOP_WORDS, tokenize } from "../../src/contract";
 import { parseSts } from "./stsb";
+import { loadGitManual } from "./man-corpus";
+import { cachedEmbeddings } from "./vector-cache";
 import { benchApp, benchUser, flag, request } from "./search-lib";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -117,7 +123,8 @@ async function runSplit(split: string, dataDir: string, sweep: boolean): Promise
   const pairs = parseSts(readFileSync(join(dataDir, `sts-${split}.csv`), "utf8"));
   const sentences = [...new Set(pairs.flatMap((p) => [p.a, p.b]))];
   const queries = pairs.filter((p) => p.score >= 4 && p.a !== p.b);
-  const model = await startModels({ modelsDir: join(ROOT, "models"), embedModel: "use-lite", rerankModel: null });
+  const real = await startModels({ modelsDir: join(ROOT, "models"), embedModel: "use-lite", rerankModel: null });
+  const model = cachedEmbeddings(real, join(tmpdir(), `idearepo-bench-vectors-quality-${real.embedModelId.replace(/[^\w.-]/g, "_")}.bin`));
   const app = await benchApp(":memory:", model);
   try {
     const user = await benchUser(app.deps, "pro");
@@ -132,6 +139,7 @@ async function runSplit(split: string, dataDir: string, sweep: boolean): Promise
     const t0 = performance.now();
     await app.pipeline!.runner()!.drain();
     const drainS = (performance.now() - t0) / 1000;
+    model.save();
 
     // Baseline: brute-force cosine over the same sentences, embedded directly by the model.
     const vectors = await model.embed(sentences);
@@ -179,6 +187,7 @@ async function runSplit(split: string, dataDir: string, sweep: boolean): Promise
         if (firstOther(fused!.hits.map((h) => h.id), self) === want) sweepHits.set(k, sweepHits.get(k)! + 1);
       }
     }
+    const scored = await raw_vs_calibrated(app, user.id, queries.map((p) => ({ q: p.a, self: idOf.get(p.a)!, want: idOf.get(p.b)! })));
     if (process.argv.includes("--explore")) {
       // Both directions (sentence2 → sentence1 too): twice the queries, so one query moves hit@1 half as much.
       const forward = queries.map((p) => ({ a: p.a, self: idOf.get(p.a)!, want: idOf.get(p.b)! }));
@@ -194,6 +203,75 @@ async function runSplit(split: string, dataDir: string, sweep: boolean): Promise
     console.log(`| product semantic search, with second stage (cosine + ${KEYWORD_WEIGHT} × normalised BM25, GET /ideas/search) | ${rate(httpHits)} |`);
     for (const [k, hits] of sweepHits) console.log(`| sweep: keyword weight ${k} | ${rate(hits)} |`);
     console.log(`\nThe second stage changed the first result for ${changed} queries: ${gained} became hits, ${lost} stopped being hits.`);
+    printScoring(`STS-B ${split}, paraphrase retrieval`, scored);
+  } finally {
+    await app.close();
+    await model.close();
+  }
+}
+
+interface Scored { label: string; hit1: number; mrr: number; recall: number; n: number }
+
+/**
+ * Raw against calibrated cosine (the account's shared component removed, as pairs are scored) in the same run, with
+ * and without the second stage, at the default floor (0.2; and at 0, the ranking alone) and limit 10: hit@1, MRR@10 and recall@10 of the wanted
+ * idea (a wanted idea scoring at or below the floor is not found: the floor's cost is part of the figure).
+ */
+async function raw_vs_calibrated(app: Awaited<ReturnType<typeof benchApp>>, userId: string, queries: Array<{ q: string; self: number | null; want: number }>): Promise<Scored[]> {
+  const repo = createSearchRepo(app.deps.db);
+  const configs: Array<{ label: string; scoring: Scoring; secondStage: boolean; floor: number }> = [
+    { label: "raw cosine, without second stage", scoring: "raw", secondStage: false, floor: 0.2 },
+    { label: "calibrated cosine, without second stage", scoring: "calibrated", secondStage: false, floor: 0.2 },
+    { label: "raw cosine, with second stage", scoring: "raw", secondStage: true, floor: 0.2 },
+    { label: "calibrated cosine, with second stage", scoring: "calibrated", secondStage: true, floor: 0.2 },
+    { label: "ranking alone (floor 0): raw cosine, with second stage", scoring: "raw", secondStage: true, floor: 0 },
+    { label: "ranking alone (floor 0): calibrated cosine, with second stage", scoring: "calibrated", secondStage: true, floor: 0 },
+  ];
+  const out = configs.map((c) => ({ label: c.label, hit1: 0, mrr: 0, recall: 0, n: queries.length }));
+  for (const q of queries) {
+    // Alternating the four configurations per query (a loaded machine moves every one alike).
+    for (const [i, c] of configs.entries()) {
+      const found = await semanticSearch(app.deps, repo, userId, q.q.slice(0, 500), { floor: c.floor, limit: 11, secondStage: c.secondStage, scoring: c.scoring });
+      const ids = found!.hits.map((h) => h.id).filter((id) => id !== q.self).slice(0, 10);
+      const rank = ids.indexOf(q.want);
+      if (rank === 0) out[i].hit1++;
+      if (rank >= 0) (out[i].mrr += 1 / (rank + 1)), out[i].recall++;
+    }
+  }
+  return out;
+}
+
+function printScoring(title: string, scored: Scored[]): void {
+  console.log(`\n${title}: raw vs calibrated cosine, floor 0.2 unless said, limit 10 (${scored[0].n} queries)`);
+  console.log("| scoring | hit@1 | MRR@10 | recall@10 |");
+  console.log("|---|---:|---:|---:|");
+  for (const s of scored) console.log(`| ${s.label} | ${(s.hit1 / s.n).toFixed(3)} | ${(s.mrr / s.n).toFixed(3)} | ${(s.recall / s.n).toFixed(3)} |`);
+}
+
+/**
+ * A single-subject vault (Git's manual, man-corpus.ts): each page is an idea (title the page name, body its
+ * Description without the one-line summary), each summary a query whose wanted idea is its page. Where every idea
+ * is on one subject, what they share is largest: the case calibration is for.
+ */
+async function runManual(): Promise<void> {
+  const notes = loadGitManual();
+  if (notes.length < 50) throw new Error(`only ${notes.length} Git manual pages found (install git-man)`);
+  const real = await startModels({ modelsDir: join(ROOT, "models"), embedModel: "use-lite", rerankModel: null });
+  const model = cachedEmbeddings(real, join(tmpdir(), `idearepo-bench-vectors-quality-${real.embedModelId.replace(/[^\w.-]/g, "_")}.bin`));
+  const app = await benchApp(":memory:", model);
+  try {
+    const user = await benchUser(app.deps, "pro");
+    const queries: Array<{ q: string; self: null; want: number }> = [];
+    for (const n of notes) {
+      const [summary, ...rest] = n.body.split("\n\n");
+      if (!summary || rest.length === 0) continue;
+      const r = await request(app, user.key, "POST", "/ideas", { title: n.name, body: rest.join("\n\n") });
+      if (r.status !== 201) throw new Error(`capture failed: ${r.status}`);
+      queries.push({ q: summary, self: null, want: r.body.id });
+    }
+    await app.pipeline!.runner()!.drain();
+    model.save();
+    printScoring(`Git manual (${queries.length} pages), summary line → its page`, await raw_vs_calibrated(app, user.id, queries));
   } finally {
     await app.close();
     await model.close();
@@ -201,5 +279,6 @@ async function runSplit(split: string, dataDir: string, sweep: boolean): Promise
 }
 
 const dataDir = resolve(ROOT, flag("--data", "../shared/data/stsb"));
+if (process.argv.includes("--git")) await runManual();
 const split = flag("--split", "test");
-for (const s of split === "both" ? ["dev", "test"] : [split]) await runSplit(s, dataDir, process.argv.includes("--sweep"));
+for (const s of split === "none" ? [] : split === "both" ? ["dev", "test"] : [split]) await runSplit(s, dataDir, process.argv.includes("--sweep"));

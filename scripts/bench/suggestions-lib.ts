@@ -73,11 +73,21 @@ export function measureVault(db: Db, userId: string, notes: ManNote[], copies: C
 
 /** Today's rule on the raw vectors the product stored (exact neighbours, so at least as good as its index). */
 export function todayRules(db: Db, gen: Generation, userId: string, notes: ManNote[], copies: Copy[], dedup = 0.75, related = 0.5): VaultFigures {
+  const { dups, rels } = todayPairs(db, gen, userId, null, dedup, related);
+  return figures(noteIdsOf(db, userId, notes, copies), notes, copies, dups, rels);
+}
+
+/**
+ * Today's rule's detections and relation pairs, judged from the side of the ideas in `sides` (all when null): a
+ * large account's benchmark asks only about the ideas it measures (suggestions-scale.ts), O(sides × account).
+ */
+export function todayPairs(db: Db, gen: Generation, userId: string, sides: Set<number> | null, dedup = 0.75, related = 0.5) {
   const rows = db.query<{ id: number; embedding: Uint8Array }, [string]>(`SELECT id, embedding FROM ${ideaTable(gen.gen)} WHERE user_id = ?`).all(userId);
   const vs = rows.map((r) => ({ id: r.id, v: new Float32Array(r.embedding.slice().buffer) }));
   const dups = new Map<string, [number, number]>();
   const rels = new Map<string, [number, number]>();
   for (const a of vs) {
+    if (sides && !sides.has(a.id)) continue;
     const near = vs
       .filter((b) => b.id !== a.id)
       .map((b) => ({ id: b.id, s: dot(a.v, b.v) }))
@@ -86,7 +96,12 @@ export function todayRules(db: Db, gen: Generation, userId: string, notes: ManNo
     for (const n of near.filter((n) => n.s > dedup)) dups.set(key(a.id, n.id), [a.id, n.id]);
     for (const n of near.filter((n) => n.s > related).slice(0, 5)) rels.set(key(a.id, n.id), [a.id, n.id]);
   }
-  return figures(noteIdsOf(db, userId, notes, copies), notes, copies, [...dups.values()], [...rels.values()]);
+  return { dups: [...dups.values()], rels: [...rels.values()] };
+}
+
+/** measureVault's figures for pairs judged elsewhere (todayPairs with sides). */
+export function vaultFigures(db: Db, userId: string, notes: ManNote[], copies: Copy[], dups: [number, number][], rels: [number, number][]): VaultFigures {
+  return figures(noteIdsOf(db, userId, notes, copies), notes, copies, dups, rels);
 }
 
 function dot(a: Float32Array, b: Float32Array): number {

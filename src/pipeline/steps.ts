@@ -67,17 +67,26 @@ function autoTag(ctx: StepContext, idea: PipelineIdea, vector: Float32Array): vo
 
 function vocabularyTags(ctx: StepContext, idea: PipelineIdea, vector: Float32Array): number[] {
   const candidates = ctx.store.nearestTags(idea.user_id, vector, AUTO_TAGS_MAX * 3).filter((t) => ctx.repo.tag(t.id));
+  return pickVocabularyTags(candidates);
+}
+
+/** Pro's rule over the tags nearest the idea (best first): at least `min`, within `margin` of the best, at most 3. */
+export function pickVocabularyTags(candidates: Neighbour[], min = PRO_TAG_MIN, margin = PRO_TAG_MARGIN): number[] {
   if (candidates.length === 0) return [];
   const best = candidates[0].score;
   return candidates
-    .filter((t) => t.score >= PRO_TAG_MIN && t.score >= best - PRO_TAG_MARGIN)
+    .filter((t) => t.score >= min && t.score >= best - margin)
     .slice(0, AUTO_TAGS_MAX)
     .map((t) => t.id);
 }
 
 function neighbourTags(ctx: StepContext, neighbours: Neighbour[]): number[] {
   const similar = neighbours.filter((n) => n.score > ctx.settings.related_threshold);
-  const tagsOf = ctx.repo.tagIdsOf(similar.map((n) => n.id));
+  return pickNeighbourTags(similar, ctx.repo.tagIdsOf(similar.map((n) => n.id)));
+}
+
+/** Free's rule over the neighbours above related_threshold: tags at least FREE_TAG_MIN_SHARED of them carry, most votes first. */
+export function pickNeighbourTags(similar: Neighbour[], tagsOf: Map<number, number[]>): number[] {
   const votes = new Map<number, { count: number; weight: number }>();
   for (const n of similar) {
     for (const tagId of tagsOf.get(n.id) ?? []) {

@@ -79,6 +79,7 @@ function createStore(db: Db, g: Generation) {
     insTag: db.prepare(`INSERT INTO ${tags} (rowid, user_id, embedding, name) VALUES (?, ?, ?, ?)`),
     tagName: db.prepare<{ name: string }, [number]>(`SELECT name FROM ${tags} WHERE rowid = ?`),
     tagVec: db.prepare<{ embedding: Uint8Array }, [number]>(`SELECT embedding FROM ${tags} WHERE rowid = ?`),
+    accountTags: db.prepare<{ id: number; embedding: Uint8Array }, [string]>(`SELECT rowid AS id, embedding FROM ${tags} WHERE user_id = ?`),
     knnTags: db.prepare<{ id: number; distance: number }, [Float32Array, number, string]>(
       `SELECT rowid AS id, distance FROM ${tags} WHERE embedding MATCH ? AND k = ? AND user_id = ?`,
     ),
@@ -196,6 +197,19 @@ function createStore(db: Db, g: Generation) {
     tagEmbeddedName: (id: number) => q.tagName.get(id)?.name ?? null,
     tagVector: (id: number) => toVector(q.tagVec.get(id)?.embedding),
     nearestTags: (userId: string, vector: Float32Array, k: number) => toNeighbours(q.knnTags.all(vector, clampK(k), userId)),
+    /**
+     * Nearest tags of the account by calibrated cosine (0–1): the tag's and the query's vectors with the account's
+     * ideas' shared component removed, as pairs of ideas are scored. Accounts have few tags: every one is scored.
+     */
+    nearestTagsCalibrated(userId: string, vector: Float32Array, k: number): Neighbour[] {
+      const centre = this.shared(userId).centre;
+      const query = calibrate(vector, centre);
+      return q.accountTags
+        .all(userId)
+        .map((r) => ({ id: r.id, score: asScore(dot(query, calibrate(toVector(r.embedding)!, centre))) }))
+        .sort((a, b) => b.score - a.score || a.id - b.id)
+        .slice(0, Math.max(0, Math.floor(k)));
+    },
     renamedTagIds: () => q.renamedTags.all().map((r) => r.id),
 
     /** Vectors of ideas or tags that no longer exist (account deleted, archive hook missed): never served, freed here. */

@@ -42,7 +42,13 @@ export interface SemanticOptions {
   secondStage?: boolean;
   /** Keyword weight override, for the benchmark that tunes it on STS-B dev. */
   keywordWeight?: number;
+  /** Which cosine scores and orders the candidates (the benchmark compares both); default SEARCH_SCORING. */
+  scoring?: Scoring;
 }
+
+/** "calibrated": the account's shared component removed (src/vectors/calibration.ts), as pairs are scored. */
+export type Scoring = "raw" | "calibrated";
+export const SEARCH_SCORING: Scoring = "raw";
 
 /**
  * Ranked hits with their cosine score, or null when no loaded model can embed the query for the index that exists
@@ -73,9 +79,11 @@ export async function semanticSearch(
     }
     const now = servingGeneration(readState(deps.db), models);
     if (now?.gen !== gen.gen) continue;
-    const candidates = vectorStore(deps.db, gen)
-      .nearestIdeas(userId, vector, candidateCount(opts.limit))
-      .filter((n) => n.score > opts.floor);
+    const store = vectorStore(deps.db, gen);
+    const k = candidateCount(opts.limit);
+    const scoring = opts.scoring ?? SEARCH_SCORING;
+    const near = scoring === "calibrated" ? store.nearestCalibrated(userId, vector, k) : store.nearestIdeas(userId, vector, k);
+    const candidates = near.filter((n) => n.score > opts.floor);
     return await secondStage(models, repo, userId, q, candidates, opts);
   }
   return null;

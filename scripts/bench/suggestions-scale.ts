@@ -1,0 +1,193 @@
+// Calibrated suggestions in a large account: quality and cost at 2,000, 5,000 and 10,000 ideas, each beside the
+// raw-cosine rule on the same stored vectors in the same run.
+//
+//   bun scripts/bench/suggestions-scale.ts [--sizes 2000,5000,10000] [--captures 20] [--knn-queries 200]
+//
+// The account: Git's manual (man-corpus.ts, the measured notes: no duplicates among them, the authors' links) and
+// near-copies of every 5th note, filled up with the other manual pages installed (every section, one note per page)
+// and then STS-B sentences (../shared/data/stsb) as one-line ideas. It grows by imports (as a person bringing notes
+// would), each left to the background pass; at each size:
+// - quality on the Git notes, as scripts/bench/suggestions.ts (false detections among them, near-copies found,
+//   relations and their agreement with the authors' links) and false detections touching a sample of the filler,
+//   beside today's rule (raw cosine, 20 neighbours, > 0.75, the 5 best > 0.5) judged from the same ideas' side;
+// - cost: a capture's POST + its full pass (held-out pages captured one by one), a re-scoring pass over the whole
+//   account, and the neighbour query alone, calibrated (nearestCalibrated) against raw (nearestIdeas), alternating.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startModels } from "../../src/ml/client";
+import { directoryInput } from "../../src/modules/import/inputs";
+import { createImportService } from "../../src/modules/import/service";
+import { queueRescores } from "../../src/pipeline/rescore";
+import { toStamp } from "../../src/lib/time";
+import { readState } from "../../src/vectors/generations";
+import { vectorStore } from "../../src/vectors/store";
+import { loadGitManual, loadOtherManPages, nearCopy, rng, type CopyKind } from "./man-corpus";
+import { benchApp, benchUser, flag, percentile, request } from "./search-lib";
+import { parseSts } from "./stsb";
+import { cachedEmbeddings } from "./vector-cache";
+import { measureVault, todayPairs, vaultFigures } from "./suggestions-lib";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const sizes = flag("--sizes", "2000,5000,10000").split(",").map(Number);
+const captures = Number(flag("--captures", "20"));
+const knnQueries = Number(flag("--knn-queries", "200"));
+const dataDir = resolve(ROOT, flag("--data", "../shared/data/stsb"));
+const max = Math.max(...sizes);
+
+const notes = loadGitManual();
+if (notes.length < 50) throw new Error(`only ${notes.length} Git manual pages found (install git-man or set IDEAREPO_GIT_MAN_DIR)`);
+const filler: { name: string; body: string }[] = loadOtherManPages(max + captures * sizes.length);
+if (existsSync(join(dataDir, "sts-test.csv"))) {
+  const names = new Set(filler.map((f) => f.name));
+  for (const split of ["test", "dev"]) {
+    for (const p of parseSts(readFileSync(join(dataDir, `sts-${split}.csv`), "utf8"))) {
+      for (const s of [p.a, p.b]) {
+        const title = s.slice(0, 150).replace(/[:#]/g, " ").trim();
+        if (title && !names.has(title)) (names.add(title), filler.push({ name: title, body: s.length > 150 ? s : "" }));
+      }
+    }
+  }
+}
+const manPages = filler.length;
+const held = filler.splice(filler.length - captures * sizes.length); // captured one by one, timed
+console.log(`corpus: ${notes.length} Git notes, ${filler.length} filler ideas available (${manPages} man pages + STS-B sentences)`);
+
+const real = await startModels({ modelsDir: resolve(ROOT, "models"), embedModel: "use-lite", rerankModel: null });
+const model = cachedEmbeddings(real, join(tmpdir(), `idearepo-bench-vectors-${real.embedModelId.replace(/[^\w.-]/g, "_")}.bin`));
+const app = await benchApp(":memory:", model);
+const runner = app.pipeline!.runner()!;
+const user = await benchUser(app.deps, "pro");
+const db = app.deps.db;
+const liveCount = () => db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM ideas WHERE user_id = ? AND is_archived = 0").get(user.id)!.n;
+
+let fileNo = 0;
+async function importNotes(items: { name: string; body: string }[]): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "idearepo-scale-"));
+  // Unique file names over the run: an import skips a path it imported before.
+  items.forEach((n) => writeFileSync(join(dir, `n${fileNo++}.md`), `---\ntitle: ${n.name}\n---\n${n.body}\n`));
+  await createImportService(app.deps).importInput(user.id, "pro", directoryInput(dir), { from: "markdown" });
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const copies: { id: number; of: string; kind: CopyKind }[] = [];
+let used = 0;
+const results: string[] = [];
+for (const size of sizes) {
+  const first = copies.length === 0;
+  const copyCount = notes.filter((_, i) => i % 5 === 0).length;
+  const batch = filler.slice(used, used + Math.max(0, size - liveCount() - (first ? notes.length + copyCount : 0)));
+  used += batch.length;
+  const t0 = performance.now();
+  await importNotes(first ? [...notes, ...batch] : batch);
+  await runner.drain();
+  const importS = (performance.now() - t0) / 1000;
+  model.save();
+  if (first) {
+    const random = rng(25);
+    const kinds: CopyKind[] = ["trimmed", "reordered", "retitled"];
+    for (const [i, n] of notes.filter((_, i) => i % 5 === 0).entries()) {
+      const kind = kinds[i % kinds.length];
+      const r = await request(app, user.key, "POST", "/ideas", nearCopy(n, kind, random));
+      if (r.status !== 201) throw new Error(`capture failed: ${r.status}`);
+      copies.push({ id: r.body.id, of: n.name, kind });
+    }
+    await runner.drain();
+  }
+
+  // A capture's cost: POST /ideas, then its full pass (embedding, neighbours, relations, detections).
+  const post: number[] = [];
+  const pass: number[] = [];
+  for (const h of held.splice(0, captures)) {
+    const t1 = performance.now();
+    const r = await request(app, user.key, "POST", "/ideas", { title: h.name, body: h.body || undefined });
+    if (r.status !== 201) throw new Error(`capture failed: ${r.status}`);
+    const t2 = performance.now();
+    await runner.drain();
+    post.push(t2 - t1);
+    pass.push(performance.now() - t2);
+  }
+
+  // A re-scoring pass over the whole account (what an import or a 25% growth queues).
+  const gen = readState(db).active!;
+  const store = vectorStore(db, gen);
+  const n = liveCount();
+  store.markDirty(user.id);
+  const t3 = performance.now();
+  const waiting = db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs").get()!.n;
+  if (waiting > 0) throw new Error(`${waiting} jobs left after the drain (failed and delayed?)`);
+  const queued = queueRescores(db, store, [user.id], toStamp(new Date()));
+  await runner.drain();
+  const rescoreS = (performance.now() - t3) / 1000;
+
+  // The neighbour query alone, calibrated vs raw, alternating, over stored vectors of the account.
+  const ids = db.query<{ id: number }, [string]>("SELECT id FROM ideas WHERE user_id = ? AND is_archived = 0 ORDER BY id").all(user.id).map((r) => r.id);
+  const step = Math.max(1, Math.floor(ids.length / knnQueries));
+  const qs = ids.filter((_, i) => i % step === 0).slice(0, knnQueries).map((id) => store.ideaVector(id)!).filter(Boolean);
+  const tCal: number[] = [];
+  const tRaw: number[] = [];
+  for (const v of qs) {
+    let t = performance.now();
+    store.nearestCalibrated(user.id, v, 21);
+    tCal.push(performance.now() - t);
+    t = performance.now();
+    store.nearestIdeas(user.id, v, 21);
+    tRaw.push(performance.now() - t);
+  }
+
+  // Recall of the coarse pass (binary codes) against exact scoring of every vector, top 20.
+  const recall = (f: (v: Float32Array, mode: "exact" | "quantized") => { id: number }[]) => {
+    let hit = 0;
+    for (const v of qs) {
+      const exact = new Set(f(v, "exact").slice(0, 20).map((x) => x.id));
+      hit += f(v, "quantized").slice(0, 20).filter((x) => exact.has(x.id)).length;
+    }
+    return hit / (20 * qs.length);
+  };
+  const recallCal = recall((v, m) => store.nearestCalibrated(user.id, v, 20, m));
+  const recallRaw = recall((v, m) => store.nearestIdeas(user.id, v, 20, m));
+
+  // Quality: the product's rows, and today's rule judged from the side of the Git notes, the copies and a sample.
+  const product = measureVault(db, user.id, notes, copies);
+  const noteIds = db.query<{ id: number; title: string }, [string]>("SELECT id, title FROM ideas WHERE user_id = ? AND is_archived = 0").all(user.id);
+  const names = new Set(notes.map((x) => x.name));
+  const copyIds = new Set(copies.map((c) => c.id));
+  const measured = new Set(noteIds.filter((r) => names.has(r.title) || copyIds.has(r.id)).map((r) => r.id));
+  const sample = new Set(noteIds.filter((r) => !measured.has(r.id)).map((r) => r.id).filter((_, i) => i % 10 === 0));
+  const raw = todayPairs(db, gen, user.id, new Set([...measured, ...sample]));
+  const today = vaultFigures(db, user.id, notes, copies, raw.dups, raw.rels);
+  const pendingPairs = db.query<{ a: number; b: number }, [string]>(
+    "SELECT idea_id AS a, duplicate_of_id AS b FROM duplicate_detections WHERE user_id = ? AND status = 'pending'",
+  ).all(user.id).map((r) => [r.a, r.b] as [number, number]);
+  const touching = (pairs: [number, number][]) => pairs.filter(([a, b]) => (sample.has(a) && !measured.has(b)) || (sample.has(b) && !measured.has(a))).length;
+  const relCount = db.query<{ n: number }, [string]>(
+    "SELECT count(*) AS n FROM relations WHERE user_id = ? AND created_by = 'system' AND relation_type = 'related'",
+  ).get(user.id)!.n;
+
+  const p50 = (xs: number[]) => percentile(xs, 50).toFixed(1);
+  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+  const out = [
+    `\n### ${n} ideas (${used} filler), model ${model.embedModelId}`,
+    `import of ${batch.length + (first ? notes.length : 0)} + background pass (with its re-scoring): ${importS.toFixed(1)} s`,
+    "| figure | product (calibrated) | today (raw cosine, same vectors) |",
+    "|---|---:|---:|",
+    `| false duplicate detections among the ${notes.length} Git notes (per 20 notes) | ${product.falseDuplicates} (${(product.falseDuplicates / notes.length * 20).toFixed(2)}) | ${today.falseDuplicates} (${(today.falseDuplicates / notes.length * 20).toFixed(2)}) |`,
+    `| false detections touching ${sample.size} sampled filler ideas, per 20 of them | ${(touching(pendingPairs) / sample.size * 20).toFixed(2)} | ${(touching(raw.dups) / sample.size * 20).toFixed(2)} |`,
+    `| near-copies found | ${product.copiesFound}/${copies.length} (${pct(product.copiesFound / copies.length)}) | ${today.copiesFound}/${copies.length} |`,
+    `| relations between Git notes | ${product.related} | ${today.related} |`,
+    `| … per note, median / max | ${product.relatedMedian} / ${product.relatedMax} | ${today.relatedMedian} / ${today.relatedMax} |`,
+    `| … agreeing with an author's link | ${pct(product.agreeing / Math.max(1, product.related))} | ${pct(today.agreeing / Math.max(1, today.related))} |`,
+    `| automatic relations in the account, per idea | ${(2 * relCount / n).toFixed(2)} | |`,
+    `| neighbour query (21), p50 / p95 ms, ${qs.length} queries alternating | ${p50(tCal)} / ${percentile(tCal, 95).toFixed(1)} | raw ${p50(tRaw)} / ${percentile(tRaw, 95).toFixed(1)} |`,
+    `| recall@20 of the coarse pass against exact scoring, ${qs.length} queries | ${recallCal.toFixed(3)} | raw ${recallRaw.toFixed(3)} |`,
+    `| a capture: POST /ideas p50, then its full pass p50 (ms, ${post.length} captures) | ${p50(post)}, ${p50(pass)} | |`,
+    `| re-scoring pass over ${queued} ideas | ${rescoreS.toFixed(1)} s (${(rescoreS * 1000 / Math.max(1, queued)).toFixed(1)} ms an idea) | |`,
+  ];
+  console.log(out.join("\n"));
+  results.push(...out);
+}
+
+console.log("\n\n# summary\n" + results.join("\n"));
+await app.close();
+model.save();
+await model.close();
