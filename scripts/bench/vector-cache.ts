@@ -4,19 +4,24 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { ModelClient } from "../../src/ml/client";
 
-export function cachedEmbeddings(model: ModelClient, file: string): ModelClient & { save(): void } {
+/** The texts and vectors a cache file holds (empty when there is none). */
+export function readVectorCache(file: string, dim: number): Map<string, Float32Array> {
   const cache = new Map<string, Float32Array>();
-  if (existsSync(file)) {
-    const buf = readFileSync(file);
-    const dec = new TextDecoder();
-    for (let o = 0; o < buf.length; ) {
-      const len = buf.readUInt32LE(o);
-      const text = dec.decode(buf.subarray(o + 4, o + 4 + len));
-      o += 4 + len;
-      cache.set(text, new Float32Array(buf.buffer.slice(buf.byteOffset + o, buf.byteOffset + o + model.dim * 4)));
-      o += model.dim * 4;
-    }
+  if (!existsSync(file)) return cache;
+  const buf = readFileSync(file);
+  const dec = new TextDecoder();
+  for (let o = 0; o < buf.length; ) {
+    const len = buf.readUInt32LE(o);
+    const text = dec.decode(buf.subarray(o + 4, o + 4 + len));
+    o += 4 + len;
+    cache.set(text, new Float32Array(buf.buffer.slice(buf.byteOffset + o, buf.byteOffset + o + dim * 4)));
+    o += dim * 4;
   }
+  return cache;
+}
+
+export function cachedEmbeddings(model: ModelClient, file: string): ModelClient & { save(): void } {
+  const cache = readVectorCache(file, model.dim);
   let added = false;
   return {
 
