@@ -31,10 +31,9 @@ export class WalSyncError extends Error {
   }
 }
 
-/** Where a failed sync and the recovery are reported (the storage monitor: the log and /health). */
+/** Where a failed sync is reported (the storage monitor: the log and /health). */
 export interface SyncReporter {
   failed(error: unknown): unknown;
-  succeeded(): void;
 }
 
 interface Round {
@@ -124,7 +123,8 @@ export function createDurabilityBarrier(db: Database, walFile: string) {
     synced = count();
     refusing = null;
     db.exec("PRAGMA query_only = 0");
-    reporter?.succeeded();
+    // Health stays "failing" until a write goes through (src/app.ts): the checkpoint proves nothing depends on the
+    // WAL any more, not that the storage works (with an empty WAL it succeeds without a single sync).
   }
 
   return {
@@ -159,7 +159,7 @@ export function createDurabilityBarrier(db: Database, walFile: string) {
     refusing(): string | null {
       return refusing ? `WAL sync failed (${refusing.error.code}): changes are refused until a checkpoint makes every commit durable` : null;
     },
-    /** The storage monitor hears of failures and recoveries (app.ts), so the log and /health say it once. */
+    /** The storage monitor hears of failures (app.ts), so the log and /health say it once. */
     reportTo(r: SyncReporter): void {
       reporter = r;
     },
