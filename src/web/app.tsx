@@ -1,7 +1,8 @@
 // The app shell: finds out who is here (setup, sign-in or a session), then renders the page for the URL.
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { onUnauthorized } from "./api/client";
-import { getSession, getSetupStatus, signOut } from "./api/session";
+import { signOut } from "./api/session";
+import { takeBoot } from "./boot";
 import { getMe } from "./api/user";
 import type { User } from "./api/types";
 import { describeError } from "./errors";
@@ -27,12 +28,11 @@ export function App() {
 
   const load = useCallback(async () => {
     try {
-      // Both questions at once: one round trip before the first page instead of two.
-      const me = getSession().catch(() => null);
-      const status = await getSetupStatus();
-      if (status.needs_setup) return setBoot({ state: "setup" });
-      const user = await me;
-      setBoot(user ? { state: "ready", user } : { state: "signin", registrationOpen: status.registration_open });
+      // Started by main.tsx before the first render (src/web/boot.ts): a user answers at once, without the setup status.
+      const who = await takeBoot();
+      if (who.user) return setBoot({ state: "ready", user: who.user });
+      if (who.status.needs_setup) return setBoot({ state: "setup" });
+      setBoot({ state: "signin", registrationOpen: who.status.registration_open });
     } catch (e) {
       setBoot({ state: "error", message: describeError(e) });
     }

@@ -1,11 +1,13 @@
-// Boots the browser app: theme first (no flash of the wrong colours), then links, shortcuts and the shell.
+// Boots the browser app: the first requests, the theme (no flash of the wrong colours), links, shortcuts, the shell.
 import { render } from "preact";
 import { App } from "./app";
 import { interceptLinks } from "./router";
 import { installShortcuts } from "./lib/keys";
 import { applyTheme } from "./lib/theme";
 import { startOutboxFlusher } from "./api/outbox";
+import { startBoot } from "./boot";
 
+startBoot(); // the first requests go out before anything renders
 applyTheme();
 interceptLinks();
 installShortcuts();

@@ -46,7 +46,32 @@ export function apiUrl(path: string, query?: RequestOptions["query"]): string {
   return `/api/v1${path}${s ? `?${s}` : ""}`;
 }
 
+// GETs started before the page that reads them has rendered (src/web/boot.ts): the page's own identical GET takes
+// the answer once, if it is fresh; otherwise it asks again.
+const early = new Map<string, { at: number; answer: Promise<unknown> }>();
+const EARLY_FRESH_MS = 5000;
+
+/** Starts a GET now, for a page about to ask for exactly this (same path and query). */
+export function prefetch(path: string, query?: RequestOptions["query"]): void {
+  const url = apiUrl(path, query);
+  if (early.has(url)) return;
+  const answer = request("GET", path, { query, quiet401: true });
+  answer.catch(() => {}); // read (or dropped) later; never an unhandled rejection
+  early.set(url, { at: performance.now(), answer });
+}
+
+function takeEarly(url: string): Promise<unknown> | null {
+  const e = early.get(url);
+  if (!e) return null;
+  early.delete(url);
+  return performance.now() - e.at <= EARLY_FRESH_MS ? e.answer : null;
+}
+
 export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  if (method === "GET" && !opts.raw && early.size) {
+    const answer = takeEarly(apiUrl(path, opts.query));
+    if (answer) return answer as Promise<T>;
+  }
   const headers: Record<string, string> = { accept: "application/json" };
   let body: BodyInit | undefined;
   if (opts.body instanceof FormData || opts.body instanceof Blob) body = opts.body;

@@ -114,8 +114,13 @@ function useReviewTotal(path: string): number | null {
   useEffect(() => {
     if (path === "/review") return; // the page fetches the queue itself and publishes the total
     const ctl = new AbortController();
-    getReview(ctl.signal).catch(() => {}); // a badge is a hint: a failed read leaves the last count
-    return () => ctl.abort();
+    // After the page's own requests: the queue is the heaviest read of the API at 10,000 ideas, and the server
+    // answers one request at a time, so read first it would hold up the rows (docs/performance.md).
+    const timer = setTimeout(() => getReview(ctl.signal).catch(() => {}), 600); // a badge is a hint: a failed read leaves the last count
+    return () => {
+      clearTimeout(timer);
+      ctl.abort();
+    };
   }, [path]);
   return total;
 }

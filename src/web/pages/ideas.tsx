@@ -8,7 +8,7 @@ import { Page } from "../components/page";
 import { setQuery, useLocation } from "../router";
 import { isPro, useSession } from "../session";
 import { BulkBar } from "./ideas/bulk-bar";
-import { FilterBar, hasFilters, readFilters, type FilterChange } from "./ideas/filters";
+import { FilterBar, hasFilters, listQuery, readFilters, type FilterChange } from "./ideas/filters";
 import { IdeaRow, type LooksLike } from "./ideas/idea-row";
 import { ListFoot, ListStates } from "./ideas/list-states";
 import { ArchiveDialog, BulkReportNotice, ListHead } from "./ideas/selection-parts";
@@ -35,7 +35,7 @@ export function IdeasPage(_props: { params: Record<string, string> }) {
   const session = useSession();
   const filters = readFilters(query);
   const types = filters.tag ? undefined : filters.types.join(",") || undefined;
-  const list = useIdeaList({ status: filters.status, tag: filters.tag, connection_types: types });
+  const list = useIdeaList(listQuery(filters));
   const filterKey = `${filters.status ?? ""}|${filters.tag ?? ""}|${types ?? ""}`;
   const sel = useSelection(list, filterKey);
   const keys = useRowKeys(list.ideas, filterKey, sel.toggle);

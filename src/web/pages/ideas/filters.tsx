@@ -1,4 +1,5 @@
 // The list's filters: status, tag and connection types, all kept in the URL (?status=&tag=&connection_types=).
+import type { ListQuery } from "../../api/ideas";
 import { RELATION_TYPES, STATUSES, type RelationType, type Status, type Tag } from "../../api/types";
 
 export interface Filters { status?: Status; tag?: string; types: RelationType[] }
@@ -16,6 +17,9 @@ export function readFilters(query: URLSearchParams): Filters {
 }
 
 export const hasFilters = (f: Filters) => !!(f.status || f.tag || f.types.length);
+
+/** The API query for these filters (a tag wins over connection types, which the API would ignore). */
+export const listQuery = (f: Filters): ListQuery => ({ status: f.status, tag: f.tag, connection_types: f.tag ? undefined : f.types.join(",") || undefined });
 
 export interface FilterChange { status?: string | null; tag?: string | null; connection_types?: string | null }
 

@@ -8,6 +8,9 @@ export const PAGE_SIZE = 50;
 
 export type ListPhase = "loading" | "ready" | "error";
 
+/** The list's query for one page: the same object (and so the same URL) for the boot's early read and the hook's. */
+export const pageQuery = (filters: ListQuery, offset: number): ListQuery => ({ ...filters, limit: PAGE_SIZE, offset });
+
 export interface IdeaList {
   ideas: Idea[];
   phase: ListPhase;
@@ -36,7 +39,7 @@ export function useIdeaList(filters: ListQuery): IdeaList {
   const fetchRange = useCallback(async (count: number, signal?: AbortSignal) => {
     const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
     const answers = await Promise.all(
-      Array.from({ length: pages }, (_, i) => listIdeas({ ...filtersRef.current, limit: PAGE_SIZE, offset: i * PAGE_SIZE }, signal)),
+      Array.from({ length: pages }, (_, i) => listIdeas(pageQuery(filtersRef.current, i * PAGE_SIZE), signal)),
     );
     const seen = new Set<number>();
     const all = answers.flatMap((a) => a.ideas).filter((i) => !seen.has(i.id) && seen.add(i.id));
@@ -73,7 +76,7 @@ export function useIdeaList(filters: ListQuery): IdeaList {
     setLoadingMore(true);
     try {
       const offset = loaded.current;
-      const r = await listIdeas({ ...filtersRef.current, limit: PAGE_SIZE, offset });
+      const r = await listIdeas(pageQuery(filtersRef.current, offset));
       if (my !== gen.current) return;
       loaded.current = offset + PAGE_SIZE;
       setIdeas((prev) => {
