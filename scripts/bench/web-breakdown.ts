@@ -5,7 +5,7 @@
 import type { Browser } from "playwright-core";
 import { rmSync } from "node:fs";
 import { flag } from "./lib";
-import { benchInitScript, launchBrowser, median, signedInContext, startWebBenchServer, type WebBenchServer } from "./web-lib";
+import { benchInitScript, launchBrowser, median, signedInContext, startWebBenchServer, timeFetch, type WebBenchServer } from "./web-lib";
 
 declare const window: any;
 const IDEAS = flag("ideas", 10_000);
@@ -61,6 +61,12 @@ if (import.meta.main) {
     console.log(`| phase of a cold /ideas load (${IDEAS.toLocaleString("en")} ideas, median of ${RUNS}) | ms from navigation start (bytes) |`);
     console.log("|---|---|");
     for (const [k, v] of rows) console.log(`| ${k} | ${v.toFixed(k.endsWith("bytes") || k.endsWith("count") ? 0 : 1)} |`);
+    // The server answers one request at a time: what each boot-time read costs it on its own.
+    for (const path of ["/user/me", "/setup", "/ideas?limit=50&offset=0", "/tags", "/review"]) {
+      const ms: number[] = [];
+      for (let i = 0; i < 7; i++) ms.push(await timeFetch(`${server.base}/api/v1${path}`, { headers: { "x-api-key": server.key } }));
+      console.log(`| raw GET ${path}, median of 7 | ${median(ms.slice(2)).toFixed(1)} ms |`);
+    }
   } finally {
     await browser.close();
     await server.app.stop();

@@ -25,6 +25,10 @@ import {
 const IDEAS = flag("ideas", 10_000);
 const RUNS = flag("runs", 15);
 const TARGET_MS = 300;
+// Issue 27: a cold load of /ideas at 10,000 ideas until rows are interactive, and in-app navigation.
+const COLD_MEDIAN_MS = 400;
+const COLD_P95_MS = 700;
+const IN_APP_P95_MS = 150;
 
 interface Ctx { server: WebBenchServer; browser: Browser; runs: number }
 type Figures = (ctx: Ctx) => Promise<Row[]>;
@@ -110,15 +114,13 @@ const ideasList: Figures = async (ctx) => {
       row("web", `/ideas full load → first 50 of ${IDEAS.toLocaleString("en")} rows interactive (median)`, median(load), "ms", {
         baseline: { name: "bare shell, static files", value: median(shell) },
         ratio: median(shell) / median(load),
-        // A full load cannot beat fetching and starting the bundle, which this machine's load sets: the target is
-        // what the app adds on top of the bare shell measured in the same run.
-        target: `≤ bare shell + ${TARGET_MS} ms`,
-        ok: median(overShell) <= TARGET_MS,
+        target: `≤ ${COLD_MEDIAN_MS} ms`,
+        ok: median(load) <= COLD_MEDIAN_MS,
       }),
       row("web", "/ideas full load (p95)", percentile(load, 95), "ms", {
         baseline: { name: "bare shell, static files", value: percentile(shell, 95) },
-        target: `≤ bare shell + ${TARGET_MS} ms`,
-        ok: percentile(overShell, 95) <= TARGET_MS,
+        target: `≤ ${COLD_P95_MS} ms`,
+        ok: percentile(load, 95) <= COLD_P95_MS,
       }),
       row("web", "/ideas in-app navigation → rows interactive (median)", median(click), "ms", {
         baseline: { name: "raw GET /ideas?limit=50", value: median(raw) },
@@ -128,8 +130,8 @@ const ideasList: Figures = async (ctx) => {
       }),
       row("web", "/ideas in-app navigation (p95)", percentile(click, 95), "ms", {
         baseline: { name: "raw GET /ideas?limit=50", value: percentile(raw, 95) },
-        target: `≤ ${TARGET_MS} ms`,
-        ok: percentile(click, 95) <= TARGET_MS,
+        target: `≤ ${IN_APP_P95_MS} ms`,
+        ok: percentile(click, 95) <= IN_APP_P95_MS,
       }),
     ];
   } finally {
