@@ -1,10 +1,11 @@
 // Recall of the vector index's coarse pass for the calibrated score, at account sizes: does the quantized
 // nearestCalibrated (Hamming on the raw query's signs, then the calibrated query against the codes; codes.ts) hold
 // the exact calibrated top 20? Beside the same figure for raw cosine (nearestIdeas) on the same vectors, same run.
-// The vectors: USE-lite embeddings of suggestions-scale.ts's corpus (Git's manual, other man pages, STS-B sentences,
-// in that order; cached in the same file), put into one account of the product's store directly (no pipeline).
+// The vectors: USE-lite embeddings of suggestions-scale.ts's corpus (its cache file; --embed embeds the rest of the
+// corpus first), then distinct mixtures of two of them up to the size; put into one account of the product's store
+// directly (no pipeline). Queries: every (size / queries)th stored vector.
 //
-//   bun scripts/bench/calibrated-recall.ts [--sizes 2000,5000,10000] [--queries 200]
+//   bun scripts/bench/calibrated-recall.ts [--sizes 2000,5000,10000] [--queries 200] [--embed]
 import { readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -16,30 +17,48 @@ import { vectorStore } from "../../src/vectors/store";
 import { loadGitManual, loadOtherManPages } from "./man-corpus";
 import { flag, percentile } from "./search-lib";
 import { parseSts } from "./stsb";
-import { cachedEmbeddings } from "./vector-cache";
+import { cachedEmbeddings, readVectorCache } from "./vector-cache";
+import { makeRandom } from "../../test/fixtures/random";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const sizes = flag("--sizes", "2000,5000,10000").split(",").map(Number);
 const QUERIES = Number(flag("--queries", "200"));
 const max = Math.max(...sizes);
 
-// The corpus of suggestions-scale.ts, in its order: Git's manual, other man pages, STS-B sentences.
-const texts = loadGitManual().map((n) => ideaText(n.name, n.body));
-for (const p of loadOtherManPages(max)) texts.push(ideaText(p.name, p.body));
-const sts = resolve(ROOT, "../shared/data/stsb/sts-test.csv");
-if (texts.length < max && existsSync(sts)) for (const p of parseSts(readFileSync(sts, "utf8"))) texts.push(p.a, p.b);
-const corpus = [...new Set(texts)].slice(0, max);
-if (corpus.length < max) throw new Error(`only ${corpus.length} texts`);
+// The cached embeddings of suggestions-scale.ts's corpus (embedding the rest of it here when --embed is given: slow),
+// then, past the real ones, distinct normalised mixtures of two real vectors (as vector-recall.ts seeds its sizes).
 const real = await startModels({ modelsDir: join(ROOT, "models"), embedModel: "use-lite", rerankModel: null });
-const model = cachedEmbeddings(real, join(tmpdir(), `idearepo-bench-vectors-${real.embedModelId.replace(/[^\w.-]/g, "_")}.bin`));
-const vectors: Float32Array[] = [];
-for (let i = 0; i < corpus.length; i += 512) {
-  vectors.push(...(await model.embed(corpus.slice(i, i + 512))));
-  model.save();
-}
 const MODEL = real.embedModelId;
 const DIM = real.dim;
-await model.close();
+const file = join(tmpdir(), `idearepo-bench-vectors-${MODEL.replace(/[^\w.-]/g, "_")}.bin`);
+if (process.argv.includes("--embed")) {
+  const texts = loadGitManual().map((n) => ideaText(n.name, n.body));
+  for (const p of loadOtherManPages(max)) texts.push(ideaText(p.name, p.body));
+  const sts = resolve(ROOT, "../shared/data/stsb/sts-test.csv");
+  if (texts.length < max && existsSync(sts)) for (const p of parseSts(readFileSync(sts, "utf8"))) texts.push(p.a, p.b);
+  const model = cachedEmbeddings(real, file);
+  const corpus = [...new Set(texts)].slice(0, max);
+  for (let i = 0; i < corpus.length; i += 512) {
+    await model.embed(corpus.slice(i, i + 512));
+    model.save();
+  }
+}
+await real.close();
+const vectors = [...readVectorCache(file, DIM).values()];
+const realCount = vectors.length;
+if (realCount < 500) throw new Error(`only ${realCount} cached vectors: run scripts/bench/suggestions-scale.ts first`);
+const random = makeRandom(42);
+while (vectors.length < max) {
+  const a = vectors[Math.floor(random() * realCount)];
+  const b = vectors[Math.floor(random() * realCount)];
+  const w = 0.3 + 0.4 * random();
+  const m = new Float32Array(DIM);
+  let n2 = 0;
+  for (let i = 0; i < DIM; i++) (m[i] = w * a[i] + (1 - w) * b[i]), (n2 += m[i] * m[i]);
+  for (let i = 0; i < DIM; i++) m[i] /= Math.sqrt(n2);
+  vectors.push(m);
+}
+console.log(`${realCount} real vectors (man pages, Git's manual, sentences), ${vectors.length - realCount} mixtures past them`);
 
 const db = openDb(":memory:");
 const gen = planGenerations(db, { model: "use-lite", model_id: MODEL, dim: DIM }, new Date().toISOString()).active!;
