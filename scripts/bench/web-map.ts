@@ -1,10 +1,16 @@
-// The mind map at size in headless Chromium: 2,000 ideas and 5,000 relations on one Pro account, then
-//   layout settle: from the renderer's start (data fetched, sigma chunk loaded) until ForceAtlas2 stops moving nodes,
-//     and from the navigation start until then;
-//   frame time while panning: requestAnimationFrame deltas (p50/p95) during a scripted mouse pan over the settled map,
-//     beside the same pan over an empty page in the same browser (the frame rate the browser gives anything).
+// The mind map at size in headless Chromium: 2,000 ideas / 5,000 relations (and 10,000 / 25,000 with --large) on one
+// Pro account, each run alternating the product and its baseline in the same browser:
+//   layout settle, first visit: the account's remembered positions cleared (DELETE /map/positions), from the renderer's
+//     start (data fetched, sigma chunk loaded) until the layout worker's positions are in and still; and from the
+//     navigation start;
+//   layout settle, second visit: the same map opened again in a fresh context, positions remembered (nothing to lay
+//     out: the floor of drawing this graph);
+//   input latency during the layout: a key pressed in the map's search box every 50 ms while the first visit's layout
+//     runs, from the event's timestamp to the next frame after its handler; baseline: the same keys on an empty page;
+//   frame time while panning: requestAnimationFrame deltas (p50/p95) during a scripted mouse pan over the settled map
+//     (from an empty spot, so it pans rather than drags a node), beside the same pan over an empty page.
 //
-//   bun scripts/bench/web-map.ts [--ideas 2000] [--edges 5000] [--runs 3] [--json]
+//   bun scripts/bench/web-map.ts [--ideas 2000] [--edges 5000] [--runs 3] [--large] [--large-runs 1]
 //
 // Ideas are captured through the API with the background pipeline paused (no system relations appear while measuring);
 // relations go through POST /map/relations in bulk, 50 per call, as related/inspires pairs (never refused as cycles);
@@ -57,9 +63,8 @@ export async function seedRelations(server: WebBenchServer, edges: number): Prom
   return (performance.now() - t0) / 1000;
 }
 
-/** rAF deltas (ms) while the mouse drags across `page` from the centre, left and back. */
-async function panFrames(page: Page): Promise<number[]> {
-  const box = { x: 640, y: 470 };
+/** rAF deltas (ms) while the mouse drags across `page` from `from`, left and back. */
+async function panFrames(page: Page, from = { x: 640, y: 470 }): Promise<number[]> {
   await page.evaluate(() => {
     window.__frames = [];
     window.__panning = true;
@@ -71,11 +76,11 @@ async function panFrames(page: Page): Promise<number[]> {
     };
     requestAnimationFrame((t: number) => { last = t; requestAnimationFrame(tick); });
   });
-  await page.mouse.move(box.x, box.y);
+  await page.mouse.move(from.x, from.y);
   await page.mouse.down();
   for (let i = 1; i <= PAN_STEPS; i++) {
     const dx = Math.sin((i / PAN_STEPS) * Math.PI * 2) * 300;
-    await page.mouse.move(box.x + dx, box.y + dx / 3);
+    await page.mouse.move(from.x + dx, from.y + dx / 3);
   }
   await page.mouse.up();
   return page.evaluate(() => {
@@ -84,55 +89,138 @@ async function panFrames(page: Page): Promise<number[]> {
   });
 }
 
-async function openMap(browser: Browser, server: WebBenchServer): Promise<{ page: Page; close: () => Promise<void>; layoutMs: number; navToSettled: number; nodes: number }> {
-  const context = await signedInContext(browser, server);
-  const page = await context.newPage();
-  await page.goto(`${server.base}/map`);
-  const done = await page.waitForFunction(() => {
-    const v = document.querySelector(".map-canvas")?.idearepoMap;
-    return v && v.layoutMs != null && { layoutMs: v.layoutMs as number, at: performance.now(), nodes: v.visibleIds().length as number };
-  }, null, { timeout: 120_000, polling: "raf" });
-  const out = (await done.jsonValue()) as { layoutMs: number; at: number; nodes: number };
-  return { page, close: () => context.close(), layoutMs: out.layoutMs, navToSettled: out.at, nodes: out.nodes };
+/** Records, for every keydown on the page, when it happened and the time from its timestamp to the next frame after it. */
+const LATENCY_PROBE = () => {
+  window.__latency = [];
+  document.addEventListener("keydown", (e: any) => {
+    requestAnimationFrame(() => window.__latency.push([e.timeStamp, performance.now() - e.timeStamp]));
+  }, true);
+};
+
+/**
+ * Presses Shift every 50 ms (a key no page acts on), without waiting on the page in between (a busy page queues them,
+ * and their latency shows it), checking `stop()` every fourth key; at most `max` keys. Answers [timestamp, latency]s.
+ */
+async function pressWhile(page: Page, stop: () => Promise<boolean>, max = 400): Promise<Array<[number, number]>> {
+  for (let i = 0; i < max; i++) {
+    if (i % 4 === 0 && (await stop())) break;
+    await page.keyboard.press("Shift", { delay: 0 });
+    await Bun.sleep(50);
+  }
+  return page.evaluate(() => window.__latency as Array<[number, number]>);
 }
 
-export async function mindMapFigures(browser: Browser, opts: { ideas?: number; edges?: number; runs?: number } = {}): Promise<{ rows: Row[]; lines: string[] }> {
+const settledFigures = () => {
+  const v = document.querySelector(".map-canvas")?.idearepoMap;
+  return v && v.layoutMs != null ? { layoutMs: v.layoutMs as number, at: performance.now(), nodes: v.visibleIds().length as number, placed: v.placed as number } : null;
+};
+
+interface Visit { page: Page; close: () => Promise<void>; layoutMs: number; navToSettled: number; nodes: number; placed: number; latency: number[] }
+
+/** Opens /map in a fresh signed-in context; with `typeWhileArranging`, presses keys in the search box until settled. */
+async function openMap(browser: Browser, server: WebBenchServer, typeWhileArranging: boolean): Promise<Visit> {
+  const context = await signedInContext(browser, server);
+  const page = await context.newPage();
+  await page.addInitScript(LATENCY_PROBE);
+  await page.goto(`${server.base}/map`, { waitUntil: typeWhileArranging ? "commit" : "load" });
+  let keys: Array<[number, number]> = [];
+  if (typeWhileArranging) keys = await pressWhile(page, async () => (await page.evaluate(settledFigures)) !== null);
+  const done = await page.waitForFunction(settledFigures, null, { timeout: 300_000, polling: "raf" });
+  const out = (await done.jsonValue()) as { layoutMs: number; at: number; nodes: number; placed: number };
+  const marks = await page.evaluate(() => performance.getEntriesByType("mark").filter((m: any) => m.name.startsWith("map:")).map((m: any) => `${m.name} ${m.startTime.toFixed(0)}${m.detail ? " " + JSON.stringify(m.detail) : ""}`));
+  console.error(`  settled at ${out.at.toFixed(0)} (layoutMs ${out.layoutMs.toFixed(0)}); ${marks.join("; ")}`);
+  // The keys pressed while the layout ran: from the worker's start to the settled positions.
+  const layoutStart = await page.evaluate(() => performance.getEntriesByName("map:layout-start")[0]?.startTime ?? null);
+  const latency = layoutStart === null ? [] : keys.filter(([t]) => t >= layoutStart && t <= out.at).map(([, l]) => l);
+  return { page, close: () => context.close(), layoutMs: out.layoutMs, navToSettled: out.at, nodes: out.nodes, placed: out.placed, latency };
+}
+
+/** A point of the canvas with no node under it, near its centre, in page coordinates. */
+async function emptySpot(page: Page): Promise<{ x: number; y: number }> {
+  return page.evaluate(() => {
+    const el = document.querySelector(".map-canvas");
+    const v = el.idearepoMap;
+    const r = el.getBoundingClientRect();
+    for (let ring = 0; ring < 40; ring++) {
+      for (let k = 0; k < 16; k++) {
+        const x = r.width / 2 + Math.cos(k) * ring * 8, y = r.height / 2 + Math.sin(k) * ring * 8;
+        if (v.nodeAt(x, y) === null && v.nodeAt(x + 300, y + 100) === null && v.nodeAt(x - 300, y - 100) === null) return { x: r.left + x, y: r.top + y };
+      }
+    }
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  });
+}
+
+export interface MapFigures { rows: Row[]; lines: string[] }
+
+export async function mindMapFigures(browser: Browser, opts: { ideas?: number; edges?: number; runs?: number } = {}): Promise<MapFigures> {
   const ideas = opts.ideas ?? IDEAS, edges = opts.edges ?? EDGES, runs = opts.runs ?? RUNS;
   const server = await startWebBenchServer({ ideas });
   try {
     const seedSeconds = await seedRelations(server, edges);
     console.error(`mind map: ${ideas} ideas seeded in ${server.seedSeconds.toFixed(1)} s, ${edges} relations in ${seedSeconds.toFixed(1)} s`);
-    const settle: number[] = [], navSettle: number[] = [], frames: number[] = [], blank: number[] = [];
+    const first: number[] = [], navFirst: number[] = [], second: number[] = [], navSecond: number[] = [];
+    const latency: number[] = [], blankLatency: number[] = [], frames: number[] = [], blank: number[] = [];
     const blankCtx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const blankPage = await blankCtx.newPage();
-    await blankPage.setContent("<!doctype html><title>blank</title><p>baseline</p>");
+    await blankPage.addInitScript(LATENCY_PROBE);
+    await blankPage.setContent("<!doctype html><title>blank</title><p>baseline</p><input aria-label=field>");
+    await blankPage.evaluate(LATENCY_PROBE);
     for (let i = 0; i < runs + 1; i++) {
-      const m = await openMap(browser, server);
-      if (m.nodes !== ideas) throw new Error(`expected ${ideas} nodes on the map, saw ${m.nodes}`);
-      const f = await panFrames(m.page);
+      // First visit: nothing remembered, the worker lays out every node.
+      const cleared = await fetch(`${server.base}/api/v1/map/positions`, { method: "DELETE", headers: { "x-api-key": server.key } });
+      if (!cleared.ok) throw new Error(`DELETE /map/positions: ${cleared.status}`);
+      const one = await openMap(browser, server, true);
+      if (one.nodes !== ideas) throw new Error(`expected ${ideas} nodes on the map, saw ${one.nodes}`);
+      if (one.placed !== ideas) throw new Error(`first visit placed ${one.placed} of ${ideas}`);
+      const f = await panFrames(one.page, await emptySpot(one.page));
+      // The positions are saved in the background after the layout; wait for them before the second visit.
+      for (let t = 0; t < 600; t++) {
+        const r = await fetch(`${server.base}/api/v1/map/positions`, { headers: { "x-api-key": server.key } });
+        if (((await r.json()) as { positions: unknown[] }).positions.length === ideas) break;
+        await Bun.sleep(100);
+      }
+      await one.close();
+      // The baseline for input and panning, in the same run: an empty page.
+      await blankPage.evaluate(() => { window.__latency = []; });
+      const bl = (await pressWhile(blankPage, async () => false, Math.max(10, one.latency.length))).map(([, l]) => l);
       const b = await panFrames(blankPage);
-      await m.close();
+      // Second visit: every position remembered.
+      const two = await openMap(browser, server, false);
+      if (two.placed !== 0) throw new Error(`second visit placed ${two.placed} nodes; expected none`);
+      await two.close();
+      console.error(`run ${i}: first visit ${one.layoutMs.toFixed(0)} ms (${one.latency.length} keys, max ${Math.max(0, ...one.latency).toFixed(0)} ms), second ${two.layoutMs.toFixed(0)} ms, pan p95 ${percentile(f, 95).toFixed(0)} ms`);
       if (i === 0) continue; // warm-up: JIT, the server's statement cache, the bundle in memory
-      settle.push(m.layoutMs);
-      navSettle.push(m.navToSettled);
+      first.push(one.layoutMs);
+      navFirst.push(one.navToSettled);
+      second.push(two.layoutMs);
+      navSecond.push(two.navToSettled);
+      latency.push(...one.latency);
+      blankLatency.push(...bl);
       frames.push(...f);
       blank.push(...b);
     }
     await blankCtx.close();
-    const med = (xs: number[]) => percentile(xs, 50);
+    const pct = (xs: number[], p: number) => (xs.length ? percentile(xs, p) : NaN);
+    const med = (xs: number[]) => pct(xs, 50);
     // rAF deltas alternate between a rendered frame and an idle one when rendering is slow, so the mean matters too.
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    const size = `${ideas.toLocaleString("en")} ideas / ${edges.toLocaleString("en")} edges`;
+    const runsOf = (xs: number[]) => xs.map((v) => fmtMs(v)).join(", ");
     const lines = [
-      `| mind map ${ideas.toLocaleString("en")} ideas / ${edges.toLocaleString("en")} edges: layout settle (renderer start → settled) | median ${fmtMs(med(settle))} (runs: ${settle.map((v) => fmtMs(v)).join(", ")}) | | |`,
-      `| mind map: navigation → layout settled | median ${fmtMs(med(navSettle))} | | |`,
-      `| mind map: frame time while panning | p50 ${fmtMs(med(frames))}, p95 ${fmtMs(percentile(frames, 95))}, mean ${fmtMs(mean(frames))} (${frames.length} frames) | empty page, same pan, same browser | p50 ${fmtMs(med(blank))}, p95 ${fmtMs(percentile(blank, 95))}, mean ${fmtMs(mean(blank))} |`,
+      `| mind map ${size}: layout settled, first visit (renderer start → positions still) | median ${fmtMs(med(first))} (runs: ${runsOf(first)}) | second visit, positions remembered (nothing to lay out) | median ${fmtMs(med(second))} (runs: ${runsOf(second)}) |`,
+      `| mind map ${size}: navigation → layout settled, first visit | median ${fmtMs(med(navFirst))} | second visit | median ${fmtMs(med(navSecond))} |`,
+      `| mind map ${size}: input latency while the layout runs (key → next frame) | p50 ${fmtMs(med(latency))}, p95 ${fmtMs(pct(latency, 95))}, max ${fmtMs(pct(latency, 100))} (${latency.length} keys) | empty page, same keys | p50 ${fmtMs(med(blankLatency))}, p95 ${fmtMs(pct(blankLatency, 95))}, max ${fmtMs(pct(blankLatency, 100))} |`,
+      `| mind map ${size}: frame time while panning | p50 ${fmtMs(med(frames))}, p95 ${fmtMs(pct(frames, 95))}, mean ${fmtMs(mean(frames))} (${frames.length} frames) | empty page, same pan, same browser | p50 ${fmtMs(med(blank))}, p95 ${fmtMs(pct(blank, 95))}, mean ${fmtMs(mean(blank))} |`,
     ];
+    const tag = `mind map ${ideas}/${edges}`;
     const rows = [
-      row("web", `mind map ${ideas}/${edges}: layout settle (median)`, med(settle), "ms"),
-      row("web", "mind map: navigation → layout settled (median)", med(navSettle), "ms"),
-      row("web", "mind map: frame time while panning (p50)", med(frames), "ms", { baseline: { name: "empty page, same pan", value: med(blank) }, ratio: med(blank) / med(frames) }),
-      row("web", "mind map: frame time while panning (mean)", mean(frames), "ms", { baseline: { name: "empty page, same pan", value: mean(blank) }, ratio: mean(blank) / mean(frames) }),
-      row("web", "mind map: frame time while panning (p95)", percentile(frames, 95), "ms", { baseline: { name: "empty page, same pan", value: percentile(blank, 95) }, ratio: percentile(blank, 95) / percentile(frames, 95) }),
+      row("web", `${tag}: layout settle, first visit (median)`, med(first), "ms", { baseline: { name: "second visit, positions remembered", value: med(second) }, ratio: med(second) / med(first) }),
+      row("web", `${tag}: navigation → layout settled, first visit (median)`, med(navFirst), "ms", { baseline: { name: "second visit", value: med(navSecond) }, ratio: med(navSecond) / med(navFirst) }),
+      row("web", `${tag}: input latency during layout (p95)`, pct(latency, 95), "ms", { baseline: { name: "empty page, same keys", value: pct(blankLatency, 95) }, ratio: pct(blankLatency, 95) / pct(latency, 95) }),
+      row("web", `${tag}: frame time while panning (p50)`, med(frames), "ms", { baseline: { name: "empty page, same pan", value: med(blank) }, ratio: med(blank) / med(frames) }),
+      row("web", `${tag}: frame time while panning (mean)`, mean(frames), "ms", { baseline: { name: "empty page, same pan", value: mean(blank) }, ratio: mean(blank) / mean(frames) }),
+      row("web", `${tag}: frame time while panning (p95)`, pct(frames, 95), "ms", { baseline: { name: "empty page, same pan", value: pct(blank, 95) }, ratio: pct(blank, 95) / pct(frames, 95) }),
     ];
     return { rows, lines };
   } finally {
@@ -144,13 +232,18 @@ export async function mindMapFigures(browser: Browser, opts: { ideas?: number; e
 if (import.meta.main) {
   const browser = await launchBrowser();
   try {
-    const { rows, lines } = await mindMapFigures(browser);
-    console.log(`\nMind map in headless Chromium (WebGL on SwiftShader), ${RUNS} runs after a warm-up`);
+    const all = await mindMapFigures(browser);
+    if (process.argv.includes("--large")) {
+      const large = await mindMapFigures(browser, { ideas: 10_000, edges: 25_000, runs: flag("large-runs", 1) });
+      all.rows.push(...large.rows);
+      all.lines.push(...large.lines);
+    }
+    console.log(`\nMind map in headless Chromium (WebGL on SwiftShader), runs after a warm-up, product and baseline alternating`);
     console.log("| measurement | product | baseline | baseline value |");
     console.log("|---|---|---|---|");
-    for (const l of lines) console.log(l);
+    for (const l of all.lines) console.log(l);
     console.log("");
-    report(rows);
+    report(all.rows);
   } finally {
     await browser.close();
   }

@@ -1,7 +1,9 @@
 // The mind map's force layout, framework-free so it runs in the layout worker: a velocity-Verlet simulation (springs
-// on relations, many-body repulsion by a Barnes–Hut quadtree, a weak pull to the centre) that starts from a placement
-// where each idea sits next to the neighbours placed before it, so ~150 ticks settle it where ForceAtlas2 from random
-// positions needed ~400. Ideas with a remembered position are fixed: only the others move ("only new ideas are placed").
+// on relations, many-body repulsion by a Barnes–Hut quadtree, a weak pull to the centre). A fresh layout is multilevel:
+// the graph is coarsened by merging neighbours until a few hundred nodes remain, that one is laid out in full, and each
+// finer level starts from its coarser level's positions and only needs a few dozen ticks to untangle locally, so the
+// cost is a few dozen ticks at full size instead of ~400 (ForceAtlas2 from random positions). Ideas with a remembered
+// position are fixed: only the others move, starting next to their placed neighbours ("only new ideas are placed").
 
 export interface LayoutInput {
   /** Number of nodes; nodes are 0..n-1. */
@@ -27,6 +29,11 @@ const ALPHA_MIN = 0.002;
 /** Ticks of a fresh layout and of placing a few new ideas among fixed ones (alpha starts lower: less to move). */
 export const TICKS_FRESH = 160;
 export const TICKS_WARM = 80;
+/** Ticks of each finer level of a multilevel layout, and the alpha it starts from (its start is already close). */
+const TICKS_REFINE = 45;
+const ALPHA_REFINE = 0.25;
+/** Coarsening stops below this many nodes, or when a level merges too little to be worth it. */
+const COARSEST = 250;
 /** Stop early once the average step is below this share of the link distance. */
 const STILL = 0.002;
 
@@ -159,7 +166,7 @@ class QuadTree {
     return c;
   }
 
-  build(pos: Float64Array, n: number) {
+  build(pos: Float64Array, n: number, weight: Float64Array) {
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
     for (let i = 0; i < n; i++) {
       const x = pos[i * 2], y = pos[i * 2 + 1];
@@ -170,7 +177,7 @@ class QuadTree {
     this.count = 0;
     const root = this.cell(minX, minY, size);
     for (let i = 0; i < n; i++) this.insert(root, i, pos, 0);
-    this.accumulate(root, pos);
+    this.accumulate(pos, weight);
   }
 
   private insert(c: number, i: number, pos: Float64Array, depth: number) {
@@ -211,11 +218,11 @@ class QuadTree {
   }
 
   /** Post-order: each cell's total mass and centre of mass (cells are created after their parents). */
-  private accumulate(_root: number, pos: Float64Array) {
+  private accumulate(pos: Float64Array, weight: Float64Array) {
     for (let c = this.count - 1; c >= 0; c--) {
       const b = this.body[c];
       if (b >= 0) {
-        this.mass[c] = 1;
+        this.mass[c] = weight[b];
         this.cx[c] = pos[b * 2];
         this.cy[c] = pos[b * 2 + 1];
         continue;
@@ -235,38 +242,100 @@ class QuadTree {
   }
 }
 
+interface Level { n: number; links: Int32Array; weight: Float64Array; /** this level's node → the coarser level's */ up: Int32Array | null }
+
 /**
- * Runs the simulation, calling `progress` every `everyMs` and once at the end. Synchronous: the worker owns a thread.
- * Returns the final positions [x0, y0, …] of every node.
+ * One coarser level: each node merged with its lightest unmerged neighbour; a node left alone joins its lightest
+ * neighbour's group (so a hub's leaves collapse into it). Null when that would shrink the graph by less than 15%.
  */
-export function runLayout(input: LayoutInput, progress?: (p: LayoutProgress) => void, everyMs = 250): Float64Array {
-  const { n, links } = input;
-  const graph = adjacency(n, input.links);
-  const { pos, free } = initialPositions(input, graph);
+export function coarsen(level: Level, rnd: () => number): Level | null {
+  const { n, links, weight } = level;
+  const { start, adj } = adjacency(n, links);
+  const group = new Int32Array(n).fill(-1);
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  let m = 0;
+  const alone: number[] = [];
+  for (const i of order) {
+    if (group[i] >= 0) continue;
+    let best = -1, bw = Infinity;
+    for (let k = start[i]; k < start[i + 1]; k++) {
+      const j = adj[k];
+      if (group[j] < 0 && j !== i && weight[j] < bw) { best = j; bw = weight[j]; }
+    }
+    group[i] = m;
+    if (best >= 0) group[best] = m;
+    else alone.push(i);
+    m++;
+  }
+  const size = new Float64Array(m);
+  for (let i = 0; i < n; i++) size[group[i]] += weight[i];
+  let merged = 0;
+  for (const i of alone) {
+    let best = -1, bw = Infinity;
+    for (let k = start[i]; k < start[i + 1]; k++) {
+      const g = group[adj[k]];
+      if (g !== group[i] && size[g] < bw) { best = g; bw = size[g]; }
+    }
+    if (best < 0) continue;
+    size[group[i]] -= weight[i];
+    group[i] = best;
+    size[best] += weight[i];
+    merged++;
+  }
+  // Renumber the groups that are left, dropping the emptied ones.
+  const id = new Int32Array(m).fill(-1);
+  let c = 0;
+  for (let i = 0; i < n; i++) if (id[group[i]] < 0) id[group[i]] = c++;
+  if (c > n * 0.85) return null;
+  const up = new Int32Array(n);
+  const w = new Float64Array(c);
+  for (let i = 0; i < n; i++) { up[i] = id[group[i]]; w[up[i]] += weight[i]; }
+  const seen = new Set<number>();
+  const out: number[] = [];
+  for (let k = 0; k < links.length; k += 2) {
+    const a = up[links[k]], b = up[links[k + 1]];
+    if (a === b) continue;
+    const key = a < b ? a * c + b : b * c + a;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(a, b);
+  }
+  level.up = up;
+  void merged;
+  return { n: c, links: Int32Array.from(out), weight: w, up: null };
+}
+
+/**
+ * Ticks of the simulation over one level, moving only `free` nodes, until `ticks` or until nothing moves; reports
+ * progress through `onTick` (a no-op for the coarse levels). Returns the ticks run.
+ */
+function simulate(level: Level, pos: Float64Array, free: Uint8Array, ticks: number, alphaStart: number, onTick: (tick: number) => void): number {
+  const { n, links, weight } = level;
+  const { degree } = adjacency(n, links);
   let freeCount = 0;
   for (let i = 0; i < n; i++) freeCount += free[i];
-  if (freeCount === 0 || links.length === 0) {
-    progress?.({ positions: pos, tick: 0, done: true });
-    return pos;
-  }
-  const warm = freeCount < n;
-  const ticks = warm ? TICKS_WARM : TICKS_FRESH;
-  let alpha = warm ? 0.5 : 1;
+  if (freeCount === 0 || links.length === 0) return 0;
+  let alpha = alphaStart;
   const alphaDecay = 1 - Math.pow(ALPHA_MIN / alpha, 1 / ticks);
-  const { degree } = graph;
   const m = links.length / 2;
-  // d3-force's link defaults: strength 1/min(degree), the lighter end moving more.
+  // d3-force's link defaults: strength 1/min(degree), the lighter end moving more; a merged node is as wide as the
+  // square root of what it holds, so its relations are that much longer.
   const strength = new Float64Array(m);
   const bias = new Float64Array(m);
+  const length = new Float64Array(m);
   for (let e = 0; e < m; e++) {
     const s = links[e * 2], t = links[e * 2 + 1];
     strength[e] = 1 / Math.max(1, Math.min(degree[s], degree[t]));
     bias[e] = degree[s] / Math.max(1, degree[s] + degree[t]);
+    length[e] = (LINK_DISTANCE * (Math.sqrt(weight[s]) + Math.sqrt(weight[t]))) / 2;
   }
   const vel = new Float64Array(n * 2);
   const tree = new QuadTree(n);
   const stack = new Int32Array(4096);
-  let last = performance.now();
   let tick = 0;
   for (; tick < ticks; tick++) {
     alpha += -alpha * alphaDecay;
@@ -277,14 +346,14 @@ export function runLayout(input: LayoutInput, progress?: (p: LayoutProgress) => 
       let dy = pos[t * 2 + 1] + vel[t * 2 + 1] - pos[s * 2 + 1] - vel[s * 2 + 1];
       if (dx === 0 && dy === 0) { dx = 1e-3 * (e % 7 - 3); dy = 1e-3 * (e % 5 - 2); }
       const l = Math.sqrt(dx * dx + dy * dy);
-      const f = ((l - LINK_DISTANCE) / l) * alpha * strength[e];
+      const f = ((l - length[e]) / l) * alpha * strength[e];
       dx *= f; dy *= f;
       const b = bias[e];
       vel[t * 2] -= dx * b; vel[t * 2 + 1] -= dy * b;
       vel[s * 2] += dx * (1 - b); vel[s * 2 + 1] += dy * (1 - b);
     }
     // Repulsion (Barnes–Hut) and the pull to the centre, for the nodes that move.
-    tree.build(pos, n);
+    tree.build(pos, n, weight);
     const k = CHARGE * alpha;
     const { cx, cy, size, body, mass, child } = tree;
     for (let i = 0; i < n; i++) {
@@ -324,13 +393,64 @@ export function runLayout(input: LayoutInput, progress?: (p: LayoutProgress) => 
       pos[i * 2 + 1] += vel[i * 2 + 1];
       moved += Math.abs(vel[i * 2]) + Math.abs(vel[i * 2 + 1]);
     }
-    if (moved / freeCount < STILL * LINK_DISTANCE && tick > 20) { tick++; break; }
+    onTick(tick);
+    if (moved / freeCount < STILL * LINK_DISTANCE && tick > 10) return tick + 1;
+  }
+  return tick;
+}
+
+/**
+ * Runs the layout, calling `progress` every `everyMs` during the full-size ticks and once at the end. Synchronous: the
+ * worker owns a thread. Returns the final positions [x0, y0, …] of every node.
+ */
+export function runLayout(input: LayoutInput, progress?: (p: LayoutProgress) => void, everyMs = 250): Float64Array {
+  const { n, links } = input;
+  const graph = adjacency(n, links);
+  const { pos, free } = initialPositions(input, graph);
+  let freeCount = 0;
+  for (let i = 0; i < n; i++) freeCount += free[i];
+  let last = performance.now();
+  let ticks = 0;
+  const report = (tick: number) => {
+    ticks++;
     const now = performance.now();
     if (progress && now - last >= everyMs) {
       last = now;
       progress({ positions: pos, tick, done: false });
     }
+  };
+  const finest: Level = { n, links, weight: new Float64Array(n).fill(1), up: null };
+  if (freeCount > 0 && links.length > 0) {
+    if (freeCount < n) simulate(finest, pos, free, TICKS_WARM, 0.5, report);
+    else {
+      const rnd = random(input.seed ^ 0x5bd1e995);
+      const levels = [finest];
+      while (levels[levels.length - 1].n > COARSEST) {
+        const next = coarsen(levels[levels.length - 1], rnd);
+        if (!next) break;
+        levels.push(next);
+      }
+      if (levels.length === 1) simulate(finest, pos, free, TICKS_FRESH, 1, report);
+      else {
+        const top = levels[levels.length - 1];
+        let p = initialPositions({ n: top.n, links: top.links, fixed: new Float64Array(top.n * 2).fill(NaN), seed: input.seed }).pos;
+        simulate(top, p, new Uint8Array(top.n).fill(1), TICKS_FRESH, 1, () => {});
+        for (let l = levels.length - 2; l >= 0; l--) {
+          const level = levels[l];
+          const up = level.up!;
+          const fine = l === 0 ? pos : new Float64Array(level.n * 2);
+          // Each node starts where its merged node was, spread a little so merged pairs do not coincide.
+          for (let i = 0; i < level.n; i++) {
+            const a = rnd() * Math.PI * 2, r = LINK_DISTANCE * 0.3 * Math.sqrt(level.weight[i]) * rnd();
+            fine[i * 2] = p[up[i] * 2] + Math.cos(a) * r;
+            fine[i * 2 + 1] = p[up[i] * 2 + 1] + Math.sin(a) * r;
+          }
+          simulate(level, fine, new Uint8Array(level.n).fill(1), TICKS_REFINE, ALPHA_REFINE, l === 0 ? report : () => {});
+          p = fine;
+        }
+      }
+    }
   }
-  progress?.({ positions: pos, tick, done: true });
+  progress?.({ positions: pos, tick: ticks, done: true });
   return pos;
 }

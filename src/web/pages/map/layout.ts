@@ -52,6 +52,7 @@ export function startLayout(input: LayoutInput, onReply: (r: LayoutReply) => voi
     // A worker that failed to load (e.g. an old cached page after an upgrade): lay out here instead.
     e.preventDefault();
     w.terminate();
+    performance.mark("map:layout-worker-failed", { detail: e.message || "the worker did not load" });
     const started = performance.now();
     onReply({ positions: runLayout(input), tick: 0, done: true, ms: performance.now() - started });
   };

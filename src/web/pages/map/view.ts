@@ -69,6 +69,7 @@ export interface ViewOptions {
 
 export function createMapView(container: HTMLElement, data: MapData, palette: Palette, events: MapViewEvents, opts: ViewOptions): MapView {
   const started = performance.now();
+  performance.mark("map:view-start");
   const graph = new Graph<NodeAttrs, EdgeAttrs>({ multi: true, type: "directed", allowSelfLoops: false });
   for (const n of data.nodes) {
     graph.addNode(String(n.id), { x: 0, y: 0, size: nodeSize(n.connectionCount), label: n.title, idea: n, isolated: n.connectionCount === 0 });
@@ -84,6 +85,7 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
   // Layout: the connected nodes go to the worker, remembered ones fixed; unconnected new ones on a grid below the rest.
   let layout: LayoutRun | null = null;
   let settled = false;
+  const bigMap = data.edges.length > 1000;
   /** Ends a running layout where its nodes are now (a person started dragging one). */
   let settleNow: (() => void) | null = null;
   function arrange(saved: ReadonlyMap<number, Point>) {
@@ -126,6 +128,7 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
       isolatedNew.forEach((id, i) => graph.mergeNodeAttributes(id, grid[i]));
       settled = true;
       settleNow = null;
+      if (bigMap) renderer.refresh(); // the edges appear now (see edgeReducer)
       view.layoutMs = performance.now() - started;
       events.settled(view.layoutMs);
       const placed = [...fresh, ...isolatedNew];
@@ -142,8 +145,11 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
     const animate = graph.order <= 1000;
     apply(initialPositions(input).pos);
     settleNow = () => finish(null);
+    // Marks on the page's timeline (the benchmark reads them): when the worker got the work, when it answered.
+    performance.mark("map:layout-start");
     layout = startLayout(input, (r) => {
       if (dragging) return;
+      if (r.done) performance.mark("map:layout-done", { detail: { workerMs: r.ms, ticks: r.tick } });
       if (r.done) finish(r.positions);
       else if (animate) apply(r.positions);
     }, animate ? 120 : 60_000);
@@ -165,7 +171,7 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
     enableEdgeEvents: true,
     // Big maps draw edges only when the camera rests: without a GPU (software WebGL) a 5,000-edge frame costs ~170 ms,
     // nodes alone ~60 ms; with a GPU both are a few ms and the difference is not seen.
-    hideEdgesOnMove: data.edges.length > 1000,
+    hideEdgesOnMove: bigMap,
     renderEdgeLabels: false,
     // Node labels are drawn by labels.ts (importance order, no overlaps); sigma still draws the hovered node's box.
     renderLabels: false,
@@ -187,7 +193,9 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
     },
     edgeReducer: (_edge, a) => {
       const base = colours.relation[a.edge.type] ?? colours.muted;
-      const off = !!filters && !filters.types.has(a.edge.type);
+      // Big maps draw their edges once the layout has settled: the first frame (nodes at their first placement) is
+      // then a fraction of the cost, and the page answers input sooner while the worker runs.
+      const off = (!settled && bigMap) || (!!filters && !filters.types.has(a.edge.type));
       return { ...a, hidden: off, color: a.edge.created_by === "system" ? withAlpha(base, 0.55) : base, zIndex: a.edge.created_by === "system" ? 0 : 1 };
     },
   };
@@ -260,12 +268,19 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
     const e = event.original;
     if (!(e instanceof MouseEvent) || e.button !== 0) return;
     pan = { x: e.clientX, y: e.clientY, dx: 0, dy: 0 };
+    // Sigma looks for a hovered node or edge on every move over its mouse layer (a pixel read back from the GPU, which
+    // stalls software WebGL); nothing can be hovered mid-pan, so the layer is taken out of hit testing until release.
+    // Its document-level move and up listeners still see the pointer.
+    const mouseLayer = container.querySelector<HTMLElement>(".sigma-mouse");
+    if (mouseLayer) mouseLayer.style.pointerEvents = "none";
   });
   const endPan = () => {
     if (!pan) return;
     const { dx, dy } = pan;
     pan = null;
     for (const el of layers()) el.style.transform = "";
+    const mouseLayer = container.querySelector<HTMLElement>(".sigma-mouse");
+    if (mouseLayer) mouseLayer.style.pointerEvents = "";
     if (dx === 0 && dy === 0) return;
     const c = renderer.viewportToFramedGraph({ x: container.clientWidth / 2 - dx, y: container.clientHeight / 2 - dy });
     renderer.getCamera().setState({ x: c.x, y: c.y });
@@ -410,5 +425,6 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
   };
 
   arrange(opts.saved);
+  performance.mark("map:view-ready");
   return view;
 }
