@@ -17,7 +17,8 @@ let spare: Worker | null = null;
 function newWorker(): Worker | null {
   try {
     return new Worker(MAP_LAYOUT_WORKER_URL, { type: "module", name: "map-layout" });
-  } catch {
+  } catch (e) {
+    performance.mark("map:layout-worker-failed", { detail: (e as Error).message });
     return null;
   }
 }
@@ -35,6 +36,7 @@ export function startLayout(input: LayoutInput, onReply: (r: LayoutReply) => voi
     spare = null;
   }
   if (!worker) {
+    performance.mark("map:layout-in-page", { detail: { n: input.n } });
     let stopped = false;
     const t = setTimeout(() => {
       const started = performance.now();
