@@ -10,8 +10,8 @@ export interface Point { x: number; y: number }
 export interface LayoutReply { positions: Float64Array; tick: number; done: boolean; ms: number }
 export interface LayoutRun { stop(): void }
 
-/** Below this many nodes the layout takes a few ms: starting a worker would cost more than it saves. */
-const IN_PAGE_BELOW = 300;
+/** Below this many nodes and relations the layout takes a few ms: starting a worker would cost more than it saves. */
+const IN_PAGE_BELOW = { nodes: 300, links: 600 };
 
 let spare: Worker | null = null;
 function newWorker(): Worker | null {
@@ -31,7 +31,7 @@ export function prewarmLayoutWorker(): void {
 /** Starts a layout; `onReply` gets progress (done = false) and the final positions (done = true), then nothing. */
 export function startLayout(input: LayoutInput, onReply: (r: LayoutReply) => void, everyMs = 250): LayoutRun {
   let worker: Worker | null = null;
-  if (input.n >= IN_PAGE_BELOW) {
+  if (input.n >= IN_PAGE_BELOW.nodes || input.links.length / 2 >= IN_PAGE_BELOW.links) {
     worker = spare ?? newWorker();
     spare = null;
   }
