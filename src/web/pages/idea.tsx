@@ -8,8 +8,8 @@ import type { Idea, RelationRow } from "../api/types";
 import { Page } from "../components/page";
 import { Markdown } from "../components/markdown";
 import { EmptyState, Loading, Notice } from "../components/notices";
-import { describeError } from "../errors";
 import { addShortcut } from "../lib/keys";
+import { useLoad } from "../lib/use-load";
 import { isPro, useSession } from "../session";
 import { IdeaDetails } from "./idea/details";
 import { EditForm } from "./idea/edit-form";
@@ -19,25 +19,15 @@ import { DuplicateNotice } from "./idea/duplicate-notice";
 import { IdeaActions } from "./idea/actions";
 import { DevelopPanel } from "./idea/develop-panel";
 
-type Load = { state: "loading" } | { state: "missing" } | { state: "error"; message: string } | { state: "ready"; idea: Idea };
-
 export function IdeaPage({ params }: { params: Record<string, string> }) {
   const session = useSession();
   const pro = isPro(session.user);
   const id = /^\d+$/.test(params.id ?? "") ? Number(params.id) : null;
-  const [load, setLoad] = useState<Load>(id === null ? { state: "missing" } : { state: "loading" });
+  const load = useLoad(async () => (id === null ? null : getIdea(id)), [id]);
+  const missing = id === null || (load.failure instanceof ApiError && (load.failure.status === 404 || load.failure.status === 400));
   const [relations, setRelations] = useState<{ outgoing: RelationRow[]; incoming: RelationRow[] } | null>(null);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState<Partial<Idea> | null>(null);
-
-  const fetchIdea = useCallback(async () => {
-    if (id === null) return;
-    try {
-      setLoad({ state: "ready", idea: await getIdea(id) });
-    } catch (e) {
-      setLoad(e instanceof ApiError && (e.status === 404 || e.status === 400) ? { state: "missing" } : { state: "error", message: describeError(e) });
-    }
-  }, [id]);
 
   const fetchRelations = useCallback(async () => {
     if (id === null) return;
@@ -49,11 +39,10 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
   }, [id]);
 
   useEffect(() => {
-    fetchIdea();
     fetchRelations();
-  }, [fetchIdea, fetchRelations]);
+  }, [fetchRelations]);
 
-  const idea = load.state === "ready" ? load.idea : null;
+  const idea = missing || load.error ? null : load.data;
   const readOnly = !idea || idea.is_archived === 1;
 
   // Until the background pipeline has embedded the idea, look again now and then; then its automatic relations land.
@@ -67,7 +56,7 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
         const fresh = await getIdea(idea.id);
         if (fresh.vectorize_id) {
           clearInterval(timer);
-          setLoad((l) => (l.state === "ready" ? { state: "ready", idea: { ...l.idea, vectorize_id: fresh.vectorize_id, tags: l.idea.tags.length ? l.idea.tags : fresh.tags } } : l));
+          load.update((l) => l && { ...l, vectorize_id: fresh.vectorize_id, tags: l.tags.length ? l.tags : fresh.tags });
           fetchRelations();
         }
       } catch {
@@ -86,8 +75,7 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
     return addShortcut({ keys: "e", description: "Edit this idea", run: startEditing });
   }, [readOnly, editing]);
 
-  if (load.state === "loading") return <Page title="Idea"><Loading label="Loading the idea" /></Page>;
-  if (load.state === "missing") {
+  if (missing) {
     return (
       <Page title="Idea not found">
         <EmptyState title="There is no idea here">
@@ -96,17 +84,18 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
       </Page>
     );
   }
-  if (load.state === "error") {
+  if (load.error) {
     return (
       <Page title="Idea">
-        <Notice kind="error">{load.message}</Notice>
-        <button type="button" class="btn" onClick={() => { setLoad({ state: "loading" }); fetchIdea(); }}>Try again</button>
+        <Notice kind="error">{load.error}</Notice>
+        <button type="button" class="btn" onClick={load.reload} disabled={load.loading}>Try again</button>
       </Page>
     );
   }
+  if (!idea) return <Page title="Idea"><Loading label="Loading the idea" /></Page>;
 
-  const it = load.idea;
-  const setIdea = (next: Idea) => setLoad({ state: "ready", idea: { ...it, ...next, links: next.links ?? it.links } });
+  const it = idea;
+  const setIdea = (next: Idea) => load.update((l) => l && { ...l, ...next, links: next.links ?? l.links });
 
   return (
     <Page
@@ -157,11 +146,11 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
           <DevelopPanel idea={it} />
 
           <RelationsSection idea={it} relations={relations} pro={pro} readOnly={readOnly} onChanged={fetchRelations} />
-          <LinksSection idea={it} readOnly={readOnly} onChanged={(links) => setLoad({ state: "ready", idea: { ...it, links } })} />
+          <LinksSection idea={it} readOnly={readOnly} onChanged={(links) => load.update((l) => l && { ...l, links })} />
         </div>
         <aside class="idea-side" aria-label="Details">
           <IdeaDetails idea={it} readOnly={readOnly} onChanged={setIdea} />
-          {!readOnly && <IdeaActions idea={it} onMerged={(next) => { setIdea(next); fetchRelations(); }} onArchived={fetchIdea} />}
+          {!readOnly && <IdeaActions idea={it} onMerged={(next) => { setIdea(next); fetchRelations(); }} onArchived={load.reload} />}
         </aside>
       </div>
     </Page>
