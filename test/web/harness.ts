@@ -51,6 +51,13 @@ export interface Opened {
   external: string[];
 }
 
+/**
+ * The whole allow-list of lines every test may log, each about the test machine rather than the app:
+ * - the GPU driver's performance notes: headless Chromium renders WebGL in software (SwiftShader), and its driver
+ *   reports every synchronous readPixels (sigma's node picking under the pointer on /map) as a "GPU stall".
+ */
+const BROWSER_NOTES = [/GL Driver Message \(OpenGL, Performance, .*\): GPU stall due to ReadPixels/];
+
 export const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 375, height: 740 } } as const;
 
 /** One test file's server, browser and temp dirs, all cleaned up after its tests. */
@@ -92,7 +99,7 @@ export function webScope(prefix = "idearepo-web-") {
       const o: Opened = { page: null as unknown as Page, context, errors, external, allowed: [] };
       opened.push(o);
       const record = (line: string) => {
-        if (!o.allowed.some((re) => re.test(line))) errors.push(line);
+        if (!o.allowed.some((re) => re.test(line)) && !BROWSER_NOTES.some((re) => re.test(line))) errors.push(line);
       };
       // On the context, so pages a test opens itself (a second tab, a popup) are watched too.
       context.on("console", (m) => {

@@ -6,7 +6,7 @@ declare const document: any;
 import { beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { api, waitForQuiescence } from "../ops/harness";
-import { a11yViolations, describeBrowser, expectClean, openSignedIn, screenshot, signIn, VIEWPORTS, webScope, type WebServer } from "./harness";
+import { a11yViolations, allowConsole, describeBrowser, expectClean, openSignedIn, screenshot, signIn, VIEWPORTS, webScope, type WebServer } from "./harness";
 
 describeBrowser("idea page", () => {
   const web = webScope("idearepo-web-idea-");
@@ -129,6 +129,8 @@ describeBrowser("idea page", () => {
     await page.getByRole("button", { name: "Add relation" }).click();
     await page.getByLabel("Relation type").selectOption("blocks");
     await pick(page, "Other idea", `#${a.number}`, "Alpha migration tool");
+    // A cycle on purpose: the API's 400 sentence is what the page must show; Chromium logs the 400.
+    allowConsole(pro, /status of 400 .*\/api\/v1\/map\/relations\)/);
     await page.getByRole("form", { name: "Add a relation" }).getByRole("button", { name: "Add relation" }).click();
     const sentence = `This would create a circular blocking chain: #${b.id} → #${a.id} → #${b.id}`;
     await page.getByRole("alert").filter({ hasText: sentence }).waitFor();
@@ -153,6 +155,8 @@ describeBrowser("idea page", () => {
     await page.getByRole("button", { name: "Add relation" }).click();
     await page.getByLabel("Relation type").selectOption("supersedes");
     await pick(page, "Other idea", "Charlie", "Charlie notebook v2");
+    // A cycle on purpose: the API's 400 (with its hint) is what the page must show; Chromium logs the 400.
+    allowConsole(pro, /status of 400 .*\/api\/v1\/map\/relations\)/);
     await page.getByRole("form", { name: "Add a relation" }).getByRole("button", { name: "Add relation" }).click();
     await page.getByRole("alert").filter({ hasText: `This would create a circular blocking chain: #${b.id} → #${a.id} → #${b.id}` }).waitFor();
     await page.getByRole("button", { name: "Create anyway" }).click();
@@ -231,6 +235,9 @@ describeBrowser("idea page", () => {
   test("unknown and non-numeric ids get a friendly not-found page", async () => {
     const pro = await proPage();
     const { page } = pro;
+    // Ids that do not exist, on purpose: the API's 404s are what the page turns into its not-found text, and Chromium
+    // logs them ("abc" never reaches the API: the page knows it is not an id).
+    allowConsole(pro, /status of 404 .*\/api\/v1\/ideas\/999999(\/relations)?\)/);
     for (const path of ["/ideas/999999", "/ideas/abc"]) {
       await page.goto(server.base + path);
       await page.getByRole("heading", { level: 1, name: "Idea not found" }).waitFor();

@@ -2,7 +2,7 @@
 // with the count it detaches from, and merging a similar tag by retagging its ideas in bulk; each checked via the API.
 import { expect, test } from "bun:test";
 import { api, listAllIdeas, waitForQuiescence } from "../ops/harness";
-import { a11yViolations, describeBrowser, expectClean, openSignedIn, screenshot, webScope, VIEWPORTS } from "./harness";
+import { a11yViolations, allowConsole, describeBrowser, expectClean, openSignedIn, screenshot, webScope, VIEWPORTS } from "./harness";
 
 const MANY = 55; // more than one bulk call (50 ids each)
 
@@ -39,7 +39,8 @@ describeBrowser("tags page", () => {
     expect(await a11yViolations(page)).toEqual([]);
     await screenshot(page, "tags-desktop");
 
-    // Create: an existing name is refused at the field (409); a new one appears.
+    // Create: an existing name is refused at the field (409); a new one appears. The 409 is the point (Chromium logs it).
+    allowConsole(o, /status of 409 .*\/api\/v1\/tags\)/);
     await page.getByLabel("New tag").fill("gardening");
     await page.getByRole("button", { name: "Create tag" }).click();
     await page.getByText("Tag name already exists").waitFor();

@@ -12,6 +12,15 @@ import { InstanceSection } from "./admin/instance";
 import { UsersSection } from "./admin/users";
 
 export function AdminPage(_props: { params: Record<string, string> }) {
+  // is_operator comes with GET /user/me (just after sign-in the session briefly holds the login's User without it):
+  // anyone known not to be an operator gets the not-found page without asking, so the browser logs no 404.
+  const operator = useSession().user.is_operator;
+  if (operator === false) return <NotFoundPage />;
+  if (operator === undefined) return <Loading label="Opening the operator's page" />;
+  return <OperatorPage />;
+}
+
+function OperatorPage() {
   const { user } = useSession();
   const users = useLoad(() => listUsers().then((r) => r.users));
   const instance = useLoad(getInstance);
