@@ -50,17 +50,33 @@ async function loadModel(files: UseLiteFiles): Promise<GraphModel> {
     files.modelJson,
   );
   const weightSpecs: tf.io.WeightsManifestEntry[] = [];
-  const buffers: Uint8Array[] = [];
+  const shardPaths: string[] = [];
   for (const group of json.weightsManifest) {
     for (const name of group.paths) {
       const path = files.shards[name];
       if (!path) throw new Error(`use-lite weight shard ${name} is not among the resolved files`);
-      buffers.push(await readFile(path));
+      shardPaths.push(path);
     }
     weightSpecs.push(...group.weights);
   }
-  const weightData = concatBytes(buffers);
-  return loadGraphModel(tf.io.fromMemory({ modelTopology: json.modelTopology, weightSpecs, weightData }));
+  // Streamed, shard by shard: with `weightData` the GraphModel keeps the whole 28 MB buffer for save() (which we never
+  // call) next to the runtime's own copy in WebAssembly memory, and decoding it whole holds a third copy meanwhile.
+  const handler: tf.io.IOHandler = {
+    load: async () => ({ modelTopology: json.modelTopology, weightSpecs, getWeightStream: () => shardStream(shardPaths) }),
+  };
+  return loadGraphModel(handler);
+}
+
+function shardStream(paths: string[]): ReadableStream<ArrayBuffer> {
+  let next = 0;
+  return new ReadableStream<ArrayBuffer>({
+    async pull(controller) {
+      if (next === paths.length) return controller.close();
+      const bytes = await readFile(paths[next++]);
+      const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+      controller.enqueue(whole ? (bytes.buffer as ArrayBuffer) : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer));
+    },
+  });
 }
 
 /**
@@ -101,14 +117,4 @@ async function runModel(model: GraphModel, tokenizer: UseTokenizer, texts: strin
 
 async function readJson<T>(path: string): Promise<T> {
   return JSON.parse(await readFile(path, "utf8")) as T;
-}
-
-function concatBytes(parts: Uint8Array[]): ArrayBuffer {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out.buffer;
 }

@@ -1,6 +1,7 @@
 // The model worker: loads the embedder (USE-lite or ONNX) and optional reranker, answers one request at a time.
 import { USE_LITE, type EmbedResult, type ModelInfo, type ModelOptions, type Reply, type Request } from "./protocol";
 import { setNativeDir } from "./native-dir";
+import { pageOutEmbeddedFiles } from "./page-out";
 import type { Embedder, Reranker } from "./vectors";
 
 declare const self: Worker;
@@ -27,9 +28,16 @@ async function handle(request: Request): Promise<void> {
 
 async function run(request: Request): Promise<[ModelInfo | EmbedResult | number[] | null, ArrayBuffer[]]> {
   switch (request.type) {
-    case "init":
+    case "init": {
       setNativeDir(request.nativeDir);
-      return [await init(request.options), []];
+      const info = await init(request.options);
+      // Loading leaves JavaScript copies of the weights behind (each shard read, then decoded; the runtime keeps its
+      // own in WebAssembly memory): collected now rather than at some later GC. The executable's pages they were read
+      // from are handed back too (page-out.ts).
+      Bun.gc(true);
+      pageOutEmbeddedFiles();
+      return [info, []];
+    }
     case "embed": {
       const model = ready(embedder);
       const vectors = await model.embed(request.texts);
