@@ -1,10 +1,11 @@
 // The review page's three sections (stale ideas, new connections, possible duplicates), each with its intro, bulk
 // actions, items or idea groups, and "show more"; and the note on a Free account's empty duplicates section.
+import type { ComponentChildren } from "preact";
 import { ProNotice } from "../../components/notices";
 import type { ReviewActions } from "./actions";
 import { BulkButton, IdeaGroupView, Section, ShowMore } from "./groups";
 import { ConnectionCard, DuplicateCard, StaleCard } from "./items";
-import { shownOf, type Arranged } from "./queue-model";
+import { shownOf, type Arranged, type ConnEntry, type DupEntry, type IdeaGroup } from "./queue-model";
 import type { ReviewState } from "./use-review-queue";
 
 interface Props { s: ReviewState; a: ReviewActions; arranged: Arranged; pro: boolean; working: boolean }
@@ -15,6 +16,25 @@ export function DuplicatesProNote() {
       <ProNotice feature="Finding duplicate ideas" />
       <p class="muted small">On the Free plan the duplicates group stays empty: possible duplicates are only detected for Pro accounts.</p>
     </div>
+  );
+}
+
+/** A section's idea groups (as many as shown), each with its "all of this idea" actions and its items' cards. */
+function GroupList<E extends ConnEntry | DupEntry>({ s, section, groups, noun, moreNoun, actions, card }: {
+  s: ReviewState; section: "conn" | "dup"; groups: IdeaGroup<E>[]; noun: [string, string]; moreNoun: string;
+  actions: (g: IdeaGroup<E>) => ComponentChildren; card: (e: E) => ComponentChildren;
+}) {
+  return (
+    <>
+      <ul class="list review-ideas">
+        {groups.slice(0, s.shown[section]).map((g) => (
+          <IdeaGroupView key={g.key} group={g} noun={noun} hidden={g.entries.length - shownOf(g, s.opened).length} onOpen={() => s.openGroup(g.key)} actions={actions(g)}>
+            {shownOf(g, s.opened).map((e) => <li key={e.key}>{card(e)}</li>)}
+          </IdeaGroupView>
+        ))}
+      </ul>
+      <ShowMore left={groups.length - s.shown[section]} noun={moreNoun} onClick={() => s.showMore(section)} />
+    </>
   );
 }
 
@@ -55,21 +75,12 @@ export function ConnectionsSection({ s, a, arranged: { conn, counts }, pro, work
       <BulkButton label={`Keep all ${counts.conn}`} of="connections" onClick={() => a.keepConnectionsOf(all)} disabled={working} />
       {pro && <BulkButton label={`Reject all ${counts.conn}`} of="connections" onClick={() => a.rejectConnections(all)} danger disabled={working} />}
     </>}>
-      <ul class="list review-ideas">
-        {conn.slice(0, s.shown.conn).map((g) => (
-          <IdeaGroupView key={g.key} group={g} noun={["connection", "connections"]} hidden={g.entries.length - shownOf(g, s.opened).length} onOpen={() => s.openGroup(g.key)} actions={<>
-            <BulkButton label={`Keep all ${g.entries.length}`} of={`connections of #${g.number}`} keyHint="K" onClick={() => a.keepConnectionsOf(g.entries)} disabled={working} />
-            {pro && <BulkButton label={`Reject all ${g.entries.length}`} of={`connections of #${g.number}`} keyHint="R" onClick={() => a.rejectConnections(g.entries)} danger disabled={working} />}
-          </>}>
-            {shownOf(g, s.opened).map((e) => (
-              <li key={e.key}>
-                <ConnectionCard item={e.item} frame={s.frame(e)} canReject={pro} onKeep={() => a.keepConnectionsOf([e])} onReject={() => a.rejectConnections([e])} />
-              </li>
-            ))}
-          </IdeaGroupView>
-        ))}
-      </ul>
-      <ShowMore left={conn.length - s.shown.conn} noun="ideas with connections" onClick={() => s.showMore("conn")} />
+      <GroupList s={s} section="conn" groups={conn} noun={["connection", "connections"]} moreNoun="ideas with connections" actions={(g) => <>
+        <BulkButton label={`Keep all ${g.entries.length}`} of={`connections of #${g.number}`} keyHint="K" onClick={() => a.keepConnectionsOf(g.entries)} disabled={working} />
+        {pro && <BulkButton label={`Reject all ${g.entries.length}`} of={`connections of #${g.number}`} keyHint="R" onClick={() => a.rejectConnections(g.entries)} danger disabled={working} />}
+      </>} card={(e) => (
+        <ConnectionCard item={e.item} frame={s.frame(e)} canReject={pro} onKeep={() => a.keepConnectionsOf([e])} onReject={() => a.rejectConnections([e])} />
+      )} />
     </Section>
   );
 }
@@ -79,19 +90,9 @@ export function DuplicatesSection({ s, a, arranged: { dup, counts }, pro, workin
   return (
     <Section id="duplicates" title="Possible duplicates" count={counts.dup} empty={pro ? "No possible duplicates." : null} intro={!pro && <DuplicatesProNote />}
       actions={<BulkButton label={`Dismiss all ${counts.dup}`} of="possible duplicates" onClick={() => a.dismissAllDups(all)} disabled={working} />}>
-      <ul class="list review-ideas">
-        {dup.slice(0, s.shown.dup).map((g) => (
-          <IdeaGroupView key={g.key} group={g} noun={["possible duplicate", "possible duplicates"]} hidden={g.entries.length - shownOf(g, s.opened).length} onOpen={() => s.openGroup(g.key)}
-            actions={<BulkButton label={`Dismiss all ${g.entries.length}`} of={`possible duplicates of #${g.number}`} keyHint="D" onClick={() => a.dismissAllDups(g.entries)} disabled={working} />}>
-            {shownOf(g, s.opened).map((e) => (
-              <li key={e.key}>
-                <DuplicateCard item={e.item} frame={s.frame(e)} onDismiss={() => a.dismissDup(e)} onMerge={() => a.mergeDup(e)} />
-              </li>
-            ))}
-          </IdeaGroupView>
-        ))}
-      </ul>
-      <ShowMore left={dup.length - s.shown.dup} noun="ideas with possible duplicates" onClick={() => s.showMore("dup")} />
+      <GroupList s={s} section="dup" groups={dup} noun={["possible duplicate", "possible duplicates"]} moreNoun="ideas with possible duplicates" actions={(g) => (
+        <BulkButton label={`Dismiss all ${g.entries.length}`} of={`possible duplicates of #${g.number}`} keyHint="D" onClick={() => a.dismissAllDups(g.entries)} disabled={working} />
+      )} card={(e) => <DuplicateCard item={e.item} frame={s.frame(e)} onDismiss={() => a.dismissDup(e)} onMerge={() => a.mergeDup(e)} />} />
     </Section>
   );
 }
