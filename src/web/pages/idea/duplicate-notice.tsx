@@ -1,22 +1,10 @@
 // "Looks like #12": a pending duplicate detection that involves this idea, with a way to the other idea and to Review.
 // GET /ideas/duplicates is always empty on Free, so Free accounts simply never see this.
-import { useEffect, useState } from "preact/hooks";
-import { listDuplicates } from "../../api/ideas";
 import type { Detection } from "../../api/types";
 import { Notice } from "../../components/notices";
 
-export function DuplicateNotice({ ideaId }: { ideaId: number }) {
-  const [found, setFound] = useState<Detection[]>([]);
-  useEffect(() => {
-    let live = true;
-    listDuplicates([ideaId]).then(
-      (r) => live && setFound(r.duplicates.filter((d) => d.idea_id === ideaId || d.duplicate_of_id === ideaId)),
-      () => {},
-    );
-    return () => {
-      live = false;
-    };
-  }, [ideaId]);
+/** `found`: the pending detections of this idea, read by the page together with the idea itself. */
+export function DuplicateNotice({ ideaId, found }: { ideaId: number; found: Detection[] }) {
   if (found.length === 0) return null;
   return (
     <Notice kind="warn">
