@@ -3,10 +3,10 @@
 // The bookmarklet is shown as text, not as a draggable <a href="javascript:…">: the page's CSP (no inline script)
 // refuses to run a javascript: URL here anyway, clicking such a link would only log a CSP violation, and the app's
 // rule is that no javascript: URL is ever put in an href. Pasting it as a new bookmark's URL works in every browser.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useRef } from "preact/hooks";
 import { getShortcuts } from "../../api/account";
 import { Loading, Notice } from "../../components/notices";
-import { describeError } from "../../errors";
+import { useLoad } from "../../lib/use-load";
 import { copyText } from "./copy";
 import { Section, sectionTitle } from "./section";
 import { CaptureEmail } from "./capture-email";
@@ -21,17 +21,12 @@ export function bookmarklet(captureUrl: string): string {
 }
 
 export function QuickCaptureSection() {
-  const [url, setUrl] = useState<string | null>(null);
-  const [email, setEmail] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { data, error, update } = useLoad(getShortcuts);
+  const url = data?.quick_capture_url ?? null;
+  const email = data?.capture_email ?? null;
+  const setEmail = (capture_email: string | null) => update((d) => ({ ...d, capture_email }));
   const urlRef = useRef<HTMLElement>(null);
   const bmRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    getShortcuts().then((r) => {
-      setUrl(r.quick_capture_url);
-      setEmail(r.capture_email ?? null);
-    }, (e) => setError(describeError(e)));
-  }, []);
   const code = url ? bookmarklet(url) : "";
   return (
     <Section id="quick-capture" title={sectionTitle("quick-capture")} intro="Capture from anywhere: the capture page takes title, body and url from its address.">
