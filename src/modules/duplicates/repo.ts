@@ -36,10 +36,9 @@ export interface DetectionView {
   created_at: string;
 }
 
-export function createDuplicatesRepo(db: Db) {
-  // substr counts characters (not bytes) on TEXT, so previews never split a multi-byte character.
-  const pending = db.query<DetectionView, [string]>(
-    `SELECT d.id, d.user_id,
+// A pending detection with both ideas' previews (live ideas only), before its WHERE: one definition for every listing.
+// substr counts characters (not bytes) on TEXT, so previews never split a multi-byte character.
+const PENDING_VIEW = `SELECT d.id, d.user_id,
             d.idea_id, a.number AS idea_number, a.title AS idea_title, substr(a.body, 1, ${BODY_PREVIEW_CHARS}) AS idea_body,
             a.status AS idea_status, a.source AS idea_source, a.created_at AS idea_created_at,
             d.duplicate_of_id, b.number AS duplicate_number, b.title AS duplicate_title,
@@ -48,22 +47,17 @@ export function createDuplicatesRepo(db: Db) {
             d.similarity_score, d.status, d.created_at
      FROM duplicate_detections d
      JOIN ideas a ON a.id = d.idea_id AND a.is_archived = 0
-     JOIN ideas b ON b.id = d.duplicate_of_id AND b.is_archived = 0
+     JOIN ideas b ON b.id = d.duplicate_of_id AND b.is_archived = 0`;
+
+export function createDuplicatesRepo(db: Db) {
+  const pending = db.query<DetectionView, [string]>(
+    `${PENDING_VIEW}
      WHERE d.user_id = ? AND d.status = 'pending'
      ORDER BY d.similarity_score DESC, d.created_at DESC, d.id DESC`,
   );
   // The same rows, only those with either idea among the given ids (a JSON array): what a page of the list badges.
   const pendingFor = db.query<DetectionView, [string, string, string]>(
-    `SELECT d.id, d.user_id,
-            d.idea_id, a.number AS idea_number, a.title AS idea_title, substr(a.body, 1, ${BODY_PREVIEW_CHARS}) AS idea_body,
-            a.status AS idea_status, a.source AS idea_source, a.created_at AS idea_created_at,
-            d.duplicate_of_id, b.number AS duplicate_number, b.title AS duplicate_title,
-            substr(b.body, 1, ${BODY_PREVIEW_CHARS}) AS duplicate_body, b.status AS duplicate_status,
-            b.source AS duplicate_source, b.created_at AS duplicate_created_at,
-            d.similarity_score, d.status, d.created_at
-     FROM duplicate_detections d
-     JOIN ideas a ON a.id = d.idea_id AND a.is_archived = 0
-     JOIN ideas b ON b.id = d.duplicate_of_id AND b.is_archived = 0
+    `${PENDING_VIEW}
      WHERE d.id IN (SELECT id FROM duplicate_detections WHERE idea_id IN (SELECT value FROM json_each(?2))
                     UNION SELECT id FROM duplicate_detections WHERE duplicate_of_id IN (SELECT value FROM json_each(?3)))
        AND d.user_id = ?1 AND d.status = 'pending'
