@@ -37,6 +37,8 @@ export function useCaptureForm(userId: string, shared: Draft | null, onSaved: ()
   const update = (patch: Partial<Draft>) => {
     formRef.current = { ...formRef.current, ...patch };
     setForm(formRef.current);
+    // Saved now, not in an effect after the next paint: a reload right after a key press must find the draft.
+    saveDraft(userId, formRef.current);
     // An edited field's old message no longer applies.
     const touched = Object.keys(patch).map((k) => (k === "sourceUrl" ? "source_url" : k === "parent" ? "parent_id" : k));
     if (touched.some((k) => errors[k])) setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !touched.includes(k))));
