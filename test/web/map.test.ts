@@ -118,7 +118,6 @@ describeBrowser("mind map", () => {
 
     await page.setViewportSize(VIEWPORTS.phone);
     await page.waitForTimeout(300);
-    await screenshot(page, "map-phone");
     expect(await a11yViolations(page)).toEqual([]);
     expectClean(opened);
 
@@ -172,6 +171,61 @@ describeBrowser("mind map", () => {
     // Nothing user-made left c (the background pipeline may have suggested system "related" pairs meanwhile).
     const fromC = (await api(server.base, key, "GET", `/ideas/${c.id}/relations`)).body.outgoing;
     expect(fromC.filter((r: any) => r.created_by === "user")).toEqual([]);
+    expectClean(opened);
+  }, 90_000);
+
+  test("at phone width (390×844) the map fits the visible canvas, the selected idea sits below it, the controls are reachable; nothing shifts as the map arrives", async () => {
+    const opened = await openSignedIn(web, server, "/capture");
+    const { page, key } = opened;
+    const ids: number[] = [];
+    for (let i = 0; i < 14; i++) ids.push((await seed(key, `Neighbourhood idea with a fairly long title ${i + 1}`)).id);
+    for (let i = 3; i < 12; i++) await relate(key, ids[i % 3], ids[i], "related");
+    await relate(key, ids[0], ids[1], "related");
+    await page.setViewportSize({ width: 390, height: 844 });
+    // Layout shifts the page makes on its own (not after input), from the navigation on: what Lighthouse sums as CLS.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __cls: number };
+      w.__cls = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>) if (!e.hadRecentInput) w.__cls += e.value;
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    await openMap(page);
+    await page.getByRole("status").filter({ hasText: /ideas ·/ }).filter({ hasNotText: "arranging" }).waitFor();
+    await screenshot(page, "map-phone");
+    const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls);
+    expect(cls, "layout shift while the map loads").toBeLessThanOrEqual(0.05);
+
+    // The whole canvas is on screen without scrolling, and every node is inside it (the map is fitted to what is seen).
+    const canvas = (await page.locator(".map-canvas").boundingBox())!;
+    expect(canvas.x).toBeGreaterThanOrEqual(0);
+    expect(canvas.x + canvas.width).toBeLessThanOrEqual(390);
+    expect(canvas.y + canvas.height, "the map's bottom edge is on screen").toBeLessThanOrEqual(844);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), "no sideways scrolling").toBeLessThanOrEqual(390);
+    for (const id of ids) {
+      const p = (await page.evaluate((i) => document.querySelector(".map-canvas").idearepoMap.positionOf(i), id)) as { x: number; y: number };
+      expect(p.x > canvas.x && p.x < canvas.x + canvas.width && p.y > canvas.y && p.y < canvas.y + canvas.height, `idea ${id} at ${JSON.stringify(p)} is outside the map ${JSON.stringify(canvas)}`).toBe(true);
+    }
+    // Every control is reachable: on screen, not covered.
+    for (const control of [page.getByLabel("Find an idea on the map"), page.getByRole("button", { name: "Connect mode" }), page.getByRole("button", { name: "Arrange again" })]) {
+      const b = (await control.boundingBox())!;
+      expect(b.x >= 0 && b.x + b.width <= 390 && b.y >= 0 && b.y + b.height <= 844, `control at ${JSON.stringify(b)}`).toBe(true);
+    }
+
+    // A tapped idea opens its panel under the map, where it covers no node.
+    const at = (await page.evaluate((i) => document.querySelector(".map-canvas").idearepoMap.positionOf(i), ids[0])) as { x: number; y: number };
+    await page.mouse.click(at.x, at.y);
+    const panel = page.getByRole("complementary", { name: "Selected idea" });
+    await panel.getByRole("heading", { name: /fairly long title 1$/ }).waitFor();
+    const [map, box] = [(await page.locator(".map-canvas").boundingBox())!, (await panel.boundingBox())!];
+    expect(box.y, `the panel ${JSON.stringify(box)} starts below the map ${JSON.stringify(map)}`).toBeGreaterThanOrEqual(map.y + map.height);
+    await panel.getByRole("link", { name: "Open idea" }).waitFor();
+    expect(await panel.getByRole("link", { name: "Open idea" }).isVisible()).toBe(true);
+
+    // Headings never skip a level (Lighthouse's heading-order audit), and axe finds nothing serious.
+    const levels = await page.evaluate(() => [...document.querySelectorAll("h1, h2, h3, h4, h5, h6")].map((h: any) => Number(h.tagName[1])));
+    for (let i = 1; i < levels.length; i++) expect(levels[i] - levels[i - 1], `heading levels ${levels.join(" ")}`).toBeLessThanOrEqual(1);
+    expect(await a11yViolations(page)).toEqual([]);
     expectClean(opened);
   }, 90_000);
 

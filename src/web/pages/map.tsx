@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { clearMapPositions, getMap, getMapPositions, saveMapPositions, type MapData, type MapEdge, type MapNode } from "../api/map";
 import { IdeaNumber } from "../components/badges";
-import { EmptyState, Loading, Notice, ProNotice } from "../components/notices";
+import { EmptyState, Notice, ProNotice } from "../components/notices";
 import { Page } from "../components/page";
 import { notify } from "../components/toast";
 import { describeError } from "../errors";
@@ -160,6 +160,8 @@ export function MapPage(_props: { params: Record<string, string> }) {
   const ranged = filters.from !== "" || filters.to !== "";
   const empty = data !== null && data.nodes.length === 0;
   const edgeCount = (data?.edges.length ?? 0) + added.length;
+  // Until the data is in, the page is drawn as for a map with ideas (the usual case), so nothing moves when it arrives.
+  const few = data !== null && data.nodes.length < 2;
 
   return (
     <Page title="Mind map" wide>
@@ -172,26 +174,27 @@ export function MapPage(_props: { params: Record<string, string> }) {
           else if (selected !== null) setSelected(null);
         }}
       >
+        {/* Every control is in place from the first render (disabled until the map is in), so nothing moves when the
+            graph arrives: the page's layout shift was 0.44 when they, the stage and the list appeared with the data. */}
         <div class="map-toolbar">
-          {data && data.nodes.length > 0 && <MapSearch nodes={visible} onPick={show} />}
+          {!empty && <MapSearch nodes={visible} onPick={show} />}
           {canConnect ? (
-            data && data.nodes.length > 1 && (
-              <button type="button" class={`btn${connectMode ? " primary" : ""}`} aria-pressed={connectMode} onClick={() => setConnectMode((c) => !c)}>
+            !few && (
+              <button type="button" class={`btn${connectMode ? " primary" : ""}`} aria-pressed={connectMode} disabled={!data} onClick={() => setConnectMode((c) => !c)}>
                 Connect mode
               </button>
             )
           ) : (
             <ProNotice feature="Drawing connections" />
           )}
-          {data && data.nodes.length > 1 && !noWebgl && (
-            <button type="button" class="btn" onClick={rearrange} disabled={arranging}>Arrange again</button>
+          {!few && !noWebgl && (
+            <button type="button" class="btn" onClick={rearrange} disabled={!data || arranging}>Arrange again</button>
           )}
-          {canConnect && data && data.nodes.length > 1 && (
+          {canConnect && !few && (
             <p class={`small muted map-hint${connectMode ? "" : " shift"}`}>{connectMode ? "Drag from one idea to another to connect them." : "Shift + drag from one idea to another connects them."}</p>
           )}
         </div>
         {loadError && <Notice kind="error">{loadError}</Notice>}
-        {!data && !loadError && <Loading label="Loading the map" />}
         <div class="map-body">
           <aside class="map-side" aria-label="Map filters and legend">
             <FiltersPanel value={filters} tags={tags} onChange={setFilters} />
@@ -206,13 +209,17 @@ export function MapPage(_props: { params: Record<string, string> }) {
             )}
             {empty && ranged && <EmptyState title="No ideas were captured in this date range." />}
             {noWebgl && <Notice kind="warn">This browser cannot draw the map (it needs WebGL). The list below reaches every idea.</Notice>}
-            {data && !empty && (
+            {!empty && (
               <p class="map-stats small muted" role="status">
-                {visible.length.toLocaleString()} of {data.nodes.length.toLocaleString()} ideas · {edgeCount.toLocaleString()} connections
-                {arranging ? " · arranging…" : ""}
+                {!data ? (loadError ? "The map could not be loaded." : "Loading the map…") : (
+                  <>
+                    {visible.length.toLocaleString()} of {data.nodes.length.toLocaleString()} ideas · {edgeCount.toLocaleString()} connections
+                    {arranging ? " · arranging…" : ""}
+                  </>
+                )}
               </p>
             )}
-            <div class={`map-stage${empty || !data || noWebgl ? " hidden" : ""}`}>
+            <div class={`map-stage${empty || noWebgl ? " hidden" : ""}`}>
               <div
                 ref={canvasRef}
                 class="map-canvas"
@@ -239,7 +246,7 @@ export function MapPage(_props: { params: Record<string, string> }) {
             {connectFrom !== null && selected !== connectFrom && (
               <p class="small" role="status">Connecting from <IdeaNumber n={byId.get(connectFrom)?.number ?? 0} />: pick the other idea. <button type="button" class="btn link" onClick={() => setConnectFrom(null)}>Cancel</button></p>
             )}
-            {data && !empty && <NodeList nodes={visible} onShow={show} open={listOpen} onToggle={setListOpen} />}
+            {!empty && <NodeList nodes={visible} onShow={show} open={listOpen} onToggle={setListOpen} />}
           </div>
         </div>
         {pairNodes?.source && pairNodes.target && (

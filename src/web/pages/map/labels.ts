@@ -105,8 +105,17 @@ export function createLabelLayer(
       const p = renderer.graphToViewport(n);
       const r = renderer.scaleSize(n.size);
       if (p.x < -200 || p.y < -20 || p.x > w + 20 || p.y > h + 20) return;
-      const text = shorten(n.label);
-      const tw = widthOf(text);
+      let text = shorten(n.label);
+      let tw = widthOf(text);
+      // A label running past the right edge (a narrow phone screen) is cut to what fits, or left out when little would.
+      const room = w - (p.x + r + PAD) - 6;
+      if (tw > room) {
+        if (room < 60 && !always) return;
+        text = text.replace(/…$/, "");
+        while (text.length > 4 && widthOf(text + "…") > room) text = text.slice(0, -1);
+        text = text.trimEnd() + "…";
+        tw = widthOf(text);
+      }
       const box = { id: Number(key), x: p.x + r + PAD, y: p.y - FONT_SIZE / 2 - 2, w: tw + 4, h: FONT_SIZE + 4 };
       if (box.x + box.w < 0 || box.x > w) return;
       if (!always && cellsOf(box, false)) return;

@@ -17,13 +17,13 @@ export function Legend() {
   return (
     <details class="map-legend" open>
       <summary>Legend</summary>
-      <h3 class="legend-head">Node colour: status</h3>
+      <h2 class="legend-head">Node colour: status</h2>
       <ul class="legend-list">
         {STATUSES.map((s) => (
           <li key={s}><span class={`dot st-${s}`} aria-hidden="true" />{s}</li>
         ))}
       </ul>
-      <h3 class="legend-head">Line: relation</h3>
+      <h2 class="legend-head">Line: relation</h2>
       <ul class="legend-list">
         {RELATION_TYPES.map((t) => (
           <li key={t}><EdgeSample type={t} />{RELATION_LABELS[t]}</li>

@@ -15,9 +15,14 @@ interface Props {
 
 export function SidePanel({ node, canConnect, connectingFrom, onConnect, onClose }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus({ preventScroll: true }), [node.id]);
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    heading.current?.focus({ preventScroll: true });
+    // On a phone the panel sits under the map (map.css): bring it on screen, as little as needed.
+    panel.current?.scrollIntoView({ block: "nearest" });
+  }, [node.id]);
   return (
-    <aside class="map-panel card" aria-label="Selected idea">
+    <aside class="map-panel card" aria-label="Selected idea" ref={panel}>
       <div class="map-panel-head">
         <h2 ref={heading} tabIndex={-1}><IdeaNumber n={node.number} /> {node.title}</h2>
         <button type="button" class="btn ghost icon" aria-label="Close the selected idea" onClick={onClose}>×</button>
