@@ -3,7 +3,7 @@
 // from one node to another is saved (and a cycle is refused with the API's sentence), a Free account sees the plan
 // notice instead of connect mode. Each flow is checked through the API afterwards.
 // Functions passed to page.evaluate run in the browser, where these exist.
-declare const document: any;
+declare const document: any, window: any, PerformanceObserver: any;
 import { beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { api } from "../ops/harness";
@@ -184,16 +184,15 @@ describeBrowser("mind map", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     // Layout shifts the page makes on its own (not after input), from the navigation on: what Lighthouse sums as CLS.
     await page.addInitScript(() => {
-      const w = window as unknown as { __cls: number };
-      w.__cls = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>) if (!e.hadRecentInput) w.__cls += e.value;
+      window.__cls = 0;
+      new PerformanceObserver((list: any) => {
+        for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;
       }).observe({ type: "layout-shift", buffered: true });
     });
     await openMap(page);
     await page.getByRole("status").filter({ hasText: /ideas ·/ }).filter({ hasNotText: "arranging" }).waitFor();
     await screenshot(page, "map-phone");
-    const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls);
+    const cls = await page.evaluate(() => window.__cls as number);
     expect(cls, "layout shift while the map loads").toBeLessThanOrEqual(0.05);
 
     // The whole canvas is on screen without scrolling, and every node is inside it (the map is fitted to what is seen).
