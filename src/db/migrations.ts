@@ -16,6 +16,7 @@ import m0014 from "../../migrations/0014_billing.sql" with { type: "text" };
 import m0015 from "../../migrations/0015_agent_conversations.sql" with { type: "text" };
 import m0016 from "../../migrations/0016_mail_capture.sql" with { type: "text" };
 import m0017 from "../../migrations/0017_map_positions.sql" with { type: "text" };
+import m0018 from "../../migrations/0018_fts_owner.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
@@ -37,4 +38,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 15, name: "0015_agent_conversations", sql: m0015 },
   { version: 16, name: "0016_mail_capture", sql: m0016 },
   { version: 17, name: "0017_map_positions", sql: m0017 },
+  { version: 18, name: "0018_fts_owner", sql: m0018 },
 ];

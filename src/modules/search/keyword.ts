@@ -5,24 +5,27 @@ import { segmentText } from "./segment";
 import { countTerms } from "./term-count";
 import { tokenize, type FtsMode } from "../../contract";
 import { ftsQuery, segmentedQuery } from "./tokenize";
+import { OWNER_LIKE } from "./owner";
 
 /** Instance-wide matches fetched per wanted row before falling back to the per-account query. */
 const OVERFETCH = 2;
 /** Tokens the index stores exactly as written: unicode61 folds nothing in them, so its vocabulary can be asked directly. */
 const PLAIN_TOKEN = /^[a-z0-9]+$/;
 
-/** The query's distinct words (as ftsQuery takes them) when every one is plain, else null. */
+/**
+ * The query's distinct words (as ftsQuery takes them) when every one is plain, else null. A word that could be an
+ * owner token is not plain: the vocabulary's counts (bm25.ts) would count the owner column's rows too.
+ */
 function plainTerms(q: string): string[] | null {
   const terms = [...new Set(tokenize(q))];
-  return terms.every((t) => PLAIN_TOKEN.test(t)) ? terms : null;
+  return terms.every((t) => PLAIN_TOKEN.test(t) && !OWNER_LIKE.test(t)) ? terms : null;
 }
 
 /**
- * Accounts up to this size are scored directly when the instance-wide matches do not hold enough of theirs (see
- * mainRows): their BM25 over their own ids, from the index's counts, instead of FTS5 scoring and joining every match
- * of every account. Larger accounts own a large share of the matches, so the instance-wide pass serves them.
+ * When the caller's matches number at most this many, they are all read from the index (restricted to the account
+ * inside it, unscored) and ranked here; past it, the instance-wide best matches are tried first (mainRows).
  */
-const ACCOUNT_SCORING_MAX = 20_000;
+const OWN_MATCHES_MAX = 1_000;
 
 /** Queued ideas written to the bigram index per transaction (a backfill of many does not hold the writer long). */
 const DRAIN_BATCH = 500;
@@ -48,32 +51,36 @@ export function createKeywordSearch(repo: SearchRepo) {
   };
 
   /**
-   * The caller's best BM25 matches on the main index. Checking ownership of every match is what makes a filtered
-   * FTS query slow (a lookup per matching row), so first take the instance-wide top OVERFETCH × wanted and keep the
-   * caller's live ones: when they are enough, they are exactly the caller's top rows (any other match of theirs
-   * ranks below all of these). Only when they are not (the caller owns a small share of a big instance) does the
-   * filtered query run.
+   * The caller's best BM25 matches on the main index. The index holds each idea's account (migrations/0018), so the
+   * caller's matches come out of FTS5 already restricted, at what they cost in one account whatever the instance
+   * holds. When they are few (OWN_MATCHES_MAX) they are ranked here: plain words from the index's counts (bm25.ts,
+   * the same numbers as bm25()), anything else by bm25() over the restricted match. When they are many (a common
+   * word in a large account), the instance-wide top OVERFETCH × wanted is tried first: the caller then owns a large
+   * share of the matches, and when that top holds enough of theirs it is exactly their top (any other match of
+   * theirs ranks below all of these); only when it does not does the restricted bm25() query run.
    */
   const mainRows = (userId: string, q: string, mode: FtsMode, match: string, wanted: number): SearchRow[] => {
+    const own = repo.ownMatchIds(match, userId, OWN_MATCHES_MAX + 1);
+    if (own.length === 0) return [];
+    if (own.length <= OWN_MATCHES_MAX) {
+      const terms = mode === "exact" ? null : plainTerms(q);
+      if (terms && terms.length > 0) return ownScored(userId, terms, mode === "and", own, wanted);
+      return repo.rowsInOrder(userId, repo.keywordIds(match, userId, wanted));
+    }
     const top = repo.keywordIdsAnyone(match, OVERFETCH * wanted);
     const mine = repo.firstRowsInOrder(userId, top, wanted);
     if (mine.length >= wanted || top.length < OVERFETCH * wanted) return mine;
-    const terms = mode === "exact" ? null : plainTerms(q);
-    const scored = terms && terms.length > 0 ? ownScored(userId, terms, mode === "and", wanted) : null;
-    return repo.rowsInOrder(userId, scored ?? repo.keywordIds(match, userId, wanted));
+    return repo.rowsInOrder(userId, repo.keywordIds(match, userId, wanted));
   };
 
   /**
-   * A small account's best matches for plain `terms`, scored among its own ideas only (null when the account is
-   * large). FTS5 alone would score and join every account's matches to keep the caller's: in a shared
-   * instance that grows with everyone's ideas. A 2,000-idea account among 100,000 ideas: 6.3–6.7 ms per search
-   * against 11.1 ms (same results on 60 queries). Same scores as bm25(); ties in id order.
+   * The caller's best rows among `ids` (their matches for plain `terms`, archived ones included) by BM25 from the
+   * index's counts, occurrences counted in the rows' own text: the same scores as bm25(), ties in id order.
    */
-  const ownScored = (userId: string, terms: string[], all: boolean, wanted: number): number[] | null => {
-    const ids = repo.liveIdeaIds(userId, ACCOUNT_SCORING_MAX);
-    if (ids === null) return null;
-    const scores = plainScoresAmong(terms, ids, all);
-    return [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, wanted).map(([id]) => id);
+  const ownScored = (userId: string, terms: string[], all: boolean, ids: number[], wanted: number): SearchRow[] => {
+    const rows = new Map(repo.rowsInOrder(userId, ids).map((r) => [r.id, r]));
+    const scores = plainScoresAmong(terms, [...rows.keys()], all, rows);
+    return [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, wanted).map(([id]) => rows.get(id)!);
   };
 
   /**

@@ -2,12 +2,16 @@
 import type { Db } from "../../db/open";
 import type { IdeaRow } from "../ideas/repo";
 import { readVarints, type IndexTotals } from "./bm25";
+import { inText, ownMatch } from "./owner";
 
 export type SearchRow = Pick<IdeaRow, "id" | "number" | "title" | "body" | "source" | "source_url" | "is_archived" | "created_at" | "updated_at"> & { status: string };
 
-/** Title hits weigh twice body hits: a word in the title says more about what the idea is. */
-export const COLUMN_WEIGHTS: Readonly<Record<string, number>> = { title: 2.0, body: 1.0 };
-const BM25 = `bm25(ideas_fts, ${COLUMN_WEIGHTS.title.toFixed(1)}, ${COLUMN_WEIGHTS.body.toFixed(1)})`;
+/**
+ * Title hits weigh twice body hits: a word in the title says more about what the idea is. The owner column
+ * (migrations/0018) weighs nothing: its token is in a query only to restrict it to the caller's ideas.
+ */
+export const COLUMN_WEIGHTS: Readonly<Record<string, number>> = { title: 2.0, body: 1.0, owner: 0.0 };
+const BM25 = `bm25(ideas_fts, ${COLUMN_WEIGHTS.title.toFixed(1)}, ${COLUMN_WEIGHTS.body.toFixed(1)}, ${COLUMN_WEIGHTS.owner.toFixed(1)})`;
 /** The same weights on the bigram index (migrations/0008) for queries in scripts written without spaces. */
 const BM25_CJK = "bm25(ideas_fts_cjk, 2.0, 1.0)";
 
@@ -19,19 +23,12 @@ export function createSearchRepo(db: Db) {
   const averages = db.query<{ block: Uint8Array }, []>("SELECT block FROM ideas_fts_data WHERE id = 1");
   const termDocs = db.query<{ doc: number }, [string]>("SELECT doc FROM temp.ideas_fts_terms WHERE term = ?1");
   const termHits = db.query<{ doc: number; col: string }, [string, string]>(
-    "SELECT doc, col FROM temp.ideas_fts_occurrences WHERE term = ?1 AND doc IN (SELECT value FROM json_each(?2))",
+    "SELECT doc, col FROM temp.ideas_fts_occurrences WHERE term = ?1 AND doc IN (SELECT value FROM json_each(?2)) AND col <> 'owner'",
   );
-  // The caller's live ideas, at most ?2 + 1 of them (so the caller knows the account is larger than it asked for).
-  const liveIds = db.query<{ id: number }, [string, number]>(
-    "SELECT id FROM ideas WHERE user_id = ?1 AND is_archived = 0 LIMIT ?2 + 1",
-  );
+  // Every idea (live or archived) matching an owner-restricted expression, in id order: no scoring, so it stops at ?2.
+  const ownIds = db.query<{ id: number }, [string, number]>("SELECT rowid AS id FROM ideas_fts WHERE ideas_fts MATCH ?1 LIMIT ?2");
   const docSizes = db.query<{ id: number; sz: Uint8Array }, [string]>(
     "SELECT id, sz FROM ideas_fts_docsize WHERE id IN (SELECT value FROM json_each(?1))",
-  );
-  const keyword = db.query<{ id: number }, [string, string, number]>(
-    `SELECT f.rowid AS id FROM ideas_fts f JOIN ideas i ON i.id = f.rowid
-     WHERE ideas_fts MATCH ?1 AND i.user_id = ?2 AND i.is_archived = 0
-     ORDER BY ${BM25} LIMIT ?3`,
   );
   const keywordAnyone = db.query<{ id: number }, [string, number]>(
     `SELECT rowid AS id FROM ideas_fts WHERE ideas_fts MATCH ?1 ORDER BY ${BM25} LIMIT ?2`,
@@ -50,10 +47,11 @@ export function createSearchRepo(db: Db) {
      FROM json_each(?2) j CROSS JOIN ideas i ON i.id = j.value WHERE i.user_id = ?1 AND i.is_archived = 0
      ORDER BY j.key LIMIT ?3`,
   );
+  // ?1 is restricted to the caller's ideas in the main index (ownMatch); the bigram index still filters by join.
   const scored = (table: string, bm25: string) =>
     db.query<{ id: number; bm25: number }, [string, string, number]>(
       `SELECT f.rowid AS id, ${bm25} AS bm25 FROM ${table} f JOIN ideas i ON i.id = f.rowid
-       WHERE ${table} MATCH ?1 AND i.user_id = ?2 AND i.is_archived = 0 ORDER BY ${bm25} LIMIT ?3`,
+       WHERE ${table} MATCH ?1 AND i.user_id = ?2 AND i.is_archived = 0 ORDER BY ${bm25}, f.rowid LIMIT ?3`,
     );
   const scoredMain = scored("ideas_fts", BM25);
   const scoredCjk = scored("ideas_fts_cjk", BM25_CJK);
@@ -75,13 +73,16 @@ export function createSearchRepo(db: Db) {
   );
 
   return {
-    /** The caller's live ideas matching an FTS5 expression, best BM25 first. */
-    keywordIds: (match: string, userId: string, limit: number) => keyword.all(match, userId, limit).map((r) => r.id),
+    /** The caller's live ideas matching an FTS5 expression, best BM25 first (the match restricted inside the index). */
+    keywordIds: (match: string, userId: string, limit: number) =>
+      scoredMain.all(ownMatch(userId, match), userId, limit).map((r) => r.id),
+    /** Ids of the caller's ideas (archived too) matching the expression, in id order, at most `limit`; unscored. */
+    ownMatchIds: (match: string, userId: string, limit: number) => ownIds.all(ownMatch(userId, match), limit).map((r) => r.id),
     /** Best BM25 matches over every account's ideas: no per-match ownership lookup, the caller filters. */
-    keywordIdsAnyone: (match: string, limit: number) => keywordAnyone.all(match, limit).map((r) => r.id),
+    keywordIdsAnyone: (match: string, limit: number) => keywordAnyone.all(inText(match), limit).map((r) => r.id),
     /** BM25 relevance (higher = better) of those of `ids` that match the expression: the second stage's evidence. */
     keywordScoresAmong: (match: string, ids: number[]) =>
-      new Map(keywordAmong.all(match, JSON.stringify(ids)).map((r) => [r.id, -r.bm25])),
+      new Map(keywordAmong.all(inText(match), JSON.stringify(ids)).map((r) => [r.id, -r.bm25])),
     /** Rows and tokens (all columns) in the main index, as bm25() sees them. */
     indexTotals(): IndexTotals {
       const block = averages.get()?.block;
@@ -95,11 +96,6 @@ export function createSearchRepo(db: Db) {
     termHits(terms: string[], ids: number[]): Array<{ term: number; doc: number; col: string }> {
       const among = JSON.stringify(ids);
       return terms.flatMap((term, i) => termHits.all(term, among).map((h) => ({ term: i, doc: h.doc, col: h.col })));
-    },
-    /** The caller's live idea ids, or null when there are more than `max`. */
-    liveIdeaIds(userId: string, max: number): number[] | null {
-      const rows = liveIds.all(userId, max);
-      return rows.length > max ? null : rows.map((r) => r.id);
     },
     /** Tokens over all columns of each of `ids` that is in the main index. */
     tokenCounts: (ids: number[]) =>
@@ -115,7 +111,7 @@ export function createSearchRepo(db: Db) {
       ids.length === 0 ? [] : firstRows.all(userId, JSON.stringify(ids), limit),
     /** The caller's live ideas matching on the main or the bigram index, with BM25 (lower = better), best first. */
     keywordScored: (index: "main" | "cjk", match: string, userId: string, limit: number) =>
-      (index === "main" ? scoredMain : scoredCjk).all(match, userId, limit),
+      index === "main" ? scoredMain.all(ownMatch(userId, match), userId, limit) : scoredCjk.all(match, userId, limit),
     /** As keywordScoresAmong, on the bigram index. */
     cjkScoresAmong: (match: string, ids: number[]) =>
       new Map(cjkAmong.all(match, JSON.stringify(ids)).map((r) => [r.id, -r.bm25])),
