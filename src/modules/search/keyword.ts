@@ -21,11 +21,10 @@ function plainTerms(q: string): string[] | null {
   return terms.every((t) => PLAIN_TOKEN.test(t) && !OWNER_LIKE.test(t)) ? terms : null;
 }
 
-/**
- * When the caller's matches number at most this many, they are all read from the index (restricted to the account
- * inside it, unscored) and ranked here; past it, the instance-wide best matches are tried first (mainRows).
- */
+/** The caller's matches read from the index (restricted to the account inside it, unscored) before choosing a plan. */
 const OWN_MATCHES_MAX = 1_000;
+/** Up to this many matches of plain words, the caller's rows are scored here from the index's counts (bm25.ts). */
+const OWN_SCORING_MAX = 200;
 
 /** Queued ideas written to the bigram index per transaction (a backfill of many does not hold the writer long). */
 const DRAIN_BATCH = 500;
@@ -62,10 +61,14 @@ export function createKeywordSearch(repo: SearchRepo) {
   const mainRows = (userId: string, q: string, mode: FtsMode, match: string, wanted: number): SearchRow[] => {
     const own = repo.ownMatchIds(match, userId, OWN_MATCHES_MAX + 1);
     if (own.length === 0) return [];
+    const terms = mode === "exact" ? null : plainTerms(q);
     if (own.length <= OWN_MATCHES_MAX) {
-      const terms = mode === "exact" ? null : plainTerms(q);
-      if (terms && terms.length > 0) return ownScored(userId, terms, mode === "and", own, wanted);
-      return repo.rowsInOrder(userId, repo.keywordIds(match, userId, wanted));
+      if (terms && terms.length > 0 && own.length <= OWN_SCORING_MAX) return ownScored(userId, terms, mode === "and", own, wanted);
+      // The instance's matches (at most): when the caller owns most of them, the instance-wide top is as cheap and
+      // holds theirs (one account alone on its instance); otherwise bm25() over the restricted match.
+      const dfs = terms?.map(repo.docsWithTerm) ?? [];
+      const instance = dfs.length === 0 ? Infinity : mode === "and" ? Math.min(...dfs) : dfs.reduce((a, b) => a + b, 0);
+      if (2 * own.length < instance) return repo.rowsInOrder(userId, repo.keywordIds(match, userId, wanted));
     }
     const top = repo.keywordIdsAnyone(match, OVERFETCH * wanted);
     const mine = repo.firstRowsInOrder(userId, top, wanted);
