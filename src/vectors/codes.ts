@@ -38,30 +38,60 @@ function popcount(x: number): number {
 }
 
 /**
- * One account's codes, packed in 32-bit words so a Hamming pass costs one XOR + popcount per word. The words live in
- * a WebAssembly memory of the account's own, where the pass runs as `i64.popcnt` (hamming-wasm.ts: ~0.007 µs an idea
- * at 512 bits, against ~0.055 µs in JavaScript); codes of an odd number of 32-bit words (under 64 dimensions: test
- * models) keep the JavaScript pass. Layout: the codes from byte 0, then the query's code, then one u16 distance per
- * code. Kept up to date by this process's own writes; dropped when another process commits (see CodeCache).
+ * Capacity (codes) from which an account's table lives in a WebAssembly memory. Below it the Hamming pass never runs
+ * (nearest() skips it up to prefilterCount(r) ≥ PREFILTER_MIN codes), and a memory per account is costly: with a
+ * thousand accounts loaded, creating one took ~1–35 ms, at times hundreds (the engine collects garbage to reclaim
+ * the address space each memory reserves), on the event loop of the request or pipeline pass that loaded the account.
+ */
+export const WASM_FROM = 2 * PREFILTER_MIN;
+
+/**
+ * One account's codes, packed in 32-bit words so a Hamming pass costs one XOR + popcount per word. Accounts past
+ * WASM_FROM keep the words in a WebAssembly memory of their own, where the pass runs as `i64.popcnt`
+ * (hamming-wasm.ts: ~0.007 µs an idea at 512 bits, against ~0.055 µs in JavaScript); smaller ones, and codes of an
+ * odd number of 32-bit words (under 64 dimensions: test models), use a plain buffer and the JavaScript pass. Layout:
+ * the codes from byte 0, then the query's code, then one u16 distance per code. Kept up to date by this process's
+ * own writes; dropped when another process commits (see CodeCache).
  */
 export class AccountCodes {
   private ids = new Float64Array(64);
-  private memory: WebAssembly.Memory;
+  private memory: WebAssembly.Memory | null = null;
+  private buffer: ArrayBuffer;
   private words: Uint32Array;
   private slot = new Map<number, number>();
-  private readonly kernel: HammingFn | null;
+  private kernel: HammingFn | null = null;
+  private readonly wasm: boolean;
+  private readonly wasmFrom: number;
   size = 0;
 
-  /** `wasm: false` runs the JavaScript pass whatever the width (the test holds the two to the same answers). */
-  constructor(readonly wordsPer: number, opts: { wasm?: boolean } = {}) {
-    this.memory = new WebAssembly.Memory({ initial: this.pagesFor(this.ids.length) });
-    this.words = new Uint32Array(this.memory.buffer, 0, this.ids.length * wordsPer);
-    this.kernel = opts.wasm !== false && wordsPer % 2 === 0 ? hammingKernel(this.memory) : null;
+  /**
+   * `wasm: false` runs the JavaScript pass whatever the size; `wasmFrom` moves the table to WebAssembly at that
+   * capacity instead of WASM_FROM (the test holds the two passes to the same answers).
+   */
+  constructor(readonly wordsPer: number, opts: { wasm?: boolean; wasmFrom?: number } = {}) {
+    this.wasm = opts.wasm !== false && wordsPer % 2 === 0;
+    this.wasmFrom = opts.wasmFrom ?? WASM_FROM;
+    this.buffer = this.allocate(this.ids.length);
+    this.words = new Uint32Array(this.buffer, 0, this.ids.length * wordsPer);
   }
 
-  /** Pages for `capacity` codes, the query's code and `capacity` distances. */
-  private pagesFor(capacity: number): number {
-    return Math.ceil((capacity * (this.wordsPer * 4 + 2) + this.wordsPer * 4) / 65536);
+  /** Bytes for `capacity` codes, the query's code and `capacity` distances. */
+  private bytesFor(capacity: number): number {
+    return capacity * (this.wordsPer * 4 + 2) + this.wordsPer * 4;
+  }
+
+  /** A buffer for `capacity` codes, in a WebAssembly memory once the account is large enough to use the kernel. */
+  private allocate(capacity: number): ArrayBuffer {
+    if (!this.wasm || capacity < this.wasmFrom) return new ArrayBuffer(this.bytesFor(capacity));
+    const pages = Math.ceil(this.bytesFor(capacity) / 65536);
+    if (this.memory) {
+      // Growing keeps the bytes (the codes stay at byte 0) and detaches every view of the old buffer.
+      this.memory.grow(pages - this.memory.buffer.byteLength / 65536);
+    } else {
+      this.memory = new WebAssembly.Memory({ initial: pages });
+      this.kernel = hammingKernel(this.memory);
+    }
+    return this.memory.buffer;
   }
 
   put(id: number, code: Uint8Array): void {
@@ -93,10 +123,12 @@ export class AccountCodes {
   private grow(): void {
     const ids = new Float64Array(this.ids.length * 2);
     ids.set(this.ids);
+    const codes = this.memory ? null : this.words.slice(0, this.size * this.wordsPer);
     this.ids = ids;
-    // Growing keeps the bytes (the codes stay at byte 0) and detaches every view of the old buffer.
-    this.memory.grow(this.pagesFor(ids.length) - this.memory.buffer.byteLength / 65536);
-    this.words = new Uint32Array(this.memory.buffer, 0, ids.length * this.wordsPer);
+    this.buffer = this.allocate(ids.length);
+    this.words = new Uint32Array(this.buffer, 0, ids.length * this.wordsPer);
+    // A plain buffer (or the move into WebAssembly memory) starts empty: the codes are copied over.
+    if (codes) this.words.set(codes);
   }
 
   /** Every id, for accounts small enough to rescore whole. */
@@ -121,14 +153,14 @@ export class AccountCodes {
     const n = this.size;
     const W = this.wordsPer;
     const B = W * 4;
-    const bytes = new Uint8Array(this.memory.buffer, 0, n * B);
+    const bytes = new Uint8Array(this.buffer, 0, n * B);
     let pool: Int32Array;
     const p = prefilterCount(r);
     if (n > p) {
       const qAt = this.ids.length * B; // past the last code slot
-      new Uint8Array(this.memory.buffer, qAt, B).set(binaryCode(signOf, W * 32));
-      const q = new Uint32Array(this.memory.buffer, qAt, W);
-      const dist = new Uint16Array(this.memory.buffer, qAt + B, n);
+      new Uint8Array(this.buffer, qAt, B).set(binaryCode(signOf, W * 32));
+      const q = new Uint32Array(this.buffer, qAt, W);
+      const dist = new Uint16Array(this.buffer, qAt + B, n);
       if (this.kernel) {
         this.kernel(0, n, W / 2, qAt, qAt + B);
       } else {
@@ -176,7 +208,7 @@ export class AccountCodes {
 
   /** Bytes this account's table holds (for the health figures and the benchmark). */
   bytes(): number {
-    return this.ids.byteLength + this.memory.buffer.byteLength + this.size * 40; // Map entry ≈ 40 B
+    return this.ids.byteLength + this.buffer.byteLength + this.size * 40; // Map entry ≈ 40 B
   }
 }
 
