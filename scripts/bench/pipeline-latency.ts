@@ -120,8 +120,8 @@ async function run(side: string, tree: string): Promise<Run> {
     const base = server.base;
     const left = jobsLeft(join(dir, "idearepo.db"));
     await drained(left);
-    // Warm-up: JIT and page cache; 20 captures and their passes.
-    for (let i = 0; i < 100; i++) await list(base, pick(seeded.accounts));
+    // Warm-up: the web app's files (built on first request when run from source), JIT, page cache; 20 captures.
+    for (let i = 0; i < 100; i++) await Promise.all([list(base, pick(seeded.accounts)), probe(base)]);
     await Promise.all(Array.from({ length: 20 }, () => capture(base, pick(seeded.accounts))));
     await drained(left);
     load.push(loadavg()[0]);
