@@ -4,7 +4,7 @@
 // on fresh copies of the same seeded sizing data dir.
 //
 //   bun scripts/bench/pipeline-latency.ts --data DIR [--base REV] [--rounds 2] [--seconds 30] [--captures 4]
-//                                         [--lists 20] [--burst 300]
+//                                         [--lists 20] [--burst 100]
 //
 // DIR is a data dir seeded by sizing.ts (`--data DIR` keeps it): 1,000 accounts of 200 ideas and sizing-seeded.json.
 // Each run: a copy of the database, the server (scripts/bench/app-server.ts of that tree), a warm-up, then
@@ -29,7 +29,7 @@ const ROUNDS = Number(arg("rounds", "2"));
 const SECONDS = Number(arg("seconds", "30"));
 const CAPTURES = Number(arg("captures", "4"));
 const LISTS = Number(arg("lists", "20"));
-const BURST = Number(arg("burst", "300"));
+const BURST = Number(arg("burst", "100"));
 const PROBE_MS = 20;
 if (!DATA || !existsSync(join(DATA, "sizing-seeded.json"))) throw new Error("--data DIR: a data dir seeded by scripts/bench/sizing.ts --data DIR");
 const seeded: Seeded = JSON.parse(readFileSync(join(DATA, "sizing-seeded.json"), "utf8"));
@@ -108,15 +108,37 @@ async function drained(left: () => number, timeoutS = 900): Promise<void> {
 
 interface Run { side: string; stream: { lists: number[]; captures: number[]; probe: number[] }; burst: { lists: number[]; probe: number[]; drainS: number }; load: number[] }
 
+const serve = (tree: string, dir: string) =>
+  spawnServer([BUN, join(tree, "scripts/bench/app-server.ts"), "serve"], { IDEAREPO_DATA_DIR: dir, IDEAREPO_PORT: "0", IDEAREPO_LOG_LEVEL: "info" }, join(dir, "server.log"));
+
+/**
+ * Each side's copy of the seeded data, migrated once by that side's server (a newer tree may add migrations, such as
+ * rebuilding the keyword index), so every run of it starts from the same state without paying the migration.
+ */
+const masters = new Map<string, string>();
+async function master(side: string, tree: string): Promise<string> {
+  let dir = masters.get(side);
+  if (dir) return dir;
+  dir = join(work, `master-${side}`);
+  mkdirSync(dir);
+  for (const f of ["idearepo.db", "master.key"]) cpSync(join(DATA, f), join(dir, f));
+  log(`${side}: migrating its copy of the data`);
+  const migrate = Bun.spawnSync([BUN, "-e", `import { openDb } from ${JSON.stringify(join(tree, "src/db/open.ts"))}; openDb(${JSON.stringify(join(dir, "idearepo.db"))}).close();`], { cwd: tree });
+  if (migrate.exitCode !== 0) throw new Error(`migrating ${side}'s copy: ${migrate.stderr}`);
+  masters.set(side, dir);
+  return dir;
+}
+
 async function run(side: string, tree: string): Promise<Run> {
+  const from = await master(side, tree);
   const dir = join(work, `data-${side}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir);
-  for (const f of ["idearepo.db", "master.key"]) cpSync(join(DATA, f), join(dir, f));
+  for (const f of ["idearepo.db", "master.key"]) cpSync(join(from, f), join(dir, f));
   let server: Child | null = null;
   const load: number[] = [];
   try {
-    server = await spawnServer([BUN, join(tree, "scripts/bench/app-server.ts"), "serve"], { IDEAREPO_DATA_DIR: dir, IDEAREPO_PORT: "0", IDEAREPO_LOG_LEVEL: "info" }, join(dir, "server.log"));
+    server = await serve(tree, dir);
     const base = server.base;
     const left = jobsLeft(join(dir, "idearepo.db"));
     await drained(left);
