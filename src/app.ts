@@ -69,7 +69,8 @@ function statusOf(ctx: { set: { status?: number | string }; responseValue?: unkn
 export function createApp(deps: Deps) {
   const kit = createAuthKit(deps);
   const agentSockets: OpenSockets = new Set();
-  const web = webHandler(deps);
+  // The shell names the list's first page in its Link header only for a browser that is signed in (its cookie).
+  const web = webHandler(deps, (request) => kit.resolver.resolve(request.headers, deps.clock())?.via === "session-cookie");
 
   const storage = createStorageMonitor(deps.config.data_dir, deps.log);
   // Power-safe group commit (src/db/durable.ts): null where each commit is as durable as promised when it returns.

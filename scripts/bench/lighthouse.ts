@@ -1,11 +1,12 @@
 // Lighthouse (the `lighthouse` npm package, its CLI under Node, driving Debian's Chromium offline), signed in, default
 // mobile emulation and simulated throttling, on /ideas, /capture, an idea page and /map, for two accounts:
 //   (a) 200 ideas made of distinct real sentences (STS-B, as the other benches use);
-//   (b) 40 near-identical ideas, filed by the real pipeline, so hundreds of pending duplicate detections.
+//   (b) 40 (--near) near-identical ideas, filed by the real pipeline, so hundreds of pending duplicate detections.
 // Each prints performance, accessibility, LCP and CLS beside the bare static shell (the same HTML and bundle from a
 // plain Bun.serve, no API: scripts/bench/web-lib.ts staticMirror), product and baseline runs alternating.
 //
-//   bun scripts/bench/lighthouse.ts [--runs 1] [--only a|b]
+//   bun scripts/bench/lighthouse.ts [--runs 1] [--only a|b] [--near 40]
+//   (--near N: account (b) holds N near-identical ideas; 90 gives about a thousand pending detections)
 //
 // Targets (issue 27): performance ≥ 90, accessibility 100, CLS ≤ 0.05 on every page, whatever the account holds.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -17,10 +18,11 @@ import { flag, ideaTexts, machine, ROOT, seedIdeas } from "./lib";
 import { median, startWebBenchServer, staticMirror, type WebBenchServer } from "./web-lib";
 
 const RUNS = flag("runs", 1);
+const NEAR = flag("near", 40);
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : null;
 const LIGHTHOUSE_CLI = join(ROOT, "node_modules/lighthouse/cli/index.js");
 
-interface Score { performance: number; accessibility: number; lcp: number; cls: number; failing: string[] }
+interface Score { performance: number; accessibility: number; lcp: number; cls: number; failing: string[]; fcp?: number; tbt?: number; lcpElement?: string }
 
 /** One Lighthouse run (a fresh Chromium each time, cold cache), signed in through the session cookie when given. */
 /** Lighthouse now and then loses a trace (NO_NAVSTART) on a loaded machine: tried up to three times. */
@@ -28,7 +30,7 @@ async function lighthouse(url: string, cookie: string | null): Promise<Score> {
   for (let attempt = 1; ; attempt++) {
     try {
       const s = await lighthouseOnce(url, cookie);
-      console.error(`${url}: ${fmt(s)}${s.failing.length ? ` failing ${s.failing.join(", ")}` : ""}`);
+      console.error(`${url}: ${fmt(s)}${s.failing.length ? ` failing ${s.failing.join(", ")}` : ""}; FCP ${((s.fcp ?? NaN) / 1000).toFixed(2)} s, TBT ${Math.round(s.tbt ?? NaN)} ms, LCP element ${s.lcpElement ?? "?"}`);
       return s;
     } catch (e) {
       if (attempt >= 3) throw e;
@@ -55,7 +57,9 @@ async function lighthouseOnce(url: string, cookie: string | null): Promise<Score
     if (code !== 0) throw new Error(`lighthouse ${url}: exit ${code}\n${stderr.slice(-2000)}`);
     const report = JSON.parse(readFileSync(out, "utf8"));
     if (report.runtimeError) throw new Error(`lighthouse ${url}: ${report.runtimeError.message}`);
-    const audits = report.audits as Record<string, { score: number | null; numericValue?: number; scoreDisplayMode: string }>;
+    const audits = report.audits as Record<string, { score: number | null; numericValue?: number; scoreDisplayMode: string; details?: any }>;
+    // What the largest contentful paint was (the first table of that audit names the element).
+    const lcpNode = audits["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node;
     const a11yIds = (report.categories.accessibility.auditRefs as Array<{ id: string; weight: number }>).filter((x) => x.weight > 0).map((x) => x.id);
     return {
       performance: Math.round(report.categories.performance.score * 100),
@@ -63,19 +67,22 @@ async function lighthouseOnce(url: string, cookie: string | null): Promise<Score
       lcp: audits["largest-contentful-paint"].numericValue ?? NaN,
       cls: audits["cumulative-layout-shift"].numericValue ?? NaN,
       failing: a11yIds.filter((id) => audits[id]?.score === 0),
+      fcp: audits["first-contentful-paint"]?.numericValue,
+      tbt: audits["total-blocking-time"]?.numericValue,
+      lcpElement: lcpNode ? String(lcpNode.snippet ?? lcpNode.selector ?? "").slice(0, 120) : undefined,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** 40 ideas that differ in a word or two: the duplicate pass pairs most of them. */
+/** Ideas that differ in a word or two (40 distinct by gear and people, then by panel): the duplicate pass pairs most. */
 function nearIdenticalTexts(n: number): Array<{ title: string; body: string }> {
   const gear = ["phone", "tablet", "lamp", "radio", "camera", "watch", "speaker", "headlamp"];
   const who = ["hikers", "campers", "cyclists", "climbers", "runners"];
   return Array.from({ length: n }, (_, i) => ({
     title: `Solar powered ${gear[i % gear.length]} charger for ${who[i % who.length]}`,
-    body: `A foldable solar panel that charges a ${gear[i % gear.length]} on the trail, light enough for ${who[i % who.length]} to carry all day.`,
+    body: `A ${["foldable", "compact", "rugged", "rollable", "clip-on"][Math.floor(i / 40) % 5]} solar panel that charges a ${gear[i % gear.length]} on the trail, light enough for ${who[i % who.length]} to carry all day.`,
   }));
 }
 
@@ -93,7 +100,7 @@ async function signIn(server: WebBenchServer): Promise<string> {
 
 async function account(name: "a" | "b"): Promise<Account> {
   const server = await startWebBenchServer({ ideas: 0, pipeline: name === "b" });
-  const texts = name === "a" ? ideaTexts(200) : nearIdenticalTexts(40);
+  const texts = name === "a" ? ideaTexts(200) : nearIdenticalTexts(NEAR);
   await seedIdeas(server.base, server.key, texts, 4);
   if (name === "b") await waitForQuiescence(server.dataDir, 240_000);
   const get = async (path: string) => (await fetch(`${server.base}/api/v1${path}`, { headers: { "x-api-key": server.key } })).json() as Promise<any>;
@@ -115,7 +122,7 @@ async function account(name: "a" | "b"): Promise<Account> {
   console.error(`${name}: GET /ideas/duplicates: ${await wire("/ideas/duplicates")}; ?idea_ids=<first page>: ${await wire(`/ideas/duplicates?idea_ids=${firstPage}`)}; GET /ideas?limit=50: ${await wire("/ideas?limit=50")}`);
   const note = name === "a"
     ? "(a) 200 ideas of distinct real sentences"
-    : `(b) 40 near-identical ideas, ${dups} pending duplicate detections (the whole GET /ideas/duplicates: ${(bytes / 1024).toFixed(0)} KB)`;
+    : `(b) ${NEAR} near-identical ideas, ${dups} pending duplicate detections (the whole GET /ideas/duplicates: ${(bytes / 1024).toFixed(0)} KB)`;
   return { name, server, cookie: await signIn(server), ideaId: ideas[0].id, note };
 }
 

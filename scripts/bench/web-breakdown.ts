@@ -29,7 +29,8 @@ export async function coldLoadBreakdown(browser: Browser, server: WebBenchServer
       out["html: DOMContentLoaded end"] = nav.domContentLoadedEventEnd;
       for (const r of (performance as any).getEntriesByType("resource") as Array<{ name: string; startTime: number; responseEnd: number; transferSize: number }>) {
         const u = new URL(r.name);
-        const name = u.pathname.startsWith("/assets/") ? u.pathname.replace(/-[a-z0-9]+\./, ".") : u.pathname + u.search;
+        // Chunks keep their hash (several are named index-<hash>.js); a long query is cut.
+        const name = u.pathname.startsWith("/assets/") ? u.pathname : (u.pathname + u.search).slice(0, 60);
         out[`${name}: start`] = r.startTime;
         out[`${name}: end`] = r.responseEnd;
         out[`${name}: bytes`] = r.transferSize;

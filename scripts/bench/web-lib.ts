@@ -110,7 +110,7 @@ export async function timeFetch(url: string, init: RequestInit): Promise<number>
  * (no auth, no API: /api/* is a 404). Files are copied from the product on first request, before timing starts.
  */
 export function staticMirror(productBase: string) {
-  const files = new Map<string, { body: ArrayBuffer; type: string }>();
+  const files = new Map<string, { body: ArrayBuffer; type: string; gzip: Uint8Array | null }>();
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -120,8 +120,15 @@ export function staticMirror(productBase: string) {
       let f = files.get(path);
       if (!f) {
         const res = await fetch(productBase + path);
-        f = { body: await res.arrayBuffer(), type: res.headers.get("content-type") ?? "application/octet-stream" };
+        const body = await res.arrayBuffer();
+        const type = res.headers.get("content-type") ?? "application/octet-stream";
+        // Gzipped like the product sends them, so both sides put the same bytes on the wire.
+        const gzip = res.headers.get("content-encoding") === "gzip" ? Bun.gzipSync(new Uint8Array(body), { level: 9 }) : null;
+        f = { body, type, gzip };
         files.set(path, f);
+      }
+      if (f.gzip && /\bgzip\b/.test(req.headers.get("accept-encoding") ?? "")) {
+        return new Response(f.gzip, { headers: { "content-type": f.type, "content-encoding": "gzip" } });
       }
       return new Response(f.body, { headers: { "content-type": f.type } });
     },

@@ -6,7 +6,8 @@
 //   capture: pressing "Save idea" on /capture until the idea shows in the page's latest-ideas list, vs the raw
 //     POST /api/v1/ideas.
 //
-//   bun scripts/bench/web.ts [--ideas 10000] [--runs 15] [--json]
+//   bun scripts/bench/web.ts [--ideas 10000] [--runs 15] [--only "ideas list"] [--json]
+//   (--only picks figures by name, comma-separated: "ideas list", "capture", "mind map")
 //
 // The ideas are captured through the API with the background pipeline paused (as http.ts does): the list reads the
 // same rows either way, and nothing competes with the browser. Timings are taken inside the page (performance.now()
@@ -237,4 +238,7 @@ export async function webBench(opts: { ideas?: number; runs?: number; only?: str
   }
 }
 
-if (import.meta.main) report(await webBench());
+if (import.meta.main) {
+  const i = process.argv.indexOf("--only");
+  report(await webBench({ only: i === -1 ? undefined : process.argv[i + 1].split(",").map((s) => s.trim()) }));
+}

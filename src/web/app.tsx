@@ -9,6 +9,7 @@ import { describeError } from "./errors";
 import { matchPath, navigate, useLocation } from "./router";
 import { SessionContext, type Session } from "./session";
 import { FALLBACK, ROUTES } from "./routes";
+import { HOME } from "./route-table";
 import { Layout } from "./components/layout";
 import { SetupPage } from "./pages/setup";
 import { SignInPage } from "./pages/sign-in";
@@ -44,7 +45,7 @@ export function App() {
   }, [load]);
 
   useEffect(() => {
-    if (path === "/" && boot.state === "ready") navigate("/capture", { replace: true });
+    if (path === "/" && boot.state === "ready") navigate(HOME, { replace: true });
   }, [path, boot.state]);
 
   // Sign-in answers the spec's User; GET /user/me adds what the shell reads (is_operator, for the Operator link).

@@ -6,10 +6,12 @@ import { installShortcuts } from "./lib/keys";
 import { applyTheme } from "./lib/theme";
 import { startOutboxFlusher } from "./api/outbox";
 import { startBoot } from "./boot";
+import { preloadOnIntent } from "./routes";
 
 startBoot(); // the first requests go out before anything renders
 applyTheme();
 interceptLinks();
+preloadOnIntent();
 installShortcuts();
 render(<App />, document.getElementById("app")!);
 startOutboxFlusher();

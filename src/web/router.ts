@@ -29,18 +29,7 @@ export function useLocation(): Location {
   return loc;
 }
 
-/** `/ideas/:id` against `/ideas/12` → `{id:"12"}`; null when it does not match. */
-export function matchPath(pattern: string, path: string): Record<string, string> | null {
-  const p = pattern.split("/").filter(Boolean);
-  const s = path.split("/").filter(Boolean);
-  if (p.length !== s.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < p.length; i++) {
-    if (p[i].startsWith(":")) params[p[i].slice(1)] = decodeURIComponent(s[i]);
-    else if (p[i] !== s[i]) return null;
-  }
-  return params;
-}
+export { matchPath } from "./route-table";
 
 /** Same-origin <a href> clicks navigate in place; modified clicks, downloads and other tabs keep browser behaviour. */
 export function interceptLinks(): void {

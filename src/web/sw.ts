@@ -26,22 +26,33 @@ const STATIC = /^\/(favicon\.svg|icon[\w-]*\.(svg|png)|manifest\.webmanifest)$/;
 const NEVER = /^\/(api|mcp|\.well-known)(\/|$)|^\/sw\.js$/;
 
 const entryAssets = (html: string) => [...new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]))];
+// The chunks of the page a shell was served for (the Link header's modulepreloads: src/modules/web/preload.ts).
+const linkedAssets = (res: Response) => [...(res.headers.get("link") ?? "").matchAll(/<(\/assets\/[^>]+)>;\s*rel=modulepreload/g)].map((m) => m[1]);
 
-/** Remembers this shell and the assets it loads; forgets assets of the shell it replaces. */
+/**
+ * Remembers this shell and the assets it loads (its entry assets and the chunks of its page); forgets assets of the
+ * shell it replaces. A new shell also brings the chunks of the page `/` opens (capture), so an offline start can
+ * capture even where that page was not visited since the update.
+ */
 async function rememberShell(res: Response): Promise<void> {
   const cache = await caches.open(CACHE);
   const html = await res.clone().text();
   const before = await cache.match(SHELL);
   const oldAssets = before ? entryAssets(await before.text()) : [];
-  const assets = entryAssets(html);
-  await cache.put(SHELL, res);
-  if (oldAssets.join() !== assets.join()) {
+  const assets = [...entryAssets(html), ...linkedAssets(res)];
+  // Kept without its Link header: that named the requests of one page and one visitor, not of an offline start.
+  const headers = new Headers(res.headers);
+  for (const h of ["link", "content-encoding", "content-length"]) headers.delete(h); // the body is the decoded text
+  await cache.put(SHELL, new Response(html, { status: res.status, headers }));
+  if (oldAssets.join() !== entryAssets(html).join()) {
+    const home = await fetch(SHELL, { cache: "no-cache", credentials: "same-origin" }).catch(() => null);
+    if (home?.ok) assets.push(...linkedAssets(home));
     for (const req of await cache.keys()) {
       const path = new URL(req.url).pathname;
       if (path.startsWith("/assets/") && !assets.includes(path)) await cache.delete(req);
     }
   }
-  for (const path of assets) {
+  for (const path of new Set(assets)) {
     if (await cache.match(path)) continue;
     const a = await fetch(path);
     if (a.ok) await cache.put(path, a);

@@ -67,6 +67,9 @@ describeBrowser("web app foundation", () => {
     const { page } = o;
     await signIn(page, "owner@example.com", "owner password 1");
     expect(new URL(page.url()).pathname).toBe("/settings"); // the deep link survives signing in
+    // The page (its own chunk, loaded on demand) is shown and has read its data before the person signs out.
+    await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
+    await page.getByText("Reading API keys").waitFor({ state: "hidden" });
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("heading", { name: "Sign in to idearepo" }).waitFor();
     expect(await a11yViolations(page)).toEqual([]);

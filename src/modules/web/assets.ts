@@ -5,8 +5,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** One file as the bundler made it; binary files travel as base64 so the list can be embedded as JSON. */
-export interface BundledFile { path: string; type: string; text?: string; base64?: string }
+/**
+ * One file as the bundler made it; binary files travel as base64 so the list can be embedded as JSON. The HTML shell
+ * also carries, per page module of src/web/route-table.ts, the URLs of the chunks that page needs beyond the first
+ * bundle (the server names them in a Link header: src/modules/web/preload.ts).
+ */
+export interface BundledFile { path: string; type: string; text?: string; base64?: string; chunks?: Record<string, string[]> }
 
 export interface WebAsset {
   type: string;
@@ -15,6 +19,8 @@ export interface WebAsset {
   etag: string;
   /** Content-hashed names never change content: cache them for a year. */
   immutable: boolean;
+  /** The HTML shell's: per page module, the chunks it needs beyond the first bundle (see BundledFile). */
+  chunks: Record<string, string[]>;
 }
 
 const WEB_DIR = join(import.meta.dir, "../../web");
@@ -48,6 +54,7 @@ export async function bundleWebApp(): Promise<BundledFile[]> {
     target: "browser",
     minify: true,
     splitting: true,
+    metafile: true,
     publicPath: "/",
     naming: { entry: "[name].[ext]", chunk: "assets/[name]-[hash].[ext]", asset: "assets/[name]-[hash].[ext]" },
     define: { MAP_LAYOUT_WORKER_URL: JSON.stringify(layoutWorker.path) },
@@ -58,7 +65,10 @@ export async function bundleWebApp(): Promise<BundledFile[]> {
     const path = "/" + out.path.replace(/^\.\//, "");
     // The HTML entry's script and style come out beside it; give them hashed names under /assets like the chunks.
     const file = await toFile(path, out.type, out);
-    if (path === "/index.html") file.text = file.text!.replace("</head>", `${PUBLIC_HEAD_LINKS}</head>`);
+    if (path === "/index.html") {
+      file.text = file.text!.replace("</head>", `${PUBLIC_HEAD_LINKS}</head>`);
+      file.chunks = pageChunks(app.metafile);
+    }
     files.push(file);
   }
   files.push(layoutWorker, ...(await bundleServiceWorker()));
@@ -69,6 +79,34 @@ export async function bundleWebApp(): Promise<BundledFile[]> {
     files.push(TEXT.test(type) ? { path: `/${name}`, type, text: bytes.toString("utf8") } : { path: `/${name}`, type, base64: bytes.toString("base64") });
   }
   return files;
+}
+
+type Metafile = Bun.BuildOutput["metafile"];
+
+/**
+ * For each module that is an entry of its own (the lazily loaded pages, the map's view), the chunks it needs beyond
+ * the first bundle: its own file and, transitively, the shared chunks it imports statically.
+ */
+function pageChunks(meta: Metafile): Record<string, string[]> {
+  if (!meta) throw new Error("web app bundle: the bundler gave no metafile");
+  const outputs = meta.outputs as Record<string, { entryPoint?: string; imports: Array<{ path: string; kind: string }> }>;
+  const main = Object.keys(outputs).find((o) => o.endsWith(".js") && outputs[o].entryPoint?.endsWith("web/index.html"));
+  const url = (o: string) => "/" + o.replace(/^\.\//, "");
+  const chunks: Record<string, string[]> = {};
+  for (const [out, o] of Object.entries(outputs)) {
+    const entry = o.entryPoint?.replace(/\\/g, "/");
+    const at = entry?.lastIndexOf("web/pages/") ?? -1;
+    if (!entry || at < 0 || !out.endsWith(".js")) continue;
+    const seen = new Set<string>();
+    const walk = (file: string) => {
+      if (seen.has(file) || file === main || !outputs[file]) return;
+      seen.add(file);
+      for (const i of outputs[file].imports) if (i.kind === "import-statement") walk(i.path);
+    };
+    walk(out);
+    chunks[entry.slice(at + "web/".length)] = [...seen].map(url);
+  }
+  return chunks;
 }
 
 /**
@@ -117,6 +155,7 @@ export function loadWebAssets(): Promise<Map<string, WebAsset>> {
         gzip: compressible ? Bun.gzipSync(body, { level: 9 }) : null,
         etag: `"${Bun.hash(body).toString(36)}"`,
         immutable: f.path.startsWith("/assets/"),
+        chunks: f.chunks ?? {},
       });
     }
     return map;
