@@ -102,9 +102,20 @@ interface Side {
   rows: (userId: string, q: string) => number[];
 }
 
+/** bm25() of `ids` for `q` (or mode) on the before database, in the order of `ids`: to tell ties from reorderings. */
+let beforeScores: (q: string, ids: number[]) => number[] = () => [];
+
 function sides(beforeFile: string, nowFile: string): { before: Side; now: Side; upgradeMs: number } {
   const a = open(beforeFile);
   const beforeKw = old.keyword(old.repo(a));
+  const score = a.query<{ id: number; s: number }, [string, string]>(
+    "SELECT rowid AS id, bm25(ideas_fts, 2.0, 1.0) AS s FROM ideas_fts WHERE ideas_fts MATCH ?1 AND rowid IN (SELECT value FROM json_each(?2))",
+  );
+  beforeScores = (q, ids) => {
+    const words = [...new Set((q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 1 && !STOP_WORDS.has(w)))];
+    const by = new Map(score.all(words.map((w) => `"${w}"`).join(" OR "), JSON.stringify(ids)).map((r) => [r.id, r.s]));
+    return ids.map((id) => by.get(id) ?? NaN);
+  };
   const t0 = performance.now();
   const b = open(nowFile);
   migrate(b);
@@ -122,6 +133,7 @@ function compare(label: string, s: { before: Side; now: Side }, queries: Array<{
   const times = { before: [] as number[], now: [] as number[] };
   let differ = 0;
   let sameSet = 0;
+  let beyondTies = 0;
   for (const [i, { user, q }] of queries.entries()) {
     const order = i % 2 === 0 ? [s.before, s.now] : [s.now, s.before];
     const got: Record<string, number[]> = {};
@@ -133,13 +145,18 @@ function compare(label: string, s: { before: Side; now: Side }, queries: Array<{
     if (got.before.join() !== got.now.join()) {
       differ++;
       if ([...got.before].sort().join() === [...got.now].sort().join()) sameSet++;
+      // Position by position, the before database's bm25() of each list: equal scores mean only ties were ordered
+      // differently (now breaks ties by id); different ones, that ideas with close scores swapped (each idea's length
+      // now counts its owner token, docs/search.md).
+      const [x, y] = [beforeScores(q, got.before), beforeScores(q, got.now)];
+      if (x.length !== y.length || x.some((v, k) => !(Math.abs(v - y[k]) <= 1e-9 * Math.max(1, Math.abs(v))))) beyondTies++;
     }
   }
   const fmt = (xs: number[]) => `p50 ${ms(percentile(xs, 50))}, p99 ${ms(percentile(xs, 99))}, max ${ms(Math.max(...xs))}`;
   console.log(`  ${label} (${queries.length} searches, load ${loadavg()[0].toFixed(2)})`);
   console.log(`    now:    ${fmt(times.now)}`);
   console.log(`    before: ${fmt(times.before)}`);
-  console.log(`    answers differing: ${differ} (same ideas in another order: ${sameSet})`);
+  console.log(`    answers differing: ${differ} (same ideas in another order: ${sameSet}; swapped beyond ties: ${beyondTies})`);
 }
 
 console.log(`keyword-accounts: ${machine()}; before = ${BEFORE} (${execSync(`git rev-parse --short ${BEFORE}`, { cwd: ROOT }).toString().trim()})`);

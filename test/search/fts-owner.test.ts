@@ -44,6 +44,8 @@ describe("keyword search restricted to the account inside the index", () => {
       .all(a.id)
       .map((x) => x.id);
     expect(ids(r)).toEqual(want);
+    // Every word stays inside the restriction: others' ideas hold both words, none comes back.
+    expect(ids(await search(t, a, { mode: "keyword", q: "note lantern", limit: 50 })).sort()).toEqual([...mine].sort());
     for (const mode of ["and", "exact"]) {
       const m = await search(t, a, { mode: "keyword", q: "paper lantern", fts_mode: mode });
       expect(ids(m)).toEqual([mine[0]]);
