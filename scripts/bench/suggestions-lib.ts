@@ -3,6 +3,8 @@
 import type { Db } from "../../src/db/open";
 import type { Generation } from "../../src/vectors/generations";
 import { ideaTable } from "../../src/vectors/tables";
+import type { VectorStore } from "../../src/vectors/store";
+import { wordCosine, wordCounts } from "../../src/pipeline/text-overlap";
 import type { CopyKind, ManNote } from "./man-corpus";
 
 export interface VaultFigures {
@@ -97,6 +99,29 @@ export function todayPairs(db: Db, gen: Generation, userId: string, sides: Set<n
     for (const n of near.filter((n) => n.s > related).slice(0, 5)) rels.set(key(a.id, n.id), [a.id, n.id]);
   }
   return { dups: [...dups.values()], rels: [...rels.values()] };
+}
+
+/**
+ * The previous duplicate rule of the product (account mean only, before subjects): each idea of `sides` against its
+ * 20 nearest by the calibrated cosine, a detection when max(calibrated cosine, word cosine) > dedup. Relations are
+ * not affected by subjects, so only detections are judged.
+ */
+export function accountMeanDuplicates(db: Db, store: VectorStore, userId: string, sides: Set<number>, dedup = 0.75): [number, number][] {
+  const texts = new Map(
+    db.query<{ id: number; title: string; body: string }, [string]>("SELECT id, title, body FROM ideas WHERE user_id = ? AND is_archived = 0").all(userId)
+      .map((r) => [r.id, wordCounts(r.title, r.body)]),
+  );
+  const dups = new Map<string, [number, number]>();
+  for (const a of sides) {
+    const v = store.ideaVector(a);
+    const wa = texts.get(a);
+    if (!v || !wa) continue;
+    for (const n of store.nearestCalibrated(userId, v, 21).filter((n) => n.id !== a).slice(0, 20)) {
+      const wb = texts.get(n.id);
+      if (wb && Math.max(n.score, wordCosine(wa, wb)) > dedup) dups.set(key(a, n.id), [a, n.id]);
+    }
+  }
+  return [...dups.values()];
 }
 
 /** measureVault's figures for pairs judged elsewhere (todayPairs with sides). */

@@ -13,7 +13,7 @@
 // - cost: a capture's POST + its full pass (held-out pages captured one by one), a re-scoring pass over the whole
 //   account, and the neighbour query alone, calibrated (nearestCalibrated) against raw (nearestIdeas), alternating.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startModels } from "../../src/ml/client";
 import { directoryInput } from "../../src/modules/import/inputs";
@@ -26,7 +26,7 @@ import { loadGitManual, loadOtherManPages, nearCopy, rng, type CopyKind } from "
 import { benchApp, benchUser, flag, percentile, request } from "./search-lib";
 import { parseSts } from "./stsb";
 import { cachedEmbeddings } from "./vector-cache";
-import { measureVault, todayPairs, vaultFigures } from "./suggestions-lib";
+import { accountMeanDuplicates, measureVault, todayPairs, vaultFigures } from "./suggestions-lib";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const sizes = flag("--sizes", "2000,5000,10000").split(",").map(Number);
@@ -126,10 +126,14 @@ for (const size of sizes) {
   const qs = ids.filter((_, i) => i % step === 0).slice(0, knnQueries).map((id) => store.ideaVector(id)!).filter(Boolean);
   const tCal: number[] = [];
   const tRaw: number[] = [];
+  const tLocal: number[] = [];
   for (const v of qs) {
     let t = performance.now();
-    store.nearestCalibrated(user.id, v, 21);
+    const near = store.nearestCalibrated(user.id, v, 21);
     tCal.push(performance.now() - t);
+    t = performance.now();
+    store.localScores(user.id, v, near.slice(1).map((x) => x.id));
+    tLocal.push(performance.now() - t);
     t = performance.now();
     store.nearestIdeas(user.id, v, 21);
     tRaw.push(performance.now() - t);
@@ -156,6 +160,8 @@ for (const size of sizes) {
   const sample = new Set(noteIds.filter((r) => !measured.has(r.id)).map((r) => r.id).filter((_, i) => i % 10 === 0));
   const raw = todayPairs(db, gen, user.id, new Set([...measured, ...sample]));
   const today = vaultFigures(db, user.id, notes, copies, raw.dups, raw.rels);
+  const meanDups = accountMeanDuplicates(db, store, user.id, new Set([...measured, ...sample]));
+  const before = vaultFigures(db, user.id, notes, copies, meanDups, []);
   const pendingPairs = db.query<{ a: number; b: number }, [string]>(
     "SELECT idea_id AS a, duplicate_of_id AS b FROM duplicate_detections WHERE user_id = ? AND status = 'pending'",
   ).all(user.id).map((r) => [r.a, r.b] as [number, number]);
@@ -169,19 +175,21 @@ for (const size of sizes) {
   const out = [
     `\n### ${n} ideas (${used} filler), model ${model.embedModelId}`,
     `import of ${batch.length + (first ? notes.length : 0)} + background pass (with its re-scoring): ${importS.toFixed(1)} s`,
-    "| figure | product (calibrated) | today (raw cosine, same vectors) |",
-    "|---|---:|---:|",
-    `| false duplicate detections among the ${notes.length} Git notes (per 20 notes) | ${product.falseDuplicates} (${(product.falseDuplicates / notes.length * 20).toFixed(2)}) | ${today.falseDuplicates} (${(today.falseDuplicates / notes.length * 20).toFixed(2)}) |`,
-    `| false detections touching ${sample.size} sampled filler ideas, per 20 of them | ${(touching(pendingPairs) / sample.size * 20).toFixed(2)} | ${(touching(raw.dups) / sample.size * 20).toFixed(2)} |`,
-    `| near-copies found | ${product.copiesFound}/${copies.length} (${pct(product.copiesFound / copies.length)}) | ${today.copiesFound}/${copies.length} |`,
-    `| relations between Git notes | ${product.related} | ${today.related} |`,
-    `| … per note, median / max | ${product.relatedMedian} / ${product.relatedMax} | ${today.relatedMedian} / ${today.relatedMax} |`,
-    `| … agreeing with an author's link | ${pct(product.agreeing / Math.max(1, product.related))} | ${pct(today.agreeing / Math.max(1, today.related))} |`,
-    `| automatic relations in the account, per idea | ${(2 * relCount / n).toFixed(2)} | |`,
-    `| neighbour query (21), p50 / p95 ms, ${qs.length} queries alternating | ${p50(tCal)} / ${percentile(tCal, 95).toFixed(1)} | raw ${p50(tRaw)} / ${percentile(tRaw, 95).toFixed(1)} |`,
-    `| recall@20 of the coarse pass against exact scoring, ${qs.length} queries | ${recallCal.toFixed(3)} | raw ${recallRaw.toFixed(3)} |`,
-    `| a capture: POST /ideas p50, then its full pass p50 (ms, ${post.length} captures) | ${p50(post)}, ${p50(pass)} | |`,
-    `| re-scoring pass over ${queued} ideas | ${rescoreS.toFixed(1)} s (${(rescoreS * 1000 / Math.max(1, queued)).toFixed(1)} ms an idea) | |`,
+    "| figure | product (calibrated, subjects for duplicates) | account mean only (before, same vectors) | today (raw cosine, same vectors) |",
+    "|---|---:|---:|---:|",
+    `| false duplicate detections among the ${notes.length} Git notes (per 20 notes) | ${product.falseDuplicates} (${(product.falseDuplicates / notes.length * 20).toFixed(2)}) | ${before.falseDuplicates} (${(before.falseDuplicates / notes.length * 20).toFixed(2)}) | ${today.falseDuplicates} (${(today.falseDuplicates / notes.length * 20).toFixed(2)}) |`,
+    `| false detections touching ${sample.size} sampled filler ideas, per 20 of them | ${(touching(pendingPairs) / sample.size * 20).toFixed(2)} | ${(touching(meanDups) / sample.size * 20).toFixed(2)} | ${(touching(raw.dups) / sample.size * 20).toFixed(2)} |`,
+    `| near-copies found | ${product.copiesFound}/${copies.length} (${pct(product.copiesFound / copies.length)}) | ${before.copiesFound}/${copies.length} | ${today.copiesFound}/${copies.length} |`,
+    `| relations between Git notes (not changed by subjects) | ${product.related} | | ${today.related} |`,
+    `| … per note, median / max | ${product.relatedMedian} / ${product.relatedMax} | | ${today.relatedMedian} / ${today.relatedMax} |`,
+    `| … agreeing with an author's link | ${pct(product.agreeing / Math.max(1, product.related))} | | ${pct(today.agreeing / Math.max(1, today.related))} |`,
+    `| automatic relations in the account, per idea | ${(2 * relCount / n).toFixed(2)} | | |`,
+    `| neighbour query (21), p50 / p95 ms, ${qs.length} queries alternating | ${p50(tCal)} / ${percentile(tCal, 95).toFixed(1)} | | raw ${p50(tRaw)} / ${percentile(tRaw, 95).toFixed(1)} |`,
+    `| duplicate scores of 20 neighbours (localScores), p50 ms, ${qs.length} queries | ${p50(tLocal)} | | |`,
+    `| recall@20 of the coarse pass against exact scoring, ${qs.length} queries | ${recallCal.toFixed(3)} | | raw ${recallRaw.toFixed(3)} |`,
+    `| a capture: POST /ideas p50, then its full pass p50 (ms, ${post.length} captures) | ${p50(post)}, ${p50(pass)} | | |`,
+    `| re-scoring pass over ${queued} ideas | ${rescoreS.toFixed(1)} s (${(rescoreS * 1000 / Math.max(1, queued)).toFixed(1)} ms an idea) | | |`,
+    `| load average (1 min) at the end of this size | ${loadavg()[0].toFixed(1)} | | |`,
   ];
   console.log(out.join("\n"));
   results.push(...out);

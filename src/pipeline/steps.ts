@@ -181,10 +181,15 @@ function syncDuplicates(
   const threshold = ctx.settings.dedup_threshold;
   const mine = wordCounts(idea.title, idea.body);
   const pending = ctx.repo.pendingDetectionsOf(idea.id);
-  const texts = ctx.repo.liveTexts([...neighbours.map((n) => n.id), ...pending.map((d) => d.other)]);
+  const ids = [...neighbours.map((n) => n.id), ...pending.map((d) => d.other)];
+  const texts = ctx.repo.liveTexts(ids);
+  // The embedding side of the duplicate score: the calibrated cosine with the pair's subjects' shared part removed too
+  // (src/vectors/subjects.ts); the neighbours themselves are the nearest by the account's calibration.
+  const local = ctx.store.localScores(idea.user_id, vector, ids);
   const isNewer = (a: { id: number; at: string }, b: { id: number; at: string }) => a.at > b.at || (a.at === b.at && a.id > b.id);
   for (const n of neighbours) {
-    const score = duplicateScore(texts, mine, n.id, n.score);
+    const cos = local.get(n.id);
+    const score = cos === undefined ? null : duplicateScore(texts, mine, n.id, cos);
     if (score === null || score <= threshold) continue;
     const me = { id: idea.id, at: idea.created_at };
     const other = { id: n.id, at: createdAt.get(n.id)! };
@@ -192,14 +197,14 @@ function syncDuplicates(
     ctx.repo.upsertDetection(idea.user_id, newer.id, older.id, score, ctx.now);
   }
   for (const d of pending) {
-    const cos = pairScore(ctx, idea, vector, d.other);
-    const score = cos === null ? null : duplicateScore(texts, mine, d.other, cos);
+    const cos = local.get(d.other);
+    const score = cos === undefined ? null : duplicateScore(texts, mine, d.other, cos);
     if (score !== null && score <= threshold) ctx.repo.deletePendingDetection(d.id);
   }
 }
 
 /**
- * A pair's duplicate score: the larger of two cosines, the calibrated embedding one and the one of their word counts
+ * A pair's duplicate score: the larger of two cosines, the local embedding one (subjects.ts) and the one of their word counts
  * (text-overlap.ts). Either alone says "near-copy" when high: the embedding for a reworded copy, the words for a
  * reshuffled one; two notes on one subject stay below on both. null when the other idea is gone.
  */
@@ -229,7 +234,7 @@ function syncParent(ctx: StepContext, idea: PipelineIdea): void {
   }
 }
 
-/** The pair's score as neighbours are scored: the calibrated cosine (src/vectors/calibration.ts). */
+/** The pair's relation score as neighbours are scored: the calibrated cosine (src/vectors/calibration.ts). */
 function pairScore(ctx: StepContext, idea: PipelineIdea, vector: Float32Array, otherId: number): number | null {
   return ctx.store.scoreAgainst(idea.user_id, vector, otherId);
 }

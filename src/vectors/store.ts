@@ -4,6 +4,7 @@ import { asScore, calibrate, centreOf, dot } from "./calibration";
 import { binaryCode, CodeCache } from "./codes";
 import type { Generation } from "./generation";
 import { createIdeaStorage, upgradeIdeaTable } from "./layout";
+import { fitSubjects, localCosine, SUBJECT_SAMPLE, subjectOf, type Subjects } from "./subjects";
 import { ideaTable, sharedTable, tagTable } from "./tables";
 
 /**
@@ -48,6 +49,10 @@ function createStore(db: Db, g: Generation) {
     ideaVec: db.prepare<{ embedding: Uint8Array }, [number]>(`SELECT embedding FROM ${ideas} WHERE id = ?`),
     ideaRow: db.prepare<{ user_id: string; embedding: Uint8Array }, [number]>(`SELECT user_id, embedding FROM ${ideas} WHERE id = ?`),
     accountVecs: db.prepare<{ id: number; embedding: Uint8Array }, [string]>(`SELECT id, embedding FROM ${ideas} WHERE user_id = ?`),
+    accountIds: db.prepare<{ id: number }, [string]>(`SELECT id FROM ${ideas} WHERE user_id = ? ORDER BY id`),
+    vecsOf: db.prepare<{ id: number; embedding: Uint8Array }, [string, string]>(
+      `SELECT v.id, v.embedding FROM json_each(?1) j CROSS JOIN ${ideas} v ON v.id = j.value WHERE v.user_id = ?2`,
+    ),
     // The calibrated cosine in SQL (calibration.ts, calibratedCosineOf, for unit stored vectors): (a·q − c·q) / |a − c|
     // with a·q = 1 − dist(a, q) (q is unit) and a·c = (1 − dist(a, c))·|c|. ?1 q, ?2 c, ?3 c·q, ?4 |c|, ?5 c·c.
     calibratedExact: db.prepare<{ id: number; cos: number }, [Float32Array, Float32Array, number, number, number, string, number]>(
@@ -99,6 +104,27 @@ function createStore(db: Db, g: Generation) {
   // sqlite-vec refuses k above 4096.
   const clampK = (k: number) => Math.max(1, Math.min(4096, Math.floor(k)));
   const codes = new CodeCache(db, Math.ceil(g.dim / 32), (userId) => q.ideaCodes.all(userId));
+  // Subjects per account (subjects.ts), fitted when first needed after the account was (re-)scored: they move with
+  // the calibration, i.e. when every pair is judged again. A few accounts are kept (each a few hundred KB at most).
+  const subjectCache = new Map<string, { key: string; subjects: Subjects | null }>();
+  const SUBJECT_ACCOUNTS = 32;
+  const subjectsOf = (userId: string): Subjects | null => {
+    const s = sharedRow(userId);
+    const key = `${s.scored_n}`;
+    const hit = subjectCache.get(userId);
+    subjectCache.delete(userId);
+    if (hit && hit.key === key) return (subjectCache.set(userId, hit), hit.subjects);
+    const centre = centreOf(s.sum, s.n);
+    const ids = q.accountIds.all(userId).map((r) => r.id);
+    const step = Math.max(1, Math.ceil(ids.length / SUBJECT_SAMPLE));
+    const sample = ids.filter((_, i) => i % step === 0);
+    const rows = new Map(q.vecsOf.all(JSON.stringify(sample), userId).map((r) => [r.id, toVector(r.embedding)!]));
+    const ordered = sample.map((id) => rows.get(id)).filter((v): v is Float32Array => v !== undefined);
+    const subjects = fitSubjects(ordered, centre, ids.length / Math.max(1, ordered.length));
+    subjectCache.set(userId, { key, subjects });
+    if (subjectCache.size > SUBJECT_ACCOUNTS) subjectCache.delete(subjectCache.keys().next().value!);
+    return subjects;
+  };
 
   return {
     generation: g,
@@ -137,6 +163,22 @@ function createStore(db: Db, g: Generation) {
     markDirty(userId: string): void {
       const s = sharedRow(userId);
       if (s.sum) q.sharedPut.run(userId, s.n, new Uint8Array(s.sum.buffer), -1);
+    },
+    /**
+     * The duplicate score's cosine (0–1) of a vector against stored ideas of the account: the calibrated cosine with,
+     * in addition, the mean of the two ideas' subjects removed (subjects.ts). Ideas without a vector here are absent.
+     */
+    localScores(userId: string, vector: Float32Array, others: number[]): Map<number, number> {
+      const out = new Map<number, number>();
+      if (others.length === 0) return out;
+      const centre = this.shared(userId).centre;
+      const subjects = subjectsOf(userId);
+      const mine = subjects ? subjectOf(subjects, vector, centre) : 0;
+      for (const r of q.vecsOf.all(JSON.stringify(others), userId)) {
+        const v = toVector(r.embedding)!;
+        out.set(r.id, localCosine(vector, v, centre, subjects, mine, subjects ? subjectOf(subjects, v, centre) : 0));
+      }
+      return out;
     },
     /** The calibrated cosine (0–1) of two ideas of the account; null when either has no vector here. */
     pairScore(userId: string, a: number, b: number): number | null {

@@ -1,0 +1,115 @@
+// The duplicate score's local centre: the subjects of an account (k-means clusters of its calibrated vectors), so that
+// two notes of one subject are judged against what that subject's notes share, not only what the whole account shares.
+//
+// Why: the account's mean (calibration.ts) is "what this person writes about" overall. When one subject is a small
+// part of a large account (Git's manual as 9% of 2,020 ideas), its notes keep a shared direction of their own and 22
+// pairs of different Git pages passed 0.75; on Git's manual alone, 2 did. Removing, in addition, the mean of the
+// pair's subjects (weighted by how many ideas the subject has and how alike they are) brings it back to a vault's
+// level while a near-copy, which shares the note's own words and meaning, still scores near 1 (docs/search.md,
+// *A subject inside a large account*; scripts/bench/local-centre.ts measured the candidates).
+import { type Centre, dot } from "./calibration";
+
+/** Ideas per subject: the account is cut into about n / SUBJECT_SIZE clusters. */
+export const SUBJECT_SIZE = 25;
+/** Clusters are fitted on at most this many of the account's ideas (evenly spaced by id; the caller samples). */
+export const SUBJECT_SAMPLE = 2_000;
+const ROUNDS = 8;
+/** Shrinkage of a subject's mean, as the account's: a subject of m ideas removes m / (m + SUBJECT_PRIOR) of it. */
+export const SUBJECT_PRIOR = 20;
+
+export interface Subjects {
+  /** Each subject's mean residual (vector − account centre), for assigning a vector to its nearest subject. */
+  means: Float32Array[];
+  meanNorms: Float64Array;
+  /** What is removed for a vector of subject j: weight_j · means[j] (shrunk by size, times coherence). */
+  removed: Float32Array[];
+}
+
+const residual = (v: Float32Array, centre: Centre) => {
+  const r = new Float32Array(v.length);
+  for (let i = 0; i < v.length; i++) r[i] = v[i] - (centre ? centre[i] : 0);
+  return r;
+};
+
+/**
+ * k-means (Euclidean, on residuals) over the account's vectors, given in a stable order (by id), seeded by evenly
+ * spaced ideas: the same vectors give the same subjects. A subject's weight is its size's shrinkage times its
+ * coherence ρ = |mean residual|² / mean |residual|² (0 for ideas pointing every way, 1 for copies of one idea).
+ * `scale`: how many of the account's ideas each given vector stands for (a sample of a large account).
+ * null when the account has fewer than 2 ideas.
+ */
+export function fitSubjects(vectors: Float32Array[], centre: Centre, scale = 1): Subjects | null {
+  if (vectors.length * scale < 2) return null;
+  const rs = vectors.map((v) => residual(v, centre));
+  const dim = rs[0].length;
+  const C = Math.max(1, Math.round(rs.length / SUBJECT_SIZE));
+  let means = Array.from({ length: C }, (_, j) => new Float32Array(rs[Math.floor((j * rs.length) / C)]));
+  const assign = new Int32Array(rs.length);
+  let sizes = new Array<number>(C).fill(0);
+  for (let round = 0; round < ROUNDS; round++) {
+    const mm = means.map((m) => dot(m, m));
+    for (let a = 0; a < rs.length; a++) assign[a] = nearest(rs[a], means, mm);
+    const next = Array.from({ length: C }, () => new Float32Array(dim));
+    sizes = new Array<number>(C).fill(0);
+    for (let a = 0; a < rs.length; a++) {
+      sizes[assign[a]]++;
+      const m = next[assign[a]];
+      const r = rs[a];
+      for (let i = 0; i < dim; i++) m[i] += r[i];
+    }
+    for (let j = 0; j < C; j++) if (sizes[j] > 0) for (let i = 0; i < dim; i++) next[j][i] /= sizes[j];
+    means = next;
+  }
+  const spread = new Array<number>(C).fill(0);
+  for (let a = 0; a < rs.length; a++) spread[assign[a]] += dot(rs[a], rs[a]);
+  const removed = means.map((m, j) => {
+    if (sizes[j] === 0) return new Float32Array(dim);
+    const rho = spread[j] > 0 ? dot(m, m) / (spread[j] / sizes[j]) : 0;
+    const size = sizes[j] * scale;
+    const w = (size / (size + SUBJECT_PRIOR)) * Math.min(1, rho);
+    return m.map((x) => x * w);
+  });
+  return { means, meanNorms: Float64Array.from(means.map((m) => dot(m, m))), removed };
+}
+
+function nearest(r: Float32Array, means: Float32Array[], mm: ArrayLike<number>): number {
+  let best = 0;
+  let bestD = Infinity;
+  for (let j = 0; j < means.length; j++) {
+    const d = mm[j] - 2 * dot(r, means[j]);
+    if (d < bestD) (bestD = d), (best = j);
+  }
+  return best;
+}
+
+/** The subject of a vector: the nearest subject mean to its residual. */
+export function subjectOf(s: Subjects, v: Float32Array, centre: Centre): number {
+  return nearest(residual(v, centre), s.means, s.meanNorms);
+}
+
+/**
+ * The duplicate score's cosine of two raw vectors: both minus one centre, the account's plus the mean of what their
+ * two subjects remove, so the score is symmetric and a cosine; in 0–1 (negative is 0), 0 when either is a zero vector.
+ * Without subjects it is the calibrated cosine (calibration.ts).
+ */
+export function localCosine(a: Float32Array, b: Float32Array, centre: Centre, s: Subjects | null, ja: number, jb: number): number {
+  const ra = s?.removed[ja];
+  const rb = s?.removed[jb];
+  let ab = 0, ac = 0, bc = 0, cc = 0, aa = 0, bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const c = (centre ? centre[i] : 0) + (ra && rb ? 0.5 * (ra[i] + rb[i]) : 0);
+    const x = a[i];
+    const y = b[i];
+    ab += x * y;
+    ac += x * c;
+    bc += y * c;
+    cc += c * c;
+    aa += x * x;
+    bb += y * y;
+  }
+  if (aa === 0 || bb === 0) return 0;
+  const na = aa - 2 * ac + cc;
+  const nb = bb - 2 * bc + cc;
+  if (na <= 0 || nb <= 0) return 0;
+  return Math.min(1, Math.max(0, (ab - ac - bc + cc) / Math.sqrt(na * nb)));
+}
