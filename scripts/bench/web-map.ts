@@ -10,7 +10,10 @@
 //   frame time while panning: requestAnimationFrame deltas (p50/p95) during a scripted mouse pan over the settled map
 //     (from an empty spot, so it pans rather than drags a node), beside the same pan over an empty page.
 //
-//   bun scripts/bench/web-map.ts [--ideas 2000] [--edges 5000] [--runs 3] [--large] [--large-runs 1]
+//   bun scripts/bench/web-map.ts [--ideas 2000] [--edges 5000] [--runs 3] [--large] [--large-runs 1] [--large-only]
+//
+// The load average (1 min) is printed at the start and end of each size: on a shared machine a figure means something
+// only beside its baseline from the same run and the load it was taken under.
 //
 // Ideas are captured through the API with the background pipeline paused (no system relations appear while measuring);
 // relations go through POST /map/relations in bulk, 50 per call, as related/inspires pairs (never refused as cycles);
@@ -19,6 +22,7 @@
 // frames are far cheaper.
 import type { Browser, Page } from "playwright-core";
 import { rmSync } from "node:fs";
+import { loadavg } from "node:os";
 import { flag, report, row, type Row } from "./lib";
 import { fmtMs, launchBrowser, percentile, signedInContext, startWebBenchServer, type WebBenchServer } from "./web-lib";
 
@@ -161,6 +165,7 @@ export async function mindMapFigures(browser: Browser, opts: { ideas?: number; e
   const server = await startWebBenchServer({ ideas });
   try {
     const seedSeconds = await seedRelations(server, edges);
+    const loadAtStart = loadavg()[0];
     console.error(`mind map: ${ideas} ideas seeded in ${server.seedSeconds.toFixed(1)} s, ${edges} relations in ${seedSeconds.toFixed(1)} s`);
     const first: number[] = [], navFirst: number[] = [], second: number[] = [], navSecond: number[] = [];
     const latency: number[] = [], blankLatency: number[] = [], frames: number[] = [], blank: number[] = [];
@@ -209,7 +214,8 @@ export async function mindMapFigures(browser: Browser, opts: { ideas?: number; e
     const med = (xs: number[]) => pct(xs, 50);
     // rAF deltas alternate between a rendered frame and an idle one when rendering is slow, so the mean matters too.
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-    const size = `${ideas.toLocaleString("en")} ideas / ${edges.toLocaleString("en")} edges`;
+    const load = `load average ${loadAtStart.toFixed(1)} → ${loadavg()[0].toFixed(1)}`;
+    const size = `${ideas.toLocaleString("en")} ideas / ${edges.toLocaleString("en")} edges (${load})`;
     const runsOf = (xs: number[]) => xs.map((v) => fmtMs(v)).join(", ");
     const lines = [
       `| mind map ${size}: layout settled, first visit (renderer start → positions still) | median ${fmtMs(med(first))} (runs: ${runsOf(first)}) | second visit, positions remembered (nothing to lay out) | median ${fmtMs(med(second))} (runs: ${runsOf(second)}) |`,
@@ -236,8 +242,9 @@ export async function mindMapFigures(browser: Browser, opts: { ideas?: number; e
 if (import.meta.main) {
   const browser = await launchBrowser();
   try {
-    const all = await mindMapFigures(browser);
-    if (process.argv.includes("--large")) {
+    const largeOnly = process.argv.includes("--large-only");
+    const all: MapFigures = largeOnly ? { rows: [], lines: [] } : await mindMapFigures(browser);
+    if (largeOnly || process.argv.includes("--large")) {
       const large = await mindMapFigures(browser, { ideas: 10_000, edges: 25_000, runs: flag("large-runs", 1) });
       all.rows.push(...large.rows);
       all.lines.push(...large.lines);

@@ -9,6 +9,7 @@ import type { MapData, MapEdge, MapNode } from "../../api/map";
 import type { RelationType, Status } from "../../api/types";
 import { initialPositions } from "./force";
 import { gridBelow, startLayout, type Bounds, type LayoutRun, type Point } from "./layout";
+import { createEdgeLod } from "./edges";
 import { createLabelLayer, type LabelBox } from "./labels";
 
 export { prewarmLayoutWorker } from "./layout";
@@ -59,6 +60,8 @@ export interface MapView {
 }
 
 // At least 5 px: sigma picks nodes on a downsized layer, and smaller nodes are hard to hit with a mouse anyway.
+/** Edge hover (the tooltip) up to this many relations. */
+const EDGE_EVENTS_UP_TO = 6000;
 const nodeSize = (connections: number) => Math.min(5 + 2 * Math.sqrt(connections), 18);
 
 export interface ViewOptions {
@@ -128,9 +131,12 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
       isolatedNew.forEach((id, i) => graph.mergeNodeAttributes(id, grid[i]));
       settled = true;
       settleNow = null;
-      if (bigMap) renderer.refresh(); // the edges appear now (see edgeReducer)
-      view.layoutMs = performance.now() - started;
-      events.settled(view.layoutMs);
+      const done = () => {
+        view.layoutMs = performance.now() - started;
+        events.settled(view.layoutMs);
+      };
+      // The first frame with the graph in it, then (big maps) its edges: see drawGraph.
+      drawGraph(done);
       const placed = [...fresh, ...isolatedNew];
       if (placed.length) events.save(placed.map((id) => ({ id: Number(id), x: graph.getNodeAttribute(id, "x"), y: graph.getNodeAttribute(id, "y") })));
     };
@@ -140,10 +146,14 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
       queueMicrotask(() => finish(null));
       return;
     }
-    // Big maps show only the first placement and the result: every intermediate frame would cost the page a full
-    // render (hundreds of ms in software WebGL) while the person is trying to use it.
+    // Big maps draw nothing until the result is in: every frame before it would cost the page a full render (hundreds
+    // of ms in software WebGL) and take a core from the worker while the person waits. A map already on screen (Arrange
+    // again) stays as it was meanwhile; a first visit shows the empty stage and "arranging…".
     const animate = graph.order <= 1000;
-    apply(initialPositions(input).pos);
+    if (animate) {
+      apply(initialPositions(input).pos);
+      mount();
+    }
     settleNow = () => finish(null);
     // Marks on the page's timeline (the benchmark reads them): when the worker got the work, when it answered.
     performance.mark("map:layout-start");
@@ -168,7 +178,9 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
     !!filters && (!filters.statuses.has(a.idea.status) || (filters.tag !== "" && !a.idea.tags.includes(filters.tag)));
 
   const settings: Partial<Settings<NodeAttrs, EdgeAttrs>> = {
-    enableEdgeEvents: true,
+    // Hovering an edge shows what it is; above a few thousand relations the edges are a texture more than lines to point
+    // at, and their picking pass (every edge drawn a second time, off screen) doubled the cost of each frame.
+    enableEdgeEvents: data.edges.length <= EDGE_EVENTS_UP_TO,
     // Big maps draw edges only when the camera rests: without a GPU (software WebGL) a 5,000-edge frame costs ~170 ms,
     // nodes alone ~60 ms; with a GPU both are a few ms and the difference is not seen.
     hideEdgesOnMove: bigMap,
@@ -191,15 +203,34 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
       }
       return out;
     },
-    edgeReducer: (_edge, a) => {
+    edgeReducer: (edge, a) => {
       const base = colours.relation[a.edge.type] ?? colours.muted;
-      // Big maps draw their edges once the layout has settled: the first frame (nodes at their first placement) is
-      // then a fraction of the cost, and the page answers input sooner while the worker runs.
-      const off = (!settled && bigMap) || (!!filters && !filters.types.has(a.edge.type));
+      // Big maps draw their edges a batch per frame once the graph is drawn, and at most a budget of them for the
+      // zoom (edges.ts): the rest are hidden, which costs the GPU nothing.
+      const off = (bigMap && !lod.shown(edge)) || (!!filters && !filters.types.has(a.edge.type));
       return { ...a, hidden: off, color: a.edge.created_by === "system" ? withAlpha(base, 0.55) : base, zIndex: a.edge.created_by === "system" ? 0 : 1 };
     },
   };
-  const renderer = new Sigma<NodeAttrs, EdgeAttrs>(graph, container, { ...settings, ...labelSettings(palette) });
+  // The renderer starts on an empty graph (contexts made, shaders compiled, nothing drawn) and takes the map's graph
+  // once there are positions to show (mount): a big map is not drawn at its first placement while the worker runs.
+  const renderer = new Sigma<NodeAttrs, EdgeAttrs>(new Graph<NodeAttrs, EdgeAttrs>({ multi: true, type: "directed" }), container, { ...settings, ...labelSettings(palette) });
+  const mounted = () => renderer.getGraph() === graph;
+  function mount() {
+    if (!mounted()) renderer.setGraph(graph);
+  }
+  const lod = createEdgeLod(graph, renderer as unknown as Sigma, bigMap);
+  /** Draws the laid-out graph, with the edges its zoom allows (edges.ts), in one frame; then calls `done`. */
+  function drawGraph(done: () => void) {
+    performance.mark("map:draw-start");
+    lod.prepare();
+    if (mounted()) renderer.refresh();
+    else mount();
+    performance.mark("map:drawn", { detail: { edges: lod.count() } });
+    done();
+    // When that frame is on screen (without a GPU, seconds after the call for a big map): for the benchmark.
+    requestAnimationFrame(() => performance.mark("map:presented"));
+  }
+
 
   function labelSettings(p: Palette): Partial<Settings<NodeAttrs, EdgeAttrs>> {
     return {
@@ -336,7 +367,7 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
     () => importance,
     () => [selected, focused, connectingFrom].filter((k): k is string => k !== null && graph.hasNode(k)),
     (key) => {
-      if (!graph.hasNode(key)) return null;
+      if (!mounted() || !graph.hasNode(key)) return null;
       const a = graph.getNodeAttributes(key);
       return { key, label: a.label, size: a.size, x: a.x, y: a.y, hidden: hidden(a) };
     },
@@ -387,7 +418,7 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
     },
     positionOf(id) {
       const key = String(id);
-      if (!graph.hasNode(key)) return null;
+      if (!mounted() || !graph.hasNode(key)) return null;
       const p = renderer.graphToViewport(graph.getNodeAttributes(key));
       const r = container.getBoundingClientRect();
       return { x: r.left + p.x, y: r.top + p.y };
@@ -403,6 +434,7 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
     labelBoxes: () => labels.boxes(),
     nodeAt(x, y) {
       let best: number | null = null;
+      if (!mounted()) return null;
       graph.forEachNode((id, a) => {
         if (hidden(a)) return;
         const p = renderer.graphToViewport(a);
@@ -417,6 +449,7 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
     },
     kill() {
       layout?.stop();
+      lod.kill();
       window.removeEventListener("mouseup", endPan);
       labels.kill();
       renderer.kill();

@@ -1,0 +1,87 @@
+// Which of a big map's relations are drawn: at the default zoom at most EDGE_BUDGET of them, more as the camera zooms
+// in (the budget grows with the zoomed-in area), the most telling first: one per idea, to its best-connected neighbour
+// (so no connected idea looks alone), then those the person made, then those between the best-connected ideas. The
+// others are hidden, which costs the GPU nothing. (Showing them a batch per frame was tried and was slower: without a
+// GPU each presented frame of the map costs the page a readback of every WebGL layer, whatever it holds.)
+import type Sigma from "sigma";
+import type Graph from "graphology";
+import type { MapEdge, MapNode } from "../../api/map";
+
+/** Relations drawn at the default zoom (camera ratio 1) on a big map. */
+export const EDGE_BUDGET = 8_000;
+
+export interface EdgeLod {
+  /** Whether the renderer should draw this edge (the edge reducer asks). */
+  shown(edge: string): boolean;
+  /** Picks the edges to draw for the camera's zoom (before the frame that draws the graph). */
+  prepare(): void;
+  /** Edges shown now. */
+  count(): number;
+  kill(): void;
+}
+
+type G = Graph<{ idea: MapNode }, { edge: MapEdge }>;
+
+export function createEdgeLod(graph: Graph, renderer: Sigma, big: boolean): EdgeLod {
+  const g = graph as unknown as G;
+  let order: string[] | null = null;
+  const rank = new Map<string, number>();
+  let count = 0;
+
+  function importance(): string[] {
+    const deg = (n: string) => g.getNodeAttribute(n, "idea").connectionCount;
+    const taken = new Set<string>();
+    const out: string[] = [];
+    for (const n of g.nodes().sort((a, b) => deg(b) - deg(a))) {
+      let best: string | null = null, bd = -1;
+      g.forEachEdge(n, (e, _a, s, t) => {
+        const d = deg(s === n ? t : s);
+        if (d > bd) { bd = d; best = e; }
+      });
+      if (best !== null && !taken.has(best)) { taken.add(best); out.push(best); }
+    }
+    const rest: Array<[string, number]> = [];
+    g.forEachEdge((e, a, s, t) => {
+      if (!taken.has(e)) rest.push([e, (a.edge.created_by === "system" ? 0 : 1e6) + deg(s) + deg(t)]);
+    });
+    rest.sort((a, b) => b[1] - a[1]);
+    for (const [e] of rest) out.push(e);
+    out.forEach((e, i) => rank.set(e, i));
+    return out;
+  }
+
+  const target = () => {
+    const ratio = Math.max(renderer.getCamera().ratio, 0.05);
+    return Math.min(order!.length, Math.round(EDGE_BUDGET / (ratio * ratio)));
+  };
+
+  // Zooming in shows more, zooming out fewer, once the camera rests: one frame, the changed edges only.
+  let rest: ReturnType<typeof setTimeout> | undefined;
+  const onCamera = () => {
+    if (!order) return;
+    clearTimeout(rest);
+    rest = setTimeout(() => {
+      const from = count;
+      count = target();
+      if (count === from || renderer.getGraph() !== graph) return;
+      renderer.refresh({ partialGraph: { edges: order!.slice(Math.min(from, count), Math.max(from, count)) }, skipIndexation: true });
+    }, 200);
+  };
+  if (big) renderer.getCamera().on("updated", onCamera);
+
+  const lod: EdgeLod = {
+    // Edges made after the order was computed (a person connected two ideas) have no rank: always shown.
+    shown: (edge) => !big || (rank.get(edge) ?? -1) < count,
+    prepare() {
+      if (!big) return;
+      order ??= importance();
+      count = target();
+    },
+    count: () => (big ? count : graph.size),
+    kill() {
+      clearTimeout(rest);
+      if (big) renderer.getCamera().off("updated", onCamera);
+    },
+  };
+  return lod;
+}
