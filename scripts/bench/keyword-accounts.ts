@@ -8,6 +8,7 @@
 // limit 20 × 2) in the same process. Results are compared: same ids, same order.
 //
 //   bun scripts/bench/keyword-accounts.ts [--accounts 1000] [--ideas 200] [--big 100000] [--queries 400] [--before <rev>]
+//   (--accounts 0 or --big 0 skips that part)
 import { Database } from "bun:sqlite";
 import { execSync } from "node:child_process";
 import { copyFileSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -161,9 +162,16 @@ function compare(label: string, s: { before: Side; now: Side }, queries: Array<{
 
 console.log(`keyword-accounts: ${machine()}; before = ${BEFORE} (${execSync(`git rev-parse --short ${BEFORE}`, { cwd: ROOT }).toString().trim()})`);
 try {
+  if (ACCOUNTS > 0) manyAccounts();
+  if (BIG > 0) oneBigAccount();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function manyAccounts() {
   const beforeFile = join(dir, "many-before.db");
   const nowFile = join(dir, "many-now.db");
-  let t0 = performance.now();
+  const t0 = performance.now();
   const accounts = seedBefore(beforeFile, ACCOUNTS, IDEAS);
   console.log(`seeded ${ACCOUNTS} accounts × ${IDEAS} ideas in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   copyFileSync(beforeFile, nowFile);
@@ -173,19 +181,17 @@ try {
   console.log(`many accounts: common words ${common.join(", ")}`);
   compare("a common word, one account", many, Array.from({ length: QUERIES }, () => ({ user: pick(accounts), q: pick(common) })));
   compare("search-box queries, one account", many, Array.from({ length: QUERIES }, () => ({ user: pick(accounts), q: pick(boxQueries) })));
+}
 
-  if (BIG > 0) {
-    const bigBefore = join(dir, "big-before.db");
-    const bigNow = join(dir, "big-now.db");
-    t0 = performance.now();
-    const [owner] = seedBefore(bigBefore, 1, BIG);
-    console.log(`seeded 1 account × ${BIG.toLocaleString("en")} ideas in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    copyFileSync(bigBefore, bigNow);
-    const big = sides(bigBefore, bigNow);
-    const bigCommon = commonWords(bigBefore, 8);
-    compare("one account alone: a common word", big, Array.from({ length: QUERIES }, () => ({ user: owner, q: pick(bigCommon) })));
-    compare("one account alone: search-box queries", big, Array.from({ length: QUERIES }, () => ({ user: owner, q: pick(boxQueries) })));
-  }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+function oneBigAccount() {
+  const bigBefore = join(dir, "big-before.db");
+  const bigNow = join(dir, "big-now.db");
+  const t0 = performance.now();
+  const [owner] = seedBefore(bigBefore, 1, BIG);
+  console.log(`seeded 1 account × ${BIG.toLocaleString("en")} ideas in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  copyFileSync(bigBefore, bigNow);
+  const big = sides(bigBefore, bigNow);
+  const bigCommon = commonWords(bigBefore, 8);
+  compare("one account alone: a common word", big, Array.from({ length: QUERIES }, () => ({ user: owner, q: pick(bigCommon) })));
+  compare("one account alone: search-box queries", big, Array.from({ length: QUERIES }, () => ({ user: owner, q: pick(boxQueries) })));
 }
