@@ -21,13 +21,12 @@ export function embeddingsHealth(db: Db) {
   const target = targetGeneration(s);
   const repo = repoOf(db);
   const total = repo.countLiveIdeas();
-  const done = target ? repo.countLiveIdeasInGen(target.gen) : 0;
   return {
     embeddings: {
       model: target?.model_id ?? null,
       search_model: s.active?.model_id ?? null,
       reindexing: s.building !== null,
-      pending: total - done,
+      pending: target ? repo.countLiveIdeasOutsideGen(target.gen) : total,
       total,
       // Ideas whose pairs are being judged again after their account's calibration moved (rescore.ts).
       rescoring: target ? repo.countRescoring(target.gen) : 0,

@@ -76,8 +76,13 @@ export function createPipelineRepo(db: Db) {
   const unembedded = db.query<{ id: number }, []>("SELECT id FROM ideas WHERE is_archived = 0 AND vectorize_id IS NULL");
   const clearArchivedVector = db.query("UPDATE ideas SET vectorize_id = NULL WHERE id = ? AND is_archived = 1");
   const liveIdeas = db.query<{ n: number }, []>("SELECT count(*) AS n FROM ideas WHERE is_archived = 0");
-  const liveIdeasInGen = db.query<{ n: number }, [string, string]>(
-    "SELECT count(*) AS n FROM ideas WHERE is_archived = 0 AND vectorize_id >= ?1 AND vectorize_id < ?2",
+  // Counted as the three small ranges of ideas_embedding_state outside the generation (never embedded, older, newer)
+  // rather than as every live idea minus those inside it: GET /health reads it, and the ideas inside are nearly all
+  // of them (~110 ms at 200,000 ideas against ~0.05 ms).
+  const liveIdeasOutsideGen = db.query<{ n: number }, [string, string]>(
+    `SELECT (SELECT count(*) FROM ideas WHERE is_archived = 0 AND vectorize_id IS NULL)
+          + (SELECT count(*) FROM ideas WHERE is_archived = 0 AND vectorize_id < ?1)
+          + (SELECT count(*) FROM ideas WHERE is_archived = 0 AND vectorize_id >= ?2) AS n`,
   );
 
   return {
@@ -115,8 +120,8 @@ export function createPipelineRepo(db: Db) {
     countLiveIdeas: () => liveIdeas.get()!.n,
     /** Full passes queued for ideas that already have a vector of `gen`: re-scoring (or an edit not yet embedded). */
     countRescoring: (gen: number) => countFullPassesOfLiveIdeas(db, ...vectorIdRange(gen)),
-    /** Live ideas whose vector is of generation `gen`. */
-    countLiveIdeasInGen: (gen: number) => liveIdeasInGen.get(...vectorIdRange(gen))!.n,
+    /** Live ideas without a vector of generation `gen` (never embedded, or of another generation). */
+    countLiveIdeasOutsideGen: (gen: number) => liveIdeasOutsideGen.get(...vectorIdRange(gen))!.n,
   };
 }
 export type PipelineRepo = ReturnType<typeof createPipelineRepo>;
