@@ -16,6 +16,8 @@ import { ideaTable, sharedTable, tagTable } from "./tables";
  * 1,000 ideas), so small accounts need no separate exact path.
  */
 export const RESCORE_MIN = 400;
+/** Memory for the accounts' fitted subjects (see subjectsOf): ~2,000 accounts of 200 ideas, ~200 past 2,000 ideas. */
+export const SUBJECT_CACHE_BYTES = 64 * 1024 * 1024;
 export const RESCORE_SHARE = 0.005;
 export const rescoreCount = (k: number, accountSize = 0) =>
   Math.max(RESCORE_MIN, 4 * k, Math.ceil(accountSize * RESCORE_SHARE));
@@ -105,15 +107,19 @@ function createStore(db: Db, g: Generation) {
   const clampK = (k: number) => Math.max(1, Math.min(4096, Math.floor(k)));
   const codes = new CodeCache(db, Math.ceil(g.dim / 32), (userId) => q.ideaCodes.all(userId));
   // Subjects per account (subjects.ts), fitted when first needed after the account was (re-)scored: they move with
-  // the calibration, i.e. when every pair is judged again. A few accounts are kept (each a few hundred KB at most).
-  const subjectCache = new Map<string, { key: string; subjects: Subjects | null }>();
-  const SUBJECT_ACCOUNTS = 32;
+  // the calibration, i.e. when every pair is judged again. Kept by size, not by count (8 KB per subject: ~32 KB for an
+  // account of 200 ideas, ~320 KB past 2,000): fitting costs tens of milliseconds of the pass's event loop (the
+  // account's vectors read and k-means), and with captures spread over a thousand accounts a cache of 32 accounts
+  // refitted on nearly every pass (scripts/bench/pipeline-profile.ts: ~100 ms an idea under load).
+  const subjectCache = new Map<string, { key: string; subjects: Subjects | null; bytes: number }>();
+  let subjectBytes = 0;
   const subjectsOf = (userId: string): Subjects | null => {
     const s = sharedRow(userId);
     const key = `${s.scored_n}`;
     const hit = subjectCache.get(userId);
     subjectCache.delete(userId);
     if (hit && hit.key === key) return (subjectCache.set(userId, hit), hit.subjects);
+    if (hit) subjectBytes -= hit.bytes;
     const centre = centreOf(s.sum, s.n);
     const ids = q.accountIds.all(userId).map((r) => r.id);
     const step = Math.max(1, Math.ceil(ids.length / SUBJECT_SAMPLE));
@@ -121,8 +127,14 @@ function createStore(db: Db, g: Generation) {
     const rows = new Map(q.vecsOf.all(JSON.stringify(sample), userId).map((r) => [r.id, toVector(r.embedding)!]));
     const ordered = sample.map((id) => rows.get(id)).filter((v): v is Float32Array => v !== undefined);
     const subjects = fitSubjects(ordered, centre, ids.length / Math.max(1, ordered.length));
-    subjectCache.set(userId, { key, subjects });
-    if (subjectCache.size > SUBJECT_ACCOUNTS) subjectCache.delete(subjectCache.keys().next().value!);
+    const bytes = 200 + (subjects ? subjects.means.length * g.dim * 8 : 0);
+    subjectCache.set(userId, { key, subjects, bytes });
+    subjectBytes += bytes;
+    for (const [oldest, entry] of subjectCache) {
+      if (subjectBytes <= SUBJECT_CACHE_BYTES) break;
+      subjectCache.delete(oldest);
+      subjectBytes -= entry.bytes;
+    }
     return subjects;
   };
 
