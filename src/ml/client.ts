@@ -3,7 +3,7 @@
 import { clipText, planBatches } from "./batching";
 import { findModelFolder } from "./model-folder";
 import { nativeDir } from "./native-dir";
-import { USE_LITE, type EmbedResult, type ModelInfo, type ModelOptions, type Reply, type Request } from "./protocol";
+import { USE_LITE, type EmbedResult, type ModelInfo, type ModelOptions, type Reply, type Request, type SettledNotice } from "./protocol";
 
 export { cosine } from "./vectors";
 export { USE_LITE, type ModelOptions } from "./protocol";
@@ -31,6 +31,8 @@ export interface ModelClientStats {
   idleUnloads: number;
   /** How long the last completed load took (spawn + model load), in ms; null before the first. */
   lastLoadMs: number | null;
+  /** Bytes the current worker handed back after loading (USE-lite: its packed weights); null until it has settled. */
+  releasedBytes: number | null;
 }
 
 /** How the client manages the worker's lifetime; the models themselves are chosen by ModelOptions. */
@@ -106,6 +108,7 @@ class WorkerModelClient implements ModelClient {
   private loads = 0;
   private idleUnloads = 0;
   private lastLoadMs: number | null = null;
+  private releasedBytes: number | null = null;
 
   /** idleUnloadMs 0: never unload while open. */
   constructor(
@@ -142,7 +145,7 @@ class WorkerModelClient implements ModelClient {
   }
 
   stats(): ModelClientStats {
-    return { loaded: this.worker !== null, loads: this.loads, idleUnloads: this.idleUnloads, lastLoadMs: this.lastLoadMs };
+    return { loaded: this.worker !== null, loads: this.loads, idleUnloads: this.idleUnloads, lastLoadMs: this.lastLoadMs, releasedBytes: this.releasedBytes };
   }
 
   /** Lets queued calls finish, frees the models, stops the worker; later calls reject. */
@@ -237,7 +240,13 @@ class WorkerModelClient implements ModelClient {
     const started = performance.now();
     this.loads++;
     const worker = new Worker(workerUrl());
-    worker.addEventListener("message", (event: MessageEvent<Reply>) => this.onReply(event.data));
+    this.releasedBytes = null;
+    worker.addEventListener("message", (event: MessageEvent<Reply | SettledNotice>) => {
+      const data = event.data;
+      if ("notice" in data) {
+        if (worker === this.worker) this.releasedBytes = data.releasedBytes;
+      } else this.onReply(data);
+    });
     worker.addEventListener("error", (event: ErrorEvent) => this.onCrash(worker, errorSummary(event)));
     worker.addEventListener("close", () => this.onCrash(worker, "worker exited"));
     this.worker = worker;

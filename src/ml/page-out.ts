@@ -1,4 +1,5 @@
-// Gives the executable's embedded-file pages back to the kernel once the model has read its weights from them.
+// Gives the executable's embedded-file pages back to the kernel once the model has read its weights from them
+// (and lends its madvise to packed-weights.ts).
 //
 // A compiled binary maps its embedded files (the model's 28 MB of weights among them) from the executable; reading
 // them makes those pages resident, and they stay counted in the process's RSS after the weights were copied into the
@@ -10,6 +11,8 @@ import { dlopen, FFIType } from "bun:ffi";
 import { readFileSync } from "node:fs";
 
 const MADV_PAGEOUT = 21;
+/** Linux: the pages of a private anonymous range are freed; the next access reads zeros. */
+export const MADV_DONTNEED = 4;
 
 /** The executable's mappings that hold embedded files: its writable private mappings (Bun's `.bun` section). */
 function embeddedRanges(): Array<[number, number]> {
@@ -28,11 +31,21 @@ function embeddedRanges(): Array<[number, number]> {
 export function pageOutEmbeddedFiles(): number {
   if (process.platform !== "linux" || !import.meta.url.startsWith("file:///$bunfs/")) return 0;
   try {
+    return adviseRanges(embeddedRanges(), MADV_PAGEOUT);
+  } catch {
+    return 0;
+  }
+}
+
+/** madvise(2) on each [from, to) address range (page-aligned); returns the bytes it accepted. Linux only; never throws. */
+export function adviseRanges(ranges: Array<[number, number]>, advice: number): number {
+  if (process.platform !== "linux" || ranges.length === 0) return 0;
+  try {
     const libc = dlopen("libc.so.6", { madvise: { args: [FFIType.u64, FFIType.u64, FFIType.i32], returns: FFIType.i32 } });
     let bytes = 0;
     try {
-      for (const [from, to] of embeddedRanges()) {
-        if (libc.symbols.madvise(from, to - from, MADV_PAGEOUT) === 0) bytes += to - from;
+      for (const [from, to] of ranges) {
+        if (libc.symbols.madvise(from, to - from, advice) === 0) bytes += to - from;
       }
     } finally {
       libc.close();

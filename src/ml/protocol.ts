@@ -37,5 +37,12 @@ export type Reply =
   | { id: number; ok: true; result: ModelInfo | EmbedResult | number[] | null }
   | { id: number; ok: false; error: string };
 
+/** Sent by the worker on its own, outside the request/reply pairs: after loading, what settling freed (worker.ts). */
+export interface SettledNotice {
+  notice: "settled";
+  /** Bytes of the model's memory handed back to the OS (0: nothing to release, or it failed its check and was reloaded). */
+  releasedBytes: number;
+}
+
 /** The name that selects the built-in Universal Sentence Encoder lite. */
 export const USE_LITE = "use-lite";

@@ -3,6 +3,7 @@ import * as tf from "@tensorflow/tfjs-core";
 import { loadGraphModel, type GraphModel } from "@tensorflow/tfjs-converter";
 import { setThreadsCount, setWasmPaths } from "@tensorflow/tfjs-backend-wasm";
 import { readFile } from "node:fs/promises";
+import { PackedWeightRelease, type GraphNode } from "./packed-weights";
 import { USE_LITE } from "./protocol";
 import { USE_LITE_VERSION, type UseLiteFiles } from "./use-lite-files";
 import { UseTokenizer, type UseVocabulary } from "./use-tokenizer";
@@ -16,16 +17,25 @@ export const USE_LITE_DIM = 512;
  */
 export type TfBackend = "wasm" | "cpu";
 
-export async function loadUseLite(files: UseLiteFiles, backend: TfBackend = "wasm"): Promise<Embedder> {
+/** keepWhole: never release the packed weights (after a failed check, see worker.ts). */
+export async function loadUseLite(files: UseLiteFiles, backend: TfBackend = "wasm", { keepWhole = false } = {}): Promise<Embedder> {
   await startBackend(files, backend);
-  const [model, vocabulary] = await Promise.all([loadModel(files), readJson<UseVocabulary>(files.vocabJson)]);
+  const [{ model, nodes }, vocabulary] = await Promise.all([loadModel(files), readJson<UseVocabulary>(files.vocabJson)]);
   const tokenizer = new UseTokenizer(vocabulary);
+  const run = async (texts: string[]) => normalizeRows(await runModel(model, tokenizer, texts), texts.length, USE_LITE_DIM);
+  // The wasm backend's packed weights are released after the first call (packed-weights.ts); the CPU one packs none.
+  const release = backend === "wasm" && !keepWhole ? new PackedWeightRelease(model, nodes, () => tf.backend() as never, run, USE_LITE_DIM) : null;
   return {
     id: `${USE_LITE}@${USE_LITE_VERSION}`,
     runtime: `tfjs-${backend}`,
     dim: USE_LITE_DIM,
-    embed: async (texts) => normalizeRows(await runModel(model, tokenizer, texts), texts.length, USE_LITE_DIM),
+    embed: async (texts) => {
+      const vectors = await run(texts);
+      release?.afterCall(texts, vectors);
+      return vectors;
+    },
     dispose: () => model.dispose(),
+    settle: async () => (release ? release.check() : null),
   };
 }
 
@@ -45,8 +55,8 @@ async function startBackend(files: UseLiteFiles, backend: TfBackend): Promise<vo
   if (!(await tf.setBackend(backend))) throw new Error(`TF.js ${backend} backend failed to start`);
 }
 
-async function loadModel(files: UseLiteFiles): Promise<GraphModel> {
-  const json = await readJson<{ modelTopology: object; weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[] }>(
+async function loadModel(files: UseLiteFiles): Promise<{ model: GraphModel; nodes: GraphNode[] }> {
+  const json = await readJson<{ modelTopology: { node: GraphNode[] }; weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[] }>(
     files.modelJson,
   );
   const weightSpecs: tf.io.WeightsManifestEntry[] = [];
@@ -64,7 +74,7 @@ async function loadModel(files: UseLiteFiles): Promise<GraphModel> {
   const handler: tf.io.IOHandler = {
     load: async () => ({ modelTopology: json.modelTopology, weightSpecs, getWeightStream: () => shardStream(shardPaths) }),
   };
-  return loadGraphModel(handler);
+  return { model: await loadGraphModel(handler), nodes: json.modelTopology.node };
 }
 
 function shardStream(paths: string[]): ReadableStream<ArrayBuffer> {

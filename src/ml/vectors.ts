@@ -7,6 +7,11 @@ export interface Embedder {
   dim: number;
   embed(texts: string[]): Promise<Float32Array>;
   dispose(): void | Promise<void>;
+  /**
+   * Run by the worker after each reply, before the next request: finishes one-off work that lowered the model's memory
+   * during the last call. Bytes freed, or null when there was nothing new; throws if the model failed its check.
+   */
+  settle?(): Promise<number | null>;
 }
 
 /** A loaded cross-encoder: one relevance score per doc, higher = more relevant. */

@@ -1,6 +1,8 @@
 // The default embedder (Universal Sentence Encoder lite) through the worker client: shape, quality, batching, liveness.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cosine, startModels, type ModelClient } from "../../src/ml/client";
+import { loadUseLite } from "../../src/ml/use-lite";
+import { resolveUseLiteFiles } from "../../src/ml/use-lite-files";
 
 let models: ModelClient;
 
@@ -69,6 +71,30 @@ describe("use-lite embeddings", () => {
 
   test("rerank without a rerank model rejects", async () => {
     await expect(models.rerank("q", ["a"])).rejects.toThrow("no rerank model");
+  });
+});
+
+describe("memory after loading", () => {
+  test("the worker hands back the weights XNNPACK packed, and its vectors match a model that kept them", async () => {
+    // Released right after the first call that ran the graph (the tests above made many), checked after its reply.
+    const end = performance.now() + 30_000;
+    while (models.stats().releasedBytes === null && performance.now() < end) await Bun.sleep(20);
+    expect(models.stats().releasedBytes).toBeGreaterThan(15 * 1024 * 1024); // ~19.6 MB of USE-lite's 28 MB
+    // Lengths from one token to a few hundred, in one batch and alone, so any op still reading a released weight shows.
+    const texts = ["Hi", "A man is playing a guitar.", "Ideas for making a tiny kitchen feel more spacious. ".repeat(20), "Café déjà vu — ünïcödé"];
+    const batch = await models.embed(texts);
+    const single = await models.embed([texts[2]]);
+    const whole = await loadUseLite(resolveUseLiteFiles(), "wasm", { keepWhole: true }); // in this process, nothing released
+    try {
+      const expected = await whole.embed(texts);
+      texts.forEach((_, i) => {
+        const similarity = cosine(batch[i], expected.subarray(i * 512, (i + 1) * 512));
+        expect(similarity, `text ${i}: cosine ${similarity} against the model that kept its weights`).toBeGreaterThan(0.9999);
+      });
+      expect(cosine(single[0], expected.subarray(2 * 512, 3 * 512))).toBeGreaterThan(0.9999);
+    } finally {
+      await whole.dispose();
+    }
   });
 });
 
