@@ -11,8 +11,8 @@
 // again, alternating with the product. Figures are medians over the rounds. `--compare PATH` measures another binary
 // (e.g. the session's starting build) the same way in the same rounds, alternating with this one. After the memory
 // reading of the default-settings start, each binary answers --searches more semantic searches (distinct queries, one
-// at a time): their latency p50/p95 over all rounds, and the first search of the released start (which loads the
-// model), are printed too. Binaries are fsync'd after copying: an installed binary's pages are clean in the page
+// at a time): their latency p50/p95 over all rounds, the server's CPU time per search (from /proc), and the first
+// search of the released start (which loads the model), are printed too. Binaries are fsync'd after copying: an installed binary's pages are clean in the page
 // cache, and dirty ones could not be dropped by the model worker's MADV_PAGEOUT (src/ml/page-out.ts).
 import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -61,7 +61,13 @@ async function start(cmd: string[], cwd: string, env: Record<string, string>) {
 
 const searchUrl = (base: string, q: string) => `${base}/api/v1/ideas/search?mode=semantic&q=${encodeURIComponent(q)}`;
 
-interface RunResult { idle: Mem; afterWork: Mem; search: Mem; firstSearchMs: number; latencies: number[] }
+interface RunResult { idle: Mem; afterWork: Mem; search: Mem; firstSearchMs: number; latencies: number[]; cpuMsPerSearch: number | null }
+
+/** The process's CPU time so far (user + system, all threads), in ms: unlike latency, hardly moved by other load. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
 
 /**
  * One product server on a fresh data dir: idle after start, 20 captures embedded, then one semantic search (memory read
@@ -91,6 +97,7 @@ async function productRun(bin: string, home: string, extra: Record<string, strin
     if (search.status !== 200 || body.search_type !== "semantic") throw new Error(`search answered ${search.status} ${JSON.stringify(body)}`);
     const afterSearch = memOf(app.proc.pid);
     const latencies: number[] = [];
+    const cpu0 = cpuMs(app.proc.pid);
     for (let i = 0; i < more; i++) {
       const t = performance.now();
       const res = await fetch(searchUrl(app.base, `a sensor that waters plant number ${i} when the soil is dry`), { headers });
@@ -98,7 +105,8 @@ async function productRun(bin: string, home: string, extra: Record<string, strin
       if (res.status !== 200) throw new Error(`search answered ${res.status}`);
       latencies.push(performance.now() - t);
     }
-    return { idle, afterWork, search: afterSearch, firstSearchMs, latencies };
+    const cpuMsPerSearch = more > 0 ? (cpuMs(app.proc.pid) - cpu0) / more : null;
+    return { idle, afterWork, search: afterSearch, firstSearchMs, latencies, cpuMsPerSearch };
   } finally {
     await app.stop();
   }
@@ -121,7 +129,7 @@ function install(src: string, dest: string): string {
   return dest;
 }
 
-interface Series { idle: Mem[]; keptSearch: Mem[]; afterWork: Mem[]; afterSearch: Mem[]; firstSearchMs: number[]; latencies: number[] }
+interface Series { idle: Mem[]; keptSearch: Mem[]; afterWork: Mem[]; afterSearch: Mem[]; firstSearchMs: number[]; latencies: number[]; cpuMs: number[] }
 
 async function measure(bin: string, home: string, s: Series): Promise<void> {
   // Default settings: the model stays loaded for model_idle_unload_seconds (300 s) after the captures' work.
@@ -129,6 +137,7 @@ async function measure(bin: string, home: string, s: Series): Promise<void> {
   s.idle.push(kept.idle);
   s.keptSearch.push(kept.search);
   s.latencies.push(...kept.latencies);
+  if (kept.cpuMsPerSearch !== null) s.cpuMs.push(kept.cpuMsPerSearch);
   // Released 2 s after its last call, so "idle after work" is reached within the run; the search loads it again.
   const released = await productRun(bin, `${home}-released`, { IDEAREPO_MODEL_IDLE_UNLOAD_SECONDS: "2" });
   s.afterWork.push(released.afterWork);
@@ -136,7 +145,7 @@ async function measure(bin: string, home: string, s: Series): Promise<void> {
   s.firstSearchMs.push(released.firstSearchMs);
 }
 
-const emptySeries = (): Series => ({ idle: [], keptSearch: [], afterWork: [], afterSearch: [], firstSearchMs: [], latencies: [] });
+const emptySeries = (): Series => ({ idle: [], keptSearch: [], afterWork: [], afterSearch: [], firstSearchMs: [], latencies: [], cpuMs: [] });
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
 function memoryRows(label: string, s: Series, hi: Mem, ha: Mem): Row[] {
@@ -186,6 +195,10 @@ export async function footprintBench(): Promise<Row[]> {
       row("footprint", `${label} (${xs.length} searches, one at a time)`, Math.round(pct(xs, p) * 10) / 10, "ms", vs ? { baseline: { name: "compared build", value: Math.round(pct(vs, p) * 10) / 10 }, ratio: pct(vs, p) / pct(xs, p) } : {});
     const vs = other ? theirs.latencies : null;
     rows.push(latency("semantic search p50, model loaded", mine.latencies, 50, vs), latency("semantic search p95, model loaded", mine.latencies, 95, vs));
+    if (mine.cpuMs.length) {
+      const [m, t] = [median(mine.cpuMs), other ? median(theirs.cpuMs) : 0];
+      rows.push(row("footprint", "server CPU time per semantic search, model loaded (median of the rounds)", Math.round(m * 10) / 10, "ms", other ? { baseline: { name: "compared build", value: Math.round(t * 10) / 10 }, ratio: t / m } : {}));
+    }
     rows.push(row("footprint", "first semantic search after the model was released (loads it again), median", Math.round(median(mine.firstSearchMs)), "ms", other ? { baseline: { name: "compared build", value: Math.round(median(theirs.firstSearchMs)) }, ratio: median(theirs.firstSearchMs) / median(mine.firstSearchMs) } : {}));
     console.error(`load average (1 min) at each start: ${loads.map((l) => l.toFixed(1)).join(", ")}`);
     return rows;
