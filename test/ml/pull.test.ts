@@ -177,17 +177,22 @@ describe("pullModel: checks, resume, all or nothing", () => {
     await expect(startModels({ modelsDir: dir, embedModel: "test-org/resumable", rerankModel: null })).rejects.toThrow("does not exist");
     // What arrived stays in the hidden staging folder for the next run.
     const part = join(dir, "test-org", ".pull-resumable", "onnx", "model_quantized.onnx.part");
-    expect(readFileSync(part).length).toBe(cut);
+    // How much of the sent third reached the client before the drop depends on the machine's load (the hub errors the
+    // stream 20 ms after queueing it): what is held is a true prefix of the file, and the next run resumes from it.
+    const held = readFileSync(part);
+    expect(held.length).toBeGreaterThan(0);
+    expect(held.length).toBeLessThanOrEqual(cut);
+    expect(held.equals(modelBytes().subarray(0, held.length))).toBe(true);
 
     fault.times = 0; // the network is back
     const from = hub.requests.length;
     const progress: PullProgress[] = [];
     const result = await pullModel({ name: "test-org/resumable", baseUrl, modelsDir: dir, onProgress: (p) => progress.push(p) });
     const cdn = cdnRequests(from);
-    expect(cdn.map((r) => [r.range, r.status])).toEqual([[`bytes=${cut}-`, 206]]);
-    expect(cdn[0].bytes).toBe(size - cut);
-    expect(progress.find((p) => p.file === "onnx/model_quantized.onnx")?.resumedFrom).toBe(cut);
-    expect(result.resumedBytes).toBeGreaterThanOrEqual(cut);
+    expect(cdn.map((r) => [r.range, r.status])).toEqual([[`bytes=${held.length}-`, 206]]);
+    expect(cdn[0].bytes).toBe(size - held.length);
+    expect(progress.find((p) => p.file === "onnx/model_quantized.onnx")?.resumedFrom).toBe(held.length);
+    expect(result.resumedBytes).toBeGreaterThanOrEqual(held.length);
     expect(readFileSync(join(result.dir, "onnx", "model_quantized.onnx")).equals(modelBytes())).toBe(true);
     expect(readdirSync(join(dir, "test-org")).filter((n) => n.startsWith("."))).toEqual([]); // staging and lock gone
     const models = await startModels({ modelsDir: dir, embedModel: "test-org/resumable", rerankModel: null });
