@@ -55,7 +55,9 @@ describe("an account larger than the rescoring pool", () => {
     me = await makeUser(t, { plan: "pro" });
     for (const title of TITLES) titles.set(await capture(t, me, { title }), title);
     await t.drain();
-  });
+    // 720 full pipeline passes (embedding, neighbours, subjects, relations): ~15 s alone, 40 s and more on a loaded
+    // 2-core machine, so the hook gets more than the suite's 60 s per test.
+  }, 180_000);
   afterAll(() => t.close());
 
   test("returns ideas of the exact cosine top 50 (the candidates the second stage orders), with their exact cosine", async () => {
