@@ -77,7 +77,10 @@ export async function spawnServer(cmd: string[], env: Record<string, string>, lo
     const m = /"listen":"(http[^"]+)"|^listening (http\S+)/m.exec(text);
     if (m) base = m[1] ?? m[2];
     else if (exited !== null) throw new Error(`server exited with ${exited}:\n${text}`);
-    else if (performance.now() - t0 > 120_000) throw new Error(`server did not start:\n${text}`);
+    else if (performance.now() - t0 > 120_000) {
+      proc.kill("SIGKILL"); // never left running behind a benchmark that gave up on it
+      throw new Error(`server did not start:\n${text}`);
+    }
     else await Bun.sleep(50);
   }
   return {
