@@ -263,3 +263,29 @@ describe("the Free plan", () => {
     expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ? AND is_archived = 0", u.id)).toBe(50);
   });
 });
+
+describe("dates: a note keeps the times its source gives, and is never updated before it was created", () => {
+  test("the ZIP's date fills in only what the front matter leaves out, and yields to it", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const md = (front: string, text: string) => strToU8(`---\n${front}\n---\n${text}\n`);
+    const r = await importBody(t, u, zipFolder({
+      // No created: before, updated was lifted to the ZIP's date (2024-06-01), losing the note's own time.
+      "Only updated.md": md("updated: 2024-02-01 09:15", "Edited in February, zipped in June."),
+      "Only created.md": md("created: 2024-09-01 10:00", "Created after the file's date."),
+      "Both.md": md("created: 2024-01-10 08:30\nupdated: 2024-02-01 09:15", "Both stated, in order."),
+      "Backwards.md": md("created: 2024-03-01 00:00\nupdated: 2024-01-01 00:00", "Both stated, the wrong way round."),
+      "Neither.md": strToU8("No front matter at all.\n"),
+    }));
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const doc = await exportJson(t, u);
+    const dates = (title: string) => [byTitle(doc, title).created_at, byTitle(doc, title).updated_at];
+    expect(dates("Only updated")).toEqual(["2024-02-01 09:15:00", "2024-02-01 09:15:00"]);
+    expect(dates("Only created")).toEqual(["2024-09-01 10:00:00", "2024-09-01 10:00:00"]);
+    expect(dates("Both")).toEqual(["2024-01-10 08:30:00", "2024-02-01 09:15:00"]);
+    expect(dates("Backwards")).toEqual(["2024-03-01 00:00:00", "2024-03-01 00:00:00"]);
+    expect(dates("Neither")).toEqual([ZIP_STAMP, ZIP_STAMP]);
+    expect(r.body.problems).toEqual([
+      { origin: "Backwards.md", problem: "front matter says it was updated (2024-01-01T00:00:00.000Z) before it was created (2024-03-01T00:00:00.000Z): updated is taken as created" },
+    ]);
+  });
+});

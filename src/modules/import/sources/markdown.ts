@@ -176,8 +176,7 @@ export function readMarkdownNote(entry: { path: string; modified?: Date }, bytes
     return undefined;
   };
   const journal = flavour === "logseq" ? parseLooseDate(stripExt(baseName(entry.path))) : undefined;
-  const created = dateOf(CREATED_KEYS) ?? journal ?? validDate(entry.modified);
-  const updated = dateOf(UPDATED_KEYS) ?? validDate(entry.modified) ?? created;
+  const { created, updated } = noteDates(dateOf(CREATED_KEYS) ?? journal, dateOf(UPDATED_KEYS), validDate(entry.modified), problems);
 
   const links = externalLinks(body);
   for (const k of ["url", "source", "source_url", "link"]) {
@@ -189,11 +188,30 @@ export function readMarkdownNote(entry: { path: string; modified?: Date }, bytes
   const n = note({
     origin: entry.path, title, body, tags, status,
     archived: fm.archived === true ? true : undefined,
-    created_at: created, updated_at: updated && created && updated < created ? created : updated,
+    created_at: created, updated_at: updated,
     links, related: refs.related, problems,
   });
   if (aliases.length) n.aliases = aliases;
   return n;
+}
+
+/**
+ * A note keeps the times its text states; the file's date only fills in what is missing and yields to a stated time,
+ * and updated is never before created. So a stated updated earlier than the file's date (a vault zipped today) pulls
+ * a missing created down to it rather than being lifted to the ZIP's date; a stated created later than the file's
+ * date is also the update time; and when both are stated the wrong way round, created stands and the note says so.
+ */
+function noteDates(statedCreated: Date | undefined, statedUpdated: Date | undefined, fileDate: Date | undefined, problems: string[]) {
+  let created = statedCreated ?? fileDate ?? statedUpdated;
+  let updated = statedUpdated ?? fileDate ?? created;
+  if (created && updated && updated < created) {
+    if (!statedCreated) created = updated;
+    else {
+      if (statedUpdated) problems.push(`front matter says it was updated (${statedUpdated.toISOString()}) before it was created (${statedCreated.toISOString()}): updated is taken as created`);
+      updated = created;
+    }
+  }
+  return { created, updated };
 }
 
 async function anyEntry(input: ImportInput, test: (e: ImportEntry) => boolean): Promise<boolean> {
