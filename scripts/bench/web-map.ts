@@ -129,6 +129,8 @@ async function openMap(browser: Browser, server: WebBenchServer, typeWhileArrang
   const context = await signedInContext(browser, server);
   const page = await context.newPage();
   await page.addInitScript(LATENCY_PROBE);
+  page.on("crash", () => console.error("  the page crashed"));
+  page.on("console", (m) => { if (m.type() === "error") console.error(`  console error: ${m.text()}`); });
   await page.goto(`${server.base}/map`, { waitUntil: typeWhileArranging ? "commit" : "load" });
   let keys: Array<[number, number]> = [];
   if (typeWhileArranging) keys = await pressWhile(page, async () => (await page.evaluate(settledFigures)) !== null);
