@@ -7,6 +7,7 @@
 //
 //   bun scripts/bench/calibrated-recall.ts [--sizes 2000,5000,10000] [--queries 200] [--embed]
 import { readFileSync, existsSync } from "node:fs";
+import { loadavg } from "node:os";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { openDb } from "../../src/db/open";
@@ -65,8 +66,8 @@ const gen = planGenerations(db, { model: "use-lite", model_id: MODEL, dim: DIM }
 const store = vectorStore(db, gen);
 const user = "bench-account";
 let n = 0;
-console.log(`| ideas | calibrated: recall@20, query p50 ms | raw: recall@20, query p50 ms |`);
-console.log("|---:|---:|---:|");
+console.log(`| ideas | calibrated: recall@20, query p50 ms | raw: recall@20, query p50 ms | a pass's scoring p50 ms: product / raw | subjects' fit ms | load |`);
+console.log("|---:|---:|---:|---:|---:|---:|");
 for (const size of sizes) {
   db.transaction(() => {
     for (; n < size; n++) store.putIdea(n + 1, user, vectors[n], String(n));
@@ -88,6 +89,27 @@ for (const size of sizes) {
   // Alternating per size: calibrated, then raw, on the same queries.
   const cal = run((v, m) => store.nearestCalibrated(user, v, 20, m));
   const raw = run((v, m) => store.nearestIdeas(user, v, 20, m));
-  console.log(`| ${size} | ${cal} | ${raw} |`);
+  // The scoring work of one idea's pass (steps.ts): its 21 nearest by calibrated cosine, the duplicate scores of the
+  // 20 (subjects.ts), and the neighbour query of up to 3 relation candidates; beside the same four queries by raw
+  // cosine (the rule before calibration), alternating. The subjects' fit is timed on its own (first use after a
+  // re-score: markScored, as queueRescores does).
+  store.markScored(user);
+  let t = performance.now();
+  store.localScores(user, qs[0], [1]);
+  const fitMs = performance.now() - t;
+  const pass: number[] = [];
+  const passRaw: number[] = [];
+  for (const v of qs) {
+    t = performance.now();
+    const near = store.nearestCalibrated(user, v, 21);
+    store.localScores(user, v, near.slice(1).map((x) => x.id));
+    for (const c of near.slice(1, 4)) store.nearestCalibrated(user, vectors[c.id - 1], 21);
+    pass.push(performance.now() - t);
+    t = performance.now();
+    const rawNear = store.nearestIdeas(user, v, 21);
+    for (const c of rawNear.slice(1, 4)) store.nearestIdeas(user, vectors[c.id - 1], 21);
+    passRaw.push(performance.now() - t);
+  }
+  console.log(`| ${size} | ${cal} | ${raw} | ${percentile(pass, 50).toFixed(1)} / ${percentile(passRaw, 50).toFixed(1)} | ${fitMs.toFixed(0)} | ${loadavg()[0].toFixed(1)} |`);
 }
 db.close();

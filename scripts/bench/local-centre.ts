@@ -2,7 +2,8 @@
 // vectors as scripts/bench/suggestions-scale.ts, without the pipeline: the product's rules (20 nearest, a detection
 // above 0.75 by max(score, word cosine), relations mutual best 3 above 0.5) applied to each candidate score.
 //
-//   bun scripts/bench/local-centre.ts [--sizes 2000,5000,10000] [--no-sts]
+//   bun scripts/bench/local-centre.ts [--sizes 2000,5000,10000] [--no-sts] [--cached-only] [--git-names a,b | --git-every N]
+//     [--short-filler] [--pairs]
 //
 // Candidates: the account's shrunk mean (the product before), and local centres: each idea's centre is the account's
 // plus β times the mean residual of its k nearest ideas (the pair's centre is the mean of the two ideas' centres, so
@@ -16,7 +17,9 @@ import { wordCosine, wordCounts } from "../../src/pipeline/text-overlap";
 import { loadGitManual, loadOtherManPages, nearCopy, rng, type CopyKind } from "./man-corpus";
 import { flag } from "./search-lib";
 import { parseSts } from "./stsb";
-import { cachedEmbeddings } from "./vector-cache";
+import { cachedEmbeddings, readVectorCache } from "./vector-cache";
+import { makeRandom } from "../../test/fixtures/random";
+import { fitSubjects, localCosine, subjectOf, SUBJECT_ROUNDS, SUBJECT_SAMPLE, type Subjects } from "../../src/vectors/subjects";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const sizes = flag("--sizes", "2000,5000,10000").split(",").map(Number);
@@ -63,13 +66,34 @@ async function embedAll(items: Item[], m = model): Promise<Float32Array[]> {
 const noteItems: Item[] = notes.map((n) => ({ title: n.name, body: n.body }));
 const base = [...noteItems, ...copies];
 const baseVecs = await embedAll(base);
-const fillVecs = await embedAll(filler.slice(0, Math.max(0, max - base.length)));
+// --cached-only: filler pages whose vectors an earlier run cached, then (past them) distinct mixtures of two of them
+// with no text, as calibrated-recall.ts seeds its sizes: a 10,000-idea account without embedding 10,000 pages here.
+const cachedOnly = process.argv.includes("--cached-only");
+let fillVecs: Float32Array[];
+if (cachedOnly) {
+  const cache = readVectorCache(join(tmpdir(), `idearepo-bench-vectors-${real.embedModelId.replace(/[^\w.-]/g, "_")}.bin`), real.dim);
+  const kept = filler.filter((f) => cache.has(ideaText(f.title, f.body)));
+  filler.splice(0, filler.length, ...kept);
+  fillVecs = kept.map((f) => cache.get(ideaText(f.title, f.body))!);
+  const realCount = fillVecs.length;
+  const random2 = makeRandom(42);
+  while (fillVecs.length < max - base.length) {
+    const a = fillVecs[Math.floor(random2() * realCount)];
+    const b = fillVecs[Math.floor(random2() * realCount)];
+    const w = 0.3 + 0.4 * random2();
+    const m = a.map((x, i) => w * x + (1 - w) * b[i]);
+    const norm = Math.sqrt(dot(m, m));
+    fillVecs.push(m.map((x) => x / norm));
+    filler.push({ title: "", body: "" });
+  }
+  console.log(`filler: ${realCount} cached pages, ${fillVecs.length - realCount} mixtures past them`);
+} else fillVecs = await embedAll(filler.slice(0, Math.max(0, max - base.length)));
 
-const dot = (a: Float32Array, b: Float32Array) => {
+function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i] * b[i];
   return s;
-};
+}
 
 interface Candidate {
   label: string;
@@ -86,10 +110,13 @@ interface Candidate {
   cluster?: number;
   /** Weight the cluster's mean by its coherence ρ = |mean residual|² / mean |residual|² raised to this power. */
   coherence?: number;
+  /** The product's own subjects (src/vectors/subjects.ts), fitted on at most this many ideas in this many rounds. */
+  product?: { sample: number; rounds: number };
 }
 const candidates: Candidate[] = [
   { label: "account mean (before)", k: 0, beta: 0, rel: "account" },
-  { label: "subjects: clusters of ~25, shrunk m/(m+20) × ρ (the product)", k: 1, beta: 1, rel: "account" as const, cluster: 25, coherence: 1 },
+  { label: "subjects: clusters of ~25, shrunk m/(m+20) × ρ, fitted on all, 8 rounds", k: 1, beta: 1, rel: "account" as const, cluster: 25, coherence: 1 },
+  { label: `the product's subjects.ts (sample ${SUBJECT_SAMPLE}, ${SUBJECT_ROUNDS} rounds)`, k: 1, beta: 1, rel: "account" as const, product: { sample: SUBJECT_SAMPLE, rounds: SUBJECT_ROUNDS } },
 ];
 
 /** The figures of the product's rules under one candidate, for the ideas `measured` of an account of vectors `vs`. */
@@ -139,6 +166,16 @@ function evaluate(vs: Float32Array[], cand: Candidate, measured: number[], words
     return l;
   };
   const clusters = cand.cluster ? kmeans(vs, g, Math.max(1, Math.round(n / cand.cluster))) : null;
+  let subjects: Subjects | null = null;
+  let subjectIdx: Int32Array | null = null;
+  if (cand.product) {
+    const step = Math.max(1, Math.ceil(n / cand.product.sample));
+    const sample = vs.filter((_, i) => i % step === 0);
+    const t0 = performance.now();
+    subjects = fitSubjects(sample, g, n / sample.length, cand.product.rounds);
+    console.log(`  subjects fitted in ${(performance.now() - t0).toFixed(0)} ms (${subjects?.means.length} subjects)`);
+    subjectIdx = Int32Array.from(vs.map((v) => (subjects ? subjectOf(subjects, v, g) : 0)));
+  }
   if (clusters && measured.length) console.log(`  ρ of the Git notes' clusters: ${[...new Set(measured.map((a) => clusters.assign[a]))].map((j) => `${clusters.rho[j].toFixed(2)}(${clusters.sizes[j]})`).slice(0, 12).join(" ")}; all: median ${[...clusters.rho].sort()[clusters.rho.length >> 1].toFixed(2)}`);
   else if (clusters) console.log(`  ρ of the clusters: median ${[...clusters.rho].sort()[clusters.rho.length >> 1].toFixed(2)}, max ${Math.max(...clusters.rho).toFixed(2)}`);
   const centreOf = (a: number, other: number) => {
@@ -169,6 +206,7 @@ function evaluate(vs: Float32Array[], cand: Candidate, measured: number[], words
     return c;
   };
   const score = (a: number, b: number) => {
+    if (cand.product) return localCosine(vs[a], vs[b], g, subjects, subjectIdx![a], subjectIdx![b]);
     const ca = centreOf(a, b);
     const cb = centreOf(b, a);
     let ab = 0, ac = 0, bc = 0, cc = 0;

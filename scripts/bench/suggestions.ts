@@ -92,12 +92,14 @@ if (withSts) {
       const a = idOf.get(p.a)!;
       const b = idOf.get(p.b)!;
       const calibrated = store.pairScore(sts.id, a, b) ?? 0;
-      // The duplicate score as steps.ts computes it: the larger of the calibrated and the word-count cosine.
+      // The duplicate score as steps.ts computes it: the larger of the local embedding cosine (the account's and the
+      // pair's subjects' shared parts removed; subjects.ts) and the word-count cosine. "before": the account's only.
+      const local = store.localScores(sts.id, store.ideaVector(a)!, [b]).get(b) ?? 0;
       const words = wordCosine(wordCounts(p.a.slice(0, 200), p.a.length > 200 ? p.a : ""), wordCounts(p.b.slice(0, 200), p.b.length > 200 ? p.b : ""));
-      return { dup: p.score >= 4.6, product: Math.max(calibrated, words), calibrated, raw: rawCosine(store.ideaVector(a)!, store.ideaVector(b)!) };
+      return { dup: p.score >= 4.6, product: Math.max(local, words), before: Math.max(calibrated, words), calibrated, raw: rawCosine(store.ideaVector(a)!, store.ideaVector(b)!) };
     });
   const positives = scored.filter((s) => s.dup).length;
-  type Key = "product" | "calibrated" | "raw";
+  type Key = "product" | "before" | "calibrated" | "raw";
   const at = (key: Key, th: number) => {
     const tp = scored.filter((s) => s.dup && s[key] > th).length;
     const fp = scored.filter((s) => !s.dup && s[key] > th).length;
@@ -109,12 +111,12 @@ if (withSts) {
     return at(key, ps[Math.ceil(r * ps.length) - 1] - 1e-9);
   };
   console.log(`\nSTS-B test: ${scored.filter((s) => s.dup).length} pairs ≥ 4.6 (duplicates), ${scored.filter((s) => !s.dup).length} pairs ≤ 3.5 (not), captured into one account`);
-  console.log("| figure | product: duplicate score | product: calibrated cosine alone | today (raw cosine) |");
-  console.log("|---|---:|---:|---:|");
+  console.log("| figure | product: duplicate score (with subjects) | before: account's calibration only | calibrated cosine alone | today (raw cosine) |");
+  console.log("|---|---:|---:|---:|---:|");
   const pr = (x: { p: number; r: number }) => `${x.p.toFixed(2)} / ${x.r.toFixed(2)}`;
-  for (const th of [0.75, 0.85]) row(`precision / recall above ${th}`, pr(at("product", th)), pr(at("calibrated", th)), pr(at("raw", th)));
+  for (const th of [0.75, 0.85]) console.log(`| precision / recall above ${th} | ${pr(at("product", th))} | ${pr(at("before", th))} | ${pr(at("calibrated", th))} | ${pr(at("raw", th))} |`);
   for (const r of [0.95, 0.9, 0.72]) {
-    row(`precision at recall ${r}`, atRecall("product", r).p.toFixed(2), atRecall("calibrated", r).p.toFixed(2), atRecall("raw", r).p.toFixed(2));
+    console.log(`| precision at recall ${r} | ${[atRecall("product", r), atRecall("before", r), atRecall("calibrated", r), atRecall("raw", r)].map((x) => x.p.toFixed(2)).join(" | ")} |`);
   }
 }
 

@@ -12,8 +12,9 @@ import { type Centre, dot } from "./calibration";
 /** Ideas per subject: the account is cut into about n / SUBJECT_SIZE clusters. */
 export const SUBJECT_SIZE = 25;
 /** Clusters are fitted on at most this many of the account's ideas (evenly spaced by id; the caller samples). */
-export const SUBJECT_SAMPLE = 2_000;
-const ROUNDS = 8;
+export const SUBJECT_SAMPLE = 1_000;
+/** k-means rounds: the fit's cost is SUBJECT_SAMPLE × (SUBJECT_SAMPLE / SUBJECT_SIZE) × dim × ROUNDS. */
+export const SUBJECT_ROUNDS = 5;
 /** Shrinkage of a subject's mean, as the account's: a subject of m ideas removes m / (m + SUBJECT_PRIOR) of it. */
 export const SUBJECT_PRIOR = 20;
 
@@ -38,7 +39,7 @@ const residual = (v: Float32Array, centre: Centre) => {
  * `scale`: how many of the account's ideas each given vector stands for (a sample of a large account).
  * null when the account has fewer than 2 ideas.
  */
-export function fitSubjects(vectors: Float32Array[], centre: Centre, scale = 1): Subjects | null {
+export function fitSubjects(vectors: Float32Array[], centre: Centre, scale = 1, rounds = SUBJECT_ROUNDS): Subjects | null {
   if (vectors.length * scale < 2) return null;
   const rs = vectors.map((v) => residual(v, centre));
   const dim = rs[0].length;
@@ -46,7 +47,7 @@ export function fitSubjects(vectors: Float32Array[], centre: Centre, scale = 1):
   let means = Array.from({ length: C }, (_, j) => new Float32Array(rs[Math.floor((j * rs.length) / C)]));
   const assign = new Int32Array(rs.length);
   let sizes = new Array<number>(C).fill(0);
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     const mm = means.map((m) => dot(m, m));
     for (let a = 0; a < rs.length; a++) assign[a] = nearest(rs[a], means, mm);
     const next = Array.from({ length: C }, () => new Float32Array(dim));
