@@ -79,6 +79,19 @@ describeBrowser("capture page", () => {
     expectClean(o);
   });
 
+  test("the body's Markdown preview (its renderer loaded on first use) shows the text rendered; Edit returns to the text", async () => {
+    const o = await openAs(server, "/capture");
+    const { page } = o;
+    await page.getByLabel("Body").fill("Needs **bold** and a [link](https://example.com).");
+    await page.getByRole("button", { name: "Preview" }).click();
+    const preview = page.getByLabel("Body preview");
+    await preview.locator("strong", { hasText: "bold" }).waitFor();
+    expect(await preview.getByRole("link", { name: "link" }).getAttribute("target")).toBe("_blank");
+    await page.getByRole("button", { name: "Edit" }).click();
+    expect(await page.getByLabel("Body").inputValue()).toBe("Needs **bold** and a [link](https://example.com).");
+    expectClean(o);
+  });
+
   test("the parent is picked from the keyboard (#number or title words; Enter picks, never saves), removed, and saved as parent_id", async () => {
     const o = await openAs(server, "/capture", {
       seed: async (key) => {

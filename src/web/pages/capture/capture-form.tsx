@@ -2,13 +2,14 @@
 // parent; Ctrl/Cmd+Enter saves from any field. Its state lives in use-capture-form.ts.
 import { LIMITS, codePoints } from "../../api/types";
 import { Field } from "../../components/field";
-import { Markdown } from "../../components/markdown";
 import { IdeaCapNotice } from "../../components/notices";
 import { TagInput } from "../../components/tag-input";
+import { BodyPreview, loadMarkdown } from "./body-preview";
 import { isEmptyDraft } from "./draft";
 import { ParentField } from "./parent-field";
 import type { CaptureForm } from "./use-capture-form";
 
+const preloadMarkdown = () => void loadMarkdown().catch(() => {});
 const MOD = /Mac|iPhone|iPad/.test(navigator.platform) ? "⌘" : "Ctrl";
 
 export function CaptureFormView({ f }: { f: CaptureForm }) {
@@ -52,14 +53,15 @@ export function CaptureFormView({ f }: { f: CaptureForm }) {
         </Field>
       </div>
       <div data-field="body" class="capture-body">
-        <button type="button" class="btn small ghost preview-toggle" aria-pressed={f.preview} onClick={() => f.setPreview(!f.preview)}>
+        <button type="button" class="btn small ghost preview-toggle" aria-pressed={f.preview} onClick={() => f.setPreview(!f.preview)}
+          onPointerEnter={preloadMarkdown} onFocus={preloadMarkdown}>
           {f.preview ? "Edit" : "Preview"}
         </button>
         <Field label="Body" hint={<span>Markdown</span>} max={LIMITS.body} length={codePoints(form.body)} error={errors.body}>
           {(p) =>
             f.preview ? (
               <div class="capture-preview" id={p.id} tabIndex={0} aria-label="Body preview">
-                {form.body.trim() ? <Markdown text={form.body} /> : <p class="muted">Nothing to preview yet.</p>}
+                {form.body.trim() ? <BodyPreview text={form.body} /> : <p class="muted">Nothing to preview yet.</p>}
               </div>
             ) : (
               <textarea {...p} rows={8} placeholder="Details, links, next steps… (optional)" value={form.body} onInput={(e) => update({ body: e.currentTarget.value })} />

@@ -5,18 +5,20 @@ import { ConfirmDialog } from "../../components/dialog";
 import { IdeaCapNotice } from "../../components/notices";
 import { notifyError } from "../../components/toast";
 
-function useNow(ms: number): number {
-  const [now, setNow] = useState(Date.now());
+/** The clock for "retrying in …", ticking only while something waits (an empty outbox re-renders nothing each second). */
+function useNow(ms: number, ticking: boolean): number {
+  const [, setTick] = useState(0);
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
+    if (!ticking) return;
+    const t = setInterval(() => setTick((n) => n + 1), ms);
     return () => clearInterval(t);
-  }, [ms]);
-  return now;
+  }, [ms, ticking]);
+  return Date.now();
 }
 
 export function OutboxList({ onEdit }: { onEdit: (capture: QueuedCapture) => void }) {
   const list = useOutbox();
-  const now = useNow(1000);
+  const now = useNow(1000, list.length > 0);
   const [discarding, setDiscarding] = useState<QueuedCapture | null>(null);
   if (list.length === 0) return null;
   const waiting = list.filter((c) => c.state === "waiting").length;
