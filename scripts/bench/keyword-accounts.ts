@@ -21,6 +21,7 @@ import { createSearchRepo } from "../../src/modules/search/repo";
 import { flag, machine, ROOT, tempDir } from "./lib";
 import { ms, percentile } from "./search-lib";
 import { parseSts } from "./stsb";
+import { createRng } from "../fuzz/rng";
 
 const ACCOUNTS = flag("accounts", 1000);
 const IDEAS = flag("ideas", 200);
@@ -31,14 +32,9 @@ const argAt = process.argv.indexOf("--before");
 const added = execSync("git log --diff-filter=A --format=%H -1 -- migrations/0018_fts_owner.sql", { cwd: ROOT }).toString().trim();
 const BEFORE = argAt >= 0 ? process.argv[argAt + 1] : `${added}^`;
 
-let seed = 2026;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+const rng = createRng(2026); // mulberry32 (scripts/fuzz/rng.ts): the same seed gives the same run
+const rand = rng.next;
+const pick = rng.pick;
 
 const sentences = [
   ...new Set(["sts-dev.csv", "sts-test.csv"].flatMap((f) => parseSts(readFileSync(join(ROOT, "../shared/data/stsb", f), "utf8")).flatMap((p) => [p.a, p.b]))),

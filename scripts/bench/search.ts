@@ -29,6 +29,7 @@ import { RESCORE_SHARE, rescoreCount, vectorStore } from "../../src/vectors/stor
 import { embedCached, realSentences } from "./real-vectors";
 import { parseSts } from "./stsb";
 import { benchApp, benchUser, flag, ms, percentile, request, requestText, timeEach } from "./search-lib";
+import { createRng } from "../fuzz/rng";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const sizes = flag("--sizes", "1000,2000,5000,10000,100000").split(",").map(Number);
@@ -41,14 +42,9 @@ const LIMIT = 20;
 // Deterministic pseudo-random numbers (mulberry32), so every run seeds the same data. (An LCG in float arithmetic
 // used before lost precision and cycled after ~10,000 draws: its 80,000 mixtures at 100k were 7,912 distinct vectors
 // repeated ~10 times each, which made the recall figure measure ties among copies.)
-let seed = 42;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+const rng = createRng(42); // mulberry32 (scripts/fuzz/rng.ts): the same seed gives the same run
+const rand = rng.next;
+const pick = rng.pick;
 
 /** A filler vector past the real ones: the normalised mean of two real vectors (stays where real vectors live). */
 function mixture(a: Float32Array, b: Float32Array): Float32Array {

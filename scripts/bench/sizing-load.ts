@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { STOP_WORDS } from "../../src/contract";
 import type { Seeded, SeededAccount } from "./sizing-seed";
+import { createRng } from "../fuzz/rng";
 
 /**
  * One account's day (assumption, stated in docs/operations.md): what a person who uses idearepo daily does across the
@@ -28,14 +29,9 @@ export const PEAK_SHARE = 0.2;
 export const rateFor = (accounts: number) => (accounts * PER_DAY * PEAK_SHARE) / 3600;
 
 // mulberry32, own stream: the same run offers the same requests.
-let seed = 2026;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+const rng = createRng(2026);
+const rand = rng.next;
+const pick = rng.pick;
 
 export interface Op {
   route: Route;

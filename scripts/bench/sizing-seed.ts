@@ -18,6 +18,7 @@ import { planGenerations, vectorId } from "../../src/vectors/generations";
 import { vectorStore } from "../../src/vectors/store";
 import { embedCached, realSentences } from "./real-vectors";
 import { benchApp, benchUser } from "./search-lib";
+import { createRng } from "../fuzz/rng";
 
 export interface SeededAccount {
   id: string;
@@ -41,13 +42,8 @@ export const TAGS = ["work", "home", "garden", "travel", "music", "reading", "he
 const QUERIES = 300;
 
 // mulberry32: deterministic, so every run seeds the same data.
-let seed = 26;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rng = createRng(26);
+const rand = rng.next;
 const int = (n: number) => Math.floor(rand() * n);
 
 function mix(a: Float32Array, b: Float32Array): Float32Array {

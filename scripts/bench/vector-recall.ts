@@ -13,6 +13,7 @@ import { startModels } from "../../src/ml/client";
 import { AccountCodes, binaryCode } from "../../src/vectors/codes";
 import { embedCached, realSentences } from "./real-vectors";
 import { flag, ms, percentile } from "./search-lib";
+import { createRng } from "../fuzz/rng";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const sizes = flag("--sizes", "20000,50000,100000").split(",").map(Number);
@@ -20,13 +21,8 @@ const QUERIES = Number(flag("--queries", "200"));
 const REAL = Number(flag("--real", "20000"));
 const POOLS = [200, 300, 400, 500, 600, 800, 1000, 1500];
 
-let seed = 42; // mulberry32, as search.ts
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rng = createRng(42); // mulberry32 (scripts/fuzz/rng.ts): the same seed gives the same run
+const rand = rng.next;
 
 const model = await startModels({ modelsDir: join(ROOT, "models"), embedModel: "use-lite", rerankModel: null });
 const real = await embedCached(model, realSentences(REAL));
