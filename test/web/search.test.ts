@@ -1,7 +1,7 @@
 // Search, the command palette and the shortcuts list in a real browser: finding an idea by meaning and by keyword,
 // the Free plan's fallback notice, Ctrl+K to jump to an idea or a page, `?` for every shortcut.
 // Functions passed to page.evaluate run in the browser, where these exist.
-declare const document: any, history: any;
+declare const document: any, history: any, KeyboardEvent: any;
 import { beforeAll, expect, test } from "bun:test";
 import { api, waitForQuiescence } from "../ops/harness";
 import { a11yViolations, createAccount, describeBrowser, expectClean, screenshot, signIn, VIEWPORTS, webScope, type WebServer } from "./harness";
@@ -222,6 +222,32 @@ describeBrowser("search, command palette and shortcuts", () => {
     await palette.getByRole("option", { name: /Keyboard shortcuts/ }).waitFor();
     await page.keyboard.press("Enter");
     await help.waitFor();
+    expectClean(o);
+  }, 45_000);
+
+  test("Ctrl+K pressed before the palette's own close event arrives opens it again (the queued close does not cancel it)", async () => {
+    const o = await openAs("/capture");
+    const { page } = o;
+    const tools = ideas["Neighbourhood tool library"];
+    await page.keyboard.press("Control+k");
+    const palette = page.getByRole("dialog", { name: "Command palette" });
+    const box = palette.getByRole("combobox");
+    await box.fill(`#${tools.number}`);
+    await palette.getByRole("option", { name: /Neighbourhood tool library/ }).waitFor();
+    // Enter, the render it causes (a microtask), then Ctrl+K before the palette's close event (a queued task) is
+    // handled: what happens when Chromium runs a fast key press before its queued events on a busy machine.
+    await page.evaluate(async () => {
+      const init = { bubbles: true, cancelable: true };
+      document.activeElement.dispatchEvent(new KeyboardEvent("keydown", { ...init, key: "Enter" }));
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      document.dispatchEvent(new KeyboardEvent("keydown", { ...init, key: "k", ctrlKey: true }));
+    });
+    await page.waitForURL(`**/ideas/${tools.id}`);
+    await box.waitFor({ timeout: 5_000 });
+    await page.waitForTimeout(300); // the queued close event has long been handled
+    expect(await palette.isVisible()).toBe(true);
+    await page.keyboard.press("Escape");
+    await palette.waitFor({ state: "hidden" });
     expectClean(o);
   }, 45_000);
 });

@@ -11,6 +11,7 @@ import { describeError } from "../errors";
 import { navigate } from "../router";
 import { NAV } from "../routes";
 import { useSession } from "../session";
+import { useModalDialog } from "./dialog";
 import { keyLabel } from "./shortcuts-help";
 
 /** Pages of GET /ideas (100 each) searched for a "#number": the 500 newest ideas. */
@@ -27,7 +28,6 @@ const matches = (text: string, q: string) => fold(q).split(/\s+/).filter(Boolean
 
 export function CommandPalette({ open, onClose, onToggleTheme, onShowShortcuts }: { open: boolean; onClose: () => void; onToggleTheme: () => void; onShowShortcuts: () => void }) {
   const session = useSession();
-  const ref = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const base = useId();
   const [text, setText] = useState("");
@@ -35,18 +35,13 @@ export function CommandPalette({ open, onClose, onToggleTheme, onShowShortcuts }
   const [recent, setRecent] = useState<{ ideas: Idea[]; pages: number; more: boolean; error: string | null }>({ ideas: [], pages: 0, more: true, error: null });
   const [found, setFound] = useState<{ q: string; hits: IdeaHit[] }>({ q: "", hits: [] });
 
-  useEffect(() => {
-    const d = ref.current!;
-    if (open && !d.open) {
-      setText("");
-      setActiveId(null);
-      setRecent({ ideas: [], pages: 0, more: true, error: null });
-      setFound({ q: "", hits: [] });
-      d.showModal();
-      input.current?.focus();
-    }
-    if (!open && d.open) d.close();
-  }, [open]);
+  const { dialogProps, closeNow } = useModalDialog(open, onClose, () => {
+    setText("");
+    setActiveId(null);
+    setRecent({ ideas: [], pages: 0, more: true, error: null });
+    setFound({ q: "", hits: [] });
+    input.current?.focus();
+  });
 
   const q = text.trim();
   const numberQuery = /^#?(\d+)$/.exec(q)?.[1];
@@ -114,7 +109,7 @@ export function CommandPalette({ open, onClose, onToggleTheme, onShowShortcuts }
 
   const run = (c: Command | undefined) => {
     if (!c) return;
-    ref.current?.close(); // now, not after the next render: a key pressed right after lands on the page
+    closeNow(); // now, not after the next render: a key pressed right after lands on the page
     onClose();
     c.run();
   };
@@ -142,7 +137,7 @@ export function CommandPalette({ open, onClose, onToggleTheme, onShowShortcuts }
   }
   const groups = [...new Set(options.map((o) => o.group))];
   return (
-    <dialog ref={ref} class="dialog palette" aria-label="Command palette" onClose={onClose} onCancel={(e) => { e.preventDefault(); onClose(); }}>
+    <dialog {...dialogProps} class="dialog palette" aria-label="Command palette">
       {open && (
         <div class="palette-body">
           <input

@@ -2,29 +2,42 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 
-export function Dialog({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ComponentChildren }) {
+/**
+ * A native <dialog> kept in step with `open`: shown modal when it turns true (then `onOpen`), closed when it turns
+ * false. The close event is queued, not dispatched at once, and Chromium runs input first: the event of our own
+ * close() can arrive after a key that asks again (Escape then "a", or Ctrl+K right after a palette choice), and would
+ * cancel that new question. So only a close this hook did not make is the person's and calls `onClose`.
+ * `closeNow` closes at once, before the next render (a key pressed right after lands on the page).
+ */
+export function useModalDialog(open: boolean, onClose: () => void, onOpen?: () => void) {
   const ref = useRef<HTMLDialogElement>(null);
-  // Closes this component makes itself: their close events are not the person's (see below).
   const ownCloses = useRef(0);
+  const closeNow = () => {
+    const d = ref.current;
+    if (!d?.open) return;
+    ownCloses.current++;
+    d.close();
+  };
   useEffect(() => {
     const d = ref.current!;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) {
-      ownCloses.current++;
-      d.close();
+    if (open && !d.open) {
+      d.showModal();
+      onOpen?.();
     }
+    if (!open) closeNow();
   }, [open]);
+  const dialogProps = {
+    ref,
+    onClose: () => { if (ownCloses.current > 0) ownCloses.current--; else onClose(); },
+    onCancel: (e: Event) => { e.preventDefault(); onClose(); },
+  };
+  return { ref, dialogProps, closeNow };
+}
+
+export function Dialog({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ComponentChildren }) {
+  const { dialogProps } = useModalDialog(open, onClose);
   return (
-    // The close event is queued, not dispatched at once, and Chromium runs input first: the event of our own close()
-    // can arrive after a key that asks again (Escape, then "a" at once), and would cancel that new question. Only a
-    // close this component did not make is the person's.
-    <dialog
-      ref={ref}
-      class="dialog"
-      aria-label={title}
-      onClose={() => { if (ownCloses.current > 0) ownCloses.current--; else onClose(); }}
-      onCancel={(e) => { e.preventDefault(); onClose(); }}
-    >
+    <dialog {...dialogProps} class="dialog" aria-label={title}>
       {open && (
         <div class="dialog-body">
           <h2>{title}</h2>
