@@ -153,21 +153,27 @@ describe.if(!problem || !!process.env.CI)("power cut (lazyfs)", () => {
   }, 240_000);
 
   test("crash-safe (synchronous = NORMAL): the same cut rolls back acknowledged captures, and the file stays consistent", async () => {
-    const { m, backing, dataDir } = await mount("fast");
-    const key = createUser(dataDir, "fast@example.com", "pro");
-    const server = await serve(dataDir, "crash-safe");
-    const captures = burst(server.base, key, 24, ["cut"]);
-    await captures.waitForAcks(150);
-    await powerCut(m, [server.proc]);
-    await captures.stop();
-    await server.exited;
-    await m.unmount();
-    const disk = join(backing, "data");
-    expect(integrity(disk)).toBe("ok");
-    const kept = new Set(peekDb(disk, (db) => db.query<{ id: number }, []>("SELECT id FROM ideas").all().map((r) => r.id)));
-    const lost = captures.acked.filter((a) => !kept.has(a.id));
     // What NORMAL trades away: commits since the last checkpoint's sync were acknowledged but never reached the disk.
-    expect(lost.length).toBeGreaterThan(0);
-    expect(existsSync(join(disk, "idearepo.db"))).toBe(true);
+    // The background checkpoint syncs every 200 ms, so a cut can land just after one with no acknowledgement since
+    // (seen once in CI on a slow moment): the loss is shown by at most three cuts, each on a fresh disk, and every
+    // one of them must leave a consistent file.
+    const losses: number[] = [];
+    for (let attempt = 0; attempt < 3 && !losses.some((n) => n > 0); attempt++) {
+      const { m, backing, dataDir } = await mount(`fast${attempt}`);
+      const key = createUser(dataDir, "fast@example.com", "pro");
+      const server = await serve(dataDir, "crash-safe");
+      const captures = burst(server.base, key, 24, ["cut"]);
+      await captures.waitForAcks(150);
+      await powerCut(m, [server.proc]);
+      await captures.stop();
+      await server.exited;
+      await m.unmount();
+      const disk = join(backing, "data");
+      expect(integrity(disk)).toBe("ok");
+      expect(existsSync(join(disk, "idearepo.db"))).toBe(true);
+      const kept = new Set(peekDb(disk, (db) => db.query<{ id: number }, []>("SELECT id FROM ideas").all().map((r) => r.id)));
+      losses.push(captures.acked.filter((a) => !kept.has(a.id)).length);
+    }
+    expect(Math.max(...losses)).toBeGreaterThan(0);
   }, 120_000);
 });
