@@ -32,3 +32,20 @@ export interface SimilarTag {
   idea_count: number;
   similarity: number;
 }
+
+/** GET /ideas/duplicates/summary: one idea's pending duplicate detections, counted, with the closest one. */
+export interface DuplicateSummary {
+  idea_id: number;
+  /** Pending detections pairing this idea with another unarchived idea. */
+  pending: number;
+  closest: {
+    /** The detection's id: what dismiss and merge take. */
+    duplicate_id: number;
+    /** The other idea of the pair, with its display number and title. */
+    idea_id: number;
+    number: number;
+    title: string;
+    similarity_score: number;
+    created_at: string;
+  };
+}

@@ -216,19 +216,37 @@ describeBrowser("idea page", () => {
     expectClean(pro);
   }, 45_000);
 
-  test("a pending duplicate shows 'Looks like #n' with links to the other idea and to Review", async () => {
+  test("a pending duplicate shows 'Looks like #n' with links to the other idea and to Review; the rest on request", async () => {
     const pro = await proPage();
     const { page } = pro;
     const text = "Water the tomato plants automatically with a soil moisture sensor and a small pump";
     const older = await seed(pro.key, { title: "Automatic tomato watering", body: text });
+    const middle = await seed(pro.key, { title: "Automatic tomato watering", body: text });
     const newer = await seed(pro.key, { title: "Automatic tomato watering", body: text });
     await waitForQuiescence(server.dataDir);
-    const dups = (await api(server.base, pro.key, "GET", "/ideas/duplicates")).body.duplicates;
-    expect(dups.some((d: any) => d.idea_id === newer.id && d.duplicate_of_id === older.id)).toBe(true);
-    await open(page, newer.id, "Automatic tomato watering");
-    const notice = page.getByRole("note").filter({ hasText: "Looks like" });
-    await notice.getByRole("link", { name: `#${older.number} Automatic tomato watering` }).waitFor();
-    expect(await notice.getByRole("link", { name: "Review duplicates" }).getAttribute("href")).toBe("/review");
+    const dups = (await api(server.base, pro.key, "GET", `/ideas/duplicates?idea_ids=${newer.id}`)).body.duplicates;
+    expect(dups.map((d: any) => d.duplicate_of_id).sort(), JSON.stringify(dups)).toEqual([older.id, middle.id].sort());
+    // The page reads only the summary (the count and the closest one) until the person asks for all of them.
+    const asked: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      if (r.url().includes("/api/v1/ideas/duplicates")) asked.push(new URL(r.url()).pathname);
+    };
+    page.on("request", onRequest);
+    try {
+      await open(page, newer.id, "Automatic tomato watering");
+      const notice = page.getByRole("note").filter({ hasText: "Looks like" });
+      await notice.getByRole("link", { name: /^#\d+ Automatic tomato watering$/ }).waitFor();
+      expect(await notice.getByRole("link", { name: /^#\d+ Automatic tomato watering$/ }).count()).toBe(1);
+      expect(await notice.getByRole("link", { name: "Review duplicates" }).getAttribute("href")).toBe("/review");
+      expect(asked).toEqual(["/api/v1/ideas/duplicates/summary"]);
+      await notice.getByRole("button", { name: "Show all 2" }).click();
+      for (const other of [older, middle]) await notice.getByRole("link", { name: `#${other.number} Automatic tomato watering` }).waitFor();
+      expect(await notice.getByRole("button", { name: /Show all/ }).count()).toBe(0);
+      expect(asked).toEqual(["/api/v1/ideas/duplicates/summary", "/api/v1/ideas/duplicates"]);
+      expect(await a11yViolations(page)).toEqual([]);
+    } finally {
+      page.off("request", onRequest);
+    }
     expectClean(pro);
   }, 90_000);
 

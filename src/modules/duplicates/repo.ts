@@ -1,4 +1,5 @@
-// SQL for duplicate detections: the pending listing with both ideas' display fields, lookups and resolution.
+// SQL for duplicate detections: the pending listing with both ideas' display fields, per-idea summaries, lookups and
+// resolution.
 import type { Db } from "../../db/open";
 
 export const BODY_PREVIEW_CHARS = 280;
@@ -36,6 +37,17 @@ export interface DetectionView {
   created_at: string;
 }
 
+export interface SummaryRow {
+  idea_id: number;
+  pending: number;
+  duplicate_id: number;
+  other_id: number;
+  number: number;
+  title: string;
+  similarity_score: number;
+  created_at: string;
+}
+
 // A pending detection with both ideas' previews (live ideas only), before its WHERE: one definition for every listing.
 // substr counts characters (not bytes) on TEXT, so previews never split a multi-byte character.
 const PENDING_VIEW = `SELECT d.id, d.user_id,
@@ -63,6 +75,29 @@ export function createDuplicatesRepo(db: Db) {
        AND d.user_id = ?1 AND d.status = 'pending'
      ORDER BY d.similarity_score DESC, d.created_at DESC, d.id DESC`,
   );
+  // Per given idea (a JSON array): its pending detections with a live other idea, counted, and the closest one (the
+  // listing's order: score, then newest, then id). Each side is found through its own index, never a scan of the
+  // account's detections; a detection pairing two given ideas counts for both.
+  const summaries = db.query<SummaryRow, [string, string]>(
+    `WITH given(v) AS (SELECT DISTINCT value FROM json_each(?2)),
+     sides AS (
+       SELECT d.id, d.idea_id AS self, d.duplicate_of_id AS other, d.similarity_score, d.created_at
+         FROM duplicate_detections d WHERE d.idea_id IN given AND d.user_id = ?1 AND d.status = 'pending'
+       UNION ALL
+       SELECT d.id, d.duplicate_of_id, d.idea_id, d.similarity_score, d.created_at
+         FROM duplicate_detections d WHERE d.duplicate_of_id IN given AND d.user_id = ?1 AND d.status = 'pending'),
+     ranked AS (
+       SELECT s.self, s.id, s.other, o.number, o.title, s.similarity_score, s.created_at,
+              count(*) OVER per_idea AS pending, row_number() OVER per_idea AS rank
+         FROM sides s
+         JOIN ideas me ON me.id = s.self AND me.is_archived = 0
+         JOIN ideas o ON o.id = s.other AND o.is_archived = 0
+       -- One window (one sort) for both: the frame is the whole partition, which row_number ignores.
+       WINDOW per_idea AS (PARTITION BY s.self ORDER BY s.similarity_score DESC, s.created_at DESC, s.id DESC
+                           ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING))
+     SELECT self AS idea_id, pending, id AS duplicate_id, other AS other_id, number, title, similarity_score, created_at
+       FROM ranked WHERE rank = 1 ORDER BY self`,
+  );
   // A detection whose idea was archived meanwhile is resolved for every purpose: it no longer shows and cannot be acted on.
   const actionable = db.query<DetectionRow, [string, number]>(
     `SELECT d.* FROM duplicate_detections d
@@ -84,6 +119,8 @@ export function createDuplicatesRepo(db: Db) {
       const ids = JSON.stringify(ideaIds);
       return pendingFor.all(userId, ids, ids);
     },
+    /** Ideas among `ideaIds` with at least one pending detection, by id: count and closest detection. */
+    summarizePendingFor: (userId: string, ideaIds: number[]) => summaries.all(userId, JSON.stringify(ideaIds)),
     findActionable: (userId: string, id: number) => actionable.get(userId, id),
     /** Marks a pending detection; false when it was no longer pending. */
     resolve: (id: number, status: "dismissed" | "merged", now: string) => resolve.run(status, now, id).changes > 0,

@@ -1,10 +1,12 @@
 // Duplicate rules: the Pro-only pending listing, dismiss, and the merge that folds the older idea into the newer one.
 import type { Deps } from "../../deps";
 import type { Plan } from "../../auth/plans";
-import { notFound } from "../../errors";
+import type { DuplicateSummary } from "../../contract";
+import { fieldError, notFound } from "../../errors";
 import { toStamp } from "../../lib/time";
 import { createIdeasRepo } from "../ideas/repo";
 import { createIdeaMerger } from "../ideas/service-merge";
+import { MAX_IDEA_IDS } from "./model";
 import { createDuplicatesRepo } from "./repo";
 
 const unresolvable = () => notFound("Duplicate not found or already resolved");
@@ -23,6 +25,23 @@ export function createDuplicatesService(deps: Deps) {
     list(userId: string, plan: Plan, ideaIds?: number[]) {
       if (plan !== "pro") return { duplicates: [] };
       return { duplicates: ideaIds === undefined ? repo.listPending(userId) : ideaIds.length ? repo.listPendingFor(userId, ideaIds) : [] };
+    },
+
+    /**
+     * What a badge needs (docs/ideas.md, "Duplicate summary of given ideas"): per given idea with pending detections,
+     * their count and the closest one. `idea_ids` is required here (the whole account's summary is not offered); Free
+     * accounts get an empty list, as from the listing.
+     */
+    summarize(userId: string, plan: Plan, ideaIds: number[] | undefined): { summaries: DuplicateSummary[] } {
+      if (ideaIds === undefined) throw fieldError("idea_ids", `comma-separated idea ids, at most ${MAX_IDEA_IDS}`);
+      if (plan !== "pro" || ideaIds.length === 0) return { summaries: [] };
+      return {
+        summaries: repo.summarizePendingFor(userId, ideaIds).map((r) => ({
+          idea_id: r.idea_id,
+          pending: r.pending,
+          closest: { duplicate_id: r.duplicate_id, idea_id: r.other_id, number: r.number, title: r.title, similarity_score: r.similarity_score, created_at: r.created_at },
+        })),
+      };
     },
 
     dismiss(userId: string, id: number) {

@@ -69,6 +69,11 @@ const ideaRelation = obj(
   },
   ["related_idea_title", "related_idea_number"],
 );
+const DuplicateSummary = obj({
+  idea_id: int,
+  pending: { type: "integer", minimum: 1 },
+  closest: obj({ duplicate_id: int, idea_id: int, number: int, title: str, similarity_score: num, created_at: stamp }),
+});
 const Detection = obj({ id: int, idea_id: int, duplicate_of_id: int, similarity_score: num, status: str, created_at: stamp }, ["id", "idea_id", "duplicate_of_id", "similarity_score"]);
 const User = obj(
   { id: str, email: str, display_name: nullable(str), avatar_url: nullable(str), plan: { type: "string", enum: ["free", "pro"] }, settings_json: nullable(str), has_provider_a_key: bool, has_provider_b_key: bool, has_provider_c_key: bool, created_at: stamp, updated_at: stamp },
@@ -108,6 +113,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     ["query", "search_type", "results"],
   ),
   "GET /ideas/duplicates": wrap("duplicates", list(Detection)),
+  "GET /ideas/duplicates/summary": wrap("summaries", list(DuplicateSummary)),
   "POST /ideas/duplicates/:id/dismiss": Success,
   "POST /ideas/duplicates/:id/merge": Success,
   "GET /ideas/:id/links": wrap("links", list(Link)),

@@ -42,6 +42,10 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   "GET /ideas/:id/spec": { summary: "The idea's last spec, or none yet", description: "Like GET /ideas/:id/develop, but before the first successful develop it answers 200 with every field null (`{spec:null, provider:null, model:null, usage:null, created_at:null}`) instead of 404 `No spec yet`. 404 `Idea not found` for an absent or foreign idea." },
   "GET /ideas/search": { summary: "Keyword or semantic search", description: "Free accounts get 10 semantic searches per calendar month, then keyword results with semantic_limit_reached." },
   "GET /ideas/duplicates": { summary: "Pending duplicate detections", description: "Always empty on Free. With idea_ids, only the detections that pair one of those ideas." },
+  "GET /ideas/duplicates/summary": {
+    summary: "Pending duplicates of given ideas, counted",
+    description: "An addition to the spec, for badges: per given idea with pending detections, their count and the closest one (the other idea's id, number and title). idea_ids is required; always empty on Free.",
+  },
   "POST /ideas/duplicates/:id/dismiss": { summary: "Dismiss a duplicate detection" },
   "POST /ideas/duplicates/:id/merge": { summary: "Merge a detected duplicate pair", description: "The newer idea (idea_id) survives." },
   "GET /ideas/:id/links": { summary: "Links of an idea, newest first" },

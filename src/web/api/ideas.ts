@@ -1,4 +1,5 @@
 // Ideas and what hangs off them: list, capture, detail, edit, bulk, archive, merge, links, relations, search, duplicates.
+import type { DuplicateSummary } from "../../contract";
 import { del, get, patch, post } from "./client";
 import type { Detection, Idea, Link, LinkType, RelationRow, SearchResult, Status } from "./types";
 
@@ -46,5 +47,9 @@ export const searchIdeas = (q: SearchQuery, signal?: AbortSignal) => get<SearchO
 /** Pending detections; with `ideaIds` (at most 100), only those pairing one of these ideas (docs/ideas.md). */
 export const listDuplicates = (ideaIds?: number[]) =>
   get<{ duplicates: Detection[] }>(ideaIds ? `/ideas/duplicates?idea_ids=${ideaIds.join(",")}` : "/ideas/duplicates");
+/** Per idea (at most 100), its pending detections counted and the closest one: what a badge shows (docs/ideas.md). */
+export const summarizeDuplicates = (ideaIds: number[]) =>
+  get<{ summaries: DuplicateSummary[] }>(`/ideas/duplicates/summary?idea_ids=${ideaIds.join(",")}`);
+export type { DuplicateSummary };
 export const dismissDuplicate = (id: number) => post<{ success: true }>(`/ideas/duplicates/${id}/dismiss`);
 export const mergeDuplicate = (id: number) => post<{ success: true }>(`/ideas/duplicates/${id}/merge`);

@@ -3,8 +3,8 @@
 // The page owns the idea and its relations; the sections below are small components that report changes back.
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { ApiError } from "../api/client";
-import { getIdea, listDuplicates, listRelations } from "../api/ideas";
-import type { Detection, Idea, RelationRow } from "../api/types";
+import { getIdea, listRelations, summarizeDuplicates, type DuplicateSummary } from "../api/ideas";
+import type { Idea, RelationRow } from "../api/types";
 import { Page } from "../components/page";
 import { Markdown } from "../components/markdown";
 import { EmptyState, Loading, Notice } from "../components/notices";
@@ -25,10 +25,11 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
   const id = /^\d+$/.test(params.id ?? "") ? Number(params.id) : null;
   // The idea and its pending duplicates together (Pro; always none on Free), so "Looks like #N" is there from the
   // first paint instead of pushing the page down when it arrives (Lighthouse measured a layout shift of 0.45).
-  const [duplicates, setDuplicates] = useState<Detection[]>([]);
+  const [duplicates, setDuplicates] = useState<DuplicateSummary | null>(null);
   const load = useLoad(async () => {
     if (id === null) return null;
-    const found = pro ? listDuplicates([id]).then((r) => r.duplicates, () => [] as Detection[]) : Promise.resolve([] as Detection[]);
+    // Only the count and the closest one: the rest is read when the person asks for it (DuplicateNotice).
+    const found = pro ? summarizeDuplicates([id]).then((r) => r.summaries[0] ?? null, () => null) : Promise.resolve(null);
     const idea = await getIdea(id);
     setDuplicates(await found);
     return idea;
@@ -127,7 +128,7 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
       {it.is_archived === 1 && (
         <Notice kind="warn">This idea is archived. Archiving is permanent, so it is shown read-only and is left out of lists, search and the map.</Notice>
       )}
-      {!readOnly && <DuplicateNotice ideaId={it.id} found={duplicates} />}
+      {!readOnly && <DuplicateNotice key={it.id} ideaId={it.id} summary={duplicates} />}
       <div class="idea-layout">
         <div class="idea-main">
           {editing ? (

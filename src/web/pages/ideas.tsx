@@ -1,9 +1,9 @@
 // Ideas page: newest first, filters in the URL, one page of 50 at a time, keyboard moves, selection with bulk
 // status / tag changes and archive, and "looks like #N" where a pending duplicate detection pairs two rows.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { listDuplicates } from "../api/ideas";
+import { summarizeDuplicates, type DuplicateSummary } from "../api/ideas";
 import { listTags } from "../api/tags";
-import type { Detection, Tag } from "../api/types";
+import type { Tag } from "../api/types";
 import { Page } from "../components/page";
 import { setQuery, useLocation } from "../router";
 import { isPro, useSession } from "../session";
@@ -16,17 +16,10 @@ import { useIdeaList } from "./ideas/use-idea-list";
 import { useRowKeys } from "./ideas/use-row-keys";
 import { useSelection } from "./ideas/use-selection";
 
-/** Both ideas of a pending detection point at each other: each row says which idea it looks like. */
-function indexDuplicates(list: Detection[], known: Map<number, LooksLike[]>): Map<number, LooksLike[]> {
+/** Each summarised row's badge: its closest look-alike and how many pending detections pair it. */
+function indexSummaries(list: DuplicateSummary[], known: Map<number, LooksLike>): Map<number, LooksLike> {
   const m = new Map(known);
-  const add = (id: number, other: LooksLike) => {
-    const l = m.get(id) ?? [];
-    if (!l.some((x) => x.id === other.id)) m.set(id, [...l, other]);
-  };
-  for (const d of list) {
-    add(d.idea_id, { id: d.duplicate_of_id, number: d.duplicate_number, title: d.duplicate_title });
-    add(d.duplicate_of_id, { id: d.idea_id, number: d.idea_number, title: d.idea_title });
-  }
+  for (const s of list) m.set(s.idea_id, { id: s.closest.idea_id, number: s.closest.number, title: s.closest.title, pending: s.pending });
   return m;
 }
 
@@ -41,15 +34,16 @@ export function IdeasPage(_props: { params: Record<string, string> }) {
   const keys = useRowKeys(list.ideas, filterKey, sel.toggle);
 
   const [tags, setTags] = useState<Tag[] | null>(null);
-  const [looksLike, setLooksLike] = useState<Map<number, LooksLike[]>>(() => new Map());
+  const [looksLike, setLooksLike] = useState<Map<number, LooksLike>>(() => new Map());
 
   // The tag vocabulary once; the rows do not wait for it.
   useEffect(() => {
     listTags().then((r) => setTags(r.tags), () => setTags([]));
   }, []);
 
-  // "Looks like #N" for the rows shown: the detections of these ideas only (GET /ideas/duplicates?idea_ids, at most
-  // 100 a request), asked once per idea as pages arrive, never the whole listing.
+  // "Looks like #N" for the rows shown: per idea only the count and the closest detection
+  // (GET /ideas/duplicates/summary, at most 100 ids a request), asked once per idea as pages arrive. The detections
+  // themselves are read only where they are shown in full (Review, an idea's page).
   const askedDuplicates = useRef(new Set<number>());
   useEffect(() => {
     if (!isPro(session.user)) return;
@@ -57,8 +51,8 @@ export function IdeasPage(_props: { params: Record<string, string> }) {
     for (let i = 0; i < ids.length; i += 100) {
       const chunk = ids.slice(i, i + 100);
       chunk.forEach((id) => askedDuplicates.current.add(id));
-      listDuplicates(chunk).then((r) => {
-        if (r.duplicates.length) setLooksLike((prev) => indexDuplicates(r.duplicates, prev));
+      summarizeDuplicates(chunk).then((r) => {
+        if (r.summaries.length) setLooksLike((prev) => indexSummaries(r.summaries, prev));
       }, () => chunk.forEach((id) => askedDuplicates.current.delete(id)));
     }
   }, [list.ideas]);

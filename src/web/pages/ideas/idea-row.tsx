@@ -4,7 +4,8 @@ import type { Idea } from "../../api/types";
 import { IdeaNumber, StatusBadge, TagChips } from "../../components/badges";
 import { fullTime, relativeTime } from "../../lib/time";
 
-export interface LooksLike { id: number; number: number; title: string }
+/** The closest look-alike of a row (the other idea of its closest pending detection) and how many pair with it. */
+export interface LooksLike { id: number; number: number; title: string; pending: number }
 
 /** The body's first words on one line (Markdown marks dropped; the full text is on the idea's page). */
 export function excerpt(body: string): string {
@@ -15,7 +16,7 @@ interface RowProps {
   idea: Idea;
   selected: boolean;
   active: boolean;
-  looksLike: LooksLike[] | undefined;
+  looksLike: LooksLike | undefined;
   onSelect: (id: number, on: boolean) => void;
   onFocusRow: (id: number) => void;
 }
@@ -44,12 +45,12 @@ export const IdeaRow = memo(function IdeaRow({ idea, selected, active, looksLike
           <time dateTime={idea.created_at.replace(" ", "T") + "Z"} title={fullTime(idea.created_at)}>{relativeTime(idea.created_at)}</time>
           {/* The closest one only, and how many more: a row of near-copies can pair with dozens, and one line keeps
               the row's height (no layout shift when the badges arrive after the rows). Review lists them all. */}
-          {looksLike && looksLike.length > 0 && (
-            <a class="looks-like" href={`/ideas/${looksLike[0].id}`} title={`Possible duplicate of #${looksLike[0].number} ${looksLike[0].title}`}>
-              looks like #{looksLike[0].number}
+          {looksLike && (
+            <a class="looks-like" href={`/ideas/${looksLike.id}`} title={`Possible duplicate of #${looksLike.number} ${looksLike.title}`}>
+              looks like #{looksLike.number}
             </a>
           )}
-          {looksLike && looksLike.length > 1 && <span class="looks-like-more">and {looksLike.length - 1} more</span>}
+          {looksLike && looksLike.pending > 1 && <span class="looks-like-more">and {looksLike.pending - 1} more</span>}
         </div>
       </div>
     </li>
