@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { CHROMIUM } from "../../test/web/harness";
 import { waitForQuiescence } from "../../test/ops/harness";
 import { flag, ideaTexts, machine, ROOT, seedIdeas } from "./lib";
-import { median, startWebBenchServer, staticMirror, type WebBenchServer } from "./web-lib";
+import { median, nearIdenticalTexts, startWebBenchServer, staticMirror, type WebBenchServer } from "./web-lib";
 
 const RUNS = flag("runs", 1);
 const NEAR = flag("near", 40);
@@ -76,16 +76,6 @@ async function lighthouseOnce(url: string, cookie: string | null): Promise<Score
   }
 }
 
-/** Ideas that differ in a word or two (40 distinct by gear and people, then by panel): the duplicate pass pairs most. */
-function nearIdenticalTexts(n: number): Array<{ title: string; body: string }> {
-  const gear = ["phone", "tablet", "lamp", "radio", "camera", "watch", "speaker", "headlamp"];
-  const who = ["hikers", "campers", "cyclists", "climbers", "runners"];
-  return Array.from({ length: n }, (_, i) => ({
-    title: `Solar powered ${gear[i % gear.length]} charger for ${who[i % who.length]}`,
-    body: `A ${["foldable", "compact", "rugged", "rollable", "clip-on"][Math.floor(i / 40) % 5]} solar panel that charges a ${gear[i % gear.length]} on the trail, light enough for ${who[i % who.length]} to carry all day.`,
-  }));
-}
-
 interface Account { name: string; server: WebBenchServer; cookie: string; ideaId: number; note: string }
 
 async function signIn(server: WebBenchServer): Promise<string> {
@@ -120,6 +110,10 @@ async function account(name: "a" | "b"): Promise<Account> {
   };
   const firstPage = ((await get("/ideas?limit=50")).ideas as Array<{ id: number }>).map((i) => i.id).join(",");
   console.error(`${name}: GET /ideas/duplicates: ${await wire("/ideas/duplicates")}; ?idea_ids=<first page>: ${await wire(`/ideas/duplicates?idea_ids=${firstPage}`)}; GET /ideas?limit=50: ${await wire("/ideas?limit=50")}`);
+  // The badge requests since the summary: the list's first page, and an idea page's one idea, before and after.
+  const one = firstPage.split(",")[0];
+  console.error(`${name}: badges of the first page, before (?idea_ids=…): ${await wire(`/ideas/duplicates?idea_ids=${firstPage}`)}; after (/summary?idea_ids=…): ${await wire(`/ideas/duplicates/summary?idea_ids=${firstPage}`)}`);
+  console.error(`${name}: an idea page's notice, before (?idea_ids=${one}): ${await wire(`/ideas/duplicates?idea_ids=${one}`)}; after (/summary?idea_ids=${one}): ${await wire(`/ideas/duplicates/summary?idea_ids=${one}`)}`);
   const note = name === "a"
     ? "(a) 200 ideas of distinct real sentences"
     : `(b) ${NEAR} near-identical ideas, ${dups} pending duplicate detections (the whole GET /ideas/duplicates: ${(bytes / 1024).toFixed(0)} KB)`;

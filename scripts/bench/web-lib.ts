@@ -137,3 +137,13 @@ export function staticMirror(productBase: string) {
 }
 
 export const fmtMs = (v: number) => `${v.toFixed(v < 10 ? 1 : 0)} ms`;
+
+/** Ideas that differ in a word or two (40 distinct by gear and people, then by panel): the duplicate pass pairs most. */
+export function nearIdenticalTexts(n: number): Array<{ title: string; body: string }> {
+  const gear = ["phone", "tablet", "lamp", "radio", "camera", "watch", "speaker", "headlamp"];
+  const who = ["hikers", "campers", "cyclists", "climbers", "runners"];
+  return Array.from({ length: n }, (_, i) => ({
+    title: `Solar powered ${gear[i % gear.length]} charger for ${who[i % who.length]}`,
+    body: `A ${["foldable", "compact", "rugged", "rollable", "clip-on"][Math.floor(i / 40) % 5]} solar panel that charges a ${gear[i % gear.length]} on the trail, light enough for ${who[i % who.length]} to carry all day.`,
+  }));
+}

@@ -2,11 +2,20 @@
 // simulates), each task over 50 ms with what it spent its time on (module evaluation, microtasks = Preact renders,
 // layout, timers). For finding the long task to cut; the scores themselves come from lighthouse.ts.
 //
-//   bun scripts/bench/web-long-tasks.ts [/capture | /ideas/ID | /map ...]   (ID: the newest of 200 seeded ideas)
+//   bun scripts/bench/web-long-tasks.ts [/capture | /ideas/ID | /map ...] [--near N]   (ID: the newest seeded idea)
+//   (--near N: N near-identical ideas filed by the real pipeline, as lighthouse.ts's account (b), instead of 200
+//   distinct ones; 90 gives about a thousand pending duplicate detections)
 import { rmSync } from "node:fs";
-import { launchBrowser, signedInContext, startWebBenchServer } from "./web-lib";
+import { waitForQuiescence } from "../../test/ops/harness";
+import { flag, seedIdeas } from "./lib";
+import { launchBrowser, nearIdenticalTexts, signedInContext, startWebBenchServer } from "./web-lib";
 const path = process.argv[2]?.startsWith("/") ? process.argv[2] : "/capture";
-const server = await startWebBenchServer({ ideas: 200 });
+const NEAR = flag("near", 0);
+const server = await startWebBenchServer({ ideas: NEAR ? 0 : 200, pipeline: NEAR > 0 });
+if (NEAR) {
+  await seedIdeas(server.base, server.key, nearIdenticalTexts(NEAR), 4);
+  await waitForQuiescence(server.dataDir, 240_000);
+}
 const browser = await launchBrowser();
 try {
   const id = (await (await fetch(`${server.base}/api/v1/ideas?limit=1`, { headers: { "x-api-key": server.key } })).json() as any).ideas[0].id;

@@ -150,6 +150,11 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     counts: obj({ stale: int, connections: int, duplicates: int, total: int }),
     stale_threshold_days: int,
   }),
+  "GET /review/counts": obj({
+    counts: obj({ stale: int, connections: int, duplicates: int, total: int }),
+    connection_ids: list(int),
+    stale_threshold_days: int,
+  }),
   "POST /review/:ideaId/keep": Success,
 
   "GET /user/me": Me,

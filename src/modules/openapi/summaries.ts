@@ -68,6 +68,10 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   "DELETE /map/positions": { summary: "Forget every saved mind-map position", description: "The next visit lays the whole map out afresh. Always 200 `{success:true}`." },
 
   "GET /review": { summary: "Review queue: stale ideas, new connections, duplicates" },
+  "GET /review/counts": {
+    summary: "Review queue counts, without the items",
+    description: "An addition to the spec, for badges: the counts of GET /review (the same reading), the ids of the connections counted, and stale_threshold_days.",
+  },
   "POST /review/:ideaId/keep": { summary: "Keep a stale idea (resets its staleness)" },
 
   "GET /user/me": { summary: "The calling account" },

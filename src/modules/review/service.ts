@@ -39,6 +39,16 @@ export function createReviewService(deps: Deps) {
       };
     },
 
+    /**
+     * The queue's counts without its items (docs/ideas.md, "Review counts"): what a badge shows. The same reading as
+     * `queue`, so the numbers always agree; `connection_ids` lets a client that hides connections itself (the web
+     * app's "kept") count them out.
+     */
+    counts(userId: string, plan: Plan) {
+      const q = this.queue(userId, plan);
+      return { counts: q.counts, connection_ids: q.connections.map((c) => c.id), stale_threshold_days: q.stale_threshold_days };
+    },
+
     /** "Keep": the idea leaves the stale group for another threshold period; nothing but updated_at changes. */
     keep(userId: string, ideaId: number) {
       if (!repo.touch(userId, ideaId, toStamp(deps.clock()))) throw ideaNotFound();

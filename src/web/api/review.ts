@@ -80,4 +80,14 @@ export async function getReview(signal?: AbortSignal): Promise<ReviewQueue> {
   return q;
 }
 
+/** The queue's counts only (GET /review/counts, an addition: docs/ideas.md), published for the nav badge. */
+export interface ReviewCounts { counts: ReviewQueue["counts"]; connection_ids: number[]; stale_threshold_days: number }
+export async function getReviewTotal(signal?: AbortSignal): Promise<number> {
+  const c = await get<ReviewCounts>("/review/counts", { signal });
+  const kept = keptConnections();
+  const total = c.counts.total - c.connection_ids.filter((id) => kept.has(id)).length;
+  publishReviewTotal(total);
+  return total;
+}
+
 export const keepIdea = (ideaId: number) => post<{ success: true }>(`/review/${ideaId}/keep`);

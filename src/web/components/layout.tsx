@@ -7,7 +7,7 @@ import { addShortcut } from "../lib/keys";
 import { setTheme, storedTheme, type Theme } from "../lib/theme";
 import { NAV } from "../routes";
 import { setOutboxUser, useOutbox } from "../api/outbox";
-import { getReview, onReviewTotal } from "../api/review";
+import { getReviewTotal, onReviewTotal } from "../api/review";
 import { Toasts } from "./toast";
 import { CommandPalette } from "./command-palette";
 import { ShortcutsHelp } from "./shortcuts-help";
@@ -115,8 +115,9 @@ function useReviewTotal(path: string): number | null {
     if (path === "/review") return; // the page fetches the queue itself and publishes the total
     const ctl = new AbortController();
     // After the page's own requests: the queue is the heaviest read of the API at 10,000 ideas, and the server
-    // answers one request at a time, so read first it would hold up the rows (docs/performance.md).
-    const timer = setTimeout(() => getReview(ctl.signal).catch(() => {}), 600); // a badge is a hint: a failed read leaves the last count
+    // answers one request at a time, so read first it would hold up the rows (docs/performance.md). Its counts only:
+    // the whole queue of an account with a thousand pending duplicates was 740 KB to parse for one number.
+    const timer = setTimeout(() => getReviewTotal(ctl.signal).catch(() => {}), 600); // a badge is a hint: a failed read leaves the last count
     return () => {
       clearTimeout(timer);
       ctl.abort();
