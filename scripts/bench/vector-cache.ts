@@ -2,7 +2,7 @@
 // grows an account to 10,000 ideas pays the model once. Calls of one text (a lone capture) always go to the model:
 // a capture's timed pass includes its embedding.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import type { ModelClient } from "../../src/ml/client";
+import type { CallOptions, ModelClient } from "../../src/ml/client";
 
 /** The texts and vectors a cache file holds (empty when there is none). */
 export function readVectorCache(file: string, dim: number): Map<string, Float32Array> {
@@ -28,14 +28,14 @@ export function cachedEmbeddings(model: ModelClient, file: string): ModelClient 
     embedModelId: model.embedModelId,
     dim: model.dim,
     hasReranker: model.hasReranker,
-    rerank: (q, docs) => model.rerank(q, docs),
+    rerank: (q, docs, opts) => model.rerank(q, docs, opts),
     stats: () => model.stats(),
     close: () => model.close(),
-    async embed(texts: string[]): Promise<Float32Array[]> {
-      if (texts.length === 1) return model.embed(texts);
+    async embed(texts: string[], opts?: CallOptions): Promise<Float32Array[]> {
+      if (texts.length === 1) return model.embed(texts, opts);
       const missing = [...new Set(texts.filter((t) => !cache.has(t)))];
       if (missing.length > 0) {
-        const vs = await model.embed(missing);
+        const vs = await model.embed(missing, opts);
         missing.forEach((t, i) => cache.set(t, vs[i]));
         added = true;
       }

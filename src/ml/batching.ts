@@ -5,6 +5,14 @@ export const MAX_BATCH_TEXTS = 32;
 /** Characters per request, so a batch of long paragraphs does not hold a waiting search query for seconds. */
 export const MAX_BATCH_CHARS = 8_000;
 /**
+ * Characters per background request (pipeline, reindex, import). A search query jumps the queued requests but waits
+ * for the one running (src/ml/lanes.ts), so this bounds that wait. USE-lite's cost is ~9 ms a request plus ~0.45 ms
+ * a word: 2,000 characters (~330 words, one idea's whole embedding text) is ~150 ms on a quiet machine where 8,000
+ * were ~600 ms. Smaller requests cost no throughput on idea-like texts (scripts/bench/chunk-budget.ts, load 15–17:
+ * 2,000 characters 3.3 texts/s, request p50 1.3 s; 8,000 characters 2.1 texts/s, p50 9.2 s); 1,000 was no faster.
+ */
+export const BACKGROUND_BATCH_CHARS = 2_000;
+/**
  * Longer texts are cut to this many characters before embedding. USE-lite's cost grows with length and ONNX models
  * truncate at 512 tokens (~2,000 characters) anyway; the cap keeps one huge text from stalling the worker.
  */

@@ -1,48 +1,16 @@
-// Main-thread API to the model worker: startModels() → embed / rerank, queued, batched, restarted after a crash,
-// unloaded while idle.
-import { clipText, planBatches } from "./batching";
+// Main-thread API to the model worker: startModels() → embed / rerank, queued by priority, batched, restarted after a
+// crash, unloaded while idle.
+import { BACKGROUND_BATCH_CHARS, clipText, MAX_BATCH_CHARS, MAX_BATCH_TEXTS, planBatches } from "./batching";
+import type { CallOptions, ClientOptions, ModelClient, ModelClientStats } from "./api";
+import { Lanes, type Priority } from "./lanes";
 import { findModelFolder } from "./model-folder";
 import { nativeDir } from "./native-dir";
 import { USE_LITE, type EmbedResult, type ModelInfo, type ModelOptions, type Reply, type Request, type SettledNotice } from "./protocol";
 
 export { cosine } from "./vectors";
 export { USE_LITE, type ModelOptions } from "./protocol";
-
-export interface ModelClient {
-  /** Stable identity of the embedding model, e.g. "use-lite@0.2.0" or "onnx:<name>:<sha256 prefix of the file>". */
-  embedModelId: string;
-  dim: number;
-  hasReranker: boolean;
-  /** One L2-normalised vector per text, in input order (so cosine = dot product). */
-  embed(texts: string[]): Promise<Float32Array[]>;
-  /** One score per doc, in input order; higher = more relevant. Rejects when no reranker is configured. */
-  rerank(query: string, docs: string[]): Promise<number[]>;
-  /** Whether a worker holds the models now, and how often one was started and unloaded (for tests and logs). */
-  stats(): ModelClientStats;
-  close(): Promise<void>;
-}
-
-export interface ModelClientStats {
-  /** A worker is running (or starting) with the models in memory. */
-  loaded: boolean;
-  /** Workers started so far, the start-up load included. */
-  loads: number;
-  /** Workers stopped for being idle. */
-  idleUnloads: number;
-  /** How long the last completed load took (spawn + model load), in ms; null before the first. */
-  lastLoadMs: number | null;
-  /** Bytes the current worker handed back after loading (USE-lite: its packed weights); null until it has settled. */
-  releasedBytes: number | null;
-}
-
-/** How the client manages the worker's lifetime; the models themselves are chosen by ModelOptions. */
-export interface ClientOptions {
-  /**
-   * Stop the worker (freeing the models' memory, ~110 MB for USE-lite) after this many seconds without a call; the
-   * next call starts it again (~130 ms for USE-lite). 0 or absent: keep it loaded until close().
-   */
-  idleUnloadSeconds?: number;
-}
+export type { Priority } from "./lanes";
+export type { CallOptions, ClientOptions, ModelClient, ModelClientStats } from "./api";
 
 /**
  * With idle unloading on, a freshly started client waits at most this long for a first call before it releases the
@@ -98,7 +66,7 @@ class WorkerModelClient implements ModelClient {
   hasReranker = false;
 
   private worker: Worker | null = null;
-  private queue: Job[] = [];
+  private queue = new Lanes<Job>();
   private pending: { id: number; job: Job } | null = null;
   private pumping = false;
   private closed = false;
@@ -122,11 +90,13 @@ class WorkerModelClient implements ModelClient {
     this.armIdleTimer(Math.min(this.idleUnloadMs, START_GRACE_MS));
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  async embed(texts: string[], { priority = "background" }: CallOptions = {}): Promise<Float32Array[]> {
     const vectors = new Array<Float32Array>(texts.length);
+    // Background work goes in smaller requests: an interactive call jumps the queue but waits for the one running.
+    const maxChars = priority === "interactive" ? MAX_BATCH_CHARS : BACKGROUND_BATCH_CHARS;
     // One request per batch, each queued only after the previous returns, so concurrent callers take turns.
-    for (const batch of planBatches(texts)) {
-      const result = (await this.call({ type: "embed", texts: batch.map((i) => clipText(texts[i])) })) as EmbedResult;
+    for (const batch of planBatches(texts, MAX_BATCH_TEXTS, maxChars)) {
+      const result = (await this.call({ type: "embed", texts: batch.map((i) => clipText(texts[i])) }, priority)) as EmbedResult;
       batch.forEach((textIndex, row) => {
         vectors[textIndex] = result.vectors.slice(row * result.dim, (row + 1) * result.dim);
       });
@@ -134,12 +104,12 @@ class WorkerModelClient implements ModelClient {
     return vectors;
   }
 
-  async rerank(query: string, docs: string[]): Promise<number[]> {
+  async rerank(query: string, docs: string[], { priority = "background" }: CallOptions = {}): Promise<number[]> {
     if (!this.hasReranker) throw new Error("no rerank model is configured");
     const scores: number[] = [];
     for (let i = 0; i < docs.length; i += RERANK_BATCH) {
       const chunk = docs.slice(i, i + RERANK_BATCH).map(clipText);
-      scores.push(...((await this.call({ type: "rerank", query: clipText(query), docs: chunk })) as number[]));
+      scores.push(...((await this.call({ type: "rerank", query: clipText(query), docs: chunk }, priority)) as number[]));
     }
     return scores;
   }
@@ -152,7 +122,8 @@ class WorkerModelClient implements ModelClient {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.disarmIdleTimer();
-      // Queued behind the calls still owed; answered without a worker when there is none (see pump).
+      // Queued behind the calls still owed (last in the background lane; no new call is taken now); answered without a
+      // worker when there is none (see pump).
       await this.call({ type: "close" }).catch(() => {});
       this.closed = true;
       this.worker?.terminate();
@@ -166,11 +137,11 @@ class WorkerModelClient implements ModelClient {
     return this.call({ type: "crash" });
   }
 
-  private call(body: RequestBody): Promise<unknown> {
+  private call(body: RequestBody, priority: Priority = "background"): Promise<unknown> {
     if (this.closed || (this.closing && body.type !== "close")) return Promise.reject(new Error("model client is closed"));
     this.disarmIdleTimer();
     return new Promise((resolve, reject) => {
-      this.queue.push({ body, resolve, reject });
+      this.queue.push({ body, resolve, reject }, priority);
       void this.pump();
     });
   }
@@ -196,7 +167,7 @@ class WorkerModelClient implements ModelClient {
   private unloadIfIdle(): void {
     this.idleTimer = null;
     const worker = this.worker;
-    if (!worker || this.pumping || this.pending || this.queue.length > 0 || this.closing) return;
+    if (!worker || this.pumping || this.pending || this.queue.size > 0 || this.closing) return;
     this.worker = null; // first, so the worker's own "close" event is not taken for a crash
     worker.terminate();
     this.idleUnloads++;
@@ -206,7 +177,7 @@ class WorkerModelClient implements ModelClient {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (this.queue.length > 0) {
+      while (this.queue.size > 0) {
         const job = this.queue.shift()!;
         if (job.body.type === "close" && !this.worker) {
           job.resolve(null); // nothing loaded to free; don't start a worker just to stop it
@@ -281,7 +252,7 @@ class WorkerModelClient implements ModelClient {
     this.worker = null;
     worker.terminate();
     const error = new Error(`model worker crashed: ${reason}`);
-    const owed = [...(this.pending ? [this.pending.job] : []), ...this.queue.splice(0)];
+    const owed = [...(this.pending ? [this.pending.job] : []), ...this.queue.takeAll()];
     this.pending = null;
     for (const job of owed) job.reject(error);
   }

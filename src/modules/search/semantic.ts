@@ -70,7 +70,8 @@ export async function semanticSearch(
     if (!gen || !client) return null;
     let vector: Float32Array;
     try {
-      [vector] = await client.embed([q]);
+      // A person waits on this one: it jumps the pipeline's queued batches (src/ml/lanes.ts).
+      [vector] = await client.embed([q], { priority: "interactive" });
     } catch (e) {
       // The worker crashed or cannot load its model again (a damaged file): answer with keyword results, as when no
       // model loaded at start, rather than fail the search. The pipeline's own retries report the cause too.
@@ -97,7 +98,7 @@ async function secondStage(models: ModelSet, repo: SearchRepo, userId: string, q
   let order: number[];
   if (models.reranker) {
     const head = hits.slice(0, CROSS_ENCODER_MAX);
-    const scores = await models.reranker.rerank(q, head.map((h) => rerankText(rows.get(h.id)!)));
+    const scores = await models.reranker.rerank(q, head.map((h) => rerankText(rows.get(h.id)!)), { priority: "interactive" });
     const ranked = head.map((h, i) => ({ id: h.id, s: scores[i] })).sort((a, b) => b.s - a.s).map((x) => x.id);
     order = [...ranked, ...hits.slice(CROSS_ENCODER_MAX).map((h) => h.id)];
   } else {

@@ -1,0 +1,157 @@
+// Semantic search while a burst of captures is embedded: the query's latency (p50 / p99) and the burst's drain time,
+// for this tree against a baseline revision (default: the commit before the model client's priority lanes), the two
+// servers alternating on fresh data dirs, with the load average beside each run.
+//
+//   bun scripts/bench/search-beside-burst.ts [--base REV] [--rounds 2] [--burst 200] [--seed 100]
+//
+// Each run: a fresh data dir, a Pro account (that tree's `users create`), the server (scripts/bench/app-server.ts of
+// that tree), --seed captures drained so searches have vectors, a warm-up; then --burst captures with a paragraph each
+// sent at once (16 at a time) while one semantic search at a time (GET /ideas/search?mode=semantic, 20 ms apart) runs
+// until GET /health reports no embedding pending. Only searches answered while embeddings were pending count.
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { BUN, flag, machine, ROOT, spawnServer, tempDir, type Child } from "./lib";
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : process.argv[i + 1];
+};
+/** The parent of the commit that added the lanes, found by the file it added (it survives rebases). */
+function defaultBase(): string {
+  const added = Bun.spawnSync(["git", "log", "--diff-filter=A", "--format=%h", "-1", "--", "src/ml/lanes.ts"], { cwd: ROOT }).stdout.toString().trim();
+  return added ? `${added}^` : "main";
+}
+const BASE_REV = arg("base", defaultBase());
+const ROUNDS = flag("rounds", 2);
+const BURST = flag("burst", 200);
+const SEED = flag("seed", 100);
+const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
+const work = tempDir("idearepo-bench-search-burst-");
+
+function baselineTree(): string {
+  const dir = join(work, "base");
+  mkdirSync(dir);
+  const archive = Bun.spawnSync(["git", "archive", BASE_REV], { cwd: ROOT });
+  if (archive.exitCode !== 0) throw new Error(`git archive ${BASE_REV}: ${archive.stderr}`);
+  Bun.spawnSync(["tar", "-x", "-C", dir], { stdin: archive.stdout });
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  return dir;
+}
+
+const SUBJECTS = ["garden", "bread", "bicycle", "budget", "piano", "camping", "kitchen", "library", "market", "school", "podcast", "repair"];
+const THINGS = ["planner", "checklist", "workshop", "tracker", "guide", "club", "kit", "map", "newsletter", "swap"];
+const QUERIES = ["fixing old cars", "learning to bake at home", "saving money every month", "tents and sleeping bags", "teaching kids music", "sharing tools with neighbours"];
+const idea = (i: number) => {
+  const s = SUBJECTS[i % SUBJECTS.length], th = THINGS[Math.floor(i / SUBJECTS.length) % THINGS.length];
+  return {
+    title: `A ${s} ${th} number ${i}`,
+    body: `A ${th} about ${s}, put together by volunteers who meet on weekday evenings. It lists what to bring, who to ` +
+      `ask, which mistakes are common at the start and how to avoid them, and where to find cheap supplies nearby.`,
+  };
+};
+
+async function req(base: string, key: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${base}/api/v1${path}`, {
+    method,
+    headers: { ...(key ? { "x-api-key": key } : {}), ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(120_000),
+  });
+  const json = await res.json();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function captureAll(base: string, key: string, from: number, n: number): Promise<void> {
+  let next = from;
+  await Promise.all(Array.from({ length: 16 }, async () => {
+    while (next < from + n) await req(base, key, "POST", "/ideas", idea(next++));
+  }));
+}
+
+const pending = async (base: string) => (await req(base, "", "GET", "/health")).embeddings.pending as number;
+async function drained(base: string, timeoutS = 1800): Promise<void> {
+  const t0 = performance.now();
+  while ((await pending(base)) > 0) {
+    if (performance.now() - t0 > timeoutS * 1000) throw new Error("the embeddings did not drain");
+    await Bun.sleep(100);
+  }
+}
+
+interface Run { side: string; searches: number[]; drainS: number; load: number }
+
+async function run(side: string, tree: string): Promise<Run> {
+  const dir = join(work, `data-${side}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir);
+  let server: Child | null = null;
+  try {
+    const env = { ...process.env, IDEAREPO_DATA_DIR: dir };
+    const created = Bun.spawnSync([BUN, join(tree, "src/main.ts"), "users", "create", "--email", "bench@example.com", "--plan", "pro"], { cwd: tree, env });
+    if (created.exitCode !== 0) throw new Error(`users create: ${created.stderr}`);
+    const key = JSON.parse(created.stdout.toString()).api_key as string;
+    server = await spawnServer([BUN, join(tree, "scripts/bench/app-server.ts"), "serve"], { IDEAREPO_DATA_DIR: dir, IDEAREPO_PORT: "0" }, join(dir, "server.log"));
+    const base = server.base;
+    await captureAll(base, key, 0, SEED);
+    await drained(base);
+    const search = async (i: number) => {
+      const t0 = performance.now();
+      const r = await req(base, key, "GET", `/ideas/search?mode=semantic&q=${encodeURIComponent(QUERIES[i % QUERIES.length])}`);
+      if (r.search_type !== "semantic") throw new Error(`${side}: search answered with ${r.search_type}`);
+      return performance.now() - t0;
+    };
+    for (let i = 0; i < 12; i++) await search(i); // warm-up
+
+    log(`${side}: burst of ${BURST} captures`);
+    const t0 = performance.now();
+    let posted = false;
+    const burst = captureAll(base, key, SEED, BURST).then(() => (posted = true));
+    const searches: number[] = [];
+    for (let i = 0; ; i++) {
+      const ms = await search(i);
+      // Counted only while the burst's embeddings are still owed (after it was posted, pending says so).
+      const left = await pending(base);
+      if (left > 0 || !posted) searches.push(ms);
+      if (posted && left === 0) break;
+      await Bun.sleep(20);
+    }
+    await burst;
+    return { side, searches, drainS: (performance.now() - t0) / 1000, load: loadavg()[0] };
+  } finally {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const q = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))] ?? NaN;
+};
+const f = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
+
+const baseTree = baselineTree();
+const runs: Run[] = [];
+try {
+  for (let r = 0; r < ROUNDS; r++) {
+    // Alternating, the order swapped each round, so a neighbour's burst of load does not fall on one side only.
+    const order: Array<[string, string]> = r % 2 === 0 ? [["baseline", baseTree], ["product", ROOT]] : [["product", ROOT], ["baseline", baseTree]];
+    for (const [side, tree] of order) {
+      const one = await run(side, tree);
+      log(`${side}: ${one.searches.length} searches, p50 ${f(q(one.searches, 0.5))} / p99 ${f(q(one.searches, 0.99))} ms, drained in ${one.drainS.toFixed(1)} s, load ${one.load.toFixed(1)}`);
+      runs.push(one);
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+console.log(`\nSemantic search beside a burst of ${BURST} captures (${SEED} ideas before it), ${machine()}; baseline = ${BASE_REV}, product = this tree`);
+console.log("| side | searches | p50 | p99 | max | drain of the burst | load avg (1 min) at each run's end |");
+console.log("|---|---|---|---|---|---|---|");
+for (const side of ["product", "baseline"]) {
+  const mine = runs.filter((r) => r.side === side);
+  const all = mine.flatMap((r) => r.searches);
+  console.log(`| ${side} | ${all.length} | ${f(q(all, 0.5))} ms | ${f(q(all, 0.99))} ms | ${f(Math.max(...all))} ms | ` +
+    `${mine.map((r) => r.drainS.toFixed(1)).join(" / ")} s | ${mine.map((r) => r.load.toFixed(1)).join(" / ")} |`);
+}
