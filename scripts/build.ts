@@ -1,7 +1,7 @@
 // `npm run build`: compiles idearepo into one self-contained executable, dist/idearepo (see docs/operations.md).
 //
 // Inside it: the code, the web app (bundled here, src/modules/web/assets.ts), the SQL migrations (text imports), the default model's weights and the tfjs wasm runtime
-// (file imports in src/ml/use-lite-files.ts), the model and checkpoint workers (entrypoints) and this platform's
+// (file imports in src/ml/use-lite-files.ts), the model, checkpoint and subjects workers (entrypoints) and this platform's
 // sqlite-vec library (a virtual file import resolved below, written out at start by src/compiled/entry.ts), and
 // onnxruntime's library and Node binding for ONNX models (written out on first use by src/compiled/onnxruntime.ts).
 import type { BunPlugin } from "bun";
@@ -113,8 +113,13 @@ export async function buildBinary(opts: BuildOptions = {}): Promise<{ outfile: s
   const t0 = performance.now();
   webAppJson = JSON.stringify(await bundleWebApp());
   const result = await Bun.build({
-    // Workers are entrypoints of their own: the model worker and the WAL checkpointer.
-    entrypoints: [join(ROOT, "src/compiled/entry.ts"), join(ROOT, "src/ml/worker.ts"), join(ROOT, "src/db/checkpoint-worker.ts")],
+    // Workers are entrypoints of their own: the model worker, the WAL checkpointer and the subjects fitter.
+    entrypoints: [
+      join(ROOT, "src/compiled/entry.ts"),
+      join(ROOT, "src/ml/worker.ts"),
+      join(ROOT, "src/db/checkpoint-worker.ts"),
+      join(ROOT, "src/vectors/subjects-worker.ts"),
+    ],
     compile: {
       outfile,
       // The binary's behaviour comes from IDEAREPO_* and config.json only, never from files that happen to sit in

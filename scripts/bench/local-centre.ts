@@ -3,7 +3,7 @@
 // above 0.75 by max(score, word cosine), relations mutual best 3 above 0.5) applied to each candidate score.
 //
 //   bun scripts/bench/local-centre.ts [--sizes 2000,5000,10000] [--no-sts] [--cached-only] [--git-names a,b | --git-every N]
-//     [--short-filler] [--pairs]
+//     [--short-filler] [--pairs] [--sample N] [--rounds R] [--product-only]
 //
 // Candidates: the account's shrunk mean (the product before), and local centres: each idea's centre is the account's
 // plus β times the mean residual of its k nearest ideas (the pair's centre is the mean of the two ideas' centres, so
@@ -113,11 +113,14 @@ interface Candidate {
   /** The product's own subjects (src/vectors/subjects.ts), fitted on at most this many ideas in this many rounds. */
   product?: { sample: number; rounds: number };
 }
-const candidates: Candidate[] = [
+// --sample N[,M…] / --rounds: the product's fit with other bounds (one candidate each) or number of rounds; --product-only: skip this bench's own k-means.
+const productSamples = flag("--sample", String(SUBJECT_SAMPLE)).split(",").map(Number);
+const productRounds = Number(flag("--rounds", String(SUBJECT_ROUNDS)));
+const candidates: Candidate[] = ([
   { label: "account mean (before)", k: 0, beta: 0, rel: "account" },
   { label: "subjects: clusters of ~25, shrunk m/(m+20) × ρ, fitted on all, 8 rounds", k: 1, beta: 1, rel: "account" as const, cluster: 25, coherence: 1 },
-  { label: `the product's subjects.ts (sample ${SUBJECT_SAMPLE}, ${SUBJECT_ROUNDS} rounds)`, k: 1, beta: 1, rel: "account" as const, product: { sample: SUBJECT_SAMPLE, rounds: SUBJECT_ROUNDS } },
-];
+  ...productSamples.map((sample) => ({ label: `the product's subjects.ts (sample ${sample}, ${productRounds} rounds)`, k: 1, beta: 1, rel: "account" as const, product: { sample, rounds: productRounds } })),
+] as Candidate[]).filter((c) => !process.argv.includes("--product-only") || c.product || c.k === 0);
 
 /** The figures of the product's rules under one candidate, for the ideas `measured` of an account of vectors `vs`. */
 function evaluate(vs: Float32Array[], cand: Candidate, measured: number[], words: (i: number) => Map<string, number>) {

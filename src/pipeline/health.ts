@@ -3,6 +3,7 @@
 import type { Db } from "../db/open";
 import { readState, targetGeneration } from "../vectors/generations";
 import { createPipelineRepo, type PipelineRepo } from "./repo";
+import { fittingIdeas } from "../vectors/subjects-fitter";
 
 /** GET /health reads the summary on every call: one repo per database rather than its statements looked up each time. */
 const repos = new WeakMap<Db, PipelineRepo>();
@@ -30,6 +31,9 @@ export function embeddingsHealth(db: Db) {
       total,
       // Ideas whose pairs are being judged again after their account's calibration moved (rescore.ts).
       rescoring: target ? repo.countRescoring(target.gen) : 0,
+      // Ideas whose account's subjects (the duplicate score's, src/vectors/subjects.ts) are being fitted in the
+      // subjects worker now; that account's steps wait for the fit.
+      subjects_fitting: fittingIdeas(),
     },
   };
 }

@@ -97,7 +97,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       const store = vectorStore(db, serving);
       const vector = (item && freshVector(batch, serving.gen, item)) ?? store.ideaVector(idea.id);
       if (!vector) return;
-      // Decided once per account and batch, before its first vector of the batch is stored (rescore.ts).
+      // Decided once per account and batch, before its first vector of the batch is stored (rescore.ts; prepareJob).
       if (!accounts.has(idea.user_id)) accounts.set(idea.user_id, deferSteps(store, idea.user_id, added.get(idea.user_id) ?? 0));
       if (accounts.get(idea.user_id)) {
         store.markDirty(idea.user_id);
@@ -106,6 +106,23 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       const settings = parseSettings(idea.settings_json);
       runIdeaSteps({ repo, relations, store, now, plan: effectivePlan(idea, deps.clock()), settings }, idea, vector);
     })();
+  }
+
+  /**
+   * Before a full pass whose steps will run: the account's subjects for its current calibration, fitted in the
+   * subjects worker if they are not known (src/vectors/subjects-fitter.ts), so the steps' duplicate scores never fit
+   * on this thread. Requests and other work go on meanwhile; this account's steps wait for them.
+   */
+  async function prepareJob(batch: Batch, job: JobRow, accounts: Map<string, boolean>, added: Map<string, number>): Promise<void> {
+    if (job.kind !== "full" || job.idea_id === null || batch.failed.has(job.id)) return;
+    const idea = repo.idea(job.idea_id);
+    const serving = servingGeneration(batch.state, models);
+    if (!idea || idea.is_archived || !serving) return;
+    const store = vectorStore(db, serving);
+    if (!accounts.has(idea.user_id)) accounts.set(idea.user_id, deferSteps(store, idea.user_id, added.get(idea.user_id) ?? 0));
+    if (accounts.get(idea.user_id)) return;
+    const ready = store.subjectsReady(idea.user_id);
+    if (ready) await ready;
   }
 
   async function apply(batch: Batch): Promise<void> {
@@ -121,6 +138,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       const failure = batch.failed.get(job.id);
       try {
         if (failure) throw new Error(failure);
+        await prepareJob(batch, job, accounts, added);
         applyJob(batch, job, stamp(), accounts, added);
         queue.complete(job.id);
         processed++;

@@ -2,9 +2,11 @@
 import type { Db } from "../db/open";
 import { asScore, calibrate, centreOf, dot } from "./calibration";
 import { binaryCode, CodeCache } from "./codes";
+import { NeighbourMemo } from "./neighbour-memo";
 import type { Generation } from "./generation";
 import { createIdeaStorage, upgradeIdeaTable } from "./layout";
-import { fitSubjects, localCosine, SUBJECT_SAMPLE, subjectOf, type Subjects } from "./subjects";
+import { fitPacked, fitSubjects, localCosine, SUBJECT_ROUNDS, SUBJECT_SAMPLE, subjectOf, type Subjects } from "./subjects";
+import { fitInWorker, fitStarted } from "./subjects-fitter";
 import { ideaTable, sharedTable, tagTable } from "./tables";
 
 /**
@@ -18,6 +20,8 @@ import { ideaTable, sharedTable, tagTable } from "./tables";
 export const RESCORE_MIN = 400;
 /** Memory for the accounts' fitted subjects (see subjectsOf): ~2,000 accounts of 200 ideas, ~200 past 2,000 ideas. */
 export const SUBJECT_CACHE_BYTES = 64 * 1024 * 1024;
+/** Vectors read per slice for a fit in the worker (~2 MB, a few milliseconds), the event loop free between slices. */
+export const FIT_READ_SLICE = 1_000;
 export const RESCORE_SHARE = 0.005;
 export const rescoreCount = (k: number, accountSize = 0) =>
   Math.max(RESCORE_MIN, 4 * k, Math.ceil(accountSize * RESCORE_SHARE));
@@ -106,27 +110,27 @@ function createStore(db: Db, g: Generation) {
   // sqlite-vec refuses k above 4096.
   const clampK = (k: number) => Math.max(1, Math.min(4096, Math.floor(k)));
   const codes = new CodeCache(db, Math.ceil(g.dim / 32), (userId) => q.ideaCodes.all(userId));
+  const neighbourMemo = new NeighbourMemo(db);
   // Subjects per account (subjects.ts), fitted when first needed after the account was (re-)scored: they move with
   // the calibration, i.e. when every pair is judged again. Kept by size, not by count (8 KB per subject: ~32 KB for an
-  // account of 200 ideas, ~320 KB past 2,000): fitting costs tens of milliseconds of the pass's event loop (the
-  // account's vectors read and k-means), and with captures spread over a thousand accounts a cache of 32 accounts
-  // refitted on nearly every pass (scripts/bench/pipeline-profile.ts: ~100 ms an idea under load).
+  // account of 200 ideas, ~3 MB at 10,000): a fit over every idea of a large account costs seconds of the subjects
+  // worker (subjects-fitter.ts), and with captures spread over a thousand accounts a cache of 32 accounts refitted
+  // on nearly every pass (scripts/bench/pipeline-profile.ts: ~100 ms an idea under load).
   const subjectCache = new Map<string, { key: string; subjects: Subjects | null; bytes: number }>();
+  const fitting = new Map<string, { key: string; done: Promise<void> }>();
   let subjectBytes = 0;
-  const subjectsOf = (userId: string): Subjects | null => {
-    const s = sharedRow(userId);
-    const key = `${s.scored_n}`;
+  /** Subjects are fitted anew when the account was re-scored since (its scored_n moved). */
+  const subjectKey = (userId: string) => `${sharedRow(userId).scored_n}`;
+  const cachedSubjects = (userId: string, key: string) => {
     const hit = subjectCache.get(userId);
+    if (!hit || hit.key !== key) return undefined;
     subjectCache.delete(userId);
-    if (hit && hit.key === key) return (subjectCache.set(userId, hit), hit.subjects);
-    if (hit) subjectBytes -= hit.bytes;
-    const centre = centreOf(s.sum, s.n);
-    const ids = q.accountIds.all(userId).map((r) => r.id);
-    const step = Math.max(1, Math.ceil(ids.length / SUBJECT_SAMPLE));
-    const sample = ids.filter((_, i) => i % step === 0);
-    const rows = new Map(q.vecsOf.all(JSON.stringify(sample), userId).map((r) => [r.id, toVector(r.embedding)!]));
-    const ordered = sample.map((id) => rows.get(id)).filter((v): v is Float32Array => v !== undefined);
-    const subjects = fitSubjects(ordered, centre, ids.length / Math.max(1, ordered.length));
+    subjectCache.set(userId, hit);
+    return hit;
+  };
+  const remember = (userId: string, key: string, subjects: Subjects | null) => {
+    const old = subjectCache.get(userId);
+    if (old) (subjectCache.delete(userId), (subjectBytes -= old.bytes));
     const bytes = 200 + (subjects ? subjects.means.length * g.dim * 8 : 0);
     subjectCache.set(userId, { key, subjects, bytes });
     subjectBytes += bytes;
@@ -135,13 +139,79 @@ function createStore(db: Db, g: Generation) {
       subjectCache.delete(oldest);
       subjectBytes -= entry.bytes;
     }
+  };
+  /** The ideas a fit is taken over: every idea of the account up to SUBJECT_SAMPLE, else evenly spaced ones (by id). */
+  const fitSample = (userId: string) => {
+    const ids = q.accountIds.all(userId).map((r) => r.id);
+    const step = Math.max(1, Math.ceil(ids.length / SUBJECT_SAMPLE));
+    return { total: ids.length, sample: ids.filter((_, i) => i % step === 0) };
+  };
+  /** The account's subjects, fitted here and now when not known (a caller outside the pipeline; the pipeline awaits subjectsReady). */
+  const subjectsOf = (userId: string): Subjects | null => {
+    const key = subjectKey(userId);
+    const hit = cachedSubjects(userId, key);
+    if (hit) return hit.subjects;
+    const s = sharedRow(userId);
+    const { total, sample } = fitSample(userId);
+    const rows = new Map(q.vecsOf.all(JSON.stringify(sample), userId).map((r) => [r.id, toVector(r.embedding)!]));
+    const ordered = sample.map((id) => rows.get(id)).filter((v): v is Float32Array => v !== undefined);
+    const subjects = fitSubjects(ordered, centreOf(s.sum, s.n), total / Math.max(1, ordered.length));
+    remember(userId, key, subjects);
     return subjects;
+  };
+  /**
+   * Fits the account's subjects in the subjects worker when they are not known for its current calibration; null
+   * when they are. The vectors are read in slices of FIT_READ_SLICE ideas with the event loop free between them; the
+   * k-means runs in the worker (a worker that cannot start or fails: here, as before). The same vectors give the same
+   * subjects either way.
+   */
+  const subjectsReady = (userId: string): Promise<void> | null => {
+    const key = subjectKey(userId);
+    if (cachedSubjects(userId, key)) return null;
+    const running = fitting.get(userId);
+    if (running && running.key === key) return running.done;
+    const entry = { key, done: Promise.resolve() };
+    entry.done = (async () => {
+      await Promise.resolve(); // entry is in `fitting` before anything here can throw
+      const s = sharedRow(userId);
+      const centre = centreOf(s.sum, s.n);
+      const { total, sample } = fitSample(userId);
+      const finished = fitStarted(sample.length);
+      try {
+        const packed = new Float32Array(sample.length * g.dim);
+        let n = 0;
+        for (let i = 0; i < sample.length; i += FIT_READ_SLICE) {
+          const slice = sample.slice(i, i + FIT_READ_SLICE);
+          const rows = new Map(q.vecsOf.all(JSON.stringify(slice), userId).map((r) => [r.id, r.embedding]));
+          for (const id of slice) {
+            const bytes = rows.get(id);
+            if (bytes) packed.set(new Float32Array(bytes.slice().buffer), n++ * g.dim);
+          }
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        const scale = total / Math.max(1, n);
+        const vectors = packed.subarray(0, n * g.dim).slice();
+        let subjects: Subjects | null;
+        try {
+          subjects = await fitInWorker(vectors, n, g.dim, centre, scale, SUBJECT_ROUNDS);
+        } catch {
+          subjects = fitPacked(packed.subarray(0, n * g.dim), n, g.dim, centre, scale);
+        }
+        remember(userId, key, subjects);
+      } finally {
+        finished();
+        if (fitting.get(userId) === entry) fitting.delete(userId);
+      }
+    })();
+    fitting.set(userId, entry);
+    return entry.done;
   };
 
   return {
     generation: g,
     finalize: () => {
       Object.values(q).forEach((s) => s.finalize());
+      neighbourMemo.finalize();
       codes.finalize();
     },
     putIdea(id: number, userId: string, vector: Float32Array, textHash: string): void {
@@ -166,6 +236,12 @@ function createStore(db: Db, g: Generation) {
       const s = sharedRow(userId);
       return { centre: centreOf(s.sum, s.n), n: s.n, scoredN: s.scored_n };
     },
+    /**
+     * Resolves once the account's subjects for its current calibration are known, fitting them in the subjects
+     * worker if need be; null when they are known already. The pipeline awaits it before an idea's steps, so the
+     * duplicate score (localScores) never fits on the event loop.
+     */
+    subjectsReady,
     /** Records that every idea of the account was queued for re-scoring at its current size. */
     markScored(userId: string): void {
       const s = sharedRow(userId);
@@ -229,7 +305,12 @@ function createStore(db: Db, g: Generation) {
      */
     nearestCalibrated(userId: string, vector: Float32Array, k: number, mode: KnnMode = "quantized"): Neighbour[] {
       const want = Math.max(1, Math.floor(k));
-      const centre = this.shared(userId).centre;
+      const s = sharedRow(userId);
+      // Kept while the account's vectors are as they were: their running sum and count stand for them (neighbour-memo.ts).
+      const memoKey = mode === "quantized" ? neighbourMemo.key(userId, s.n, s.sum, vector, want) : null;
+      const known = memoKey === null ? null : neighbourMemo.get(memoKey);
+      if (known) return known;
+      const centre = centreOf(s.sum, s.n);
       const query = calibrate(vector, centre);
       if (!centre) return this.nearestIdeas(userId, vector, want, mode);
       const cq = dot(centre, query);
@@ -242,8 +323,12 @@ function createStore(db: Db, g: Generation) {
               const ids = account.nearest(query, rescoreCount(want, account.size), vector);
               return q.calibratedRescore.all(query, centre, cq, cn, cn * cn, JSON.stringify(ids), userId, want);
             })();
-      return rows.map((r) => ({ id: r.id, score: asScore(r.cos) }));
+      const out = rows.map((r) => ({ id: r.id, score: asScore(r.cos) }));
+      if (memoKey !== null) neighbourMemo.put(memoKey, out);
+      return out;
     },
+    /** Whether nearestCalibrated answers a query it answered before from memory (on by default; benches timing the query turn it off). */
+    memoizeNeighbours: (on: boolean) => neighbourMemo.enable(on),
     /** Memory held by the in-memory codes of the accounts loaded so far. */
     codeBytes: () => codes.bytes(),
 
@@ -275,7 +360,7 @@ function createStore(db: Db, g: Generation) {
     /** Vectors of ideas or tags that no longer exist (account deleted, archive hook missed): never served, freed here. */
     pruneOrphans: () => {
       const n = q.orphanIdeas.run().changes + q.orphanTags.run().changes;
-      if (n > 0) q.sharedClear.run(); // recomputed from the rows on next use
+      if (n > 0) q.sharedClear.run(); // recomputed from the rows on next use (and the neighbour memo's keys with it)
       return n;
     },
   };

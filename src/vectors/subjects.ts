@@ -8,6 +8,7 @@
 // level while a near-copy, which shares the note's own words and meaning, still scores near 1 (docs/search.md,
 // *A subject inside a large account*; scripts/bench/local-centre.ts measured the candidates).
 import { type Centre, dot } from "./calibration";
+import { kmeans } from "./kmeans";
 
 /** Ideas per subject: the account is cut into about n / SUBJECT_SIZE clusters. */
 export const SUBJECT_SIZE = 25;
@@ -33,36 +34,41 @@ const residual = (v: Float32Array, centre: Centre) => {
 };
 
 /**
- * k-means (Euclidean, on residuals) over the account's vectors, given in a stable order (by id), seeded by evenly
- * spaced ideas: the same vectors give the same subjects. A subject's weight is its size's shrinkage times its
+ * k-means (Euclidean, on residuals; kmeans.ts) over the account's vectors, given in a stable order (by id), seeded by
+ * evenly spaced ideas: the same vectors give the same subjects. A subject's weight is its size's shrinkage times its
  * coherence ρ = |mean residual|² / mean |residual|² (0 for ideas pointing every way, 1 for copies of one idea).
  * `scale`: how many of the account's ideas each given vector stands for (a sample of a large account).
  * null when the account has fewer than 2 ideas.
  */
 export function fitSubjects(vectors: Float32Array[], centre: Centre, scale = 1, rounds = SUBJECT_ROUNDS): Subjects | null {
-  if (vectors.length * scale < 2) return null;
-  const rs = vectors.map((v) => residual(v, centre));
-  const dim = rs[0].length;
-  const C = Math.max(1, Math.round(rs.length / SUBJECT_SIZE));
-  let means = Array.from({ length: C }, (_, j) => new Float32Array(rs[Math.floor((j * rs.length) / C)]));
-  const assign = new Int32Array(rs.length);
-  let sizes = new Array<number>(C).fill(0);
-  for (let round = 0; round < rounds; round++) {
-    const mm = means.map((m) => dot(m, m));
-    for (let a = 0; a < rs.length; a++) assign[a] = nearest(rs[a], means, mm);
-    const next = Array.from({ length: C }, () => new Float32Array(dim));
-    sizes = new Array<number>(C).fill(0);
-    for (let a = 0; a < rs.length; a++) {
-      sizes[assign[a]]++;
-      const m = next[assign[a]];
-      const r = rs[a];
-      for (let i = 0; i < dim; i++) m[i] += r[i];
-    }
-    for (let j = 0; j < C; j++) if (sizes[j] > 0) for (let i = 0; i < dim; i++) next[j][i] /= sizes[j];
-    means = next;
-  }
-  const spread = new Array<number>(C).fill(0);
-  for (let a = 0; a < rs.length; a++) spread[assign[a]] += dot(rs[a], rs[a]);
+  if (vectors.length === 0) return null;
+  const dim = vectors[0].length;
+  const packed = new Float32Array(vectors.length * dim);
+  vectors.forEach((v, a) => packed.set(v, a * dim));
+  return fitPacked(packed, vectors.length, dim, centre, scale, rounds);
+}
+
+/** fitSubjects over vectors packed in one array (n rows of dim; turned into residuals in place): what the fitting worker receives. */
+export function fitPacked(
+  packed: Float32Array,
+  n: number,
+  dim: number,
+  centre: Centre,
+  scale = 1,
+  rounds = SUBJECT_ROUNDS,
+  onRound?: (round: number) => void,
+): Subjects | null {
+  if (n * scale < 2 || n === 0) return null;
+  if (centre) for (let a = 0; a < n; a++) for (let i = 0, o = a * dim; i < dim; i++) packed[o + i] -= centre[i];
+  const C = Math.max(1, Math.round(n / SUBJECT_SIZE));
+  const { means: packedMeans, sizes, spread } = kmeans(packed, n, dim, C, rounds, onRound);
+  const means = Array.from({ length: C }, (_, j) => packedMeans.slice(j * dim, (j + 1) * dim));
+  return subjectsFrom(means, sizes, spread, scale);
+}
+
+/** The subjects from the clusters: each one's mean, and what it removes (its shrinkage by size times its coherence ρ). */
+export function subjectsFrom(means: Float32Array[], sizes: ArrayLike<number>, spread: ArrayLike<number>, scale: number): Subjects {
+  const dim = means[0]?.length ?? 0;
   const removed = means.map((m, j) => {
     if (sizes[j] === 0) return new Float32Array(dim);
     const rho = spread[j] > 0 ? dot(m, m) / (spread[j] / sizes[j]) : 0;

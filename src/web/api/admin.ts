@@ -33,7 +33,7 @@ export interface InstanceInfo {
   data_dir_bytes: number;
   database_bytes: number;
   queue: { pending: number; locked: number };
-  embeddings: { model: string; search_model: string; reindexing: boolean; pending: number; total: number; rescoring?: number };
+  embeddings: { model: string; search_model: string; reindexing: boolean; pending: number; total: number; rescoring?: number; subjects_fitting?: number };
   last_backup: { path: string | null; created_at: string } | null;
   durability: "power-safe" | "crash-safe";
   scheduled_backups: {
