@@ -32,7 +32,7 @@ export function embeddingsHealth(db: Db) {
       // Ideas whose pairs are being judged again after their account's calibration moved (rescore.ts).
       rescoring: target ? repo.countRescoring(target.gen) : 0,
       // Ideas whose account's subjects (the duplicate score's, src/vectors/subjects.ts) are being fitted in the
-      // subjects worker now; that account's steps wait for the fit.
+      // subjects worker now; that account's steps wait for the fit, requests do not.
       subjects_fitting: fittingIdeas(),
     },
   };

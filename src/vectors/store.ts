@@ -6,7 +6,7 @@ import { NeighbourMemo } from "./neighbour-memo";
 import type { Generation } from "./generation";
 import { createIdeaStorage, upgradeIdeaTable } from "./layout";
 import { fitPacked, fitSubjects, localCosine, SUBJECT_ROUNDS, SUBJECT_SAMPLE, subjectOf, type Subjects } from "./subjects";
-import { fitInWorker, fitStarted } from "./subjects-fitter";
+import { fitInWorker } from "./subjects-fitter";
 import { ideaTable, sharedTable, tagTable } from "./tables";
 
 /**
@@ -176,7 +176,6 @@ function createStore(db: Db, g: Generation) {
       const s = sharedRow(userId);
       const centre = centreOf(s.sum, s.n);
       const { total, sample } = fitSample(userId);
-      const finished = fitStarted(sample.length);
       try {
         const packed = new Float32Array(sample.length * g.dim);
         let n = 0;
@@ -199,7 +198,6 @@ function createStore(db: Db, g: Generation) {
         }
         remember(userId, key, subjects);
       } finally {
-        finished();
         if (fitting.get(userId) === entry) fitting.delete(userId);
       }
     })();

@@ -11,7 +11,6 @@ import type { Subjects } from "./subjects";
 
 export type FitRequest = { id: number; packed: Float32Array; n: number; dim: number; centre: Float32Array | null; scale: number; rounds: number };
 export type FitReply =
-  | { id: number; round: number }
   | { id: number; subjects: { means: Float32Array; removed: Float32Array } | null }
   | { id: number; error: string };
 
@@ -36,18 +35,14 @@ let worker: Worker | null = null;
 let idleTimer: ReturnType<typeof setTimeout> | null = null;
 const pending = new Map<number, Pending>();
 let nextId = 1;
-/** Ideas of the fits under way (their vectors being read, or in the worker). */
+/** Ideas of the fits in the worker now (handed over, no answer yet). */
 let inFlight = 0;
-/** Rounds the worker has finished, over all fits (its progress, for tests and logs). */
-let roundsDone = 0;
 
-/** Ideas whose account's subjects are being fitted now. */
+/** Ideas whose account's subjects are being fitted in the worker now: a request that sees it above 0 was answered during a fit. */
 export const fittingIdeas = () => inFlight;
-/** k-means rounds finished by the worker since the process started: moves while a fit runs. */
-export const fitRounds = () => roundsDone;
 
 /** Counts `n` ideas as being fitted until the returned function is called. */
-export function fitStarted(n: number): () => void {
+function fitStarted(n: number): () => void {
   inFlight += n;
   let done = false;
   return () => {
@@ -70,10 +65,6 @@ function ensureWorker(): Worker {
     const reply = e.data;
     const p = pending.get(reply.id);
     if (!p) return;
-    if ("round" in reply) {
-      roundsDone++;
-      return;
-    }
     pending.delete(reply.id);
     if ("error" in reply) p.reject(new Error(reply.error));
     else p.resolve(reply.subjects ? unpack(reply.subjects.means, reply.subjects.removed, p.dim) : null);
@@ -104,8 +95,10 @@ function unpack(means: Float32Array, removed: Float32Array, dim: number): Subjec
 export function fitInWorker(packed: Float32Array, n: number, dim: number, centre: Centre, scale: number, rounds: number): Promise<Subjects | null> {
   const w = ensureWorker();
   const id = nextId++;
-  return new Promise((resolve, reject) => {
+  const finished = fitStarted(n);
+  const fit = new Promise<Subjects | null>((resolve, reject) => {
     pending.set(id, { resolve, reject, dim });
     w.postMessage({ id, packed, n, dim, centre, scale, rounds } satisfies FitRequest, [packed.buffer as ArrayBuffer]);
   });
+  return fit.finally(finished);
 }

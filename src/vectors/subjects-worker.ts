@@ -8,7 +8,7 @@ declare const self: Worker;
 self.onmessage = (event: MessageEvent<FitRequest>) => {
   const { id, packed, n, dim, centre, scale, rounds } = event.data;
   try {
-    const s = fitPacked(packed, n, dim, centre, scale, rounds, (round) => self.postMessage({ id, round } satisfies FitReply));
+    const s = fitPacked(packed, n, dim, centre, scale, rounds);
     if (!s) return self.postMessage({ id, subjects: null } satisfies FitReply);
     const C = s.means.length;
     const means = new Float32Array(C * dim);

@@ -12,8 +12,14 @@ import { kmeans } from "./kmeans";
 
 /** Ideas per subject: the account is cut into about n / SUBJECT_SIZE clusters. */
 export const SUBJECT_SIZE = 25;
-/** Clusters are fitted on at most this many of the account's ideas (evenly spaced by id; the caller samples). */
-export const SUBJECT_SAMPLE = 1_000;
+/**
+ * Clusters are fitted on at most this many of the account's ideas (evenly spaced by id; the caller samples), in the
+ * subjects worker (subjects-fitter.ts). With 1,000 an account of 10,000 had 40 subjects of ~250 ideas, coarser than
+ * a subject's own parts: 1.10 / 1.43 false detections per 20 Git notes at 5,000 / 10,000 ideas, 0.77 / 0.66 with
+ * 5,000, 0.77 / 0.55 with 10,000 (scripts/bench/local-centre.ts, one run; docs/search.md). The fit's cost grows with
+ * the square of the sample; 5,000 keeps it to seconds of the worker (2–7 s under load 15–20) where 10,000 took 4×.
+ */
+export const SUBJECT_SAMPLE = 5_000;
 /** k-means rounds: the fit's cost is SUBJECT_SAMPLE × (SUBJECT_SAMPLE / SUBJECT_SIZE) × dim × ROUNDS. */
 export const SUBJECT_ROUNDS = 5;
 /** Shrinkage of a subject's mean, as the account's: a subject of m ideas removes m / (m + SUBJECT_PRIOR) of it. */
