@@ -121,7 +121,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     const store = vectorStore(db, serving);
     if (!accounts.has(idea.user_id)) accounts.set(idea.user_id, deferSteps(store, idea.user_id, added.get(idea.user_id) ?? 0));
     if (accounts.get(idea.user_id)) return;
-    const ready = store.subjectsReady(idea.user_id);
+    const ready = store.subjectsReady(idea.user_id, (error) => log.warn("subjects worker failed; fitting on the pipeline's thread", { error }));
     if (ready) await ready;
   }
 

@@ -165,7 +165,7 @@ function createStore(db: Db, g: Generation) {
    * k-means runs in the worker (a worker that cannot start or fails: here, as before). The same vectors give the same
    * subjects either way.
    */
-  const subjectsReady = (userId: string): Promise<void> | null => {
+  const subjectsReady = (userId: string, onWorkerFailure?: (message: string) => void): Promise<void> | null => {
     const key = subjectKey(userId);
     if (cachedSubjects(userId, key)) return null;
     const running = fitting.get(userId);
@@ -193,7 +193,8 @@ function createStore(db: Db, g: Generation) {
         let subjects: Subjects | null;
         try {
           subjects = await fitInWorker(vectors, n, g.dim, centre, scale, SUBJECT_ROUNDS);
-        } catch {
+        } catch (e) {
+          onWorkerFailure?.((e as Error).message);
           subjects = fitPacked(packed.subarray(0, n * g.dim), n, g.dim, centre, scale);
         }
         remember(userId, key, subjects);
