@@ -87,6 +87,7 @@ for (const size of sizes) {
     return `${(hit / (20 * qs.length)).toFixed(3)}, ${percentile(times, 50).toFixed(2)}`;
   };
   // Alternating per size: calibrated, then raw, on the same queries.
+  store.memoizeNeighbours(false); // every query timed afresh (neighbour-memo.ts keeps answers while the account is unchanged)
   const cal = run((v, m) => store.nearestCalibrated(user, v, 20, m));
   const raw = run((v, m) => store.nearestIdeas(user, v, 20, m));
   // The scoring work of one idea's pass (steps.ts): its 21 nearest by calibrated cosine, the duplicate scores of the
