@@ -5,11 +5,14 @@
 // Each prints performance, accessibility, LCP and CLS beside the bare static shell (the same HTML and bundle from a
 // plain Bun.serve, no API: scripts/bench/web-lib.ts staticMirror), product and baseline runs alternating.
 //
-//   bun scripts/bench/lighthouse.ts [--runs 1] [--only a|b] [--near 40]
-//   (--near N: account (b) holds N near-identical ideas; 90 gives about a thousand pending detections)
+//   bun scripts/bench/lighthouse.ts [--runs 1] [--only a|b] [--near 40] [--pages /map,/ideas]
+//   (--near N: account (b) holds N near-identical ideas; 90 gives about a thousand pending detections; --pages: only
+//   those of the four, "idea" for the idea page; --keep DIR: each run's report and DevTools trace are copied there)
+// Each run also prints its LCP element and the main thread's long tasks from Lighthouse's trace (start, duration and
+// the script they are attributed to), for finding what blocks it.
 //
 // Targets (issue 27): performance ≥ 90, accessibility 100, CLS ≤ 0.05 on every page, whatever the account holds.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHROMIUM } from "../../test/web/harness";
@@ -19,10 +22,14 @@ import { median, nearIdenticalTexts, startWebBenchServer, staticMirror, type Web
 
 const RUNS = flag("runs", 1);
 const NEAR = flag("near", 40);
-const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : null;
+const arg = (name: string) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : null);
+const only = arg("only");
+const onlyPages = arg("pages")?.split(",") ?? null;
+const keep = arg("keep");
+let kept = 0;
 const LIGHTHOUSE_CLI = join(ROOT, "node_modules/lighthouse/cli/index.js");
 
-interface Score { performance: number; accessibility: number; lcp: number; cls: number; failing: string[]; fcp?: number; tbt?: number; lcpElement?: string }
+interface Score { performance: number; accessibility: number; lcp: number; cls: number; failing: string[]; fcp?: number; tbt?: number; lcpElement?: string; longTasks?: string }
 
 /** One Lighthouse run (a fresh Chromium each time, cold cache), signed in through the session cookie when given. */
 /** Lighthouse now and then loses a trace (NO_NAVSTART) on a loaded machine: tried up to three times. */
@@ -30,7 +37,7 @@ async function lighthouse(url: string, cookie: string | null): Promise<Score> {
   for (let attempt = 1; ; attempt++) {
     try {
       const s = await lighthouseOnce(url, cookie);
-      console.error(`${url}: ${fmt(s)}${s.failing.length ? ` failing ${s.failing.join(", ")}` : ""}; FCP ${((s.fcp ?? NaN) / 1000).toFixed(2)} s, TBT ${Math.round(s.tbt ?? NaN)} ms, LCP element ${s.lcpElement ?? "?"}`);
+      console.error(`${url}: ${fmt(s)}${s.failing.length ? ` failing ${s.failing.join(", ")}` : ""}; FCP ${((s.fcp ?? NaN) / 1000).toFixed(2)} s, TBT ${Math.round(s.tbt ?? NaN)} ms, LCP element ${s.lcpElement ?? "(none reported)"}; long tasks ${s.longTasks || "none"}`);
       return s;
     } catch (e) {
       if (attempt >= 3) throw e;
@@ -47,6 +54,7 @@ async function lighthouseOnce(url: string, cookie: string | null): Promise<Score
     const args = [
       LIGHTHOUSE_CLI, url, "--output=json", `--output-path=${out}`, "--only-categories=performance,accessibility", "--quiet",
       "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run",
+      ...(keep ? ["--save-assets"] : []),
       ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
     ];
     // Asynchronous: the bare shell's server runs in this process and must keep answering meanwhile.
@@ -56,10 +64,17 @@ async function lighthouseOnce(url: string, cookie: string | null): Promise<Score
     clearTimeout(timer);
     if (code !== 0) throw new Error(`lighthouse ${url}: exit ${code}\n${stderr.slice(-2000)}`);
     const report = JSON.parse(readFileSync(out, "utf8"));
+    if (keep) {
+      const tag = `${String(++kept).padStart(2, "0")}-${new URL(url).pathname.replace(/\W+/g, "_")}`;
+      mkdirSync(keep, { recursive: true });
+      for (const f of readdirSync(dir)) copyFileSync(join(dir, f), join(keep, `${tag}-${f}`));
+    }
     if (report.runtimeError) throw new Error(`lighthouse ${url}: ${report.runtimeError.message}`);
     const audits = report.audits as Record<string, { score: number | null; numericValue?: number; scoreDisplayMode: string; details?: any }>;
-    // What the largest contentful paint was (the first table of that audit names the element).
-    const lcpNode = audits["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node;
+    const lcpNode = lcpElementNode(audits["largest-contentful-paint-element"]?.details);
+    // The main thread's tasks over 50 ms (Lighthouse's trace, observed timings): start, duration, attributed script.
+    const longTasks = ((audits["long-tasks"]?.details?.items ?? []) as Array<{ url?: string; startTime: number; duration: number }>)
+      .map((t) => `${Math.round(t.startTime)}+${Math.round(t.duration)} ms ${String(t.url ?? "").split("/").pop() || "?"}`).join(", ");
     const a11yIds = (report.categories.accessibility.auditRefs as Array<{ id: string; weight: number }>).filter((x) => x.weight > 0).map((x) => x.id);
     return {
       performance: Math.round(report.categories.performance.score * 100),
@@ -69,11 +84,33 @@ async function lighthouseOnce(url: string, cookie: string | null): Promise<Score
       failing: a11yIds.filter((id) => audits[id]?.score === 0),
       fcp: audits["first-contentful-paint"]?.numericValue,
       tbt: audits["total-blocking-time"]?.numericValue,
-      lcpElement: lcpNode ? String(lcpNode.snippet ?? lcpNode.selector ?? "").slice(0, 120) : undefined,
+      lcpElement: lcpNode ? `${lcpNode.selector ?? ""} ${lcpNode.snippet ?? ""}`.trim().slice(0, 160) : undefined,
+      longTasks,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The LCP element's node from the "largest-contentful-paint-element" audit. Lighthouse 12 wraps its tables in a list
+ * (`details.items[0]` a table whose first row holds the node); older ones gave the table itself; either way the first
+ * node-typed value found is the element.
+ */
+function lcpElementNode(details: unknown): { selector?: string; snippet?: string } | undefined {
+  const seen = new Set<unknown>();
+  const walk = (v: unknown): { selector?: string; snippet?: string } | undefined => {
+    if (!v || typeof v !== "object" || seen.has(v)) return undefined;
+    seen.add(v);
+    const o = v as Record<string, unknown>;
+    if (o.type === "node" && (o.selector || o.snippet)) return o as { selector?: string; snippet?: string };
+    for (const x of Array.isArray(v) ? v : Object.values(o)) {
+      const found = walk(x);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(details);
 }
 
 interface Account { name: string; server: WebBenchServer; cookie: string; ideaId: number; note: string }
@@ -133,7 +170,8 @@ for (const name of ["a", "b"] as const) {
   const acct = await account(name);
   const mirror = staticMirror(acct.server.base);
   try {
-    const pages = ["/ideas", "/capture", `/ideas/${acct.ideaId}`, "/map"];
+    const pages = ["/ideas", "/capture", `/ideas/${acct.ideaId}`, "/map"]
+      .filter((p) => !onlyPages || onlyPages.includes(p.startsWith("/ideas/") ? "idea" : p));
     const product = new Map<string, Score[]>(pages.map((p) => [p, []]));
     const bare: Score[] = [];
     // The mirror copies the shell's files on first request: one untimed visit fills it.

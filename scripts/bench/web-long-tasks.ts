@@ -31,7 +31,7 @@ try {
     await page.waitForTimeout(4000);
     const done = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
     await cdp.send("Tracing.end"); await done;
-    const tasks = events.filter((e) => e.name === "RunTask" && e.ph === "X" && e.dur > 50_000);
+    const tasks = events.filter((e) => (e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask") && e.ph === "X" && e.dur > 50_000);
     console.log(`run ${run}: ${tasks.map((t) => Math.round(t.dur / 1000)).join(", ")} ms`);
     if (run < 1) continue;
     for (const t of tasks) {

@@ -17,6 +17,7 @@ import { Legend } from "./map/legend";
 import { onThemeChange, readPalette, RELATION_LABELS } from "./map/palette";
 import { SidePanel } from "./map/side-panel";
 import type { MapView } from "./map/view";
+import { afterPaint } from "./map/yield";
 
 export function MapPage(_props: { params: Record<string, string> }) {
   const { user } = useSession();
@@ -37,9 +38,15 @@ export function MapPage(_props: { params: Record<string, string> }) {
   const canvasRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<MapView | null>(null);
 
-  // The renderer's chunk and the layout worker load while the data is on its way.
+  // The renderer's chunks and the layout worker load while the data is on its way, once the page's first frame (the
+  // controls, the legend, the empty stage) is on screen: evaluating them is work the first paint need not wait for.
   useEffect(() => {
-    import("./map/view").then((m) => m.prewarmLayoutWorker()).catch(() => {});
+    let live = true;
+    afterPaint()
+      .then(() => (live ? import("./map/view") : null))
+      .then((m) => { if (m && live) { m.prewarmLayoutWorker(); return m.loadRenderer(); } })
+      .catch(() => {});
+    return () => { live = false; };
   }, []);
 
   // The date range is the server's filter (since/until); everything else filters in the browser.
@@ -94,12 +101,10 @@ export function MapPage(_props: { params: Record<string, string> }) {
     if (!data || data.nodes.length === 0 || !canvasRef.current) return;
     const el = canvasRef.current;
     let view: MapView | null = null;
-    let cancelled = false;
+    const made = new AbortController();
     setArranging(true);
     import("./map/view")
-      .then(({ createMapView }) => {
-        if (cancelled) return;
-        view = createMapView(el, data, readPalette(pageRef.current!), {
+      .then(({ createMapView }) => createMapView(el, data, readPalette(pageRef.current!), {
           select: (id) => handlers.current.select(id),
           connect: (s, t) => handlers.current.connect(s, t),
           hoverEdge: (edge, x, y) => setHover(edge ? { edge, x, y } : null),
@@ -108,7 +113,10 @@ export function MapPage(_props: { params: Record<string, string> }) {
             // Remembering is a convenience: a failed save only means the next visit places those ideas again.
             saveMapPositions(positions).catch(() => {});
           },
-        }, { canConnect, saved: data.saved });
+        }, { canConnect, saved: data.saved }, made.signal))
+      .then((v) => {
+        if (made.signal.aborted) return v.kill();
+        view = v;
         viewRef.current = view;
         // The test suite and the benchmark read node positions and the layout time here; handy from the console too.
         (el as HTMLElement & { idearepoMap?: MapView }).idearepoMap = view;
@@ -116,6 +124,7 @@ export function MapPage(_props: { params: Record<string, string> }) {
         view.setConnectMode(connectMode);
       })
       .catch(() => {
+        if (made.signal.aborted) return; // the page moved on (new data, or left) while the view was being made
         // No WebGL (or the renderer failed): the list still reaches every idea.
         setNoWebgl(true);
         setArranging(false);
@@ -123,7 +132,7 @@ export function MapPage(_props: { params: Record<string, string> }) {
       });
     const offTheme = onThemeChange(() => view?.setPalette(readPalette(pageRef.current!)));
     return () => {
-      cancelled = true;
+      made.abort();
       offTheme();
       view?.kill();
       viewRef.current = null;

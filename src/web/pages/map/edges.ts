@@ -6,6 +6,7 @@
 import type Sigma from "sigma";
 import type Graph from "graphology";
 import type { MapEdge, MapNode } from "../../api/map";
+import { runInSlices, runNow } from "./yield";
 
 /** Relations drawn at the default zoom (camera ratio 1) on a big map. */
 export const EDGE_BUDGET = 8_000;
@@ -13,6 +14,8 @@ export const EDGE_BUDGET = 8_000;
 export interface EdgeLod {
   /** Whether the renderer should draw this edge (the edge reducer asks). */
   shown(edge: string): boolean;
+  /** Works out which edges matter most, in slices (while the layout runs), so the frame that draws the graph need not. */
+  precompute(signal?: AbortSignal): Promise<void>;
   /** Picks the edges to draw for the camera's zoom (before the frame that draws the graph). */
   prepare(): void;
   /** Edges shown now. */
@@ -28,7 +31,8 @@ export function createEdgeLod(graph: Graph, renderer: Sigma, big: boolean): Edge
   const rank = new Map<string, number>();
   let count = 0;
 
-  function importance(): string[] {
+  /** The edges in drawing order, computed step by step (a step per idea or relation) so it can be run in slices. */
+  function* importance(): Generator<void, string[]> {
     const deg = (n: string) => g.getNodeAttribute(n, "idea").connectionCount;
     const taken = new Set<string>();
     const out: string[] = [];
@@ -39,17 +43,22 @@ export function createEdgeLod(graph: Graph, renderer: Sigma, big: boolean): Edge
         if (d > bd) { bd = d; best = e; }
       });
       if (best !== null && !taken.has(best)) { taken.add(best); out.push(best); }
+      yield;
     }
     const rest: Array<[string, number]> = [];
-    g.forEachEdge((e, a, s, t) => {
-      if (!taken.has(e)) rest.push([e, (a.edge.created_by === "system" ? 0 : 1e6) + deg(s) + deg(t)]);
-    });
+    for (const e of g.edges()) {
+      if (!taken.has(e)) rest.push([e, (g.getEdgeAttribute(e, "edge").created_by === "system" ? 0 : 1e6) + deg(g.source(e)) + deg(g.target(e))]);
+      yield;
+    }
     rest.sort((a, b) => b[1] - a[1]);
     for (const [e] of rest) out.push(e);
-    out.forEach((e, i) => rank.set(e, i));
     return out;
   }
-
+  const ranked = (o: string[]) => {
+    rank.clear();
+    o.forEach((e, i) => rank.set(e, i));
+    return o;
+  };
   const target = () => {
     const ratio = Math.max(renderer.getCamera().ratio, 0.05);
     return Math.min(order!.length, Math.round(EDGE_BUDGET / (ratio * ratio)));
@@ -72,9 +81,14 @@ export function createEdgeLod(graph: Graph, renderer: Sigma, big: boolean): Edge
   const lod: EdgeLod = {
     // Edges made after the order was computed (a person connected two ideas) have no rank: always shown.
     shown: (edge) => !big || (rank.get(edge) ?? -1) < count,
+    async precompute(signal) {
+      if (!big || order) return;
+      const o = await runInSlices(importance(), signal);
+      order ??= ranked(o);
+    },
     prepare() {
       if (!big) return;
-      order ??= importance();
+      order ??= ranked(runNow(importance()));
       count = target();
     },
     count: () => (big ? count : graph.size),

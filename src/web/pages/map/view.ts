@@ -1,8 +1,9 @@
 // The mind map's renderer: a graphology graph drawn by sigma (WebGL), laid out in a worker (layout.ts) from the
 // account's remembered positions, with drag, connect, hover, camera focus and collision-free labels. Loaded only by the
-// map page (dynamic import), so sigma stays out of the first-page bundle.
-import Graph from "graphology";
-import Sigma from "sigma";
+// map page (dynamic import), so sigma stays out of the first-page bundle; graphology and sigma themselves are imported
+// one after the other (loadRenderer), and the view is made in slices (createMapView), so no step is one long task.
+import type Graph from "graphology";
+import type Sigma from "sigma";
 import type { Settings } from "sigma/settings";
 import type { NodeDisplayData, PartialButFor } from "sigma/types";
 import type { MapData, MapEdge, MapNode } from "../../api/map";
@@ -11,6 +12,7 @@ import { initialPositions } from "./force";
 import { gridBelow, startLayout, type Bounds, type LayoutRun, type Point } from "./layout";
 import { createEdgeLod } from "./edges";
 import { createLabelLayer, type LabelBox } from "./labels";
+import { Cancelled, inSlices, yieldToMain } from "./yield";
 
 export { prewarmLayoutWorker } from "./layout";
 import { DIRECTED, type Palette, withAlpha } from "./palette";
@@ -70,14 +72,59 @@ export interface ViewOptions {
   saved: ReadonlyMap<number, Point>;
 }
 
-export function createMapView(container: HTMLElement, data: MapData, palette: Palette, events: MapViewEvents, opts: ViewOptions): MapView {
+interface Renderer {
+  Graph: typeof Graph;
+  Sigma: typeof Sigma;
+  /** The WebGL programs the map draws with, by sigma's node and edge type. */
+  programs: { node: Settings<NodeAttrs, EdgeAttrs>["nodeProgramClasses"]; edge: Settings<NodeAttrs, EdgeAttrs>["edgeProgramClasses"] };
+}
+
+let libs: Promise<Renderer> | null = null;
+/**
+ * graphology, then sigma, each evaluated in a task of its own (one chunk of both was a 55–130 ms task on the map's
+ * first load). Started early by the page (prewarm) and awaited by createMapView.
+ */
+export function loadRenderer(): Promise<Renderer> {
+  libs ??= (async () => {
+    const { default: Graph } = await import("graphology");
+    await yieldToMain();
+    const { default: Sigma } = await import("sigma");
+    await yieldToMain();
+    const { DEFAULT_NODE_PROGRAM_CLASSES, DEFAULT_EDGE_PROGRAM_CLASSES } = await import("sigma/settings");
+    return { Graph, Sigma, programs: { node: DEFAULT_NODE_PROGRAM_CLASSES, edge: DEFAULT_EDGE_PROGRAM_CLASSES } as unknown as Renderer["programs"] };
+  })();
+  libs.catch(() => { libs = null; });
+  return libs;
+}
+
+/**
+ * Stands in for a WebGL program while sigma's renderer is made: sigma compiles every program in its constructor (each a
+ * synchronous shader link, tens of ms in software WebGL), so the real ones are swapped in afterwards, one per task.
+ * It draws nothing; nothing is drawn before the swap, as the renderer starts on an empty graph.
+ */
+class PendingProgram {
+  reallocate() {}
+  process() {}
+  render() {}
+  kill() {}
+}
+const pending = <T extends object>(classes: T): T =>
+  Object.fromEntries(Object.keys(classes).map((k) => [k, PendingProgram])) as unknown as T;
+
+/**
+ * Makes the view, giving the main thread back between its steps (the graph is built in slices, sigma's contexts and
+ * each of its programs in tasks of their own); rejects with Cancelled (an AbortError) once `signal` is aborted.
+ */
+export async function createMapView(container: HTMLElement, data: MapData, palette: Palette, events: MapViewEvents, opts: ViewOptions, signal?: AbortSignal): Promise<MapView> {
+  const { Graph, Sigma, programs } = await loadRenderer();
+  if (signal?.aborted) throw new Cancelled();
   const started = performance.now();
   performance.mark("map:view-start");
   const graph = new Graph<NodeAttrs, EdgeAttrs>({ multi: true, type: "directed", allowSelfLoops: false });
-  for (const n of data.nodes) {
+  await inSlices(data.nodes, (n) => {
     graph.addNode(String(n.id), { x: 0, y: 0, size: nodeSize(n.connectionCount), label: n.title, idea: n, isolated: n.connectionCount === 0 });
-  }
-  for (const e of data.edges) addEdgeToGraph(e);
+  }, signal);
+  await inSlices(data.edges, addEdgeToGraph, signal);
 
   function addEdgeToGraph(e: MapEdge) {
     const s = String(e.source), t = String(e.target);
@@ -173,6 +220,7 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
   let dragging: string | null = null;
   let connectingFrom: string | null = null;
   let moved = false;
+  let overNode = false;
 
   const hidden = (a: NodeAttrs) =>
     !!filters && (!filters.statuses.has(a.idea.status) || (filters.tag !== "" && !a.idea.tags.includes(filters.tag)));
@@ -213,16 +261,67 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
   };
   // The renderer starts on an empty graph (contexts made, shaders compiled, nothing drawn) and takes the map's graph
   // once there are positions to show (mount): a big map is not drawn at its first placement while the worker runs.
-  const renderer = new Sigma<NodeAttrs, EdgeAttrs>(new Graph<NodeAttrs, EdgeAttrs>({ multi: true, type: "directed" }), container, { ...settings, ...labelSettings(palette) });
+  // Its contexts are made here; its programs are compiled one per task below (PendingProgram).
+  await yieldToMain();
+  if (signal?.aborted) throw new Cancelled();
+  const renderer = new Sigma<NodeAttrs, EdgeAttrs>(new Graph<NodeAttrs, EdgeAttrs>({ multi: true, type: "directed" }), container, {
+    ...settings,
+    ...labelSettings(palette),
+    nodeProgramClasses: pending(programs.node),
+    edgeProgramClasses: pending(programs.edge),
+  });
   const mounted = () => renderer.getGraph() === graph;
+  showLayers();
+  performance.mark("map:contexts");
+  // Each swap schedules a render of the (still empty) graph; without a GPU every frame that touches a WebGL canvas costs
+  // the page a read-back of all three of sigma's layers at the next commit, so those renders are called off: the graph's
+  // own first render is the next.
+  const unschedule = () => {
+    const r = renderer as unknown as { renderFrame: number | null };
+    if (r.renderFrame !== null) cancelAnimationFrame(r.renderFrame);
+    r.renderFrame = null;
+  };
+  try {
+    for (const type of Object.keys(programs.node)) {
+      await yieldToMain();
+      if (signal?.aborted) throw new Cancelled();
+      renderer.setSetting("nodeProgramClasses", { ...renderer.getSetting("nodeProgramClasses"), [type]: programs.node[type] });
+      unschedule();
+    }
+    for (const type of Object.keys(programs.edge)) {
+      await yieldToMain();
+      if (signal?.aborted) throw new Cancelled();
+      renderer.setSetting("edgeProgramClasses", { ...renderer.getSetting("edgeProgramClasses"), [type]: programs.edge[type] });
+      unschedule();
+    }
+    await yieldToMain();
+    if (signal?.aborted) throw new Cancelled();
+  } catch (e) {
+    renderer.kill();
+    throw e;
+  }
+  performance.mark("map:programs");
   function mount() {
     if (!mounted()) renderer.setGraph(graph);
+    showLayers();
+  }
+  // Without a GPU every frame costs a read-back of each visible WebGL layer (software compositing): sigma clears and
+  // redraws all three on every render, so the ones with nothing to show are taken out of the page (display: none):
+  // every layer until the graph is in, the edges' layer on a map without relations, the hover layer while no idea is
+  // hovered, selected or focused.
+  function showLayers() {
+    const layer = (id: string) => container.querySelector<HTMLElement>(`canvas.sigma-${id}`);
+    const nodes = layer("nodes"), edges = layer("edges"), hover = layer("hoverNodes");
+    if (nodes) nodes.style.display = mounted() ? "" : "none";
+    if (edges) edges.style.display = mounted() && graph.size > 0 ? "" : "none";
+    if (hover) hover.style.display = overNode || selected !== null || focused !== null || connectingFrom !== null ? "" : "none";
   }
   const lod = createEdgeLod(graph, renderer as unknown as Sigma, bigMap);
   /** Draws the laid-out graph, with the edges its zoom allows (edges.ts), in one frame; then calls `done`. */
   function drawGraph(done: () => void) {
     performance.mark("map:draw-start");
     lod.prepare();
+    performance.mark("map:edges-picked");
     if (mounted()) renderer.refresh();
     else mount();
     performance.mark("map:drawn", { detail: { edges: lod.count() } });
@@ -276,6 +375,7 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
     const shift = (event.original as MouseEvent).shiftKey;
     if (opts.canConnect && (connectMode || shift)) {
       connectingFrom = node;
+      showLayers();
       const p = renderer.graphToViewport(graph.getNodeAttributes(node));
       for (const [k, v] of [["x1", p.x], ["y1", p.y], ["x2", p.x], ["y2", p.y]] as const) stroke.setAttribute(k, String(v));
       line.classList.add("on");
@@ -346,6 +446,7 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
       events.save([{ id: Number(dragging), x: a.x, y: a.y }]);
     }
     connectingFrom = null;
+    showLayers();
     dragging = null;
     line.classList.remove("on");
     renderer.refresh();
@@ -358,8 +459,8 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
   });
   renderer.on("enterEdge", ({ edge, event }) => events.hoverEdge(graph.getEdgeAttribute(edge, "edge"), event.x, event.y));
   renderer.on("leaveEdge", ({ event }) => events.hoverEdge(null, event.x, event.y));
-  renderer.on("enterNode", () => container.classList.add("over-node"));
-  renderer.on("leaveNode", () => container.classList.remove("over-node"));
+  renderer.on("enterNode", () => { container.classList.add("over-node"); overNode = true; showLayers(); });
+  renderer.on("leaveNode", () => { container.classList.remove("over-node"); overNode = false; showLayers(); });
 
   const labels = createLabelLayer(
     container,
@@ -400,16 +501,19 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
       const key = String(id);
       if (!graph.hasNode(key)) return;
       focused = key;
+      showLayers();
       renderer.refresh();
       const d = renderer.getNodeDisplayData(key);
       if (d) void renderer.getCamera().animate({ x: d.x, y: d.y, ratio: Math.min(renderer.getCamera().ratio, 0.35) }, { duration: 450 });
     },
     setSelected(id) {
       selected = id === null ? null : String(id);
+      showLayers();
       renderer.refresh();
     },
     addEdge(e) {
       addEdgeToGraph(e);
+      showLayers();
       for (const id of [String(e.source), String(e.target)]) {
         if (!graph.hasNode(id)) continue;
         graph.updateNodeAttributes(id, (a) => ({ ...a, idea: { ...a.idea, connectionCount: a.idea.connectionCount + 1 }, size: nodeSize(a.idea.connectionCount + 1) }));
@@ -448,6 +552,7 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
       arrange(new Map());
     },
     kill() {
+      closed.abort();
       layout?.stop();
       lod.kill();
       window.removeEventListener("mouseup", endPan);
@@ -458,6 +563,9 @@ export function createMapView(container: HTMLElement, data: MapData, palette: Pa
   };
 
   arrange(opts.saved);
+  // While the worker lays out, which edges to draw first is worked out in slices (the settled frame need not).
+  const closed = new AbortController();
+  if (settleNow) lod.precompute(closed.signal).catch(() => {});
   performance.mark("map:view-ready");
   return view;
 }
