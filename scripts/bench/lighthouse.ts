@@ -54,7 +54,8 @@ async function lighthouseOnce(url: string, cookie: string | null): Promise<Score
     const args = [
       LIGHTHOUSE_CLI, url, "--output=json", `--output-path=${out}`, "--only-categories=performance,accessibility", "--quiet",
       "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run",
-      ...(keep ? ["--save-assets"] : []),
+      // The trace is kept (--save-assets) to name the LCP element when Lighthouse's own audit of it fails (below).
+      "--save-assets",
       ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
     ];
     // Asynchronous: the bare shell's server runs in this process and must keep answering meanwhile.
@@ -72,6 +73,7 @@ async function lighthouseOnce(url: string, cookie: string | null): Promise<Score
     if (report.runtimeError) throw new Error(`lighthouse ${url}: ${report.runtimeError.message}`);
     const audits = report.audits as Record<string, { score: number | null; numericValue?: number; scoreDisplayMode: string; details?: any }>;
     const lcpNode = lcpElementNode(audits["largest-contentful-paint-element"]?.details);
+    const trace = readdirSync(dir).find((f) => f.endsWith(".trace.json"));
     // The main thread's tasks over 50 ms (Lighthouse's trace, observed timings): start, duration, attributed script.
     const longTasks = ((audits["long-tasks"]?.details?.items ?? []) as Array<{ url?: string; startTime: number; duration: number }>)
       .map((t) => `${Math.round(t.startTime)}+${Math.round(t.duration)} ms ${String(t.url ?? "").split("/").pop() || "?"}`).join(", ");
@@ -84,7 +86,9 @@ async function lighthouseOnce(url: string, cookie: string | null): Promise<Score
       failing: a11yIds.filter((id) => audits[id]?.score === 0),
       fcp: audits["first-contentful-paint"]?.numericValue,
       tbt: audits["total-blocking-time"]?.numericValue,
-      lcpElement: lcpNode ? `${lcpNode.selector ?? ""} ${lcpNode.snippet ?? ""}`.trim().slice(0, 160) : undefined,
+      lcpElement: lcpNode
+        ? `${lcpNode.selector ?? ""} ${lcpNode.snippet ?? ""}`.trim().slice(0, 160)
+        : trace ? lcpFromTrace(JSON.parse(readFileSync(join(dir, trace), "utf8"))) : undefined,
       longTasks,
     };
   } finally {
@@ -111,6 +115,22 @@ function lcpElementNode(details: unknown): { selector?: string; snippet?: string
     return undefined;
   };
   return walk(details);
+}
+
+/**
+ * The LCP element as the trace names it. Lighthouse 12.2's audit of the element fails with this Chromium (its
+ * TraceElements gatherer: "Cannot read properties of undefined (reading 'frame_sequence')"), so the bench printed "?";
+ * Chromium's own `largestContentfulPaint::Candidate` events name the node, and the matching Largest{Text,Image}Paint
+ * candidate gives its box (and an image's URL). A "DIV id='placeholder'" is the text of an input's placeholder.
+ */
+function lcpFromTrace(trace: unknown): string | undefined {
+  const events = (Array.isArray(trace) ? trace : (trace as { traceEvents: any[] }).traceEvents) as Array<{ name: string; args?: { data?: Record<string, any> } }>;
+  const last = events.filter((e) => e.name === "largestContentfulPaint::Candidate" && e.args?.data?.isOutermostMainFrame !== false).at(-1)?.args?.data;
+  if (!last) return undefined;
+  const paint = events.filter((e) => (e.name === "LargestTextPaint::Candidate" || e.name === "LargestImagePaint::Candidate") && e.args?.data?.DOMNodeId === last.nodeId).at(-1)?.args?.data;
+  const box = paint ? `, ${paint.root_width}×${paint.root_height} px at ${paint.root_x},${paint.root_y}` : "";
+  const what = last.nodeName === "DIV id='placeholder'" ? ": an input's placeholder text" : paint?.imageUrl ? `: ${String(paint.imageUrl).slice(0, 80)}` : "";
+  return `${last.nodeName} (${last.type}${box}${what}; from the trace)`;
 }
 
 interface Account { name: string; server: WebBenchServer; cookie: string; ideaId: number; note: string }

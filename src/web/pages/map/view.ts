@@ -55,6 +55,11 @@ export interface MapView {
   nodeAt(x: number, y: number): number | null;
   /** Lays the whole map out afresh, ignoring remembered positions. */
   rearrange(): void;
+  /** Relations drawn now (on a big map, the budget for the zoom: edges.ts), and the camera's zoom ratio (1 = default, larger = zoomed out). */
+  edgesShown(): number;
+  zoomRatio(): number;
+  /** Whether hovering a relation is looked for (off above EDGE_EVENTS_UP_TO relations). */
+  edgeEvents(): boolean;
   layoutMs: number | null;
   /** Nodes the last layout placed (had no remembered position). */
   placed: number;
@@ -546,6 +551,9 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
       });
       return best;
     },
+    edgesShown: () => lod.count(),
+    zoomRatio: () => renderer.getCamera().ratio,
+    edgeEvents: () => renderer.getSetting("enableEdgeEvents"),
     rearrange() {
       view.layoutMs = null;
       renderer.setCustomBBox(null);

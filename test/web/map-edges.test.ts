@@ -1,0 +1,97 @@
+// The mind map's zoom-dependent edge budget in a real browser (docs/relations-map.md, "Fewer relations at low zoom"):
+// on a map of more than 8,000 relations, 8,000 are drawn at the default zoom, all of them once zoomed in, fewer once
+// zoomed out (8,000 ÷ zoom ratio²), recomputed when the camera rests; and hovering a relation is not looked for above
+// 6,000 relations. The zoom is the mouse wheel over the map, as a person would; the counts are the renderer's own.
+// Functions passed to page.evaluate run in the browser, where these exist.
+declare const document: any;
+import { beforeAll, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { api } from "../ops/harness";
+import { describeBrowser, expectClean, openSignedIn, webScope, type WebServer } from "./harness";
+
+const BUDGET = 8_000; // src/web/pages/map/edges.ts EDGE_BUDGET, as documented
+const IDEAS = 95;
+const RELATIONS = 8_200;
+
+describeBrowser("mind map edge budget", () => {
+  const web = webScope("idearepo-web-map-edges-");
+  let server: WebServer;
+
+  beforeAll(async () => {
+    server = await web.server();
+  }, 60_000);
+
+  /** What the renderer shows now: relations drawn, the camera's ratio, whether edge hover is on. */
+  const state = (page: Page) => page.evaluate(() => {
+    const v = document.querySelector(".map-canvas").idearepoMap;
+    return { shown: v.edgesShown() as number, ratio: v.zoomRatio() as number, edgeEvents: v.edgeEvents() as boolean };
+  });
+  /** Wheels over the map's centre `times` times (deltaY > 0 zooms out), then waits until the camera rests and the
+   *  number of relations drawn is the budget for its zoom (bounded; the failure says what was seen). */
+  const zoom = async (page: Page, deltaY: number, times: number, total: number) => {
+    const box = (await page.locator(".map-canvas").boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let i = 0; i < times; i++) {
+      await page.mouse.wheel(0, deltaY);
+      await page.waitForTimeout(60);
+    }
+    const expected = (ratio: number) => Math.min(total, Math.round(8000 / (Math.max(ratio, 0.05) ** 2)));
+    const settled = await page.waitForFunction(([t]) => {
+      const v = document.querySelector(".map-canvas").idearepoMap;
+      const r = v.zoomRatio();
+      const want = Math.min(t, Math.round(8000 / (Math.max(r, 0.05) ** 2)));
+      return v.edgesShown() === want ? r : false;
+    }, [total] as const, { timeout: 15_000, polling: 100 }).then((h) => h.jsonValue() as Promise<number>).catch(() => null);
+    const s = await state(page);
+    expect(settled, `after the wheel: ${s.shown} relations drawn at zoom ratio ${s.ratio}; expected ${expected(s.ratio)}`).not.toBeNull();
+    return s;
+  };
+
+  test("8,000 relations drawn at the default zoom, all once zoomed in, fewer once zoomed out; no edge hover above 6,000", async () => {
+    const opened = await openSignedIn(web, server, "/capture");
+    const { page, key } = opened;
+    const ids: number[] = [];
+    for (let i = 0; i < IDEAS; i++) {
+      const res = await api(server.base, key, "POST", "/ideas", { title: `Budget idea ${i + 1}` });
+      expect(res.status).toBe(201);
+      ids.push(res.body.id as number);
+    }
+    // Every ordered pair in turn (95 ideas give 8,930), 50 per call (the API's bulk limit).
+    const links: Array<{ source_idea_id: number; target_idea_id: number; relation_type: string }> = [];
+    for (let s = 0; s < IDEAS && links.length < RELATIONS; s++) {
+      for (let t = 0; t < IDEAS && links.length < RELATIONS; t++) {
+        if (s !== t) links.push({ source_idea_id: ids[s], target_idea_id: ids[t], relation_type: "related" });
+      }
+    }
+    for (let i = 0; i < links.length; i += 50) {
+      const res = await api(server.base, key, "POST", "/map/relations", { links: links.slice(i, i + 50) });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    // The map's own count (system suggestions, if the pipeline made any meanwhile, count too).
+    const total = ((await api(server.base, key, "GET", "/map")).body as { edges: unknown[] }).edges.length;
+    expect(total).toBeGreaterThanOrEqual(RELATIONS);
+
+    await page.goto(`${server.base}/map`);
+    await page.getByRole("heading", { level: 1, name: "Mind map" }).waitFor();
+    await page.waitForFunction(() => document.querySelector(".map-canvas")?.idearepoMap?.layoutMs != null, null, { timeout: 30_000 });
+    await page.getByRole("status").filter({ hasText: `${total.toLocaleString("en")} connections` }).filter({ hasNotText: "arranging" }).waitFor({ timeout: 10_000 });
+
+    const first = await state(page);
+    expect(first.ratio).toBe(1);
+    expect(first.shown, "relations drawn at the default zoom").toBe(BUDGET);
+    expect(first.edgeEvents, "edge hover above 6,000 relations").toBe(false);
+
+    // Zoomed in (ratio under 1): the budget grows with the square of the zoom, past the map's total.
+    const zoomedIn = await zoom(page, -400, 3, total);
+    expect(zoomedIn.ratio).toBeLessThan(0.9);
+    expect(zoomedIn.shown).toBe(total);
+
+    // Zoomed out past the default: fewer than the budget.
+    const zoomedOut = await zoom(page, 400, 8, total);
+    expect(zoomedOut.ratio).toBeGreaterThan(1.5);
+    expect(zoomedOut.shown).toBeLessThan(BUDGET);
+    expect(zoomedOut.shown).toBe(Math.round(BUDGET / zoomedOut.ratio ** 2));
+
+    expectClean(opened);
+  }, 120_000);
+});
