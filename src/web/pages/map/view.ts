@@ -230,6 +230,12 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
   const hidden = (a: NodeAttrs) =>
     !!filters && (!filters.statuses.has(a.idea.status) || (filters.tag !== "" && !a.idea.tags.includes(filters.tag)));
 
+  const faded = new Map<string, string>();
+  const faint = (c: string) => {
+    let f = faded.get(c);
+    if (f === undefined) faded.set(c, (f = withAlpha(c, 0.55)));
+    return f;
+  };
   const settings: Partial<Settings<NodeAttrs, EdgeAttrs>> = {
     // Hovering an edge shows what it is; above a few thousand relations the edges are a texture more than lines to point
     // at, and their picking pass (every edge drawn a second time, off screen) doubled the cost of each frame.
@@ -257,11 +263,14 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
       return out;
     },
     edgeReducer: (edge, a) => {
-      const base = colours.relation[a.edge.type] ?? colours.muted;
-      // Big maps draw their edges a batch per frame once the graph is drawn, and at most a budget of them for the
-      // zoom (edges.ts): the rest are hidden, which costs the GPU nothing.
+      // Big maps draw at most a budget of their edges for the zoom (edges.ts): the rest are hidden, which costs the GPU
+      // nothing. The reducer runs for every edge in the frame that draws the graph (25,000 at 10,000 ideas), so a
+      // hidden one is answered without working out its colour, and faint colours are made once per colour.
       const off = (bigMap && !lod.shown(edge)) || (!!filters && !filters.types.has(a.edge.type));
-      return { ...a, hidden: off, color: a.edge.created_by === "system" ? withAlpha(base, 0.55) : base, zIndex: a.edge.created_by === "system" ? 0 : 1 };
+      if (off) return { ...a, hidden: true };
+      const base = colours.relation[a.edge.type] ?? colours.muted;
+      const system = a.edge.created_by === "system";
+      return { ...a, hidden: false, color: system ? faint(base) : base, zIndex: system ? 0 : 1 };
     },
   };
   // The renderer starts on an empty graph (contexts made, shaders compiled, nothing drawn) and takes the map's graph
