@@ -85,4 +85,16 @@ describe("POST /user/import from other apps", () => {
     expect(await raw(memosDatabase("memos-0.20.sql"), "memos_prod.db")).toMatchObject({ status: 201, body: { source: "memos", imported: { created: 1 } } });
     expect((await ideas(t, u)).map((i) => i.title)).toContain("Weekly review template");
   });
+
+  test("a note that says only when it was last changed is created then too, not on the day of the import", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const enex = `<?xml version="1.0" encoding="UTF-8"?><en-export><note><title>Only an update date</title>` +
+      `<content><![CDATA[<en-note><div>Written long ago</div></en-note>]]></content><updated>20240105T101500Z</updated></note></en-export>`;
+    const res = await t.handle(new Request("http://localhost/api/v1/user/import?name=dates.enex", {
+      method: "POST", headers: { "x-api-key": u.key, "content-type": "application/octet-stream" }, body: new TextEncoder().encode(enex),
+    }));
+    expect(res.status).toBe(201);
+    const idea = byTitle(await ideas(t, u), "Only an update date");
+    expect([idea.created_at, idea.updated_at]).toEqual(["2024-01-05 10:15:00", "2024-01-05 10:15:00"]);
+  });
 });

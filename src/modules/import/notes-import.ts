@@ -140,7 +140,8 @@ export function createNotesImporter(deps: Deps) {
           report.imported.unchanged++;
           return;
         }
-        const created = toStamp(d.created_at ?? deps.clock());
+        // A note that says only when it was last changed was written by then at the latest: that, not the import's day.
+        const created = toStamp(d.created_at ?? d.updated_at ?? deps.clock());
         const updated = d.updated_at ? toStamp(d.updated_at) : row ? now : created;
         const tags = d.tags.map((name) => {
           let tag = tagIds.get(name);
