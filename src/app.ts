@@ -39,6 +39,7 @@ import { oauthRoutes } from "./modules/oauth/routes";
 import { mcpRoutes } from "./modules/mcp/routes";
 import { setupRoutes } from "./modules/setup/routes";
 import { webHandler } from "./modules/web/routes";
+import { createBootData } from "./modules/web/boot-data";
 import { mailCaptureRoutes } from "./modules/mail-capture/routes";
 import { mailCaptureHealth } from "./mail/capture-reader";
 import { metricsRoutes } from "./modules/metrics/routes";
@@ -69,8 +70,8 @@ function statusOf(ctx: { set: { status?: number | string }; responseValue?: unkn
 export function createApp(deps: Deps) {
   const kit = createAuthKit(deps);
   const agentSockets: OpenSockets = new Set();
-  // The shell names the list's first page in its Link header only for a browser that is signed in (its cookie).
-  const web = webHandler(deps, (request) => kit.resolver.resolve(request.headers, deps.clock())?.via === "session-cookie");
+  // A signed-in browser's shell carries its boot data inline (the session, /ideas's first page).
+  const web = webHandler(deps, createBootData(deps, kit));
 
   const storage = createStorageMonitor(deps.config.data_dir, deps.log);
   // Power-safe group commit (src/db/durable.ts): null where each commit is as durable as promised when it returns.

@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { onUnauthorized } from "./api/client";
 import { signOut } from "./api/session";
-import { takeBoot } from "./boot";
+import { takeBoot, takeInlineUser } from "./boot";
 import { getMe } from "./api/user";
 import type { User } from "./api/types";
 import { describeError } from "./errors";
@@ -24,7 +24,11 @@ type Boot =
   | { state: "error"; message: string };
 
 export function App() {
-  const [boot, setBoot] = useState<Boot>({ state: "loading" });
+  // A signed-in shell carries the session inline: the first render is then the page, not "Opening idearepo".
+  const [boot, setBoot] = useState<Boot>(() => {
+    const user = takeInlineUser();
+    return user ? { state: "ready", user } : { state: "loading" };
+  });
   const { path, query } = useLocation();
 
   const load = useCallback(async () => {
@@ -40,7 +44,7 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    load();
+    if (boot.state === "loading") load(); // else the inline session has decided already
     return onUnauthorized(() => load());
   }, [load]);
 

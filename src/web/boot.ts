@@ -1,6 +1,8 @@
 // The first requests, started as soon as the script runs rather than after the first render: who is here (and, only
-// when nobody is signed in, whether the instance needs setup), then the data of the page the URL opens.
-import { prefetch } from "./api/client";
+// when nobody is signed in, whether the instance needs setup), then the data of the page the URL opens. A signed-in
+// browser's shell carries those answers inline (src/modules/web/boot-data.ts): then nothing is asked, and the first
+// render is already the signed-in page with its data.
+import { forgetAnswers, prefetch, seedAnswers } from "./api/client";
 import { getSession, getSetupStatus, type SetupStatus } from "./api/session";
 import type { User } from "./api/types";
 import { listQuery, readFilters } from "./pages/ideas/filters";
@@ -29,15 +31,47 @@ export function whoIsHere(opts: { prefetch?: boolean } = {}): Promise<Who> {
   }, nobody);
 }
 
-let first: Promise<Who> | null = null;
-/** Starts the first look (main.tsx calls this before rendering); the shell's first load takes this answer. */
-export function startBoot(): void {
-  first ??= whoIsHere({ prefetch: true });
+interface InlineBoot { session: { user: User | null }; answers: Record<string, unknown> }
+
+/** The shell's inline boot data, read once and taken out of the page. */
+function readInline(): InlineBoot | null {
+  const el = document.getElementById("boot-data");
+  if (!el) return null;
+  el.remove();
+  try {
+    return JSON.parse(el.textContent ?? "") as InlineBoot;
+  } catch {
+    return null; // asked for as usual
+  }
 }
 
-/** The boot's answer once, then a fresh look each time (after sign-out, a 401 …). */
+let first: Promise<Who> | null = null;
+let inlineUser: User | null = null;
+
+/** Starts the first look (main.tsx calls this before rendering); the shell's first load takes this answer. */
+export function startBoot(): void {
+  if (first) return;
+  const inline = readInline();
+  if (inline?.session.user) {
+    inlineUser = inline.session.user;
+    seedAnswers(inline.answers);
+    first = Promise.resolve({ user: inline.session.user });
+  } else first = whoIsHere({ prefetch: true });
+}
+
+/** The signed-in person the shell carried inline, once, so the first render is already theirs; else null. */
+export function takeInlineUser(): User | null {
+  const user = inlineUser;
+  inlineUser = null;
+  if (user) first = null;
+  return user;
+}
+
+/** The boot's answer once, then a fresh look each time (after sign-out, a 401 …), without the shell's answers. */
 export function takeBoot(): Promise<Who> {
-  const p = first ?? whoIsHere();
+  const p = first;
   first = null;
-  return p;
+  if (p) return p;
+  forgetAnswers();
+  return whoIsHere();
 }

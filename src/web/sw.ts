@@ -24,6 +24,8 @@ const CACHE = "idearepo-shell-v1";
 const SHELL = "/";
 const STATIC = /^\/(favicon\.svg|icon[\w-]*\.(svg|png)|manifest\.webmanifest)$/;
 const NEVER = /^\/(api|mcp|\.well-known)(\/|$)|^\/sw\.js$/;
+// The inline boot data's element: its JSON never holds "<" (the server writes it as \u003c).
+const BOOT_DATA = /<script type="application\/json" id="boot-data">[^<]*<\/script>/;
 
 const entryAssets = (html: string) => [...new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]))];
 // The chunks of the page a shell was served for (the Link header's modulepreloads: src/modules/web/preload.ts).
@@ -36,7 +38,9 @@ const linkedAssets = (res: Response) => [...(res.headers.get("link") ?? "").matc
  */
 async function rememberShell(res: Response): Promise<void> {
   const cache = await caches.open(CACHE);
-  const html = await res.clone().text();
+  // A signed-in shell carries its person's session and first page inline (src/modules/web/boot-data.ts): never kept,
+  // so an offline start after a sign-out shows nobody's data (the app then asks, as any shell without it does).
+  const html = (await res.clone().text()).replace(BOOT_DATA, "");
   const before = await cache.match(SHELL);
   const oldAssets = before ? entryAssets(await before.text()) : [];
   const assets = [...entryAssets(html), ...linkedAssets(res)];

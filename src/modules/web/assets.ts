@@ -140,25 +140,45 @@ export function setEmbeddedWebApp(files: BundledFile[]): void {
   embedded = files;
 }
 
-let loading: Promise<Map<string, WebAsset>> | null = null;
-/** The servable files by URL path, made once per process. */
-export function loadWebAssets(): Promise<Map<string, WebAsset>> {
+/** The servable files by URL path; each file's bytes, compressed copy and ETag are made when it is first asked for. */
+export interface WebAssets {
+  get(path: string): WebAsset | undefined;
+}
+
+/**
+ * Made on first use, and kept: most of the app's 6 MB (the mind map's libraries, the diagram renderers) is fetched by
+ * few visits, so a server that has only served the list holds the list's files, not every chunk's bytes and gzip.
+ */
+function materialize(f: BundledFile): WebAsset {
+  const body = f.text !== undefined ? new TextEncoder().encode(f.text) : Buffer.from(f.base64 ?? "", "base64");
+  const compressible = f.text !== undefined && body.length > 1024;
+  return {
+    type: f.type,
+    body,
+    gzip: compressible ? Bun.gzipSync(body, { level: 9 }) : null,
+    etag: `"${Bun.hash(body).toString(36)}"`,
+    immutable: f.path.startsWith("/assets/"),
+    chunks: f.chunks ?? {},
+  };
+}
+
+let loading: Promise<WebAssets> | null = null;
+/** The servable files by URL path, listed once per process. */
+export function loadWebAssets(): Promise<WebAssets> {
   return (loading ??= (async () => {
-    const files = embedded ?? (await bundleWebApp());
-    const map = new Map<string, WebAsset>();
-    for (const f of files) {
-      const body = f.text !== undefined ? new TextEncoder().encode(f.text) : Buffer.from(f.base64 ?? "", "base64");
-      const compressible = f.text !== undefined && body.length > 1024;
-      map.set(f.path, {
-        type: f.type,
-        body,
-        gzip: compressible ? Bun.gzipSync(body, { level: 9 }) : null,
-        etag: `"${Bun.hash(body).toString(36)}"`,
-        immutable: f.path.startsWith("/assets/"),
-        chunks: f.chunks ?? {},
-      });
-    }
-    return map;
+    const files = new Map((embedded ?? (await bundleWebApp())).map((f) => [f.path, f]));
+    const made = new Map<string, WebAsset>();
+    return {
+      get(path: string) {
+        const known = made.get(path);
+        if (known) return known;
+        const file = files.get(path);
+        if (!file) return undefined;
+        const asset = materialize(file);
+        made.set(path, asset);
+        return asset;
+      },
+    };
   })().catch((e) => {
     loading = null; // a broken checkout can be fixed without restarting
     throw e;

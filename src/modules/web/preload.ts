@@ -1,11 +1,12 @@
 // The Link header of the app shell: what a cold load will ask for, named before the browser has even parsed the HTML,
 // so those requests start alongside the first bundle instead of after it has run (docs/web.md, "Cold load").
 //   - the chunks of the page the URL opens (modulepreload; the ideas list is in the first bundle and needs none);
-//   - the boot requests every load makes (GET /auth/session and GET /setup, src/web/boot.ts);
-//   - for a signed-in /ideas without filters, the first page of the list, which boot.ts asks once the session is known.
+//   - for nobody signed in, the boot requests that load makes (GET /auth/session and GET /setup, src/web/boot.ts).
+//     A signed-in browser's shell carries the session's answer (and /ideas's first page) inline instead
+//     (src/modules/web/boot-data.ts), so it names no request.
 // Each `as=fetch; crossorigin` preload matches the app's own fetch (same URL, CORS mode, same-origin credentials), so
-// Chromium hands that answer to it; a preload nobody uses would log a console warning, hence the session check.
-import { ALSO_PRELOAD, BOOT_REQUESTS, HOME, IDEAS_FIRST_PAGE, routeOf, type PageModule } from "../../web/route-table";
+// Chromium hands that answer to it; a preload nobody uses would log a console warning.
+import { ALSO_PRELOAD, BOOT_REQUESTS, HOME, routeOf, type PageModule } from "../../web/route-table";
 
 export function preloadLinks(url: URL, signedIn: boolean, chunks: Record<string, string[]>): string {
   const links: string[] = [];
@@ -14,7 +15,6 @@ export function preloadLinks(url: URL, signedIn: boolean, chunks: Record<string,
     const files = new Set([module, ...(ALSO_PRELOAD[module as PageModule] ?? [])].flatMap((m) => chunks[m] ?? []));
     for (const f of files) links.push(`<${f}>; rel=modulepreload`);
   }
-  for (const r of BOOT_REQUESTS) links.push(`<${r}>; rel=preload; as=fetch; crossorigin`);
-  if (signedIn && url.pathname === "/ideas" && url.search === "") links.push(`<${IDEAS_FIRST_PAGE}>; rel=preload; as=fetch; crossorigin`);
+  if (!signedIn) for (const r of BOOT_REQUESTS) links.push(`<${r}>; rel=preload; as=fetch; crossorigin`);
   return links.join(", ");
 }

@@ -2,7 +2,8 @@
 import type { Deps } from "../../deps";
 import { json } from "../../errors";
 import { PAGE_HEADERS } from "../../http/security-headers";
-import { loadWebAssets, type WebAsset } from "./assets";
+import { loadWebAssets, type WebAsset, type WebAssets } from "./assets";
+import { BOOT_ELEMENT_ID, type BootData } from "./boot-data";
 import { preloadLinks } from "./preload";
 
 // Paths that belong to the API and the MCP integration: a miss there is the JSON 404 clients expect, never a page.
@@ -16,13 +17,29 @@ function respond(request: Request, asset: WebAsset, cache: string, extra: Record
   return new Response(request.method === "HEAD" ? null : (gzip ? asset.gzip! : asset.body), { headers });
 }
 
-/** `signedIn` says whether a request carries a valid session (the app's credential resolver). */
-export function webHandler(deps: Deps, signedIn: (request: Request) => boolean) {
+/**
+ * A signed-in browser's shell: the boot data inline, before the app's script (which runs deferred, after parsing).
+ * Per person, so never stored by any cache (`no-store`, and no ETag to revalidate against). Gzipped per answer: it
+ * holds the account's profile and ideas but no credential (no session or key, no capture address), so BREACH has
+ * no secret to find in it (src/http/compression.ts).
+ */
+function signedInShell(request: Request, shell: WebAsset, boot: BootData, link: string): Response {
+  const html = new TextDecoder().decode(shell.body).replace("</body>", `<script type="application/json" id="${BOOT_ELEMENT_ID}">${boot.json}</script></body>`);
+  const headers: Record<string, string> = { ...PAGE_HEADERS, "content-type": shell.type, "cache-control": "no-store", vary: "accept-encoding, cookie" };
+  if (link) headers.link = link;
+  const body = new TextEncoder().encode(html);
+  const gzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+  if (gzip) headers["content-encoding"] = "gzip";
+  return new Response(request.method === "HEAD" ? null : (gzip ? Bun.gzipSync(body, { level: 6 }) : body), { headers });
+}
+
+/** `boot` gives a signed-in browser session's boot data, or null (src/modules/web/boot-data.ts). */
+export function webHandler(deps: Deps, boot: (request: Request, url: URL) => BootData | null) {
   return async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const path = url.pathname;
     if ((request.method !== "GET" && request.method !== "HEAD") || NOT_PAGES.test(path)) return json(404, { error: "Not found" });
-    let assets: Map<string, WebAsset>;
+    let assets: WebAssets;
     try {
       assets = await loadWebAssets();
     } catch (e) {
@@ -34,6 +51,8 @@ export function webHandler(deps: Deps, signedIn: (request: Request) => boolean) 
     // A path that names a file we do not have is a missing file, not a page of the app.
     if (/\.[a-z0-9]{1,12}$/i.test(path)) return json(404, { error: "Not found" });
     const shell = assets.get("/index.html")!;
-    return respond(request, shell, "no-cache", { link: preloadLinks(url, signedIn(request), shell.chunks) });
+    const data = boot(request, url);
+    if (data) return signedInShell(request, shell, data, preloadLinks(url, true, shell.chunks));
+    return respond(request, shell, "no-cache", { link: preloadLinks(url, false, shell.chunks) });
   };
 }

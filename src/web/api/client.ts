@@ -60,6 +60,26 @@ export function prefetch(path: string, query?: RequestOptions["query"]): void {
   early.set(url, { at: performance.now(), answer });
 }
 
+// Answers the server put inline in the signed-in shell (src/web/boot.ts): the first GET of each URL takes its answer
+// at once, without a request; they are dropped when the boot looks again (after a sign-out, a 401 …).
+const inlined = new Map<string, unknown>();
+
+export function seedAnswers(answers: Record<string, unknown>): void {
+  for (const [url, answer] of Object.entries(answers)) inlined.set(url, answer);
+}
+
+export function forgetAnswers(): void {
+  inlined.clear();
+}
+
+/** The inline answer of GET `path` + `query`, once; undefined when the shell carried none (ask the server). */
+export function takeAnswer<T>(path: string, query?: RequestOptions["query"]): T | undefined {
+  const url = apiUrl(path, query);
+  const answer = inlined.get(url);
+  inlined.delete(url);
+  return answer as T | undefined;
+}
+
 function takeEarly(url: string): Promise<unknown> | null {
   const e = early.get(url);
   if (!e) return null;
@@ -68,6 +88,10 @@ function takeEarly(url: string): Promise<unknown> | null {
 }
 
 export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  if (method === "GET" && !opts.raw && inlined.size) {
+    const answer = takeAnswer<T>(path, opts.query);
+    if (answer !== undefined) return answer;
+  }
   if (method === "GET" && !opts.raw && early.size) {
     const answer = takeEarly(apiUrl(path, opts.query));
     if (answer) return answer as Promise<T>;

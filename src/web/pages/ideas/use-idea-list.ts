@@ -1,6 +1,7 @@
 // The list's data: one page of ideas at a time for the current filters, "more" by has_more, reload after a change.
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { listIdeas, type ListQuery } from "../../api/ideas";
+import { takeAnswer } from "../../api/client";
 import type { Idea } from "../../api/types";
 import { describeError } from "../../errors";
 
@@ -23,15 +24,20 @@ export interface IdeaList {
   reload(): Promise<void>;
 }
 
+type Answer = { ideas: Idea[]; has_more: boolean };
+
 export function useIdeaList(filters: ListQuery): IdeaList {
-  const [ideas, setIdeas] = useState<Idea[]>([]);
-  const [phase, setPhase] = useState<ListPhase>("loading");
+  // The first page the signed-in shell carried inline (a cold load of /ideas): the first render shows the rows.
+  const inline = useRef<Answer | null | undefined>(undefined);
+  if (inline.current === undefined) inline.current = takeAnswer<Answer>("/ideas", { ...pageQuery(filters, 0) }) ?? null;
+  const [ideas, setIdeas] = useState<Idea[]>(() => inline.current?.ideas ?? []);
+  const [phase, setPhase] = useState<ListPhase>(() => (inline.current ? "ready" : "loading"));
   const [error, setError] = useState<string | null>(null);
-  const [hasMore, setHasMore] = useState(false);
+  const [hasMore, setHasMore] = useState(() => inline.current?.has_more ?? false);
   const [loadingMore, setLoadingMore] = useState(false);
   // Each load bumps the generation; answers of an older one (filters changed meanwhile) are dropped.
   const gen = useRef(0);
-  const loaded = useRef(0);
+  const loaded = useRef(inline.current ? PAGE_SIZE : 0);
   const key = `${filters.status ?? ""}|${filters.tag ?? ""}|${filters.connection_types ?? ""}`;
   const filtersRef = useRef(filters);
   filtersRef.current = filters;
@@ -48,6 +54,10 @@ export function useIdeaList(filters: ListQuery): IdeaList {
 
   useEffect(() => {
     const my = ++gen.current;
+    if (inline.current) {
+      inline.current = null; // shown already; a change of filters loads as usual
+      return;
+    }
     const ctl = new AbortController();
     setPhase("loading");
     setError(null);
