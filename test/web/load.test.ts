@@ -104,10 +104,10 @@ describeBrowser("cold load", () => {
       expect(data.session.user.email).toBe(me.email);
       // The same answers the API gives this person.
       const session = await (await fetch(`${server.base}/api/v1/auth/session`, { headers: { cookie: me.cookie } })).json();
-      const list = await (await fetch(`${server.base}/api/v1/ideas?limit=50&offset=0`, { headers: { cookie: me.cookie } })).json();
+      const list = (await (await fetch(`${server.base}/api/v1/ideas?limit=50&offset=0`, { headers: { cookie: me.cookie } })).json()) as { ideas: Array<{ title: string }> };
       expect(data.session).toEqual(session);
       expect(data.answers).toEqual({ "/api/v1/ideas?limit=50&offset=0": list });
-      expect(list.ideas.map((i: { title: string }) => i.title)).toEqual([me.title]);
+      expect(list.ideas.map((i) => i.title)).toEqual([me.title]);
       // Another page carries the session only; a filtered list carries no list.
       expect(inline(await (await fetch(`${server.base}/tags`, { headers: { cookie: me.cookie } })).text()).answers).toEqual({});
       expect(inline(await (await fetch(`${server.base}/ideas?status=captured`, { headers: { cookie: me.cookie } })).text()).answers).toEqual({});

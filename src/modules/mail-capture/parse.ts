@@ -1,6 +1,6 @@
 // A raw e-mail message as a capture: the addresses it was sent to, its title, tags, Markdown body, links and attachments.
 import { createHash } from "node:crypto";
-import { simpleParser, type AddressObject } from "mailparser";
+import type { AddressObject } from "mailparser";
 import { htmlToMarkdown } from "../import/sources/html-to-markdown";
 import { externalLinks, titleFromText } from "../import/sources/reader-kit";
 import { LIMITS } from "../../contract";
@@ -76,6 +76,8 @@ function bodyText(text: string | undefined, html: string | false | undefined): s
 }
 
 export async function parseCapture(raw: Buffer): Promise<ParsedCapture> {
+  // Loaded with the first mail: most servers never read any, and mailparser's module graph is ~4 MB of heap at idle.
+  const { simpleParser } = await import("mailparser");
   const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, keepCidLinks: false });
   const headerLines = mail.headerLines ?? [];
   const recipients = [

@@ -1,7 +1,6 @@
 // The MCP endpoint: token check, a stateless MCP server per request (Streamable HTTP, JSON answers), tool invocation.
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Deps } from "../../deps";
 import type { AuthKit } from "../../auth/plugin";
 import type { AuthContext } from "../../auth/credentials";
@@ -19,6 +18,18 @@ const INSTRUCTIONS =
   "idearepo is the user's personal idea repository. Use capture_idea to save an idea the user wants to keep " +
   "(search_ideas first when it may already exist), search_ideas / list_ideas / get_idea to look ideas up, and " +
   "update_idea, add_link and relate_ideas to develop them. Ids are the numeric `id` field, never the display `number`.";
+
+/**
+ * The SDK, loaded with the first MCP request: its zod schemas are ~3.5 MB of heap that a server nobody connects an
+ * agent to should not hold at idle (docs/performance.md, "Server footprint").
+ */
+let sdk: Promise<typeof import("@modelcontextprotocol/sdk/server/index.js") & typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js") & typeof import("@modelcontextprotocol/sdk/types.js")> | null = null;
+const loadSdk = () =>
+  (sdk ??= Promise.all([
+    import("@modelcontextprotocol/sdk/server/index.js"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]).then(([server, transport, types]) => ({ ...server, ...transport, ...types })));
 
 type ToolResult = { content: Array<{ type: "text"; text: string }>; isError?: boolean };
 const text = (value: unknown, isError = false): ToolResult => ({
@@ -62,7 +73,8 @@ export function createMcpService(deps: Deps, kit: AuthKit) {
    * The SDK's low-level server, because its high-level one takes tool arguments only as zod shapes: ours are the REST
    * models' TypeBox schemas, which are JSON Schema already (src/modules/mcp/input.ts).
    */
-  function buildServer(auth: AuthContext): Server {
+  async function buildServer(auth: AuthContext): Promise<Server> {
+    const { Server, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = await loadSdk();
     const offered = parseSettings(auth.user.settings_json).code_mode ? [...tools, runOperationsTool(tools, invoke)] : tools;
     const byName = new Map(offered.map((spec) => [spec.name, spec]));
     const server = new Server({ name: "idearepo", version: pkg.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
@@ -86,7 +98,8 @@ export function createMcpService(deps: Deps, kit: AuthKit) {
       }
       // Stateless: no session to resume and nothing to push, so there is no GET stream and no session to DELETE.
       if (request.method !== "POST") return json(405, { error: "Method not allowed: send JSON-RPC with POST" }, { allow: "POST" });
-      const server = buildServer(auth);
+      const server = await buildServer(auth);
+      const { WebStandardStreamableHTTPServerTransport } = await loadSdk();
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
