@@ -16,9 +16,15 @@ installShortcuts();
 render(<App />, document.getElementById("app")!);
 startOutboxFlusher();
 
-// The service worker keeps the app shell for offline starts (secure contexts only; localhost counts).
-if (window.isSecureContext && "serviceWorker" in navigator) {
+// The service worker keeps the app shell for offline starts (secure contexts only; localhost counts). Registered once
+// the page has loaded: its install fetches the shell and its files again, which on a first visit would compete with
+// the page's own first render for the same cores and connections.
+function registerServiceWorker(): void {
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {
     // no offline start then; the app itself works the same
   });
+}
+if (window.isSecureContext && "serviceWorker" in navigator) {
+  if (document.readyState === "complete") registerServiceWorker();
+  else window.addEventListener("load", registerServiceWorker, { once: true });
 }
