@@ -170,6 +170,7 @@ async function account(name: "a" | "b"): Promise<Account> {
   // The badge requests since the summary: the list's first page, and an idea page's one idea, before and after.
   const one = firstPage.split(",")[0];
   console.error(`${name}: badges of the first page, before (?idea_ids=…): ${await wire(`/ideas/duplicates?idea_ids=${firstPage}`)}; after (/summary?idea_ids=…): ${await wire(`/ideas/duplicates/summary?idea_ids=${firstPage}`)}`);
+  console.error(`${name}: the nav badge on every page, before (GET /review): ${await wire("/review")}; after (GET /review/counts): ${await wire("/review/counts")}`);
   console.error(`${name}: an idea page's notice, before (?idea_ids=${one}): ${await wire(`/ideas/duplicates?idea_ids=${one}`)}; after (/summary?idea_ids=${one}): ${await wire(`/ideas/duplicates/summary?idea_ids=${one}`)}`);
   const note = name === "a"
     ? "(a) 200 ideas of distinct real sentences"
