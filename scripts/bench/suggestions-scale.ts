@@ -1,7 +1,7 @@
 // Calibrated suggestions in a large account: quality and cost at 2,000, 5,000 and 10,000 ideas, each beside the
 // raw-cosine rule on the same stored vectors in the same run.
 //
-//   bun scripts/bench/suggestions-scale.ts [--sizes 2000,5000,10000] [--captures 20] [--knn-queries 200]
+//   bun scripts/bench/suggestions-scale.ts [--sizes 2000,5000,10000] [--captures 20] [--knn-queries 200] [--rescore-baseline]
 //
 // The account: Git's manual (man-corpus.ts, the measured notes: no duplicates among them, the authors' links) and
 // near-copies of every 5th note, filled up with the other manual pages installed (every section, one note per page)
@@ -32,6 +32,7 @@ const ROOT = resolve(import.meta.dir, "../..");
 const sizes = flag("--sizes", "2000,5000,10000").split(",").map(Number);
 const captures = Number(flag("--captures", "20"));
 const knnQueries = Number(flag("--knn-queries", "200"));
+const rescoreBaseline = process.argv.includes("--rescore-baseline");
 const dataDir = resolve(ROOT, flag("--data", "../shared/data/stsb"));
 const max = Math.max(...sizes);
 
@@ -112,14 +113,24 @@ for (const size of sizes) {
   const gen = readState(db).active!;
   const store = vectorStore(db, gen);
   const n = liveCount();
-  store.memoizeNeighbours(true); // as the product runs (turned off below, for timing the query alone)
-  store.markDirty(user.id);
-  const t3 = performance.now();
   const waiting = db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs").get()!.n;
   if (waiting > 0) throw new Error(`${waiting} jobs left after the drain (failed and delayed?)`);
-  const queued = queueRescores(db, store, [user.id], toStamp(new Date()));
-  await runner.drain();
-  const rescoreS = (performance.now() - t3) / 1000;
+  /** One re-scoring pass as a re-score after growth runs it: the subjects fitted anew (in their worker), then every idea's steps. */
+  const rescore = async (memo: boolean) => {
+    store.memoizeNeighbours(memo);
+    store.forgetSubjects(user.id);
+    store.markDirty(user.id);
+    const t = performance.now();
+    const queued = queueRescores(db, store, [user.id], toStamp(new Date()));
+    await runner.drain();
+    return { queued, s: (performance.now() - t) / 1000, load: loadavg()[0] };
+  };
+  // --rescore-baseline: the same pass again without the neighbour memo (how the pass ran before it), after the product's.
+  const pass0 = await rescore(true);
+  const queued = pass0.queued;
+  const rescoreS = pass0.s;
+  const baseline = rescoreBaseline ? await rescore(false) : null;
+  store.memoizeNeighbours(true);
 
   // The neighbour query alone, calibrated vs raw, alternating, over stored vectors of the account.
   const ids = db.query<{ id: number }, [string]>("SELECT id FROM ideas WHERE user_id = ? AND is_archived = 0 ORDER BY id").all(user.id).map((r) => r.id);
@@ -191,7 +202,7 @@ for (const size of sizes) {
     `| duplicate scores of 20 neighbours (localScores), p50 ms, ${qs.length} queries | ${p50(tLocal)} | | |`,
     `| recall@20 of the coarse pass against exact scoring, ${qs.length} queries | ${recallCal.toFixed(3)} | | raw ${recallRaw.toFixed(3)} |`,
     `| a capture: POST /ideas p50, then its full pass p50 (ms, ${post.length} captures) | ${p50(post)}, ${p50(pass)} | | |`,
-    `| re-scoring pass over ${queued} ideas | ${rescoreS.toFixed(1)} s (${(rescoreS * 1000 / Math.max(1, queued)).toFixed(1)} ms an idea) | | |`,
+    `| re-scoring pass over ${queued} ideas, with its subjects fit (load at its end) | ${rescoreS.toFixed(1)} s (${(rescoreS * 1000 / Math.max(1, queued)).toFixed(1)} ms an idea; load ${pass0.load.toFixed(1)}) | ${baseline ? `without the neighbour memo, run after: ${baseline.s.toFixed(1)} s (${(baseline.s * 1000 / Math.max(1, baseline.queued)).toFixed(1)} ms an idea; load ${baseline.load.toFixed(1)})` : ""} | |`,
     `| load average (1 min) at the end of this size | ${loadavg()[0].toFixed(1)} | | |`,
   ];
   console.log(out.join("\n"));

@@ -241,6 +241,11 @@ function createStore(db: Db, g: Generation) {
      * duplicate score (localScores) never fits on the event loop.
      */
     subjectsReady,
+    /** Drops the account's fitted subjects: the next pass fits them again (benches time a re-scoring pass with its fit). */
+    forgetSubjects(userId: string): void {
+      const old = subjectCache.get(userId);
+      if (old) (subjectCache.delete(userId), (subjectBytes -= old.bytes));
+    },
     /** Records that every idea of the account was queued for re-scoring at its current size. */
     markScored(userId: string): void {
       const s = sharedRow(userId);
