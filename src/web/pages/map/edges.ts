@@ -18,9 +18,6 @@ export interface EdgeLod {
   precompute(signal?: AbortSignal): Promise<void>;
   /** Picks the edges to draw for the camera's zoom (before the frame that draws the graph). */
   prepare(): void;
-  /** Hides every ranked edge (the graph's nodes are drawn first); `reveal` then picks those for the zoom and answers them. */
-  hold(): void;
-  reveal(): string[];
   /** Edges shown now. */
   count(): number;
   kill(): void;
@@ -93,16 +90,6 @@ export function createEdgeLod(graph: Graph, renderer: Sigma, big: boolean): Edge
       if (!big) return;
       order ??= ranked(runNow(importance()));
       count = target();
-    },
-    hold() {
-      if (!big) return;
-      order ??= ranked(runNow(importance()));
-      count = 0;
-    },
-    reveal() {
-      if (!big) return [];
-      lod.prepare();
-      return order!.slice(0, count);
     },
     count: () => (big ? count : graph.size),
     kill() {

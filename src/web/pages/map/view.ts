@@ -335,39 +335,20 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
   }
   const lod = createEdgeLod(graph, renderer as unknown as Sigma, bigMap);
   /**
-   * Draws the laid-out graph with the edges its zoom allows (edges.ts), then calls `done`. A big map is drawn in two
-   * tasks: its nodes (every relation hidden, but indexed), then the relations the zoom allows (only those updated):
-   * in one, the frame that draws 10,000 ideas and 8,000 relations kept a key press waiting ~200 ms on a quiet machine.
+   * Draws the laid-out graph, with the edges its zoom allows (edges.ts), in one frame; then calls `done`. (Drawing a big
+   * map's nodes first and its relations in a second task was tried: without a GPU the frame between them costs a
+   * read-back of the nodes' layer, and the relations came 2–3.5 s later at load ~15, keys waiting up to 978 ms.)
    */
   function drawGraph(done: () => void) {
     performance.mark("map:draw-start");
-    const finished = () => {
-      performance.mark("map:drawn", { detail: { edges: lod.count() } });
-      done();
-      // When that frame is on screen (without a GPU, seconds after the call for a big map): for the benchmark.
-      requestAnimationFrame(() => performance.mark("map:presented"));
-    };
-    if (!bigMap) {
-      lod.prepare();
-      if (mounted()) renderer.refresh();
-      else mount();
-      return finished();
-    }
-    lod.hold();
+    lod.prepare();
+    performance.mark("map:edges-picked");
     if (mounted()) renderer.refresh();
     else mount();
-    performance.mark("map:nodes-drawn");
-    void yieldToMain().then(() => {
-      if (closed.signal.aborted) return;
-      const edges = lod.reveal();
-      try {
-        renderer.refresh({ partialGraph: { edges }, skipIndexation: true });
-      } catch {
-        // Not indexed by the nodes' frame (sigma skipped processing, e.g. a stage of no size): all of it, then.
-        renderer.refresh();
-      }
-      finished();
-    });
+    performance.mark("map:drawn", { detail: { edges: lod.count() } });
+    done();
+    // When that frame is on screen (without a GPU, seconds after the call for a big map): for the benchmark.
+    requestAnimationFrame(() => performance.mark("map:presented"));
   }
 
 
