@@ -2,12 +2,12 @@
 // for this tree against a baseline revision (default: the commit before the model client's priority lanes), the two
 // servers alternating on fresh data dirs, with the load average beside each run.
 //
-//   bun scripts/bench/search-beside-burst.ts [--base REV] [--rounds 2] [--burst 200] [--seed 100]
+//   bun scripts/bench/search-beside-burst.ts [--base REV] [--rounds 2] [--burst 200] [--seed 100] [--every 500]
 //
 // Each run: a fresh data dir, a Pro account (that tree's `users create`), the server (scripts/bench/app-server.ts of
 // that tree), --seed captures drained so searches have vectors, a warm-up; then --burst captures with a paragraph each
-// sent at once (16 at a time) while one semantic search at a time (GET /ideas/search?mode=semantic, 20 ms apart) runs
-// until GET /health reports no embedding pending. Only searches answered while embeddings were pending count.
+// sent at once (16 at a time) while a semantic search (GET /ideas/search?mode=semantic) is sent every --every ms,
+// whether or not the previous ones were answered, until GET /health reports no embedding pending.
 import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -26,6 +26,8 @@ const BASE_REV = arg("base", defaultBase());
 const ROUNDS = flag("rounds", 2);
 const BURST = flag("burst", 200);
 const SEED = flag("seed", 100);
+/** One semantic search sent every this many ms while the burst is embedded. */
+const SEARCH_EVERY_MS = flag("every", 500);
 const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 const work = tempDir("idearepo-bench-search-burst-");
 
@@ -107,16 +109,22 @@ async function run(side: string, tree: string): Promise<Run> {
     const t0 = performance.now();
     let posted = false;
     const burst = captureAll(base, key, SEED, BURST).then(() => (posted = true));
-    const searches: number[] = [];
-    for (let i = 0; ; i++) {
-      const ms = await search(i);
-      // Counted only while the burst's embeddings are still owed (after it was posted, pending says so).
-      const left = await pending(base);
-      if (left > 0 || !posted) searches.push(ms);
-      if (posted && left === 0) break;
-      await Bun.sleep(20);
+    // Searches at a fixed rate whatever their latency (open loop), so both sides search as often and the drain times
+    // compare; each is timed from when it was sent. Sent until GET /health reports nothing pending after the burst.
+    let done = false;
+    const watching = (async () => {
+      while (!done) {
+        if (posted && (await pending(base)) === 0) done = true;
+        else await Bun.sleep(100);
+      }
+    })();
+    const sent: Promise<number>[] = [];
+    for (let i = 0; !done; i++) {
+      sent.push(search(i));
+      await Bun.sleep(SEARCH_EVERY_MS);
     }
-    await burst;
+    await Promise.all([burst, watching]);
+    const searches = await Promise.all(sent);
     return { side, searches, drainS: (performance.now() - t0) / 1000, load: loadavg()[0] };
   } finally {
     await server?.stop();
@@ -146,7 +154,7 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-console.log(`\nSemantic search beside a burst of ${BURST} captures (${SEED} ideas before it), ${machine()}; baseline = ${BASE_REV}, product = this tree`);
+console.log(`\nSemantic search beside a burst of ${BURST} captures (${SEED} ideas before it), one search every ${SEARCH_EVERY_MS} ms, ${machine()}; baseline = ${BASE_REV}, product = this tree`);
 console.log("| side | searches | p50 | p99 | max | drain of the burst | load avg (1 min) at each run's end |");
 console.log("|---|---|---|---|---|---|---|");
 for (const side of ["product", "baseline"]) {
