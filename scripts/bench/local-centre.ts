@@ -3,8 +3,10 @@
 // above 0.75 by max(score, word cosine), relations mutual best 3 above 0.5) applied to each candidate score.
 //
 //   bun scripts/bench/local-centre.ts [--sizes 2000,5000,10000] [--no-sts] [--cached-only] [--git-names a,b | --git-every N]
-//     [--short-filler] [--pairs] [--sample N] [--rounds R] [--product-only]
+//     [--short-filler] [--pairs] [--sample N] [--rounds R] [--product-only] [--variants]
 //
+// Relations: "rank" keeps the threshold on the account's calibration and ranks an idea's candidates by the
+// duplicate score's embedding cosine (the product), "account" by the calibration (before).
 // Candidates: the account's shrunk mean (the product before), and local centres: each idea's centre is the account's
 // plus β times the mean residual of its k nearest ideas (the pair's centre is the mean of the two ideas' centres, so
 // the score stays a symmetric cosine). Vectors come from the bench cache (vector-cache.ts); missing ones are embedded.
@@ -102,6 +104,8 @@ interface Candidate {
   beta: number;
   /** Relations by: the local score ("local"), the account's ("account"), or above 0.5 by the account's, ranked by the local one ("rank"). */
   rel: "local" | "account" | "rank";
+  /** Relations: each idea's best this many (default 3), mutual. */
+  relTop?: number;
   /** Leave the other idea of the pair out of each centre. */
   exclude?: boolean;
   /** Shrink the local mean by how much of it is more than the noise of k unrelated residuals (James–Stein). */
@@ -111,16 +115,59 @@ interface Candidate {
   /** Weight the cluster's mean by its coherence ρ = |mean residual|² / mean |residual|² raised to this power. */
   coherence?: number;
   /** The product's own subjects (src/vectors/subjects.ts), fitted on at most this many ideas in this many rounds. */
-  product?: { sample: number; rounds: number };
+  product?: { sample: number; rounds: number; variant?: Variant; power?: number; beta?: number; mnn?: number };
 }
+/**
+ * Tried against STS-B's hardest paraphrases (issue 25), all on the product's subjects: how the pair's two subjects
+ * make its centre: their mean (mid, the product), only when both ideas are in one subject (same), their mean times
+ * cos(mean_a, mean_b)^power (cos); or, instead of a centre, each vector's component along the subjects' direction
+ * scaled down by power × the subjects' weight (proj). `beta` scales every subject's weight; `mnn`: a pair among each
+ * other's mnn best by the account's calibration keeps its calibrated cosine when that is higher.
+ */
+type Variant = "mid" | "same" | "cos" | "proj";
 // --sample N[,M…] / --rounds: the product's fit with other bounds (one candidate each) or number of rounds; --product-only: skip this bench's own k-means.
 const productSamples = flag("--sample", String(SUBJECT_SAMPLE)).split(",").map(Number);
 const productRounds = Number(flag("--rounds", String(SUBJECT_ROUNDS)));
 const candidates: Candidate[] = ([
   { label: "account mean (before)", k: 0, beta: 0, rel: "account" },
   { label: "subjects: clusters of ~25, shrunk m/(m+20) × ρ, fitted on all, 8 rounds", k: 1, beta: 1, rel: "account" as const, cluster: 25, coherence: 1 },
-  ...productSamples.map((sample) => ({ label: `the product's subjects.ts (sample ${sample}, ${productRounds} rounds)`, k: 1, beta: 1, rel: "account" as const, product: { sample, rounds: productRounds } })),
+  ...productSamples.map((sample) => ({ label: `the product's subjects.ts (sample ${sample}, ${productRounds} rounds), relations ranked by the account's calibration (before)`, k: 1, beta: 1, rel: "account" as const, product: { sample, rounds: productRounds } })),
+  // The product since the relation work of issue 25: relations' candidates ranked by the duplicate score's subjects.
+  ...productSamples.map((sample) => ({ label: `same, relations ranked by the subjects' score (the product)`, k: 1, beta: 1, rel: "rank" as const, product: { sample, rounds: productRounds } })),
+  { label: "account mean, relations mutual best 2", k: 0, beta: 0, rel: "account", relTop: 2 },
+  ...(process.argv.includes("--variants") ? [
+    { label: "subjects removed only when both ideas are in one", variant: "same" },
+    { label: "subjects × cos(the two subjects' means)", variant: "cos", power: 1 },
+    { label: "subjects × 0.5", beta: 0.5 },
+    { label: "subject direction projected out (× 1.5 w) instead of subtracting its mean", variant: "proj", power: 1.5 },
+    { label: "subjects; a mutual best-2 pair keeps its calibrated cosine", mnn: 2 },
+  ].map(({ label, ...v }) => ({ label, k: 1, beta: 1, rel: "account" as const, product: { sample: productSamples[0], rounds: productRounds, ...v } })) : []),
+  ...productSamples.map((sample) => ({ label: `subjects, relations ranked by the subjects' score, mutual best 2`, k: 1, beta: 1, rel: "rank" as const, relTop: 2, product: { sample, rounds: productRounds } })),
 ] as Candidate[]).filter((c) => !process.argv.includes("--product-only") || c.product || c.k === 0);
+
+/** localCosine with the pair's subject part chosen by `variant` (see Variant). */
+function variantCosine(a: Float32Array, b: Float32Array, g: Float32Array, s: Subjects | null, ja: number, jb: number, variant: Variant, power: number): number {
+  if (!s || variant === "mid") return localCosine(a, b, g, s, ja, jb);
+  const ra = s.removed[ja], rb = s.removed[jb];
+  if (variant === "proj") {
+    const u = new Float32Array(g.length);
+    const m = new Float32Array(g.length);
+    for (let i = 0; i < u.length; i++) (u[i] = 0.5 * (ra[i] + rb[i])), (m[i] = 0.5 * (s.means[ja][i] + s.means[jb][i]));
+    const uu = Math.sqrt(dot(u, u)), mm = Math.sqrt(dot(m, m));
+    if (uu === 0 || mm === 0) return localCosine(a, b, g, null, 0, 0);
+    const wt = Math.min(1, (power * uu) / mm);
+    for (let i = 0; i < u.length; i++) u[i] /= uu;
+    const x = a.map((v, i) => v - g[i]), y = b.map((v, i) => v - g[i]);
+    const px = dot(x, u) * wt, py = dot(y, u) * wt;
+    for (let i = 0; i < x.length; i++) (x[i] -= px * u[i]), (y[i] -= py * u[i]);
+    return Math.max(0, Math.min(1, dot(x, y) / Math.sqrt(dot(x, x) * dot(y, y))));
+  }
+  let w = 1;
+  if (ja !== jb) w = variant === "same" ? 0 : Math.max(0, dot(s.means[ja], s.means[jb]) / Math.sqrt(s.meanNorms[ja] * s.meanNorms[jb])) ** power;
+  const c = new Float32Array(g.length);
+  for (let i = 0; i < c.length; i++) c[i] = g[i] + w * 0.5 * (ra[i] + rb[i]);
+  return localCosine(a, b, c, null, 0, 0);
+}
 
 /** The figures of the product's rules under one candidate, for the ideas `measured` of an account of vectors `vs`. */
 function evaluate(vs: Float32Array[], cand: Candidate, measured: number[], words: (i: number) => Map<string, number>) {
@@ -176,6 +223,8 @@ function evaluate(vs: Float32Array[], cand: Candidate, measured: number[], words
     const sample = vs.filter((_, i) => i % step === 0);
     const t0 = performance.now();
     subjects = fitSubjects(sample, g, n / sample.length, cand.product.rounds);
+    const beta = cand.product.beta;
+    if (subjects && beta !== undefined) subjects.removed = subjects.removed.map((r) => r.map((x) => x * beta));
     console.log(`  subjects fitted in ${(performance.now() - t0).toFixed(0)} ms (${subjects?.means.length} subjects)`);
     subjectIdx = Int32Array.from(vs.map((v) => (subjects ? subjectOf(subjects, v, g) : 0)));
   }
@@ -209,7 +258,12 @@ function evaluate(vs: Float32Array[], cand: Candidate, measured: number[], words
     return c;
   };
   const score = (a: number, b: number) => {
-    if (cand.product) return localCosine(vs[a], vs[b], g, subjects, subjectIdx![a], subjectIdx![b]);
+    if (cand.product) {
+      const local = variantCosine(vs[a], vs[b], g, subjects, subjectIdx![a], subjectIdx![b], cand.product.variant ?? "mid", cand.product.power ?? 1);
+      const m = cand.product.mnn;
+      if (m && topOf(rowOf(a), m).includes(b) && topOf(rowOf(b), m).includes(a)) return Math.max(local, Math.max(0, Math.min(1, rowOf(a)[b])));
+      return local;
+    }
     const ca = centreOf(a, b);
     const cb = centreOf(b, a);
     let ab = 0, ac = 0, bc = 0, cc = 0;
@@ -244,7 +298,7 @@ function evaluate(vs: Float32Array[], cand: Candidate, measured: number[], words
   const top3memo = new Map<number, number[]>();
   const top3 = (a: number) => {
     let t = top3memo.get(a);
-    if (!t) top3memo.set(a, (t = relNear(a).filter((x) => x.s > 0.5).slice(0, 3).map((x) => x.id)));
+    if (!t) top3memo.set(a, (t = relNear(a).filter((x) => x.s > 0.5).slice(0, cand.relTop ?? 3).map((x) => x.id)));
     return t;
   };
   for (const a of measured) {

@@ -124,6 +124,26 @@ export function accountMeanDuplicates(db: Db, store: VectorStore, userId: string
   return [...dups.values()];
 }
 
+/**
+ * The previous relation rule of the product (before relations were ranked by the subjects' score): each idea's best
+ * 3 neighbours by the account's calibrated cosine above `related`, related when each is among the other's best 3.
+ * Judged from the side of the ideas in `sides` (their partners' best 3 computed as needed).
+ */
+export function accountMeanRelations(store: VectorStore, userId: string, sides: Set<number>, related = 0.5): [number, number][] {
+  const best = new Map<number, number[]>();
+  const bestOf = (a: number) => {
+    let b = best.get(a);
+    if (b) return b;
+    const v = store.ideaVector(a);
+    b = v ? store.nearestCalibrated(userId, v, 21).filter((n) => n.id !== a && n.score > related).slice(0, 3).map((n) => n.id) : [];
+    best.set(a, b);
+    return b;
+  };
+  const rels = new Map<string, [number, number]>();
+  for (const a of sides) for (const b of bestOf(a)) if (bestOf(b).includes(a)) rels.set(key(a, b), [a, b]);
+  return [...rels.values()];
+}
+
 /** measureVault's figures for pairs judged elsewhere (todayPairs with sides). */
 export function vaultFigures(db: Db, userId: string, notes: ManNote[], copies: Copy[], dups: [number, number][], rels: [number, number][]): VaultFigures {
   return figures(noteIdsOf(db, userId, notes, copies), notes, copies, dups, rels);

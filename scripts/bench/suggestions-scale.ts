@@ -26,7 +26,7 @@ import { loadGitManual, loadOtherManPages, nearCopy, rng, type CopyKind } from "
 import { benchApp, benchUser, flag, percentile, request } from "./search-lib";
 import { parseSts } from "./stsb";
 import { cachedEmbeddings } from "./vector-cache";
-import { accountMeanDuplicates, measureVault, todayPairs, vaultFigures } from "./suggestions-lib";
+import { accountMeanDuplicates, accountMeanRelations, measureVault, todayPairs, vaultFigures } from "./suggestions-lib";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const sizes = flag("--sizes", "2000,5000,10000").split(",").map(Number);
@@ -175,7 +175,7 @@ for (const size of sizes) {
   const raw = todayPairs(db, gen, user.id, new Set([...measured, ...sample]));
   const today = vaultFigures(db, user.id, notes, copies, raw.dups, raw.rels);
   const meanDups = accountMeanDuplicates(db, store, user.id, new Set([...measured, ...sample]));
-  const before = vaultFigures(db, user.id, notes, copies, meanDups, []);
+  const before = vaultFigures(db, user.id, notes, copies, meanDups, accountMeanRelations(store, user.id, measured));
   const pendingPairs = db.query<{ a: number; b: number }, [string]>(
     "SELECT idea_id AS a, duplicate_of_id AS b FROM duplicate_detections WHERE user_id = ? AND status = 'pending'",
   ).all(user.id).map((r) => [r.a, r.b] as [number, number]);
@@ -189,14 +189,14 @@ for (const size of sizes) {
   const out = [
     `\n### ${n} ideas (${used} filler), model ${model.embedModelId}`,
     `import of ${batch.length + (first ? notes.length : 0)} + background pass (with its re-scoring): ${importS.toFixed(1)} s`,
-    "| figure | product (calibrated, subjects for duplicates) | account mean only (before, same vectors) | today (raw cosine, same vectors) |",
+    "| figure | product (calibrated; subjects for duplicates and for ranking relations) | before (account mean only, same vectors) | today (raw cosine, same vectors) |",
     "|---|---:|---:|---:|",
     `| false duplicate detections among the ${notes.length} Git notes (per 20 notes) | ${product.falseDuplicates} (${(product.falseDuplicates / notes.length * 20).toFixed(2)}) | ${before.falseDuplicates} (${(before.falseDuplicates / notes.length * 20).toFixed(2)}) | ${today.falseDuplicates} (${(today.falseDuplicates / notes.length * 20).toFixed(2)}) |`,
     `| false detections touching ${sample.size} sampled filler ideas, per 20 of them | ${(touching(pendingPairs) / sample.size * 20).toFixed(2)} | ${(touching(meanDups) / sample.size * 20).toFixed(2)} | ${(touching(raw.dups) / sample.size * 20).toFixed(2)} |`,
     `| near-copies found | ${product.copiesFound}/${copies.length} (${pct(product.copiesFound / copies.length)}) | ${before.copiesFound}/${copies.length} | ${today.copiesFound}/${copies.length} |`,
-    `| relations between Git notes (not changed by subjects) | ${product.related} | | ${today.related} |`,
-    `| … per note, median / max | ${product.relatedMedian} / ${product.relatedMax} | | ${today.relatedMedian} / ${today.relatedMax} |`,
-    `| … agreeing with an author's link | ${pct(product.agreeing / Math.max(1, product.related))} | | ${pct(today.agreeing / Math.max(1, today.related))} |`,
+    `| relations between Git notes | ${product.related} | ${before.related} | ${today.related} |`,
+    `| … per note, median / max | ${product.relatedMedian} / ${product.relatedMax} | ${before.relatedMedian} / ${before.relatedMax} | ${today.relatedMedian} / ${today.relatedMax} |`,
+    `| … agreeing with an author's link | ${pct(product.agreeing / Math.max(1, product.related))} (${product.agreeing}) | ${pct(before.agreeing / Math.max(1, before.related))} (${before.agreeing}) | ${pct(today.agreeing / Math.max(1, today.related))} (${today.agreeing}) |`,
     `| automatic relations in the account, per idea | ${(2 * relCount / n).toFixed(2)} | | |`,
     `| neighbour query (21), p50 / p95 ms, ${qs.length} queries alternating | ${p50(tCal)} / ${percentile(tCal, 95).toFixed(1)} | | raw ${p50(tRaw)} / ${percentile(tRaw, 95).toFixed(1)} |`,
     `| duplicate scores of 20 neighbours (localScores), p50 ms, ${qs.length} queries | ${p50(tLocal)} | | |`,

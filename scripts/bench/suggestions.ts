@@ -9,7 +9,7 @@
 // POST /ideas. STS-B (DIR, default ../shared/data/stsb): the test split's sentences are captured into a second account;
 // pairs scored ≥ 4.6 count as duplicates, ≤ 3.5 as not.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startModels } from "../../src/ml/client";
 import { directoryInput } from "../../src/modules/import/inputs";
@@ -20,7 +20,7 @@ import { vectorStore } from "../../src/vectors/store";
 import { loadGitManual, nearCopy, rng, type CopyKind } from "./man-corpus";
 import { benchApp, benchUser, flag, request } from "./search-lib";
 import { parseSts } from "./stsb";
-import { measureVault, todayRules, type VaultFigures } from "./suggestions-lib";
+import { accountMeanRelations, measureVault, todayRules, vaultFigures, type VaultFigures } from "./suggestions-lib";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const copiesEvery = Number(flag("--copies-every", "5"));
@@ -73,6 +73,19 @@ if (withVault) {
   row("… per note: median / max", `${vault.relatedMedian} / ${vault.relatedMax}`, `${baseline.relatedMedian} / ${baseline.relatedMax}`, "median ≤ 3");
   row("… agreeing with an author's link", pct(vault.agreeing / Math.max(1, vault.related)), pct(baseline.agreeing / Math.max(1, baseline.related)), "≥ 40%");
   row("… author links found", pct(vault.agreeing / vault.authorLinks), pct(baseline.agreeing / vault.authorLinks), "");
+
+  // The previous product's relations on the same vectors: candidates ranked by the account's calibration, not by
+  // the duplicate score's subjects.
+  const db = app.deps.db;
+  const store = vectorStore(db, readState(db).active!);
+  const ids = new Set(db.query<{ id: number }, [string]>("SELECT id FROM ideas WHERE user_id = ? AND is_archived = 0").all(user.id).map((r) => r.id));
+  const prev = vaultFigures(db, user.id, notes, copies, [], accountMeanRelations(store, user.id, ids));
+  console.log("\n| relations | product (ranked by the subjects' score) | previous product (ranked by the calibration), same vectors |");
+  console.log("|---|---:|---:|");
+  row("between notes", String(vault.related), String(prev.related), "");
+  row("… per note: median / max", `${vault.relatedMedian} / ${vault.relatedMax}`, `${prev.relatedMedian} / ${prev.relatedMax}`, "");
+  row("… agreeing with an author's link", `${pct(vault.agreeing / Math.max(1, vault.related))} (${vault.agreeing})`, `${pct(prev.agreeing / Math.max(1, prev.related))} (${prev.agreeing})`, "");
+  console.log(`load average (1 min): ${loadavg()[0].toFixed(1)}`);
 }
 
 if (withSts) {
