@@ -20,7 +20,7 @@ import { vectorStore } from "../../src/vectors/store";
 import { loadGitManual, nearCopy, rng, type CopyKind } from "./man-corpus";
 import { benchApp, benchUser, flag, request } from "./search-lib";
 import { parseSts } from "./stsb";
-import { accountMeanRelations, measureVault, todayRules, vaultFigures, type VaultFigures } from "./suggestions-lib";
+import { accountMeanDuplicates, accountMeanRelations, measureVault, todayRules, vaultFigures, type VaultFigures } from "./suggestions-lib";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const copiesEvery = Number(flag("--copies-every", "5"));
@@ -79,10 +79,12 @@ if (withVault) {
   const db = app.deps.db;
   const store = vectorStore(db, readState(db).active!);
   const ids = new Set(db.query<{ id: number }, [string]>("SELECT id FROM ideas WHERE user_id = ? AND is_archived = 0").all(user.id).map((r) => r.id));
-  const prev = vaultFigures(db, user.id, notes, copies, [], accountMeanRelations(store, user.id, ids));
-  console.log("\n| relations | product (ranked by the subjects' score) | previous product (ranked by the calibration), same vectors |");
+  const prev = vaultFigures(db, user.id, notes, copies, accountMeanDuplicates(db, store, user.id, ids), accountMeanRelations(store, user.id, ids));
+  console.log("\n| figure | product | previous product (duplicates by the account's calibration only, relations ranked by it), same vectors |");
   console.log("|---|---:|---:|");
-  row("between notes", String(vault.related), String(prev.related), "");
+  row("false duplicate detections per 20 notes", `${(vault.falseDuplicates / notes.length * 20).toFixed(2)} (${vault.falseDuplicates})`, `${(prev.falseDuplicates / notes.length * 20).toFixed(2)} (${prev.falseDuplicates})`, "");
+  row("near-copies detected", `${vault.copiesFound}/${copies.length}`, `${prev.copiesFound}/${copies.length}`, "");
+  row("relations between notes", String(vault.related), String(prev.related), "");
   row("… per note: median / max", `${vault.relatedMedian} / ${vault.relatedMax}`, `${prev.relatedMedian} / ${prev.relatedMax}`, "");
   row("… agreeing with an author's link", `${pct(vault.agreeing / Math.max(1, vault.related))} (${vault.agreeing})`, `${pct(prev.agreeing / Math.max(1, prev.related))} (${prev.agreeing})`, "");
   console.log(`load average (1 min): ${loadavg()[0].toFixed(1)}`);
