@@ -8,8 +8,9 @@ export const MAX_BATCH_CHARS = 8_000;
  * Characters per background request (pipeline, reindex, import). A search query jumps the queued requests but waits
  * for the one running (src/ml/lanes.ts), so this bounds that wait. USE-lite's cost is ~9 ms a request plus ~0.45 ms
  * a word: 2,000 characters (~330 words, one idea's whole embedding text) is ~150 ms on a quiet machine where 8,000
- * were ~600 ms. Smaller requests cost no throughput on idea-like texts (scripts/bench/chunk-budget.ts, load 15–17:
- * 2,000 characters 3.3 texts/s, request p50 1.3 s; 8,000 characters 2.1 texts/s, p50 9.2 s); 1,000 was no faster.
+ * were ~600 ms. Measured on idea-like texts (scripts/bench/chunk-budget.ts, three runs at load 12–17): a request's
+ * p50 1.3–3.1 s against 7.6–10.5 s, throughput 84–157% of 8,000's (noise, or up to ~15% of model time; a burst's
+ * drain was not slower, search-beside-burst.ts); 1,000 lost more (63–82%) and would split one idea's text.
  */
 export const BACKGROUND_BATCH_CHARS = 2_000;
 /**
