@@ -1,7 +1,7 @@
 // Calibrated suggestions in a large account: quality and cost at 2,000, 5,000 and 10,000 ideas, each beside the
 // raw-cosine rule on the same stored vectors in the same run.
 //
-//   bun scripts/bench/suggestions-scale.ts [--sizes 2000,5000,10000] [--captures 20] [--knn-queries 200] [--rescore-baseline]
+//   bun scripts/bench/suggestions-scale.ts [--sizes 2000,5000,10000] [--captures 20] [--knn-queries 200] [--rescore-baseline] [--cached-only]
 //
 // The account: Git's manual (man-corpus.ts, the measured notes: no duplicates among them, the authors' links) and
 // near-copies of every 5th note, filled up with the other manual pages installed (every section, one note per page)
@@ -25,7 +25,8 @@ import { vectorStore } from "../../src/vectors/store";
 import { loadGitManual, loadOtherManPages, nearCopy, rng, type CopyKind } from "./man-corpus";
 import { benchApp, benchUser, flag, percentile, request } from "./search-lib";
 import { parseSts } from "./stsb";
-import { cachedEmbeddings } from "./vector-cache";
+import { cachedEmbeddings, readVectorCache } from "./vector-cache";
+import { ideaText } from "../../src/pipeline/embed";
 import { accountMeanDuplicates, accountMeanRelations, measureVault, todayPairs, vaultFigures } from "./suggestions-lib";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -38,7 +39,15 @@ const max = Math.max(...sizes);
 
 const notes = loadGitManual();
 if (notes.length < 50) throw new Error(`only ${notes.length} Git manual pages found (install git-man or set IDEAREPO_GIT_MAN_DIR)`);
-const filler: { name: string; body: string }[] = loadOtherManPages(max + captures * sizes.length);
+// --cached-only: only the manual pages whose vectors an earlier run cached (embedding thousands of pages takes the
+// model about an hour on a loaded machine), then STS-B sentences (short: quick to embed) as before.
+const cachedOnly = process.argv.includes("--cached-only");
+const vectorFile = (id: string) => join(tmpdir(), `idearepo-bench-vectors-${id.replace(/[^\w.-]/g, "_")}.bin`);
+let filler: { name: string; body: string }[] = loadOtherManPages(max + captures * sizes.length);
+if (cachedOnly) {
+  const cache = readVectorCache(vectorFile("use-lite@0.2.0"), 512);
+  filler = filler.filter((f) => cache.has(ideaText(f.name, f.body)));
+}
 if (existsSync(join(dataDir, "sts-test.csv"))) {
   const names = new Set(filler.map((f) => f.name));
   for (const split of ["test", "dev"]) {
@@ -66,7 +75,8 @@ let fileNo = 0;
 async function importNotes(items: { name: string; body: string }[]): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "idearepo-scale-"));
   // Unique file names over the run: an import skips a path it imported before.
-  items.forEach((n) => writeFileSync(join(dir, `n${fileNo++}.md`), `---\ntitle: ${n.name}\n---\n${n.body}\n`));
+  // No newline after the body: the idea's text is then ideaText(name, body), as the vector cache holds it (--cached-only).
+  items.forEach((n) => writeFileSync(join(dir, `n${fileNo++}.md`), `---\ntitle: ${n.name}\n---\n${n.body}`));
   await createImportService(app.deps).importInput(user.id, "pro", directoryInput(dir), { from: "markdown" });
   rmSync(dir, { recursive: true, force: true });
 }
