@@ -103,7 +103,7 @@ describeBrowser("ideas list", () => {
     expect((await rowTitles(page))[0]).toBe("Paged idea 50");
     // k with no current row goes to the last one: a row rendered after the first screen's.
     await page.keyboard.press("k");
-    await page.waitForFunction(() => document.activeElement?.textContent === "Paged idea 1", undefined, { timeout: 10_000 });
+    await page.waitForFunction('document.activeElement?.textContent === "Paged idea 1"', undefined, { timeout: 10_000 });
     const more = page.getByRole("button", { name: "Show more" });
     await more.click();
     await page.getByText("That is all: 50 ideas.").waitFor();
