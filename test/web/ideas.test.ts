@@ -97,11 +97,10 @@ describeBrowser("ideas list", () => {
     // Exactly one page (50): the API says has_more on it, and the next page is empty.
     await seed(server.base, key, Array.from({ length: 50 }, (_, i) => ({ title: `Paged idea ${i + 1}`, tags: ["paged"] })));
     await page.reload();
-    // The first render holds the first screen's rows, the rest follow in the next task: wait for the whole page.
-    await rows(page).nth(49).waitFor();
+    await rows(page).first().waitFor();
     expect(await rows(page).count()).toBe(50);
     expect((await rowTitles(page))[0]).toBe("Paged idea 50");
-    // k with no current row goes to the last one: a row rendered after the first screen's.
+    // k with no current row goes to the last one.
     await page.keyboard.press("k");
     await page.waitForFunction('document.activeElement?.textContent === "Paged idea 1"', undefined, { timeout: 10_000 });
     const more = page.getByRole("button", { name: "Show more" });

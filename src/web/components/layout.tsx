@@ -26,13 +26,6 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const [paletteOpen, setPaletteOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
   const reviewTotal = useReviewTotal(path);
-  // The palette and the shortcuts help join the page the first time they open, not in the first render (a cold load
-  // builds the whole page in one task); the shortcuts that open them are registered from the start, so a key pressed
-  // before either exists opens it. Once shown they stay mounted, closed, as a dialog does.
-  const paletteUsed = useRef(false);
-  const helpUsed = useRef(false);
-  if (paletteOpen) paletteUsed.current = true;
-  if (helpOpen) helpUsed.current = true;
 
   useEffect(() => {
     if (path === "/search") setQ(query.get("q") ?? "");
@@ -108,8 +101,8 @@ export function Layout({ children }: { children: ComponentChildren }) {
       </header>
       <main id="main" tabIndex={-1}>{children}</main>
       <Toasts />
-      {paletteUsed.current && <CommandPalette open={paletteOpen} onClose={() => setPaletteOpen(false)} onToggleTheme={cycleTheme} onShowShortcuts={showShortcuts} />}
-      {helpUsed.current && <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} />}
+      <CommandPalette open={paletteOpen} onClose={() => setPaletteOpen(false)} onToggleTheme={cycleTheme} onShowShortcuts={showShortcuts} />
+      <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
     </div>
   );
 }

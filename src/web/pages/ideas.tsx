@@ -13,7 +13,6 @@ import { IdeaRow, type LooksLike } from "./ideas/idea-row";
 import { ListFoot, ListStates } from "./ideas/list-states";
 import { ArchiveDialog, BulkReportNotice, ListHead } from "./ideas/selection-parts";
 import { useIdeaList } from "./ideas/use-idea-list";
-import { useFirstScreen } from "./ideas/use-first-screen";
 import { useRowKeys } from "./ideas/use-row-keys";
 import { useSelection } from "./ideas/use-selection";
 
@@ -32,8 +31,7 @@ export function IdeasPage(_props: { params: Record<string, string> }) {
   const list = useIdeaList(listQuery(filters));
   const filterKey = `${filters.status ?? ""}|${filters.tag ?? ""}|${types ?? ""}`;
   const sel = useSelection(list, filterKey);
-  const shown = useFirstScreen(list.ideas);
-  const keys = useRowKeys(shown, filterKey, sel.toggle);
+  const keys = useRowKeys(list.ideas, filterKey, sel.toggle);
 
   const [tags, setTags] = useState<Tag[] | null>(null);
   const [looksLike, setLooksLike] = useState<Map<number, LooksLike>>(() => new Map());
@@ -88,7 +86,7 @@ export function IdeasPage(_props: { params: Record<string, string> }) {
             />
           )}
           <ul class="list idea-list" ref={keys.listRef} aria-label="Ideas" onKeyDown={keys.onListKey}>
-            {shown.map((idea) => (
+            {list.ideas.map((idea) => (
               <IdeaRow
                 key={idea.id}
                 idea={idea}
