@@ -193,11 +193,19 @@ export async function startDovecot(): Promise<Dovecot> {
       return c;
     },
     async append(raw, folder = "INBOX") {
-      const c = await d.client();
-      try {
-        await c.append(folder, raw);
-      } finally {
-        await c.logout().catch(() => c.close());
+      // Dovecot creates a fresh Maildir's INBOX on its first use. When the server under test opens it at the same
+      // moment, one of the two creations loses and Dovecot refuses this APPEND with [ALREADYEXISTS] (seen in CI). The
+      // refused APPEND stored nothing, and INBOX now exists, so it is sent again.
+      for (let attempt = 1; ; attempt++) {
+        const c = await d.client();
+        try {
+          await c.append(folder, raw);
+          return;
+        } catch (e) {
+          if ((e as { serverResponseCode?: string }).serverResponseCode !== "ALREADYEXISTS" || attempt >= 3) throw e;
+        } finally {
+          await c.logout().catch(() => c.close());
+        }
       }
     },
     async list(folder) {
