@@ -155,6 +155,15 @@ export async function waitForDrain(dataDir: string, timeoutMs = 600_000): Promis
   }
 }
 
+/** The p-quantile of `xs` by nearest rank (NaN when empty). */
+export function quantile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))] ?? NaN;
+}
+
+/** A latency in ms as the tables print it: whole above 100, one decimal below. */
+export const fmtMs = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
+
 export function row(bench: string, metric: string, value: number, unit: string, extra: Partial<Row> = {}): Row {
   return { bench, metric, value, unit, ...extra };
 }

@@ -16,7 +16,7 @@ import { Database } from "bun:sqlite";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { BUN, machine, ROOT, spawnServer, tempDir, type Child } from "./lib";
+import { BUN, fmtMs, machine, quantile, ROOT, spawnServer, tempDir, type Child } from "./lib";
 import type { Seeded, SeededAccount } from "./sizing-seed";
 
 const arg = (name: string, fallback: string) => {
@@ -179,11 +179,8 @@ async function run(side: string, tree: string): Promise<Run> {
   }
 }
 
-const q = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))] ?? NaN;
-};
-const f = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
+const q = quantile;
+const f = fmtMs;
 
 const baseTree = baselineTree();
 const runs: Run[] = [];

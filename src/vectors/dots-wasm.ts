@@ -6,6 +6,7 @@
 // run, scratch benchmark), so the fit is ~4× shorter in the subjects worker. Written out byte by byte as
 // hamming-wasm.ts is (no toolchain, nothing fetched); where WebAssembly SIMD is missing, kmeans.ts falls back to
 // JavaScript. Its sums are float32 (JavaScript's are float64): the same input gives the same subjects on one build.
+import { oneKernelModule } from "./wasm-module";
 
 /**
  * dots(point, means, C, dim4, out): for j < C, stores Σ_i point[i] · mean_j[i] as a float32 at out + 4j; `point` and
@@ -40,19 +41,7 @@ const BODY = [
   0x0b, // end function
 ];
 
-/** An unsigned LEB128 number (sections and bodies here may pass 127 bytes). */
-const leb = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...leb(n >> 7)]);
-const section = (id: number, bytes: number[]) => [id, ...leb(bytes.length), ...bytes];
-const name = (s: string) => [s.length, ...Array.from(s, (c) => c.charCodeAt(0))];
-
-const BYTES = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
-  ...section(1, [0x01, 0x60, 0x05, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00]), // types: (i32 × 5) → ()
-  ...section(2, [0x01, ...name("env"), ...name("mem"), 0x02, 0x00, 0x01]), // imports: env.mem, ≥ 1 page
-  ...section(3, [0x01, 0x00]), // functions: #0 has type 0
-  ...section(7, [0x01, ...name("dots"), 0x00, 0x00]), // exports: "dots" = function 0
-  ...section(10, [0x01, ...leb(BODY.length), ...BODY]), // code: one body
-]);
+const BYTES = oneKernelModule("dots", BODY);
 
 let compiled: WebAssembly.Module | null | undefined;
 

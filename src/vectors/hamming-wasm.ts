@@ -4,6 +4,7 @@
 // (5.5 ms at 100,000 ideas, most of a quantized KNN's coarse pass). WebAssembly's `i64.popcnt` is one CPU
 // instruction. The module is written out byte by byte below (no toolchain, nothing fetched), validated by
 // WebAssembly.Module on first use, and its result is held to the JavaScript version by test/search/hamming.test.ts.
+import { oneKernelModule } from "./wasm-module";
 
 /**
  * hamming(codes, n, words64, query, out): for each of the `n` codes stored back to back from byte `codes`, each
@@ -34,21 +35,7 @@ const BODY = [
   0x0b, // end function
 ];
 
-/** A section: its id, then its length (one byte: every section here is shorter than 128 bytes), then its bytes. */
-const section = (id: number, bytes: number[]) => {
-  if (bytes.length > 127) throw new Error("hamming-wasm: a section outgrew its one-byte length");
-  return [id, bytes.length, ...bytes];
-};
-const name = (s: string) => [s.length, ...Array.from(s, (c) => c.charCodeAt(0))];
-
-const BYTES = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
-  ...section(1, [0x01, 0x60, 0x05, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00]), // types: (i32 × 5) → ()
-  ...section(2, [0x01, ...name("env"), ...name("mem"), 0x02, 0x00, 0x01]), // imports: env.mem, ≥ 1 page
-  ...section(3, [0x01, 0x00]), // functions: #0 has type 0
-  ...section(7, [0x01, ...name("hamming"), 0x00, 0x00]), // exports: "hamming" = function 0
-  ...section(10, [0x01, BODY.length, ...BODY]), // code: one body
-]);
+const BYTES = oneKernelModule("hamming", BODY);
 
 let compiled: WebAssembly.Module | null = null;
 
