@@ -214,6 +214,11 @@ describe("the compiled executable, alone in an empty directory", () => {
         throw e;
       }
       server = null;
+    } catch (e) {
+      // Dovecot's own account too (a session it killed, a refused command), before its folder is removed.
+      const log = join(d.dir, "dovecot.log");
+      if (existsSync(log)) console.error(`dovecot log:\n${readFileSync(log, "utf8").slice(-4000)}`);
+      throw e;
     } finally {
       await d.destroy();
     }
