@@ -77,6 +77,22 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     return reindex.prepare(state);
   }
 
+  /**
+   * What a full pass works on, read the same way before its transaction (prepareJob) and in it (applyJob): the idea
+   * (null: gone) and, when it is live and a generation serves, that generation's store and whether the account's
+   * steps wait for the re-scoring pass. That is decided once per account and batch, at its first job and before the
+   * batch stores any of its vectors (rescore.ts counts them as `added`).
+   */
+  function fullPass(batch: Batch, ideaId: number, accounts: Map<string, boolean>, added: Map<string, number>) {
+    const idea = repo.idea(ideaId);
+    if (!idea) return null;
+    const serving = servingGeneration(batch.state, models);
+    if (idea.is_archived || !serving) return { idea, serving: null };
+    const store = vectorStore(db, serving);
+    if (!accounts.has(idea.user_id)) accounts.set(idea.user_id, deferSteps(store, idea.user_id, added.get(idea.user_id) ?? 0));
+    return { idea, serving: { gen: serving.gen, store, deferred: accounts.get(idea.user_id)! } };
+  }
+
   function applyJob(batch: Batch, job: JobRow, now: string, accounts: Map<string, boolean>, added: Map<string, number>): void {
     const items = batch.items.get(job.id) ?? [];
     db.transaction(() => {
@@ -84,27 +100,24 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
         for (const item of items) if (item.kind !== "tag" || repo.tag(item.id)) storeItem(db, repo, batch, item);
         return;
       }
-      const idea = repo.idea(job.idea_id);
-      if (!idea) return;
+      const pass = fullPass(batch, job.idea_id, accounts, added);
+      if (!pass) return;
+      const { idea, serving } = pass;
       if (idea.is_archived) {
         removeIdeaVectors(db, job.idea_id);
         return;
       }
       const item = items.find((i) => i.kind === "idea");
       if (item) storeItem(db, repo, batch, item);
-      const serving = servingGeneration(batch.state, models);
       if (!serving) return;
-      const store = vectorStore(db, serving);
-      const vector = (item && freshVector(batch, serving.gen, item)) ?? store.ideaVector(idea.id);
+      const vector = (item && freshVector(batch, serving.gen, item)) ?? serving.store.ideaVector(idea.id);
       if (!vector) return;
-      // Decided once per account and batch, before its first vector of the batch is stored (rescore.ts; prepareJob).
-      if (!accounts.has(idea.user_id)) accounts.set(idea.user_id, deferSteps(store, idea.user_id, added.get(idea.user_id) ?? 0));
-      if (accounts.get(idea.user_id)) {
-        store.markDirty(idea.user_id);
+      if (serving.deferred) {
+        serving.store.markDirty(idea.user_id);
         return;
       }
       const settings = parseSettings(idea.settings_json);
-      runIdeaSteps({ repo, relations, store, now, plan: effectivePlan(idea, deps.clock()), settings }, idea, vector);
+      runIdeaSteps({ repo, relations, store: serving.store, now, plan: effectivePlan(idea, deps.clock()), settings }, idea, vector);
     })();
   }
 
@@ -115,13 +128,9 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
    */
   async function prepareJob(batch: Batch, job: JobRow, accounts: Map<string, boolean>, added: Map<string, number>): Promise<void> {
     if (job.kind !== "full" || job.idea_id === null || batch.failed.has(job.id)) return;
-    const idea = repo.idea(job.idea_id);
-    const serving = servingGeneration(batch.state, models);
-    if (!idea || idea.is_archived || !serving) return;
-    const store = vectorStore(db, serving);
-    if (!accounts.has(idea.user_id)) accounts.set(idea.user_id, deferSteps(store, idea.user_id, added.get(idea.user_id) ?? 0));
-    if (accounts.get(idea.user_id)) return;
-    const ready = store.subjectsReady(idea.user_id, (error) => log.warn("subjects worker failed; fitting on the pipeline's thread", { error }));
+    const pass = fullPass(batch, job.idea_id, accounts, added);
+    if (!pass?.serving || pass.serving.deferred) return;
+    const ready = pass.serving.store.subjectsReady(pass.idea.user_id, (error) => log.warn("subjects worker failed; fitting on the pipeline's thread", { error }));
     if (ready) await ready;
   }
 
