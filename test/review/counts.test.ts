@@ -2,7 +2,7 @@
 // connections counted.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
-import { newIdea, seedDetection, seedRelation } from "../fixtures/seed";
+import { archiveIdea, newIdea, seedDetection, seedIdeas, seedRelation } from "../fixtures/seed";
 
 const t = makeApp({ now: "2026-03-01T00:00:00Z" });
 afterAll(() => t.close());
@@ -57,6 +57,38 @@ describe("GET /review/counts", () => {
     const fresh = await makeUser(t, { plan: "pro" });
     expect(await get(fresh, "/review/counts")).toEqual({ counts: { stale: 0, connections: 0, duplicates: 0, total: 0 }, connection_ids: [], stale_threshold_days: 30 });
     expect(await call(t, "GET", "/review/counts")).toMatchObject({ status: 401, body: { error: "Unauthorized" } });
+  });
+});
+
+describe("GET /review/counts on a large account", () => {
+  test("hundreds of connections and detections: the counts are the lengths of GET /review's groups", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    // 400 ideas: captured or moved on, updated before or inside the 30-day threshold; every 25th archived afterwards,
+    // so connections and detections touching it drop out of both answers.
+    const ids = seedIdeas(t, u, 400, (i) => ({
+      status: i % 3 === 0 ? "exploring" : "captured",
+      created_at: "2026-01-01 00:00:00",
+      updated_at: i % 2 === 0 ? "2026-01-15 00:00:00" : "2026-02-20 00:00:00",
+    }));
+    for (let i = 0; i + 2 < ids.length; i++) {
+      // One pair inside the 7-day window, one before it.
+      seedRelation(t, u, { source: ids[i], target: ids[i + 1], created_at: `2026-02-${String(23 + (i % 6)).padStart(2, "0")} 00:00:00` });
+      seedRelation(t, u, { source: ids[i], target: ids[i + 2], created_at: "2026-02-10 00:00:00" });
+    }
+    const detections = Array.from({ length: ids.length - 3 }, (_, i) => seedDetection(t, u, ids[i + 3], ids[i], 0.5 + (i % 40) / 100));
+    for (let i = 0; i < ids.length; i += 25) archiveIdea(t, ids[i]);
+    for (const d of detections.slice(0, 10)) await call(t, "POST", `/ideas/duplicates/${d}/dismiss`, { key: u.key });
+
+    const queue = await get(u, "/review");
+    const counts = await get(u, "/review/counts");
+    const lengths = { stale: queue.stale.length, connections: queue.connections.length, duplicates: queue.duplicates.length };
+    expect(counts.counts).toEqual({ ...lengths, total: lengths.stale + lengths.connections + lengths.duplicates });
+    expect(counts.counts).toEqual(queue.counts);
+    expect(counts.connection_ids).toEqual(queue.connections.map((c: { id: number }) => c.id));
+    // What the account holds, so the equalities above compare hundreds of rows, not empty groups.
+    expect(lengths.connections, JSON.stringify(lengths)).toBeGreaterThan(300);
+    expect(lengths.duplicates, JSON.stringify(lengths)).toBeGreaterThan(300);
+    expect(lengths.stale, JSON.stringify(lengths)).toBeGreaterThan(100);
   });
 });
 

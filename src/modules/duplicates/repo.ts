@@ -48,6 +48,12 @@ export interface SummaryRow {
   created_at: string;
 }
 
+// Detections with both ideas live, before the WHERE: one definition for every listing, the count and the lookup.
+const PENDING_FROM = `FROM duplicate_detections d
+     JOIN ideas a ON a.id = d.idea_id AND a.is_archived = 0
+     JOIN ideas b ON b.id = d.duplicate_of_id AND b.is_archived = 0`;
+const ACCOUNT_PENDING = "WHERE d.user_id = ? AND d.status = 'pending'";
+
 // A pending detection with both ideas' previews (live ideas only), before its WHERE: one definition for every listing.
 // substr counts characters (not bytes) on TEXT, so previews never split a multi-byte character.
 const PENDING_VIEW = `SELECT d.id, d.user_id,
@@ -57,16 +63,15 @@ const PENDING_VIEW = `SELECT d.id, d.user_id,
             substr(b.body, 1, ${BODY_PREVIEW_CHARS}) AS duplicate_body, b.status AS duplicate_status,
             b.source AS duplicate_source, b.created_at AS duplicate_created_at,
             d.similarity_score, d.status, d.created_at
-     FROM duplicate_detections d
-     JOIN ideas a ON a.id = d.idea_id AND a.is_archived = 0
-     JOIN ideas b ON b.id = d.duplicate_of_id AND b.is_archived = 0`;
+     ${PENDING_FROM}`;
 
 export function createDuplicatesRepo(db: Db) {
   const pending = db.query<DetectionView, [string]>(
     `${PENDING_VIEW}
-     WHERE d.user_id = ? AND d.status = 'pending'
+     ${ACCOUNT_PENDING}
      ORDER BY d.similarity_score DESC, d.created_at DESC, d.id DESC`,
   );
+  const pendingCount = db.query<{ n: number }, [string]>(`SELECT count(*) AS n ${PENDING_FROM} ${ACCOUNT_PENDING}`);
   // The same rows, only those with either idea among the given ids (a JSON array): what a page of the list badges.
   const pendingFor = db.query<DetectionView, [string, string, string]>(
     `${PENDING_VIEW}
@@ -100,10 +105,7 @@ export function createDuplicatesRepo(db: Db) {
   );
   // A detection whose idea was archived meanwhile is resolved for every purpose: it no longer shows and cannot be acted on.
   const actionable = db.query<DetectionRow, [string, number]>(
-    `SELECT d.* FROM duplicate_detections d
-     JOIN ideas a ON a.id = d.idea_id AND a.is_archived = 0
-     JOIN ideas b ON b.id = d.duplicate_of_id AND b.is_archived = 0
-     WHERE d.user_id = ? AND d.id = ? AND d.status = 'pending'`,
+    `SELECT d.* ${PENDING_FROM} WHERE d.user_id = ? AND d.id = ? AND d.status = 'pending'`,
   );
   const resolve = db.query("UPDATE duplicate_detections SET status = ?, resolved_at = ? WHERE id = ? AND status = 'pending'");
   const insert = db.query<{ id: number }, Record<string, string | number>>(
@@ -114,6 +116,8 @@ export function createDuplicatesRepo(db: Db) {
 
   return {
     listPending: (userId: string) => pending.all(userId),
+    /** How many `listPending` lists. */
+    countPending: (userId: string) => pendingCount.get(userId)!.n,
     /** Pending detections where either idea is one of `ideaIds` (the index on each side finds them). */
     listPendingFor: (userId: string, ideaIds: number[]) => {
       const ids = JSON.stringify(ideaIds);

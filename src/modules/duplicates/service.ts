@@ -27,6 +27,11 @@ export function createDuplicatesService(deps: Deps) {
       return { duplicates: ideaIds === undefined ? repo.listPending(userId) : ideaIds.length ? repo.listPendingFor(userId, ideaIds) : [] };
     },
 
+    /** How many `list` gives without `ideaIds` (the review queue's count), without building the list. */
+    count(userId: string, plan: Plan): number {
+      return plan === "pro" ? repo.countPending(userId) : 0;
+    },
+
     /**
      * What a badge needs (docs/ideas.md, "Duplicate summary of given ideas"): per given idea with pending detections,
      * their count and the closest one. `idea_ids` is required here (the whole account's summary is not offered); Free

@@ -18,29 +18,38 @@ export interface ConnectionRow {
   target_title: string;
 }
 
+// Each group's FROM and WHERE once, for its listing (GET /review) and its count (GET /review/counts): the two agree by
+// construction.
+// Only captured ideas can be stale; one that moved on never comes back, whatever its date.
+const STALE = `FROM ideas WHERE user_id = ? AND is_archived = 0 AND status = 'captured' AND updated_at < ?`;
+const CONNECTIONS = `FROM live_relations r
+     JOIN ideas s ON s.id = r.source_idea_id
+     JOIN ideas g ON g.id = r.target_idea_id
+     WHERE r.user_id = ? AND r.created_at >= ? AND r.imported = 0`;
+const CONNECTIONS_ORDER = "ORDER BY r.created_at DESC, r.id DESC";
+
 export function createReviewRepo(db: Db) {
-  // Only captured ideas can be stale; one that moved on never comes back, whatever its date.
   const stale = db.query<StaleRow, [string, string]>(
-    `SELECT id, number, title, body, status, source, updated_at FROM ideas
-     WHERE user_id = ? AND is_archived = 0 AND status = 'captured' AND updated_at < ?
-     ORDER BY updated_at ASC, id ASC`,
+    `SELECT id, number, title, body, status, source, updated_at ${STALE} ORDER BY updated_at ASC, id ASC`,
   );
+  const staleCount = db.query<{ n: number }, [string, string]>(`SELECT count(*) AS n ${STALE}`);
   const connections = db.query<ConnectionRow, [string, string]>(
     `SELECT r.id, r.relation_type, r.score, r.created_by, r.created_at,
             s.id AS source_idea_id, s.number AS source_number, s.title AS source_title,
             g.id AS target_idea_id, g.number AS target_number, g.title AS target_title
-     FROM live_relations r
-     JOIN ideas s ON s.id = r.source_idea_id
-     JOIN ideas g ON g.id = r.target_idea_id
-     WHERE r.user_id = ? AND r.created_at >= ? AND r.imported = 0
-     ORDER BY r.created_at DESC, r.id DESC`,
+     ${CONNECTIONS} ${CONNECTIONS_ORDER}`,
   );
+  const connectionIds = db.query<{ id: number }, [string, string]>(`SELECT r.id ${CONNECTIONS} ${CONNECTIONS_ORDER}`);
   const touch = db.query("UPDATE ideas SET updated_at = ? WHERE user_id = ? AND id = ?");
   return {
     /** Captured, live ideas last updated strictly before `cutoff`, oldest first. */
     stale: (userId: string, cutoff: string) => stale.all(userId, cutoff),
+    /** How many `stale` lists. */
+    countStale: (userId: string, cutoff: string) => staleCount.get(userId, cutoff)!.n,
     /** Relations created at or after `since` whose two ends are live, newest first; an import's are not new. */
     connectionsSince: (userId: string, since: string) => connections.all(userId, since),
+    /** The ids of what `connectionsSince` lists, in its order. */
+    connectionIdsSince: (userId: string, since: string) => connectionIds.all(userId, since).map((r) => r.id),
     /** Sets updated_at only; false when the idea is not the caller's. */
     touch: (userId: string, ideaId: number, now: string) => touch.run(now, userId, ideaId).changes > 0,
   };

@@ -17,36 +17,49 @@ export function createReviewService(deps: Deps) {
   const users = createUsersRepo(deps.db);
   const duplicates = createDuplicatesService(deps);
 
+  /** What the queue is read against: the account's stale threshold and the two windows' starts. */
+  function windowOf(userId: string) {
+    const user = users.findById(userId);
+    if (!user) throw notFound("User not found");
+    const threshold = parseSettings(user.settings_json).stale_threshold_days;
+    const now = deps.clock();
+    return { now, threshold, staleBefore: toStamp(addDays(now, -threshold)), connectionsSince: toStamp(addDays(now, -CONNECTIONS_WINDOW_DAYS)) };
+  }
+
+  const countsOf = (stale: number, connections: number, duplicates: number) => ({ stale, connections, duplicates, total: stale + connections + duplicates });
+
   return {
     queue(userId: string, plan: Plan) {
-      const user = users.findById(userId);
-      if (!user) throw notFound("User not found");
-      const threshold = parseSettings(user.settings_json).stale_threshold_days;
-      const now = deps.clock();
-      const stale = repo.stale(userId, toStamp(addDays(now, -threshold))).map((r) => ({
+      const w = windowOf(userId);
+      const stale = repo.stale(userId, w.staleBefore).map((r) => ({
         ...r,
         // whole days since the last update, rounded down
-        days_stale: Math.floor((now.getTime() - fromStamp(r.updated_at).getTime()) / DAY_MS),
+        days_stale: Math.floor((w.now.getTime() - fromStamp(r.updated_at).getTime()) / DAY_MS),
       }));
-      const connections = repo.connectionsSince(userId, toStamp(addDays(now, -CONNECTIONS_WINDOW_DAYS)));
+      const connections = repo.connectionsSince(userId, w.connectionsSince);
       const dups = duplicates.list(userId, plan).duplicates;
       return {
         stale,
         connections,
         duplicates: dups,
-        counts: { stale: stale.length, connections: connections.length, duplicates: dups.length, total: stale.length + connections.length + dups.length },
-        stale_threshold_days: threshold,
+        counts: countsOf(stale.length, connections.length, dups.length),
+        stale_threshold_days: w.threshold,
       };
     },
 
     /**
-     * The queue's counts without its items (docs/ideas.md, "Review counts"): what a badge shows. The same reading as
-     * `queue`, so the numbers always agree; `connection_ids` lets a client that hides connections itself (the web
-     * app's "kept") count them out.
+     * The queue's counts without its items (docs/ideas.md, "Review counts"): what a badge shows. Counted in SQL over
+     * the queue's own FROM and WHERE (repo.ts), against the same window, so the numbers always agree with `queue`;
+     * `connection_ids` lets a client that hides connections itself (the web app's "kept") count them out.
      */
     counts(userId: string, plan: Plan) {
-      const q = this.queue(userId, plan);
-      return { counts: q.counts, connection_ids: q.connections.map((c) => c.id), stale_threshold_days: q.stale_threshold_days };
+      const w = windowOf(userId);
+      const connectionIds = repo.connectionIdsSince(userId, w.connectionsSince);
+      return {
+        counts: countsOf(repo.countStale(userId, w.staleBefore), connectionIds.length, duplicates.count(userId, plan)),
+        connection_ids: connectionIds,
+        stale_threshold_days: w.threshold,
+      };
     },
 
     /** "Keep": the idea leaves the stale group for another threshold period; nothing but updated_at changes. */
