@@ -1,7 +1,7 @@
 // Shared by the operations benchmarks (http, capture, coldstart, run): server processes, load runs, result rows.
 import autocannon from "autocannon";
 import { Database } from "bun:sqlite";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -153,6 +153,35 @@ export async function waitForDrain(dataDir: string, timeoutMs = 600_000): Promis
   } finally {
     db.close();
   }
+}
+
+/**
+ * A revision's tree unpacked in `dir` (created), with this checkout's node_modules: the baseline of a before/after
+ * benchmark (git archive: nothing in the worktree changes).
+ */
+export function revisionTree(rev: string, dir: string): string {
+  mkdirSync(dir);
+  const archive = Bun.spawnSync(["git", "archive", rev], { cwd: ROOT });
+  if (archive.exitCode !== 0) throw new Error(`git archive ${rev}: ${archive.stderr}`);
+  Bun.spawnSync(["tar", "-x", "-C", dir], { stdin: archive.stdout });
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  return dir;
+}
+
+export type Side = "product" | "baseline";
+
+/**
+ * `rounds` rounds of one run of each side: the product (this tree) and the baseline tree, alternating, the order
+ * swapped each round (baseline first in the first), so a neighbour's burst of load does not fall on one side only.
+ * The results in the order they ran.
+ */
+export async function alternating<R>(rounds: number, baseTree: string, run: (side: Side, tree: string) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const order: Array<[Side, string]> = r % 2 === 0 ? [["baseline", baseTree], ["product", ROOT]] : [["product", ROOT], ["baseline", baseTree]];
+    for (const [side, tree] of order) out.push(await run(side, tree));
+  }
+  return out;
 }
 
 /** The p-quantile of `xs` by nearest rank (NaN when empty). */

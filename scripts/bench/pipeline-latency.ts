@@ -13,10 +13,10 @@
 // 2. burst: --burst captures sent at once (16 at a time), lists and probe going on until the job queue is empty.
 // The probe's latency is the event loop's stall as a request meets it (the file costs well under a millisecond).
 import { Database } from "bun:sqlite";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { BUN, fmtMs, machine, quantile, ROOT, spawnServer, tempDir, type Child } from "./lib";
+import { alternating, BUN, fmtMs, machine, quantile, revisionTree, ROOT, spawnServer, tempDir, type Child } from "./lib";
 import type { Seeded, SeededAccount } from "./sizing-seed";
 
 const arg = (name: string, fallback: string) => {
@@ -35,17 +35,6 @@ if (!DATA || !existsSync(join(DATA, "sizing-seeded.json"))) throw new Error("--d
 const seeded: Seeded = JSON.parse(readFileSync(join(DATA, "sizing-seeded.json"), "utf8"));
 const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 const work = tempDir("idearepo-bench-pipeline-latency-");
-
-/** The baseline revision's tree, with this checkout's node_modules (git archive: nothing in the worktree changes). */
-function baselineTree(): string {
-  const dir = join(work, "base");
-  mkdirSync(dir);
-  const archive = Bun.spawnSync(["git", "archive", BASE_REV], { cwd: ROOT });
-  if (archive.exitCode !== 0) throw new Error(`git archive ${BASE_REV}: ${archive.stderr}`);
-  Bun.spawnSync(["tar", "-x", "-C", dir], { stdin: archive.stdout });
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
-  return dir;
-}
 
 let seed = 11;
 const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
@@ -182,14 +171,9 @@ async function run(side: string, tree: string): Promise<Run> {
 const q = quantile;
 const f = fmtMs;
 
-const baseTree = baselineTree();
-const runs: Run[] = [];
+let runs: Run[] = [];
 try {
-  for (let r = 0; r < ROUNDS; r++) {
-    // Alternating, the order swapped each round, so a neighbour's burst of load does not fall on one side only.
-    const order: Array<[string, string]> = r % 2 === 0 ? [["baseline", baseTree], ["product", ROOT]] : [["product", ROOT], ["baseline", baseTree]];
-    for (const [side, tree] of order) runs.push(await run(side, tree));
-  }
+  runs = await alternating(ROUNDS, revisionTree(BASE_REV, join(work, "base")), run);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

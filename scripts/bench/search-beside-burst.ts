@@ -8,10 +8,10 @@
 // that tree), --seed captures drained so searches have vectors, a warm-up; then --burst captures with a paragraph each
 // sent at once (16 at a time) while a semantic search (GET /ideas/search?mode=semantic) is sent every --every ms,
 // whether or not the previous ones were answered, until GET /health reports no embedding pending.
-import { mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { BUN, flag, fmtMs, machine, quantile, ROOT, spawnServer, tempDir, type Child } from "./lib";
+import { alternating, BUN, flag, fmtMs, machine, quantile, revisionTree, ROOT, spawnServer, tempDir, type Child } from "./lib";
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -30,16 +30,6 @@ const SEED = flag("seed", 100);
 const SEARCH_EVERY_MS = flag("every", 500);
 const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 const work = tempDir("idearepo-bench-search-burst-");
-
-function baselineTree(): string {
-  const dir = join(work, "base");
-  mkdirSync(dir);
-  const archive = Bun.spawnSync(["git", "archive", BASE_REV], { cwd: ROOT });
-  if (archive.exitCode !== 0) throw new Error(`git archive ${BASE_REV}: ${archive.stderr}`);
-  Bun.spawnSync(["tar", "-x", "-C", dir], { stdin: archive.stdout });
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
-  return dir;
-}
 
 const SUBJECTS = ["garden", "bread", "bicycle", "budget", "piano", "camping", "kitchen", "library", "market", "school", "podcast", "repair"];
 const THINGS = ["planner", "checklist", "workshop", "tracker", "guide", "club", "kit", "map", "newsletter", "swap"];
@@ -135,18 +125,13 @@ async function run(side: string, tree: string): Promise<Run> {
 const q = quantile;
 const f = fmtMs;
 
-const baseTree = baselineTree();
-const runs: Run[] = [];
+let runs: Run[] = [];
 try {
-  for (let r = 0; r < ROUNDS; r++) {
-    // Alternating, the order swapped each round, so a neighbour's burst of load does not fall on one side only.
-    const order: Array<[string, string]> = r % 2 === 0 ? [["baseline", baseTree], ["product", ROOT]] : [["product", ROOT], ["baseline", baseTree]];
-    for (const [side, tree] of order) {
-      const one = await run(side, tree);
-      log(`${side}: ${one.searches.length} searches, p50 ${f(q(one.searches, 0.5))} / p99 ${f(q(one.searches, 0.99))} ms, drained in ${one.drainS.toFixed(1)} s, load ${one.load.toFixed(1)}`);
-      runs.push(one);
-    }
-  }
+  runs = await alternating(ROUNDS, revisionTree(BASE_REV, join(work, "base")), async (side, tree) => {
+    const one = await run(side, tree);
+    log(`${side}: ${one.searches.length} searches, p50 ${f(q(one.searches, 0.5))} / p99 ${f(q(one.searches, 0.99))} ms, drained in ${one.drainS.toFixed(1)} s, load ${one.load.toFixed(1)}`);
+    return one;
+  });
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
