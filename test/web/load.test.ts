@@ -84,7 +84,8 @@ describeBrowser("cold load", () => {
     for (const who of ["ann", "bob"]) {
       const email = `${who}${Math.random().toString(36).slice(2, 8)}@example.com`;
       const key = createAccount(server, email, "correct horse battery");
-      const title = `${who}'s private idea </script><script>alert(1)</script> <!--`;
+      // A replacement pattern of String.replace ($` the text before, $' after, $& the match) stays text too.
+      const title = `${who}'s private idea </script><script>alert(1)</script> <!-- $\` $' $& $$`;
       expect((await api(server.base, key, "POST", "/ideas", { title })).status).toBe(201);
       people.push({ email, title, cookie: await login(email) });
     }

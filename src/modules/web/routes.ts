@@ -17,6 +17,43 @@ function respond(request: Request, asset: WebAsset, cache: string, extra: Record
   return new Response(request.method === "HEAD" ? null : (gzip ? asset.gzip! : asset.body), { headers });
 }
 
+/** The shell's bytes before and after its boot data: everything but the data is spliced as bytes. */
+interface ShellParts {
+  head: Uint8Array;
+  tail: Uint8Array;
+}
+
+const encoder = new TextEncoder();
+/** Per shell asset (one per build, made on its first request): cut once, at its first `</body>`. */
+const cutShells = new WeakMap<WebAsset, ShellParts | null>();
+
+/** null: a shell with no `</body>` (never made by the bundler) goes out as it is. */
+function shellParts(shell: WebAsset): ShellParts | null {
+  let parts = cutShells.get(shell);
+  if (parts === undefined) {
+    const html = new TextDecoder().decode(shell.body);
+    const at = html.indexOf("</body>");
+    parts = at < 0 ? null : {
+      head: encoder.encode(`${html.slice(0, at)}<script type="application/json" id="${BOOT_ELEMENT_ID}">`),
+      tail: encoder.encode(`</script>${html.slice(at)}`),
+    };
+    cutShells.set(shell, parts);
+  }
+  return parts;
+}
+
+/** The shell with `json` inline, before `</body>`. */
+function withBootData(shell: WebAsset, json: string): Uint8Array<ArrayBuffer> {
+  const parts = shellParts(shell);
+  if (!parts) return new Uint8Array(shell.body);
+  const data = encoder.encode(json);
+  const out = new Uint8Array(parts.head.length + data.length + parts.tail.length);
+  out.set(parts.head);
+  out.set(data, parts.head.length);
+  out.set(parts.tail, parts.head.length + data.length);
+  return out;
+}
+
 /**
  * A signed-in browser's shell: the boot data inline, before the app's script (which runs deferred, after parsing).
  * Per person, so never stored by any cache (`no-store`, and no ETag to revalidate against). Gzipped per answer: it
@@ -24,10 +61,9 @@ function respond(request: Request, asset: WebAsset, cache: string, extra: Record
  * no secret to find in it (src/http/compression.ts).
  */
 function signedInShell(request: Request, shell: WebAsset, boot: BootData, link: string): Response {
-  const html = new TextDecoder().decode(shell.body).replace("</body>", `<script type="application/json" id="${BOOT_ELEMENT_ID}">${boot.json}</script></body>`);
   const headers: Record<string, string> = { ...PAGE_HEADERS, "content-type": shell.type, "cache-control": "no-store", vary: "accept-encoding, cookie" };
   if (link) headers.link = link;
-  const body = new TextEncoder().encode(html);
+  const body = withBootData(shell, boot.json);
   const gzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
   if (gzip) headers["content-encoding"] = "gzip";
   return new Response(request.method === "HEAD" ? null : (gzip ? Bun.gzipSync(body, { level: 6 }) : body), { headers });
