@@ -43,7 +43,7 @@ import { createBootData } from "./modules/web/boot-data";
 import { mailCaptureRoutes } from "./modules/mail-capture/routes";
 import { mailCaptureHealth } from "./mail/capture-reader";
 import { metricsRoutes } from "./modules/metrics/routes";
-import { collectProcessMetrics, recordRequest } from "./metrics/registry";
+import { loadMetrics, recordRequest } from "./metrics/registry";
 import { durableAnswer } from "./http/durable-answer";
 
 const started = new WeakMap<Request, number>();
@@ -84,9 +84,10 @@ export function createApp(deps: Deps) {
     const refusing = durable?.refusing();
     return refusing && h.writable ? { ...h, writable: false, error: refusing } : h;
   };
-  // Off: the request path pays one boolean test (docs/performance.md has both figures).
+  // Off: the request path pays one boolean test (docs/performance.md has both figures), and prom-client is never
+  // loaded. On: loaded now (the server awaited it already; records made before it is in wait in its backlog).
   const metricsOn = deps.config.metrics.enabled;
-  if (metricsOn) collectProcessMetrics();
+  if (metricsOn) void loadMetrics();
   const api = new Elysia({ prefix: API_PREFIX })
     .use(healthRoutes(deps, () => ({ ...embeddingsHealth(deps.db), storage: storageHealth(), mail_capture: mailCaptureHealth(deps) })))
     .use(setupRoutes(deps))

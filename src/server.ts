@@ -5,6 +5,7 @@ import { GROUP_COMMIT, openDb } from "./db/open";
 import { createDurabilityBarrier } from "./db/durable";
 import { noEngines, type Deps } from "./deps";
 import { createApp } from "./app";
+import { loadMetrics } from "./metrics/registry";
 import { createLogger } from "./lib/log";
 import { systemClock } from "./lib/time";
 import { dbPath } from "./cli/context";
@@ -54,6 +55,8 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   const checkpointer = startCheckpointer(db, dbPath(config), log);
   const durable = groupCommit ? createDurabilityBarrier(db, `${dbPath(config)}-wal`) : null;
   const deps: Deps = { config, db, clock: systemClock, log, engines: { ...noEngines(), durable } };
+  // prom-client only when metrics are on (docs/performance.md, "Server footprint"); in before the first event.
+  if (config.metrics.enabled) await loadMetrics();
   const processes: BackgroundProcess[] = [];
   for (const make of BACKGROUND_PROCESSES) {
     const s = make(deps);

@@ -7,7 +7,7 @@ import { JOB_KINDS, countJobs, pendingJobsByKind } from "../jobs/queue";
 import { fromStamp } from "../lib/time";
 import { embeddingsHealth } from "../pipeline/health";
 import type { StorageMonitor } from "../db/storage";
-import { metrics, registry } from "./registry";
+import { loadMetrics } from "./registry";
 
 const fileBytes = (path: string) => {
   try {
@@ -19,6 +19,7 @@ const fileBytes = (path: string) => {
 
 /** Sets the point-in-time gauges and renders every metric; a few indexed counts, run at the scraper's pace. */
 export async function scrapeMetrics(deps: Deps, storage: Pick<StorageMonitor, "health">): Promise<string> {
+  const { metrics, registry } = await loadMetrics();
   const now = deps.clock().getTime();
   const pending = new Map(pendingJobsByKind(deps.db).map((r) => [r.kind, r]));
   let oldest = 0;

@@ -100,6 +100,8 @@ describe("the compiled executable, alone in an empty directory", () => {
     const coldStartMs = Math.round(performance.now() - t0);
     expect(health.status).toBe(200);
     expect(health.body.status).toBe("ok");
+    // Metrics are off by default (prom-client is not even loaded then): the JSON 404.
+    expect((await fetch(`${server.base}/metrics`)).status).toBe(404);
     // The web app is inside the executable: its shell for a deep link, and every file the shell names.
     const shell = await fetch(`${server.base}/ideas/1`);
     expect(shell.status).toBe(200);
@@ -169,6 +171,30 @@ describe("the compiled executable, alone in an empty directory", () => {
     expect(server.logs.at(-1)).toContain('"stopped"');
     server = null;
   }, 180_000);
+
+  // prom-client is imported only when metrics are on (src/metrics/registry.ts): that import works inside the binary.
+  test("serve with metrics on: /metrics answers in the Prometheus text format, requests and process figures included", async () => {
+    const dataDir = join(home, "metrics-data");
+    // An account first: an empty data dir would log the first-run setup code (a warning).
+    expect(runCommand(["users", "create", "--email", "metrics@example.com"], { dataDir, cmd: cmd(), cwd: home, env: envFor(home) }).code).toBe(0);
+    server = await startServer({ dataDir, cmd: cmd(), cwd: home, timeoutMs: 60_000, env: envFor(home, { IDEAREPO_METRICS_ENABLED: "true" }) });
+    try {
+      expect((await api(server.base, null, "GET", "/health")).status).toBe(200);
+      const res = await fetch(`${server.base}/metrics`);
+      const text = await res.text();
+      expect(res.status, text).toBe(200);
+      expect(res.headers.get("content-type")).toStartWith("text/plain; version=0.0.4");
+      expect(text).toMatch(/^idearepo_http_requests_total\{method="GET",route="\/api\/v1\/health",status="200"\} [1-9]/m);
+      expect(text).toMatch(/^process_resident_memory_bytes [1-9]/m);
+      expect(text).toContain("idearepo_build_info{version=");
+      expect(server.logs.filter((l) => /"level":"(warn|error)"/.test(l))).toEqual([]);
+      expect(await server.stop()).toBe(0);
+    } catch (e) {
+      console.error(`server log:\n${server.logs.join("\n")}`);
+      throw e;
+    }
+    server = null;
+  }, 90_000);
 
   // imapflow and mailparser inside the executable: IDLE, MIME and charset tables (iconv-lite's Shift_JIS) all bundled.
   test.skipIf(!requireDovecot())("capture by e-mail: a Shift_JIS HTML message becomes an idea", async () => {
