@@ -271,3 +271,72 @@ describe("our JSON read idea by idea from disk", () => {
     expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ? AND title = ?", u.id, idea(1_234).title)).toBe(1);
   });
 });
+
+// Issue 25, "An import is not news": an entry keeps its own dates; what it leaves out is filled the way every importer
+// fills it (src/modules/filing/arrival.ts). The app's clock is 2026-03-01 12:00:00; the stale line is 30 days.
+describe("dates and status an entry leaves out", () => {
+  const NOW = "2026-03-01 12:00:00";
+  test("only updated_at: created then too; only created_at: updated then too; neither: now; stated dates kept", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const r = await importJson(t, u, {
+      format: "idearepo-export", version: 1,
+      ideas: [
+        { id: 1, title: "only updated", updated_at: "2024-05-02 08:00:00" },
+        { id: 2, title: "only created", created_at: "2024-06-01 09:00:00" },
+        { id: 3, title: "no dates" },
+        { id: 4, title: "reversed", created_at: "2026-02-20 10:00:00", updated_at: "2026-02-10 10:00:00" },
+        { id: 5, title: "both", created_at: "2026-02-01 10:00:00", updated_at: "2026-02-25 10:00:00", status: "exploring" },
+      ],
+    });
+    expect(r.status, r.text).toBe(201);
+    const ideas = (await exportJson(t, u)).ideas.map((i: any) => [i.title, i.created_at, i.updated_at]);
+    expect(ideas).toEqual([
+      ["only updated", "2024-05-02 08:00:00", "2024-05-02 08:00:00"],
+      ["only created", "2024-06-01 09:00:00", "2024-06-01 09:00:00"],
+      ["no dates", NOW, NOW],
+      ["reversed", "2026-02-20 10:00:00", "2026-02-10 10:00:00"],
+      ["both", "2026-02-01 10:00:00", "2026-02-25 10:00:00"],
+    ]);
+  });
+
+  test("an old entry without a status arrives shelved, out of the stale group; a stated status is kept however old", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const r = await importJson(t, u, {
+      format: "idearepo-export", version: 1,
+      ideas: [
+        { id: 1, title: "old unstated", created_at: "2024-01-01 00:00:00", updated_at: "2024-02-01 00:00:00" },
+        { id: 2, title: "old stated", created_at: "2024-01-01 00:00:00", status: "captured" },
+        { id: 3, title: "recent unstated", updated_at: "2026-02-20 00:00:00" },
+        { id: 4, title: "undated unstated" },
+      ],
+    });
+    expect(r.status, r.text).toBe(201);
+    const status = Object.fromEntries((await exportJson(t, u)).ideas.map((i: any) => [i.title, i.status]));
+    expect(status).toEqual({ "old unstated": "shelved", "old stated": "captured", "recent unstated": "captured", "undated unstated": "captured" });
+    // Only the idea whose file said "captured" two years ago is stale (a restore keeps what it states).
+    const review = await call(t, "GET", "/review", { key: u.key });
+    expect(review.status).toBe(200);
+    expect(JSON.stringify(review.body)).toContain("old stated");
+    expect(JSON.stringify(review.body)).not.toContain("old unstated");
+  });
+
+  test("links and relations without a date take their idea's last date, not the import's", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const r = await importJson(t, u, {
+      format: "idearepo-export", version: 1,
+      ideas: [
+        { id: 1, title: "a", created_at: "2024-03-01 10:00:00", updated_at: "2024-04-01 10:00:00",
+          links: [{ url: "https://example.test/undated" }, { url: "https://example.test/dated", created_at: "2024-03-02 10:00:00" }],
+          relations: [{ source_idea_id: 1, target_idea_id: 2, relation_type: "blocks" }] },
+        { id: 2, title: "b", updated_at: "2024-05-01 10:00:00" },
+      ],
+    });
+    expect(r.status, r.text).toBe(201);
+    const [a] = (await exportJson(t, u)).ideas;
+    expect(a.links.map((l: any) => [l.url, l.created_at])).toEqual([
+      ["https://example.test/dated", "2024-03-02 10:00:00"],
+      ["https://example.test/undated", "2024-04-01 10:00:00"],
+    ]);
+    expect(a.relations.map((x: any) => [x.relation_type, x.created_at])).toEqual([["blocks", "2024-04-01 10:00:00"]]);
+  });
+});

@@ -13,6 +13,7 @@ import { checkFreeCap } from "./cap";
 import { createJobs, wakeWorker } from "./jobs";
 import { createFilingRepo, type NewIdeaRow } from "./repo";
 import { createTagAttacher, type TagWish } from "./tags";
+import { arrivalFor, arrivingDates, arrivingStatus, type Arrival } from "./arrival";
 
 /** Who files: the account and its effective plan (what the auth layer resolved). */
 export interface Filer {
@@ -38,10 +39,17 @@ export interface NewLink {
   created_at: string;
 }
 
-/** One idea as an importer writes it: the whole row (number reserved by the caller), tag ids, links. */
-export type ImportedIdea = Omit<NewIdeaRow, "user_id"> & {
+/**
+ * One idea as an importer writes it: the row (number reserved by the caller), tag ids, links. Dates and status are
+ * what the file states (null: not stated); insertIdea resolves the rest the same way for every importer (arrival.ts).
+ */
+export type ImportedIdea = Omit<NewIdeaRow, "user_id" | "status" | "created_at" | "updated_at"> & {
+  status: string | null;
+  created_at: string | null;
+  updated_at: string | null;
   tagIds: Iterable<number>;
-  links: readonly NewLink[];
+  /** A link without a date of its own takes its idea's `updated_at` (the last time the author could have added it). */
+  links: ReadonlyArray<Omit<NewLink, "created_at"> & { created_at: string | null }>;
   /** Stored archived, as its own app had it: no background pass. */
   archived?: boolean;
 };
@@ -70,13 +78,21 @@ export function createFiling(deps: Deps) {
   }
 
   /** Inserts one idea with its tags and links and queues its full pass (an archived one queues nothing). Inside the caller's transaction. */
-  function insertIdea(userId: string, idea: ImportedIdea, now: string): number {
-    const { tagIds, links: ideaLinks, archived, ...row } = idea;
-    const id = repo.insert({ ...row, user_id: userId });
+  function insertRow(row: NewIdeaRow, tagIds: Iterable<number>, ideaLinks: readonly NewLink[], archived: boolean, now: string): number {
+    const id = repo.insert(row);
     if (archived) repo.archive(id);
     addToIdea(id, tagIds, ideaLinks);
     if (!archived) jobs.fullPass(id, now);
     return id;
+  }
+
+  /** An importer's idea: its own dates (or the import's moment), its status (or captured / shelved by age), then inserted. */
+  function insertIdea(userId: string, idea: ImportedIdea, arrival: Arrival): number {
+    const { tagIds, links: ideaLinks, archived, status, created_at, updated_at, ...row } = idea;
+    const dates = arrivingDates(created_at, updated_at, arrival.now);
+    const linksDated = ideaLinks.map((l) => ({ ...l, created_at: l.created_at ?? dates.updated_at }));
+    const full = { ...row, ...dates, status: arrivingStatus(status, dates.updated_at, arrival), user_id: userId };
+    return insertRow(full, tagIds, linksDated, archived === true, arrival.now);
   }
 
   return {
@@ -92,10 +108,10 @@ export function createFiling(deps: Deps) {
         if (idea.parent_id !== null) checkParent(userId, idea.parent_id, null);
         const number = repo.reserveNumbers(userId, 1);
         const tagIds = tags.ensure(userId, idea.tags, now);
-        return insertIdea(userId, {
-          number, title: idea.title, body: idea.body, status: idea.status, source: idea.source, source_url: idea.source_url,
-          source_summary: null, parent_id: idea.parent_id, created_at: now, updated_at: now, tagIds, links: [],
-        }, now);
+        return insertRow({
+          user_id: userId, number, title: idea.title, body: idea.body, status: idea.status, source: idea.source, source_url: idea.source_url,
+          source_summary: null, parent_id: idea.parent_id, created_at: now, updated_at: now,
+        }, tagIds, [], false, now);
       })();
       wakeWorker(deps);
       return id;
@@ -109,6 +125,8 @@ export function createFiling(deps: Deps) {
     /** The import's Free cap: refuses when `adding` more active ideas would pass it. */
     checkImportCap: (plan: Plan, userId: string, adding: number) => checkFreeCap(deps, repo, plan, userId, { import: adding }),
     reserveNumbers: repo.reserveNumbers,
+    /** The import's moment and the account's stale line, read once per import (arrival.ts). */
+    arrival: (userId: string) => arrivalFor(deps, userId),
     insertIdea,
     addToIdea,
     ensureTag: tags.ensureOne,

@@ -3,10 +3,9 @@
 // notes only and running it again resumes: notes already written are "unchanged", relations are completed at the end.
 import type { Deps } from "../../deps";
 import type { Plan } from "../../auth/plans";
-import { addDays, toStamp } from "../../lib/time";
+import { toStamp } from "../../lib/time";
 import { createFiling } from "../filing/write";
-import { createUsersRepo } from "../users/repo";
-import { parseSettings } from "../../contract";
+import type { Arrival } from "../filing/arrival";
 import { createNotesRepo } from "./notes-repo";
 import { createRelationsRepo } from "../relations/repo";
 import { draftsOf, type Draft } from "./shape";
@@ -37,16 +36,6 @@ const REASONS: Record<Action, string> = {
   update: "changed since the last import: its idea is updated",
   unchanged: "unchanged since the last import",
 };
-
-/**
- * The status of a new idea whose note states none. A note last touched longer ago than the account's
- * stale_threshold_days is an archive piece, not an inbox item: it arrives `shelved`, so an archive of 2,000 old notes
- * does not become 2,000 stale review items and nudges on day one. A recent note arrives `captured`, like a capture.
- */
-function arrivingStatus(d: Draft, staleBefore: Date): "captured" | "shelved" {
-  const last = d.updated_at ?? d.created_at;
-  return last && last < staleBefore ? "shelved" : "captured";
-}
 
 export function createNotesImporter(deps: Deps) {
   const filing = createFiling(deps);
@@ -122,7 +111,8 @@ export function createNotesImporter(deps: Deps) {
   }
 
   /** One batch in one transaction. `tagIds` caches names → ids for the whole import; `fresh` collects created ideas. */
-  function write(userId: string, store: string, batch: Draft[], plan: Plan, now: string, staleBefore: Date, report: NotesReport, ids: Map<string, number>, archived: Set<number>, tagIds: Map<string, number>, fresh: Set<number>) {
+  function write(userId: string, store: string, batch: Draft[], plan: Plan, arrival: Arrival, report: NotesReport, ids: Map<string, number>, archived: Set<number>, tagIds: Map<string, number>, fresh: Set<number>) {
+    const { now } = arrival;
     deps.db.transaction(() => {
       const rows = batch.map((d) => notes.findOrigin(userId, store, d.origin));
       const creating = rows.filter((r) => !r).length;
@@ -140,9 +130,8 @@ export function createNotesImporter(deps: Deps) {
           report.imported.unchanged++;
           return;
         }
-        // A note that says only when it was last changed was written by then at the latest: that, not the import's day.
-        const created = toStamp(d.created_at ?? d.updated_at ?? deps.clock());
-        const updated = d.updated_at ? toStamp(d.updated_at) : row ? now : created;
+        // A re-import that updates an idea: the note's date, else now. A new idea's dates: filing/arrival.ts.
+        const updated = d.updated_at ? toStamp(d.updated_at) : now;
         const tags = d.tags.map((name) => {
           let tag = tagIds.get(name);
           if (tag === undefined) {
@@ -154,22 +143,24 @@ export function createNotesImporter(deps: Deps) {
           return tag;
         });
         const have = row ? notes.linkUrls(row.idea_id) : new Set<string>();
-        const links = d.links.filter((l) => !have.has(l.url)).map((l) => ({ url: l.url, title: l.title, link_type: "url", created_at: now }));
+        // Links of a new note take its date (the write path's rule); links added on a re-import are added now.
+        const links = d.links.filter((l) => !have.has(l.url)).map((l) => ({ url: l.url, title: l.title, link_type: "url", created_at: null }));
         report.imported.links += links.length;
         // Like a capture: the whole background pass (embedding, auto-relations, duplicate check). Archived ideas stay out.
         const live = !d.archived && !row?.is_archived;
         let id: number;
         if (!row) {
           id = filing.insertIdea(userId, {
-            number: number++, title: d.title, body: d.body, status: d.status ?? arrivingStatus(d, staleBefore), source: "api", source_url: null,
-            source_summary: null, parent_id: null, created_at: created, updated_at: updated, tagIds: tags, links, archived: d.archived,
-          }, now);
+            number: number++, title: d.title, body: d.body, status: d.status ?? null, source: "api", source_url: null, source_summary: null,
+            parent_id: null, created_at: d.created_at ? toStamp(d.created_at) : null, updated_at: d.updated_at ? toStamp(d.updated_at) : null,
+            tagIds: tags, links, archived: d.archived,
+          }, arrival);
           fresh.add(id);
           report.imported.created++;
         } else {
           id = row.idea_id;
           notes.updateIdea(id, { title: d.title, body: d.body, status: d.status ?? null, updated_at: updated, archived: d.archived });
-          filing.addToIdea(id, tags, links);
+          filing.addToIdea(id, tags, links.map((l) => ({ ...l, created_at: now })));
           if (live) filing.jobs.fullPass(id, now);
           report.imported.updated++;
         }
@@ -202,9 +193,8 @@ export function createNotesImporter(deps: Deps) {
       const report = emptyReport(reader.id, false);
       report.skipped = { ...planReport.skipped, items: planReport.skipped.items, files: planReport.skipped.files, relations: planReport.skipped.relations };
       report.problems = planReport.problems;
-      const now = toStamp(deps.clock());
-      const staleDays = parseSettings(createUsersRepo(deps.db).findById(userId)?.settings_json).stale_threshold_days;
-      const staleBefore = addDays(deps.clock(), -staleDays);
+      const arrival = filing.arrival(userId);
+      const { now } = arrival;
       const ids = new Map<string, number>();
       const archived = new Set<number>();
       const written = new Set<string>();
@@ -221,7 +211,7 @@ export function createNotesImporter(deps: Deps) {
       const toWrite = [...planned.values()].filter((p) => p.action !== "unchanged").length;
       report.imported.unchanged = planned.size - toWrite;
       const flush = () => {
-        if (batch.length) write(userId, store, batch, plan, now, staleBefore, report, ids, archived, tagIds, fresh);
+        if (batch.length) write(userId, store, batch, plan, arrival, report, ids, archived, tagIds, fresh);
         opts.onProgress?.("writing", written.size, toWrite);
         batch = [];
         chars = 0;

@@ -4,6 +4,7 @@ import type { Deps } from "../../deps";
 import { AppError, badRequest } from "../../errors";
 import type { Plan } from "../../auth/plans";
 import { toStamp } from "../../lib/time";
+import { arrivingDates } from "../filing/arrival";
 import type { ExportFile, ExportIdea } from "../export/model";
 import { truncateNote } from "../relations/service";
 import { createImportRepo } from "./repo";
@@ -88,7 +89,8 @@ export function createImportService(deps: Deps) {
 
   /** Everything in one transaction, through the write path (filing/write.ts): a failure leaves the account exactly as it was. */
   function write(userId: string, plan: Plan, file: WriteSource, onProgress?: Progress, dryRun = false): ImportResult {
-    const now = toStamp(deps.clock());
+    const arrival = filing.arrival(userId);
+    const now = arrival.now;
     const total = file.count;
     const result: ImportResult = { imported: { ideas: 0, tags: 0, links: 0, relations: 0 }, skipped: { relations: 0, files: [] } };
     deps.db.transaction(() => {
@@ -111,32 +113,35 @@ export function createImportService(deps: Deps) {
       const first = filing.reserveNumbers(userId, total);
       const newId = new Map<number, number>();
       // Parents and relations need every idea's new id: kept (small) until all ideas are in.
-      const later: Array<Pick<ExportIdea, "id" | "parent_id" | "relations">> = [];
+      // `at`: the idea's own last date; a relation without a date of its own takes it (like a note's reference).
+      const later: Array<Pick<ExportIdea, "id" | "parent_id" | "relations"> & { at: string }> = [];
       for (const { idea, rank } of file.ideas()) {
-        const created = idea.created_at ?? now;
-        const links = (idea.links ?? []).map((l) => ({ url: l.url, title: l.title ?? null, link_type: l.link_type ?? "url", created_at: l.created_at ?? now }));
+        const links = (idea.links ?? []).map((l) => ({ url: l.url, title: l.title ?? null, link_type: l.link_type ?? "url", created_at: l.created_at ?? null }));
         // Imported ideas get the whole background pass: embedding, auto-relations, duplicate check.
         const id = filing.insertIdea(userId, {
           number: first + rank,
           title: idea.title,
           body: idea.body ?? "",
-          status: idea.status ?? "captured",
+          status: idea.status ?? null, // unstated: captured, or shelved when old (filing/arrival.ts)
           source: idea.source ?? "api",
           source_url: idea.source_url ?? null,
           source_summary: idea.source_summary ?? null,
           parent_id: null, // set once every idea of the file has its new id
-          created_at: created,
-          updated_at: idea.updated_at ?? created,
+          created_at: idea.created_at ?? null,
+          updated_at: idea.updated_at ?? null,
           tagIds: [...new Set(idea.tags ?? [])].map(ensureTag),
           links,
-        }, now);
+        }, arrival);
         newId.set(idea.id, id);
         result.imported.links += links.length;
         result.imported.ideas++;
         if (onProgress && (result.imported.ideas % PROGRESS_EVERY === 0 || result.imported.ideas === total)) {
           onProgress(result.imported.ideas, total);
         }
-        if (idea.parent_id != null || idea.relations?.length) later.push({ id: idea.id, parent_id: idea.parent_id, relations: idea.relations });
+        if (idea.parent_id != null || idea.relations?.length) {
+          const at = arrivingDates(idea.created_at, idea.updated_at, now).updated_at;
+          later.push({ id: idea.id, parent_id: idea.parent_id, relations: idea.relations, at });
+        }
       }
 
       for (const idea of later) {
@@ -153,7 +158,7 @@ export function createImportService(deps: Deps) {
             relations.insertRowIfNew({
               user_id: userId, source_idea_id: source, target_idea_id: target, relation_type: r.relation_type,
               score: r.score ?? null, note: truncateNote(r.note), created_by: r.created_by === "system" ? "system" : "user",
-              created_at: r.created_at ?? now, imported: true,
+              created_at: r.created_at ?? idea.at, imported: true,
             });
           if (stored) result.imported.relations++;
           else result.skipped.relations++;
