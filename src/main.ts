@@ -13,6 +13,7 @@ Usage:
   idearepo users trial --email E --days N
   idearepo users set-password --email E --password-stdin
   idearepo users list
+  idearepo users delete --email E [--yes]          remove the account and everything it owns, for good
   idearepo keys create --email E [--label L]
   idearepo keys revoke --id ID
 ${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join("\n")}`;

@@ -1,5 +1,6 @@
-// `users` and `keys` operator commands: create accounts, change plans, start trials, mint and revoke keys.
+// `users` and `keys` operator commands: create and delete accounts, change plans, start trials, mint and revoke keys.
 import { createUsersService } from "../modules/users/service";
+import { createAccountDeletion } from "../modules/users/deletion";
 import { createApiKeysService } from "../modules/api-keys/service";
 import { cliDeps, printJson } from "./context";
 import { optionalFlag, parseArgs, rejectUnknown, requireFlag, UsageError } from "./args";
@@ -9,9 +10,32 @@ async function readStdin(): Promise<string> {
   return text.replace(/\r?\n$/, "");
 }
 
+/** One line typed at the terminal (the confirmation), without reading past it. */
+async function readLine(): Promise<string> {
+  let text = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of Bun.stdin.stream()) {
+    text += decoder.decode(chunk, { stream: true });
+    if (text.includes("\n")) break;
+  }
+  return text.split(/\r?\n/)[0];
+}
+
+/**
+ * `users delete --email E [--yes]`: without --yes the operator types the e-mail again at the terminal; with no
+ * terminal (a script, a pipe) --yes is required, so nothing is deleted by a command line that was not meant to.
+ */
+async function confirmDeletion(email: string, ideas: number, yes: boolean): Promise<void> {
+  if (yes) return;
+  if (!process.stdin.isTTY) throw new UsageError("users delete removes the account and everything it owns for good: add --yes to confirm (or run it in a terminal)");
+  process.stderr.write(`Delete ${email} and everything it owns (${ideas} ideas, its keys, sessions and settings)? This cannot be undone.\nType the e-mail address to confirm: `);
+  const typed = (await readLine()).trim();
+  if (typed.toLowerCase() !== email.toLowerCase()) throw new UsageError("Not confirmed: nothing was deleted");
+}
+
 export async function usersCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
-  const p = parseArgs(rest, ["password-stdin", "operator"]);
+  const p = parseArgs(rest, ["password-stdin", "operator", "yes"]);
   const deps = cliDeps();
   const users = createUsersService(deps);
   try {
@@ -44,8 +68,19 @@ export async function usersCommand(argv: string[]): Promise<void> {
         rejectUnknown(p, []);
         printJson({ users: users.list() });
         return;
+      case "delete": {
+        rejectUnknown(p, ["email", "yes"]);
+        const row = users.mustFindByEmail(requireFlag(p, "email"));
+        const ideas = users.list().find((u) => u.id === row.id)?.active_idea_count ?? 0;
+        await confirmDeletion(row.email, ideas, p.flags.yes === true);
+        const deleted = createAccountDeletion(deps).deleteAccount(row.id, "cli");
+        // A paid subscription is the payment provider's: it is not cancelled here, so the operator is told which one.
+        const left = row.subscription_id ? { subscription_id: row.subscription_id, note: "The account's subscription was not cancelled: cancel it at the payment provider" } : {};
+        printJson({ deleted: { ...deleted, email: row.email }, ...left });
+        return;
+      }
       default:
-        throw new UsageError(`Unknown users command "${sub ?? ""}". Use: create, set-plan, trial, set-password, list`);
+        throw new UsageError(`Unknown users command "${sub ?? ""}". Use: create, set-plan, trial, set-password, list, delete`);
     }
   } finally {
     deps.db.close();

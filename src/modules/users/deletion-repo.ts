@@ -1,0 +1,39 @@
+// SQL of account deletion: what the foreign keys do not cascade (jobs, vectors), then the account row itself.
+import type { Db } from "../../db/open";
+
+// Vector tables are made per embedding generation (src/vectors/tables.ts): found by name, whatever generations exist.
+const IDEA_VECTORS = /^vec_ideas_g\d+$/;
+const SHARED_VECTORS = /^vec_shared_g\d+$/;
+const TAG_VECTORS = /^vec_tags_g\d+$/;
+
+export function createDeletionRepo(db: Db) {
+  const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'vec\\_%' ESCAPE '\\'");
+  const ideaIds = db.query<{ id: number }, [string]>("SELECT id FROM ideas WHERE user_id = ?");
+  const counts = db.query<{ ideas: number; tags: number }, [string]>(
+    "SELECT (SELECT count(*) FROM ideas WHERE user_id = ?1) AS ideas, (SELECT count(*) FROM tags WHERE user_id = ?1) AS tags",
+  );
+  // Jobs name an idea (full, light) or a tag in their payload (tag-embed); neither is a foreign key.
+  const ideaJobs = db.query("DELETE FROM jobs WHERE idea_id IN (SELECT id FROM ideas WHERE user_id = ?)");
+  const tagJobs = db.query(
+    "DELETE FROM jobs WHERE kind = 'tag-embed' AND json_extract(payload, '$.tag_id') IN (SELECT id FROM tags WHERE user_id = ?)",
+  );
+  const user = db.query("DELETE FROM users WHERE id = ?");
+  return {
+    counts: (userId: string) => counts.get(userId)!,
+    ideaIds: (userId: string) => ideaIds.all(userId).map((r) => r.id),
+    deleteJobs(userId: string): void {
+      ideaJobs.run(userId);
+      tagJobs.run(userId);
+    },
+    /** Every vector row of the account in every generation's tables (live, building or left over). */
+    deleteVectors(userId: string): void {
+      for (const { name } of tables.all()) {
+        if (IDEA_VECTORS.test(name) || SHARED_VECTORS.test(name)) db.query(`DELETE FROM ${name} WHERE user_id = ?`).run(userId);
+        // vec0 is partitioned by account; its rowid is the tag's id.
+        else if (TAG_VECTORS.test(name)) db.query(`DELETE FROM ${name} WHERE rowid IN (SELECT id FROM tags WHERE user_id = ?)`).run(userId);
+      }
+    },
+    /** The account row: every table that names it (ideas and all they own, keys, sessions …) cascades from here. */
+    deleteUser: (userId: string) => user.run(userId).changes > 0,
+  };
+}
