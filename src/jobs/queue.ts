@@ -63,6 +63,12 @@ export function hasAccountJobs(db: Db, kind: JobKind, userId: string): boolean {
 }
 
 /** Full passes (waiting or claimed) of live ideas whose vector id lies in [lo, hi): one generation's re-scoring. */
+/** Drops every job of an account (its ideas' passes, its tags' embeddings): the account is being deleted. */
+export function deleteAccountJobs(db: Db, userId: string): void {
+  db.query("DELETE FROM jobs WHERE idea_id IN (SELECT id FROM ideas WHERE user_id = ?)").run(userId);
+  db.query("DELETE FROM jobs WHERE kind = 'tag-embed' AND json_extract(payload, '$.tag_id') IN (SELECT id FROM tags WHERE user_id = ?)").run(userId);
+}
+
 export function countFullPassesOfLiveIdeas(db: Db, lo: string, hi: string): number {
   return db
     .query<{ n: number }, [string, string]>(

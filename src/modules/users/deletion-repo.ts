@@ -1,5 +1,6 @@
 // SQL of account deletion: what the foreign keys do not cascade (jobs, vectors), then the account row itself.
 import type { Db } from "../../db/open";
+import { deleteAccountJobs } from "../../jobs/queue";
 
 // Vector tables are made per embedding generation (src/vectors/tables.ts): found by name, whatever generations exist.
 const IDEA_VECTORS = /^vec_ideas_g\d+$/;
@@ -12,19 +13,12 @@ export function createDeletionRepo(db: Db) {
   const counts = db.query<{ ideas: number; tags: number }, [string]>(
     "SELECT (SELECT count(*) FROM ideas WHERE user_id = ?1) AS ideas, (SELECT count(*) FROM tags WHERE user_id = ?1) AS tags",
   );
-  // Jobs name an idea (full, light) or a tag in their payload (tag-embed); neither is a foreign key.
-  const ideaJobs = db.query("DELETE FROM jobs WHERE idea_id IN (SELECT id FROM ideas WHERE user_id = ?)");
-  const tagJobs = db.query(
-    "DELETE FROM jobs WHERE kind = 'tag-embed' AND json_extract(payload, '$.tag_id') IN (SELECT id FROM tags WHERE user_id = ?)",
-  );
   const user = db.query("DELETE FROM users WHERE id = ?");
   return {
     counts: (userId: string) => counts.get(userId)!,
     ideaIds: (userId: string) => ideaIds.all(userId).map((r) => r.id),
-    deleteJobs(userId: string): void {
-      ideaJobs.run(userId);
-      tagJobs.run(userId);
-    },
+    /** Jobs name an idea (full, light) or a tag in their payload (tag-embed); neither is a foreign key. */
+    deleteJobs: (userId: string) => deleteAccountJobs(db, userId),
     /** Every vector row of the account in every generation's tables (live, building or left over). */
     deleteVectors(userId: string): void {
       for (const { name } of tables.all()) {
