@@ -311,22 +311,24 @@ describeBrowser("idea page", () => {
     expectClean(o);
   }, 45_000);
 
-  test("looks: a full idea with relations and links, desktop, phone and dark; accessible in every state", async () => {
+  test("looks: a full idea with relations, links and possible duplicates, desktop, phone and dark; accessible in every state", async () => {
     const o = await proPage();
-    const main = await seed(o.key, {
+    const note = {
       title: "Offline-first field notes app",
       body: "Capture notes **without signal** and sync later.\n\n## Why\n\n- Hikers lose coverage\n- Paper gets wet\n\n```\nsync: last-writer-wins per field\n```",
-      tags: ["mobile", "sync", "outdoors"],
-      source: "web",
-      source_url: "https://forum.example.org/t/123",
-    });
+    };
+    // The same note captured twice before: the page's notice names the closest and offers "Show all 2".
+    for (let i = 0; i < 2; i++) await seed(o.key, note);
+    const main = await seed(o.key, { ...note, tags: ["mobile", "sync", "outdoors"], source: "web", source_url: "https://forum.example.org/t/123" });
     const other = await seed(o.key, { title: "Conflict-free sync library", body: "CRDT experiments" });
     const third = await seed(o.key, { title: "Trail map tiles cache" });
     await api(server.base, o.key, "POST", "/map/relations", { source_idea_id: main.id, target_idea_id: other.id, relation_type: "blocks", note: "needs the sync core first" });
     await api(server.base, o.key, "POST", "/map/relations", { source_idea_id: third.id, target_idea_id: main.id, relation_type: "inspires" });
     await api(server.base, o.key, "POST", `/ideas/${main.id}/links`, { url: "https://git.example.com/notes", title: "Prototype repo", link_type: "code-repo" });
+    await waitForQuiescence(server.dataDir);
     await o.page.goto(`${server.base}/ideas/${main.id}`);
     await o.page.getByRole("link", { name: /Conflict-free sync library/ }).first().waitFor();
+    await o.page.getByRole("note").filter({ hasText: "Looks like" }).getByRole("button", { name: "Show all 2" }).waitFor();
     expect(await a11yViolations(o.page)).toEqual([]);
     await screenshot(o.page, "idea-desktop");
     await o.page.getByRole("button", { name: "Add relation" }).click();
@@ -343,9 +345,10 @@ describeBrowser("idea page", () => {
     const dark = await web.open(server.base, `/ideas/${main.id}`, { colorScheme: "dark" });
     await signIn(dark.page, o.email, "correct horse battery");
     await dark.page.getByRole("link", { name: /Conflict-free sync library/ }).first().waitFor();
+    await dark.page.getByRole("button", { name: "Show all 2" }).waitFor();
     expect(await a11yViolations(dark.page)).toEqual([]);
     await screenshot(dark.page, "idea-dark");
     expectClean(o);
     expectClean(dark);
-  }, 45_000);
+  }, 90_000);
 });
