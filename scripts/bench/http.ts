@@ -18,7 +18,7 @@
 // machine it moves far less than req/s does.
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { BUN, flag, ideaTexts, load, report, ROOT, row, seedIdeas, spawnServer, tempDir, type LoadResult, type Row } from "./lib";
+import { BUN, flag, ideaTexts, measured, median, report, ROOT, row, seedIdeas, spawnServer, tempDir, type LoadResult, type Row } from "./lib";
 
 const ideas = flag("ideas", 10_000);
 const duration = flag("duration", 10);
@@ -32,24 +32,6 @@ const dataArg = arg("data");
 const compare = arg("compare");
 const metricsOn = process.argv.includes("--metrics");
 const otherName = compare ? "--compare checkout" : "metrics on (this checkout)";
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux): robust to a busy machine, unlike req/s. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-}
-
-/** A load run plus the server's CPU time per answered request. */
-async function measured(pid: number, opts: Parameters<typeof load>[0]): Promise<LoadResult & { cpuUs: number }> {
-  const before = cpuSeconds(pid);
-  const r = await load(opts);
-  // load() includes a 1 s warm-up whose requests are not counted: subtract its share by counting only the main run.
-  return { ...r, cpuUs: ((cpuSeconds(pid) - before) * 1e6) / (r.requests + r.rps) };
-}
 
 const spread = (xs: number[], digits = 0) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
 

@@ -1,4 +1,4 @@
-// Shared by the operations benchmarks (http, capture, coldstart, run): server processes, load runs, result rows.
+// Shared by the benchmarks: server processes, load runs (with CPU per request), before/after rounds, result rows.
 import autocannon from "autocannon";
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
@@ -140,6 +140,20 @@ export async function load(opts: {
   };
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux): robust to a busy machine, unlike req/s. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+/** A load run plus the server's CPU time per answered request (µs). */
+export async function measured(pid: number, opts: Parameters<typeof load>[0]): Promise<LoadResult & { cpuUs: number }> {
+  const before = cpuSeconds(pid);
+  const r = await load(opts);
+  // load() includes a 1 s warm-up whose requests are not counted: subtract its share by counting only the main run.
+  return { ...r, cpuUs: ((cpuSeconds(pid) - before) * 1e6) / (r.requests + r.rps) };
+}
+
 /** Waits until the pipeline has processed every queued job (read-only peek at the jobs table). */
 export async function waitForDrain(dataDir: string, timeoutMs = 600_000): Promise<number> {
   const t0 = performance.now();
@@ -183,6 +197,12 @@ export async function alternating<R>(rounds: number, baseTree: string, run: (sid
   }
   return out;
 }
+
+/** The middle value of `xs` (the mean of the two middle ones for an even count). */
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 /** The p-quantile of `xs` by nearest rank (NaN when empty). */
 export function quantile(xs: number[], p: number): number {
