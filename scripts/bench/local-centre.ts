@@ -3,7 +3,12 @@
 // above 0.75 by max(score, word cosine), relations mutual best 3 above 0.5) applied to each candidate score.
 //
 //   bun scripts/bench/local-centre.ts [--sizes 2000,5000,10000] [--no-sts] [--cached-only] [--git-names a,b | --git-every N]
-//     [--short-filler] [--pairs] [--sample N] [--rounds R] [--product-only] [--variants]
+//     [--short-filler] [--pairs] [--sample N] [--rounds R] [--product-only] [--variants] [--specific [--spec-t 3,5,10]
+//     [--spec-mode mean,min]] [--idf]
+//
+// --specific: each idea's subject removed in proportion to t / (t + T), t its words, for each T (the product: T 5);
+// "min" scales both by the pair's lesser one. --idf: the word side weighted by rarity in the account, alone and with
+// --spec-t's T. The STS-B part prints precision with the false positives' count, beside raw cosine.
 //
 // Relations: "rank" keeps the threshold on the account's calibration and ranks an idea's candidates by the
 // duplicate score's embedding cosine (the product), "account" by the calibration (before).
@@ -15,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startModels } from "../../src/ml/client";
 import { ideaText } from "../../src/pipeline/embed";
-import { wordCosine, wordCounts } from "../../src/pipeline/text-overlap";
+import { SPECIFIC_WORDS, specificity as specificityOf, wordCosine, wordCounts } from "../../src/pipeline/text-overlap";
 import { loadGitManual, loadOtherManPages, nearCopy, rng, type CopyKind } from "./man-corpus";
 import { flag } from "./search-lib";
 import { parseSts } from "./stsb";
@@ -115,7 +120,9 @@ interface Candidate {
   /** Weight the cluster's mean by its coherence ρ = |mean residual|² / mean |residual|² raised to this power. */
   coherence?: number;
   /** The product's own subjects (src/vectors/subjects.ts), fitted on at most this many ideas in this many rounds. */
-  product?: { sample: number; rounds: number; variant?: Variant; power?: number; beta?: number; mnn?: number };
+  product?: { sample: number; rounds: number; variant?: Variant; power?: number; beta?: number; mnn?: number; spec?: number; specMode?: "mean" | "min" };
+  /** The word side weighted by rarity in the account: tf × log((N + 1) / (df + 1)) + 1 (the account's ideas). */
+  idf?: boolean;
 }
 /**
  * Tried against STS-B's hardest paraphrases (issue 25), all on the product's subjects: how the pair's two subjects
@@ -133,7 +140,9 @@ const candidates: Candidate[] = ([
   { label: "subjects: clusters of ~25, shrunk m/(m+20) × ρ, fitted on all, 8 rounds", k: 1, beta: 1, rel: "account" as const, cluster: 25, coherence: 1 },
   ...productSamples.map((sample) => ({ label: `the product's subjects.ts (sample ${sample}, ${productRounds} rounds), relations ranked by the account's calibration (before)`, k: 1, beta: 1, rel: "account" as const, product: { sample, rounds: productRounds } })),
   // The product since the relation work of issue 25: relations' candidates ranked by the duplicate score's subjects.
-  ...productSamples.map((sample) => ({ label: `same, relations ranked by the subjects' score (the product)`, k: 1, beta: 1, rel: "rank" as const, product: { sample, rounds: productRounds } })),
+  ...productSamples.map((sample) => ({ label: `same, relations ranked by the subjects' score (before specificity)`, k: 1, beta: 1, rel: "rank" as const, product: { sample, rounds: productRounds } })),
+  // The product since specificity: each idea's subject removed in proportion to t / (t + SPECIFIC_WORDS), t its words.
+  ...productSamples.map((sample) => ({ label: `same, each subject × its text's specificity (the product)`, k: 1, beta: 1, rel: "rank" as const, product: { sample, rounds: productRounds, spec: SPECIFIC_WORDS, specMode: "mean" as const } })),
   { label: "account mean, relations mutual best 2", k: 0, beta: 0, rel: "account", relTop: 2 },
   ...(process.argv.includes("--variants") ? [
     { label: "subjects removed only when both ideas are in one", variant: "same" },
@@ -142,6 +151,12 @@ const candidates: Candidate[] = ([
     { label: "subject direction projected out (× 1.5 w) instead of subtracting its mean", variant: "proj", power: 1.5 },
     { label: "subjects; a mutual best-2 pair keeps its calibrated cosine", mnn: 2 },
   ].map(({ label, ...v }) => ({ label, k: 1, beta: 1, rel: "account" as const, product: { sample: productSamples[0], rounds: productRounds, ...v } })) : []),
+  ...(process.argv.includes("--specific") ? flag("--spec-t", "10,20,40").split(",").map(Number).flatMap((t) => (flag("--spec-mode", "mean,min").split(",") as ("mean" | "min")[]).map((specMode) =>
+    ({ label: `subjects × t/(t+${t}) (t: the idea's words), pair by ${specMode}`, k: 1, beta: 1, rel: "rank" as const, product: { sample: productSamples[0], rounds: productRounds, spec: t, specMode } }))) : []),
+  ...(process.argv.includes("--idf") ? [
+    { label: "the product, word side weighted by IDF over the account", k: 1, beta: 1, rel: "rank" as const, idf: true, product: { sample: productSamples[0], rounds: productRounds } },
+    ...flag("--spec-t", "5").split(",").map(Number).map((t) => ({ label: `subjects × t/(t+${t}) and the word side by IDF`, k: 1, beta: 1, rel: "rank" as const, idf: true, product: { sample: productSamples[0], rounds: productRounds, spec: t, specMode: "mean" as const } })),
+  ] : []),
   ...productSamples.map((sample) => ({ label: `subjects, relations ranked by the subjects' score, mutual best 2`, k: 1, beta: 1, rel: "rank" as const, relTop: 2, product: { sample, rounds: productRounds } })),
 ] as Candidate[]).filter((c) => !process.argv.includes("--product-only") || c.product || c.k === 0);
 
@@ -259,7 +274,16 @@ function evaluate(vs: Float32Array[], cand: Candidate, measured: number[], words
   };
   const score = (a: number, b: number) => {
     if (cand.product) {
-      const local = variantCosine(vs[a], vs[b], g, subjects, subjectIdx![a], subjectIdx![b], cand.product.variant ?? "mid", cand.product.power ?? 1);
+      const T = cand.product.spec;
+      let local: number;
+      if (T !== undefined && subjects) {
+        const fa = specificity(a, T), fb = specificity(b, T);
+        const ra = subjects.removed[subjectIdx![a]], rb = subjects.removed[subjectIdx![b]];
+        const c = new Float32Array(dim);
+        const [wa, wb] = cand.product.specMode === "min" ? [Math.min(fa, fb), Math.min(fa, fb)] : [fa, fb];
+        for (let i = 0; i < dim; i++) c[i] = g[i] + 0.5 * (wa * ra[i] + wb * rb[i]);
+        local = localCosine(vs[a], vs[b], c, null, 0, 0);
+      } else local = variantCosine(vs[a], vs[b], g, subjects, subjectIdx![a], subjectIdx![b], cand.product.variant ?? "mid", cand.product.power ?? 1);
       const m = cand.product.mnn;
       if (m && topOf(rowOf(a), m).includes(b) && topOf(rowOf(b), m).includes(a)) return Math.max(local, Math.max(0, Math.min(1, rowOf(a)[b])));
       return local;
@@ -278,6 +302,14 @@ function evaluate(vs: Float32Array[], cand: Candidate, measured: number[], words
     const na = Math.sqrt(Math.max(1e-12, 1 - 2 * ac + cc));
     const nb = Math.sqrt(Math.max(1e-12, 1 - 2 * bc + cc));
     return Math.max(0, Math.min(1, (ab - ac - bc + cc) / (na * nb)));
+  };
+  const specMemo = new Map<number, number>();
+  /** How specific an idea's text is: t / (t + T), t its words (stop words dropped, counted with repeats); the product's at SPECIFIC_WORDS. */
+  const specificity = (a: number, T: number) => {
+    if (T === SPECIFIC_WORDS) return specificityOf(words(a));
+    let t = specMemo.get(a);
+    if (t === undefined) specMemo.set(a, (t = [...words(a).values()].reduce((x, y) => x + y, 0)));
+    return t / (t + T);
   };
   const near = new Map<number, { id: number; s: number }[]>();
   const nearOf = (a: number) => {
@@ -303,7 +335,7 @@ function evaluate(vs: Float32Array[], cand: Candidate, measured: number[], words
   };
   for (const a of measured) {
     const wa = words(a);
-    for (const x of nearOf(a)) if (Math.max(x.s, wordCosine(wa, words(x.id))) > 0.75) dups.add(key(a, x.id));
+    for (const x of nearOf(a)) if (Math.max(x.s, wordSide(cand, wa, words(x.id))) > 0.75) dups.add(key(a, x.id));
     for (const b of top3(a)) if (top3(b).includes(a)) rels.add(key(a, b));
   }
   return { dups, rels, score };
@@ -351,6 +383,20 @@ const wordsOf = (items: Item[]) => (i: number) => {
   return w;
 };
 
+/** Document frequency of each word over the account being measured (set before each account's candidates). */
+let df = new Map<string, number>();
+let dfN = 0;
+function setDf(n: number, words: (i: number) => Map<string, number>) {
+  df = new Map();
+  dfN = n;
+  for (let i = 0; i < n; i++) for (const w of words(i).keys()) df.set(w, (df.get(w) ?? 0) + 1);
+}
+function wordSide(cand: Candidate, a: Map<string, number>, b: Map<string, number>): number {
+  if (!cand.idf) return wordCosine(a, b);
+  const wt = (m: Map<string, number>) => new Map([...m].map(([w, c]) => [w, c * (Math.log((dfN + 1) / ((df.get(w) ?? 0) + 1)) + 1)]));
+  return wordCosine(wt(a), wt(b));
+}
+
 const links = new Set<string>();
 const nameIdx = new Map(notes.map((n, i) => [n.name, i]));
 for (const [i, n] of notes.entries()) for (const l of n.links) links.add(i < nameIdx.get(l)! ? `${i}-${nameIdx.get(l)}` : `${nameIdx.get(l)}-${i}`);
@@ -360,6 +406,7 @@ for (const size of sizes.filter((s) => s > 0)) {
   const vs = [...baseVecs, ...fillVecs.slice(0, size - base.length)];
   const measured = base.map((_, i) => i);
   console.log(`\n### ${size} ideas (${notes.length} Git notes, ${copies.length} near-copies, ${size - base.length} filler); load ${(await import("node:os")).loadavg()[0].toFixed(1)}`);
+  setDf(items.length, wordsOf(items));
   console.log("| candidate | false dups / 20 notes | near-copies found | relations between notes | median / max | agreeing |");
   console.log("|---|---:|---:|---:|---:|---:|");
   for (const cand of candidates) {
@@ -389,18 +436,20 @@ if (!process.argv.includes("--no-sts")) {
   const idx = new Map(sents.map((s, i) => [s, i]));
   const pairs = stsPairs.filter((p) => p.score >= 4.6 || p.score <= 3.5);
   console.log(`\n### STS-B test, ${sents.length} sentences in one account: precision at recall 0.95 / 0.90 / 0.72 (duplicate score)`);
-  for (const cand of candidates) {
-    const { score } = evaluate(vs, cand, [], wordsOf(items));
+  setDf(items.length, wordsOf(items));
+  const rawCand = { label: "raw cosine (no words)", raw: true } as const;
+  for (const cand of [rawCand, ...candidates]) {
+    const score = "raw" in cand ? null : evaluate(vs, cand, [], wordsOf(items)).score;
     const scored = pairs.map((p) => {
       const a = idx.get(p.a)!, b = idx.get(p.b)!;
-      return { dup: p.score >= 4.6, s: Math.max(score(a, b), wordCosine(wordsOf(items)(a), wordsOf(items)(b))) };
+      return { dup: p.score >= 4.6, s: score ? Math.max(score(a, b), wordSide(cand as Candidate, wordsOf(items)(a), wordsOf(items)(b))) : Math.max(0, dot(vs[a], vs[b])) };
     });
     const pos = scored.filter((s) => s.dup).map((s) => s.s).sort((a, b) => b - a);
     const at = (r: number) => {
       const th = pos[Math.ceil(r * pos.length) - 1] - 1e-9;
       const tp = scored.filter((s) => s.dup && s.s > th).length;
       const fp = scored.filter((s) => !s.dup && s.s > th).length;
-      return (tp / (tp + fp)).toFixed(2);
+      return `${(tp / (tp + fp)).toFixed(3)} (${fp})`;
     };
     const tp75 = scored.filter((s) => s.dup && s.s > 0.75).length, fp75 = scored.filter((s) => !s.dup && s.s > 0.75).length;
     console.log(`| ${cand.label} | ${at(0.95)} / ${at(0.9)} / ${at(0.72)} | above 0.75: p ${(tp75 / (tp75 + fp75)).toFixed(2)} r ${(tp75 / pos.length).toFixed(2)} |`);

@@ -17,6 +17,7 @@ import m0015 from "../../migrations/0015_agent_conversations.sql" with { type: "
 import m0016 from "../../migrations/0016_mail_capture.sql" with { type: "text" };
 import m0017 from "../../migrations/0017_map_positions.sql" with { type: "text" };
 import m0018 from "../../migrations/0018_fts_owner.sql" with { type: "text" };
+import m0019 from "../../migrations/0019_rescore_specific.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
@@ -39,4 +40,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 16, name: "0016_mail_capture", sql: m0016 },
   { version: 17, name: "0017_map_positions", sql: m0017 },
   { version: 18, name: "0018_fts_owner", sql: m0018 },
+  { version: 19, name: "0019_rescore_specific", sql: m0019 },
 ];

@@ -5,7 +5,7 @@ import type { UserSettings } from "../contract";
 import type { Neighbour, VectorStore } from "../vectors/store";
 import type { RelationsRepo } from "../modules/relations/repo";
 import type { PipelineIdea, PipelineRepo } from "./repo";
-import { wordCosine, wordCounts } from "./text-overlap";
+import { specificity, wordCosine, wordCounts } from "./text-overlap";
 
 /** Neighbours looked at per idea; related relations and detections come from this list. */
 export const NEIGHBOURS = 20;
@@ -152,7 +152,10 @@ function relatedCandidates(ctx: StepContext, userId: string, ideaId: number, vec
   const mine = ctx.relations.userRelatedIds(ideaId);
   const eligible = neighbours.filter((n) => n.score > ctx.settings.related_threshold && !mine.has(n.id) && !ctx.relations.isRejectedPair(ideaId, n.id));
   if (eligible.length <= RELATED_MAX) return eligible;
-  const local = ctx.store.localScores(userId, vector, eligible.map((n) => n.id));
+  const ids = eligible.map((n) => n.id);
+  const words = wordsOf(ctx.repo.liveTexts([ideaId, ...ids]));
+  const own = words.get(ideaId);
+  const local = ctx.store.localScores(userId, vector, ids, own && specificOf(own, words));
   const rank = (n: Neighbour) => local.get(n.id) ?? -1;
   return eligible
     .map((n) => ({ n, r: rank(n) }))
@@ -196,14 +199,15 @@ function syncDuplicates(
   const mine = wordCounts(idea.title, idea.body);
   const pending = ctx.repo.pendingDetectionsOf(idea.id);
   const ids = [...neighbours.map((n) => n.id), ...pending.map((d) => d.other)];
-  const texts = ctx.repo.liveTexts(ids);
-  // The embedding side of the duplicate score: the calibrated cosine with the pair's subjects' shared part removed too
-  // (src/vectors/subjects.ts); the neighbours themselves are the nearest by the account's calibration.
-  const local = ctx.store.localScores(idea.user_id, vector, ids);
+  const words = wordsOf(ctx.repo.liveTexts(ids));
+  // The embedding side of the duplicate score: the calibrated cosine with the pair's subjects' shared part removed too,
+  // in proportion to each text's specificity (src/vectors/subjects.ts, text-overlap.ts); the neighbours themselves are
+  // the nearest by the account's calibration.
+  const local = ctx.store.localScores(idea.user_id, vector, ids, specificOf(mine, words));
   const isNewer = (a: { id: number; at: string }, b: { id: number; at: string }) => a.at > b.at || (a.at === b.at && a.id > b.id);
   for (const n of neighbours) {
     const cos = local.get(n.id);
-    const score = cos === undefined ? null : duplicateScore(texts, mine, n.id, cos);
+    const score = cos === undefined ? null : duplicateScore(words, mine, n.id, cos);
     if (score === null || score <= threshold) continue;
     const me = { id: idea.id, at: idea.created_at };
     const other = { id: n.id, at: createdAt.get(n.id)! };
@@ -212,7 +216,7 @@ function syncDuplicates(
   }
   for (const d of pending) {
     const cos = local.get(d.other);
-    const score = cos === undefined ? null : duplicateScore(texts, mine, d.other, cos);
+    const score = cos === undefined ? null : duplicateScore(words, mine, d.other, cos);
     if (score !== null && score <= threshold) ctx.repo.deletePendingDetection(d.id);
   }
 }
@@ -222,10 +226,20 @@ function syncDuplicates(
  * (text-overlap.ts). Either alone says "near-copy" when high: the embedding for a reworded copy, the words for a
  * reshuffled one; two notes on one subject stay below on both. null when the other idea is gone.
  */
-function duplicateScore(texts: Map<number, { title: string; body: string }>, mine: Map<string, number>, otherId: number, cos: number): number | null {
-  const other = texts.get(otherId);
+function duplicateScore(words: Map<number, Map<string, number>>, mine: Map<string, number>, otherId: number, cos: number): number | null {
+  const other = words.get(otherId);
   if (!other) return null;
-  return Math.max(cos, wordCosine(mine, wordCounts(other.title, other.body)));
+  return Math.max(cos, wordCosine(mine, other));
+}
+
+/** Each live idea's word counts (text-overlap.ts), by id. */
+function wordsOf(texts: Map<number, { title: string; body: string }>): Map<number, Map<string, number>> {
+  return new Map([...texts].map(([id, t]) => [id, wordCounts(t.title, t.body)]));
+}
+
+/** The texts' specificities for localScores: how much of its subject each side of a pair has removed. */
+function specificOf(mine: Map<string, number>, words: Map<number, Map<string, number>>) {
+  return { mine: specificity(mine), of: new Map([...words].map(([id, w]) => [id, specificity(w)])) };
 }
 
 /**

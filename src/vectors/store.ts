@@ -258,9 +258,11 @@ function createStore(db: Db, g: Generation) {
     },
     /**
      * The duplicate score's cosine (0–1) of a vector against stored ideas of the account: the calibrated cosine with,
-     * in addition, the mean of the two ideas' subjects removed (subjects.ts). Ideas without a vector here are absent.
+     * in addition, the mean of the two ideas' subjects removed (subjects.ts), each in proportion to its text's
+     * specificity (`specific`: the vector's own and the others' by id, text-overlap.ts; 1 when not given). Ideas
+     * without a vector here are absent.
      */
-    localScores(userId: string, vector: Float32Array, others: number[]): Map<number, number> {
+    localScores(userId: string, vector: Float32Array, others: number[], specific?: { mine: number; of: Map<number, number> }): Map<number, number> {
       const out = new Map<number, number>();
       if (others.length === 0) return out;
       const centre = this.shared(userId).centre;
@@ -268,7 +270,8 @@ function createStore(db: Db, g: Generation) {
       const mine = subjects ? subjectOf(subjects, vector, centre) : 0;
       for (const r of q.vecsOf.all(JSON.stringify(others), userId)) {
         const v = toVector(r.embedding)!;
-        out.set(r.id, localCosine(vector, v, centre, subjects, mine, subjects ? subjectOf(subjects, v, centre) : 0));
+        const theirs = subjects ? subjectOf(subjects, v, centre) : 0;
+        out.set(r.id, localCosine(vector, v, centre, subjects, mine, theirs, specific?.mine ?? 1, specific?.of.get(r.id) ?? 1));
       }
       return out;
     },

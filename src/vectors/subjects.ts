@@ -102,15 +102,18 @@ export function subjectOf(s: Subjects, v: Float32Array, centre: Centre): number 
 
 /**
  * The duplicate score's cosine of two raw vectors: both minus one centre, the account's plus the mean of what their
- * two subjects remove, so the score is symmetric and a cosine; in 0–1 (negative is 0), 0 when either is a zero vector.
- * Without subjects it is the calibrated cosine (calibration.ts).
+ * two subjects remove, each scaled by its own text's specificity (`fa`, `fb` in 0–1: text-overlap.ts; a short generic
+ * sentence keeps more of its subject), so the score is symmetric and a cosine; in 0–1 (negative is 0), 0 when either
+ * is a zero vector. Without subjects it is the calibrated cosine (calibration.ts).
  */
-export function localCosine(a: Float32Array, b: Float32Array, centre: Centre, s: Subjects | null, ja: number, jb: number): number {
+export function localCosine(a: Float32Array, b: Float32Array, centre: Centre, s: Subjects | null, ja: number, jb: number, fa = 1, fb = 1): number {
   const ra = s?.removed[ja];
   const rb = s?.removed[jb];
+  const ha = 0.5 * fa;
+  const hb = 0.5 * fb;
   let ab = 0, ac = 0, bc = 0, cc = 0, aa = 0, bb = 0;
   for (let i = 0; i < a.length; i++) {
-    const c = (centre ? centre[i] : 0) + (ra && rb ? 0.5 * (ra[i] + rb[i]) : 0);
+    const c = (centre ? centre[i] : 0) + (ra && rb ? ha * ra[i] + hb * rb[i] : 0);
     const x = a[i];
     const y = b[i];
     ab += x * y;
