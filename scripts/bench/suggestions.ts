@@ -14,7 +14,7 @@ import { join, resolve } from "node:path";
 import { startModels } from "../../src/ml/client";
 import { directoryInput } from "../../src/modules/import/inputs";
 import { createImportService } from "../../src/modules/import/service";
-import { wordCosine, wordCounts } from "../../src/pipeline/text-overlap";
+import { specificity, wordCosine, wordCounts } from "../../src/pipeline/text-overlap";
 import { readState } from "../../src/vectors/generations";
 import { vectorStore } from "../../src/vectors/store";
 import { loadGitManual, nearCopy, rng, type CopyKind } from "./man-corpus";
@@ -109,12 +109,17 @@ if (withSts) {
       const calibrated = store.pairScore(sts.id, a, b) ?? 0;
       // The duplicate score as steps.ts computes it: the larger of the local embedding cosine (the account's and the
       // pair's subjects' shared parts removed; subjects.ts) and the word-count cosine. "before": the account's only.
-      const local = store.localScores(sts.id, store.ideaVector(a)!, [b]).get(b) ?? 0;
-      const words = wordCosine(wordCounts(p.a.slice(0, 200), p.a.length > 200 ? p.a : ""), wordCounts(p.b.slice(0, 200), p.b.length > 200 ? p.b : ""));
-      return { dup: p.score >= 4.6, product: Math.max(local, words), before: Math.max(calibrated, words), calibrated, raw: rawCosine(store.ideaVector(a)!, store.ideaVector(b)!) };
+      // Since specificity, each subject is removed in proportion to its text's specificity (text-overlap.ts);
+      // "subjects" is the rule before it (every subject removed whole).
+      const wa = wordCounts(p.a.slice(0, 200), p.a.length > 200 ? p.a : "");
+      const wb = wordCounts(p.b.slice(0, 200), p.b.length > 200 ? p.b : "");
+      const local = store.localScores(sts.id, store.ideaVector(a)!, [b], { mine: specificity(wa), of: new Map([[b, specificity(wb)]]) }).get(b) ?? 0;
+      const whole = store.localScores(sts.id, store.ideaVector(a)!, [b]).get(b) ?? 0;
+      const words = wordCosine(wa, wb);
+      return { dup: p.score >= 4.6, product: Math.max(local, words), subjects: Math.max(whole, words), before: Math.max(calibrated, words), calibrated, raw: rawCosine(store.ideaVector(a)!, store.ideaVector(b)!) };
     });
   const positives = scored.filter((s) => s.dup).length;
-  type Key = "product" | "before" | "calibrated" | "raw";
+  type Key = "product" | "subjects" | "before" | "calibrated" | "raw";
   const at = (key: Key, th: number) => {
     const tp = scored.filter((s) => s.dup && s[key] > th).length;
     const fp = scored.filter((s) => !s.dup && s[key] > th).length;
@@ -126,12 +131,13 @@ if (withSts) {
     return at(key, ps[Math.ceil(r * ps.length) - 1] - 1e-9);
   };
   console.log(`\nSTS-B test: ${scored.filter((s) => s.dup).length} pairs ≥ 4.6 (duplicates), ${scored.filter((s) => !s.dup).length} pairs ≤ 3.5 (not), captured into one account`);
-  console.log("| figure | product: duplicate score (with subjects) | before: account's calibration only | calibrated cosine alone | today (raw cosine) |");
-  console.log("|---|---:|---:|---:|---:|");
+  console.log(`load average (1 min): ${loadavg()[0].toFixed(1)}`);
+  console.log("| figure | product: duplicate score (subjects × specificity) | subjects removed whole (before) | account's calibration only | calibrated cosine alone | today (raw cosine) |");
+  console.log("|---|---:|---:|---:|---:|---:|");
   const pr = (x: { p: number; r: number }) => `${x.p.toFixed(2)} / ${x.r.toFixed(2)}`;
-  for (const th of [0.75, 0.85]) console.log(`| precision / recall above ${th} | ${pr(at("product", th))} | ${pr(at("before", th))} | ${pr(at("calibrated", th))} | ${pr(at("raw", th))} |`);
+  for (const th of [0.75, 0.85]) console.log(`| precision / recall above ${th} | ${pr(at("product", th))} | ${pr(at("subjects", th))} | ${pr(at("before", th))} | ${pr(at("calibrated", th))} | ${pr(at("raw", th))} |`);
   for (const r of [0.95, 0.9, 0.72]) {
-    console.log(`| precision at recall ${r} | ${[atRecall("product", r), atRecall("before", r), atRecall("calibrated", r), atRecall("raw", r)].map((x) => x.p.toFixed(2)).join(" | ")} |`);
+    console.log(`| precision at recall ${r} | ${[atRecall("product", r), atRecall("subjects", r), atRecall("before", r), atRecall("calibrated", r), atRecall("raw", r)].map((x) => x.p.toFixed(3)).join(" | ")} |`);
   }
 }
 
