@@ -37,10 +37,13 @@ export interface StepContext {
   now: string;
   plan: Plan;
   settings: UserSettings;
+  /** Word counts of live ideas read during this idea's steps, by id (texts do not change within a pass; wordsOf). */
+  words?: Map<number, Map<string, number>>;
 }
 
 /** Runs the steps for one idea whose vector in `ctx.store` is `vector`. Call inside a transaction. */
-export function runIdeaSteps(ctx: StepContext, idea: PipelineIdea, vector: Float32Array): void {
+export function runIdeaSteps(pass: StepContext, idea: PipelineIdea, vector: Float32Array): void {
+  const ctx: StepContext = { ...pass, words: new Map() };
   // Pairs and Pro auto-tags are judged by the calibrated cosine (src/vectors/calibration.ts); Free auto-tags by raw.
   const near = ctx.store.nearestCalibrated(idea.user_id, vector, NEIGHBOURS + 1).filter((n) => n.id !== idea.id);
   // Vectors of archived ideas are removed on archive; filtering again covers a missed hook.
@@ -153,7 +156,7 @@ function relatedCandidates(ctx: StepContext, userId: string, ideaId: number, vec
   const eligible = neighbours.filter((n) => n.score > ctx.settings.related_threshold && !mine.has(n.id) && !ctx.relations.isRejectedPair(ideaId, n.id));
   if (eligible.length <= RELATED_MAX) return eligible;
   const ids = eligible.map((n) => n.id);
-  const words = wordsOf(ctx.repo.liveTexts([ideaId, ...ids]));
+  const words = wordsOf(ctx, [ideaId, ...ids]);
   const own = words.get(ideaId);
   const local = ctx.store.localScores(userId, vector, ids, own && specificOf(own, words));
   const rank = (n: Neighbour) => local.get(n.id) ?? -1;
@@ -199,7 +202,7 @@ function syncDuplicates(
   const mine = wordCounts(idea.title, idea.body);
   const pending = ctx.repo.pendingDetectionsOf(idea.id);
   const ids = [...neighbours.map((n) => n.id), ...pending.map((d) => d.other)];
-  const words = wordsOf(ctx.repo.liveTexts(ids));
+  const words = wordsOf(ctx, ids);
   // The embedding side of the duplicate score: the calibrated cosine with the pair's subjects' shared part removed too,
   // in proportion to each text's specificity (src/vectors/subjects.ts, text-overlap.ts); the neighbours themselves are
   // the nearest by the account's calibration.
@@ -232,9 +235,20 @@ function duplicateScore(words: Map<number, Map<string, number>>, mine: Map<strin
   return Math.max(cos, wordCosine(mine, other));
 }
 
-/** Each live idea's word counts (text-overlap.ts), by id. */
-function wordsOf(texts: Map<number, { title: string; body: string }>): Map<number, Map<string, number>> {
-  return new Map([...texts].map(([id, t]) => [id, wordCounts(t.title, t.body)]));
+/**
+ * The word counts (text-overlap.ts) of the live ideas among `ids`, by id; read once per pass (ctx.words): relations
+ * ask for an idea's candidates and for each candidate's own, ~80 texts a pass, ~0.1 ms each for a manual page.
+ */
+function wordsOf(ctx: StepContext, ids: number[]): Map<number, Map<string, number>> {
+  const memo = (ctx.words ??= new Map());
+  const missing = ids.filter((id) => !memo.has(id));
+  for (const [id, t] of ctx.repo.liveTexts(missing)) memo.set(id, wordCounts(t.title, t.body));
+  const out = new Map<number, Map<string, number>>();
+  for (const id of ids) {
+    const w = memo.get(id);
+    if (w) out.set(id, w);
+  }
+  return out;
 }
 
 /** The texts' specificities for localScores: how much of its subject each side of a pair has removed. */
