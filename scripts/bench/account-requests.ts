@@ -15,7 +15,9 @@ import { Database } from "bun:sqlite";
 import { cpSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { alternating, BUN, flag, fmtMs, ideaTexts, machine, measured, median, revisionTree, ROOT, seedIdeas, spawnServer, tempDir, type Child, type Side } from "./lib";
+import { alternating, BUN, flag, fmtMs, machine, measured, median, revisionTree, ROOT, spawnServer, tempDir, type Child, type Side } from "./lib";
+import { sessionCookie, startWebBenchServer, type WebBenchServer } from "./web-lib";
+import { toStamp } from "../../src/lib/time";
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -29,35 +31,21 @@ const CONNECTIONS = flag("connections", 10);
 const IDEAS = flag("ideas", 2000);
 const DETECTIONS = flag("detections", 1000);
 const RELATIONS = flag("relations", 300);
-const EMAIL = "bench-account@example.com";
-const PASSWORD = "bench account password";
 const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 const work = tempDir("idearepo-bench-account-requests-");
 
-const stamp = (d: Date) => d.toISOString().slice(0, 19).replace("T", " ");
-
-/** One data dir holding the large account; returns its API key. */
-async function seed(dataDir: string): Promise<string> {
-  const created = Bun.spawnSync([BUN, join(ROOT, "src/main.ts"), "users", "create", "--email", EMAIL, "--plan", "pro", "--password-stdin"], {
-    env: { ...process.env, IDEAREPO_DATA_DIR: dataDir },
-    stdin: Buffer.from(PASSWORD),
-  });
-  if (created.exitCode !== 0) throw new Error(`users create: ${created.stderr.toString()}`);
-  const key = JSON.parse(created.stdout.toString()).api_key as string;
-  const server = await serve(ROOT, dataDir, "seed.log");
-  try {
-    log(`seeding ${IDEAS} ideas`);
-    await seedIdeas(server.base, key, ideaTexts(IDEAS));
-  } finally {
-    await server.stop();
-  }
-  const db = new Database(join(dataDir, "idearepo.db"));
+/** The large account in a data dir of its own (web-lib.ts's seeded server, stopped before the database is written). */
+async function seed(): Promise<WebBenchServer> {
+  log(`seeding ${IDEAS} ideas`);
+  const server = await startWebBenchServer({ ideas: IDEAS });
+  await server.app.stop();
+  const db = new Database(join(server.dataDir, "idearepo.db"));
   try {
     const ids = db.query<{ id: number; user_id: string }, []>("SELECT id, user_id FROM ideas ORDER BY id").all();
     const user = ids[0].user_id;
     const now = Date.now();
     db.transaction(() => {
-      db.query("UPDATE ideas SET updated_at = ? WHERE id % 3 = 0").run(stamp(new Date(now - 365 * 86_400_000)));
+      db.query("UPDATE ideas SET updated_at = ? WHERE id % 3 = 0").run(toStamp(new Date(now - 365 * 86_400_000)));
       const detect = db.query(
         `INSERT INTO duplicate_detections (user_id, idea_id, duplicate_of_id, similarity_score, status, created_at, pair_lo, pair_hi)
          VALUES (?1, ?2, ?3, ?4, 'pending', ?5, min(?2, ?3), max(?2, ?3))`,
@@ -66,19 +54,19 @@ async function seed(dataDir: string): Promise<string> {
       let made = 0;
       for (let k = 1; made < DETECTIONS; k++) {
         for (let a = 0; a + k < ids.length && made < DETECTIONS; a++, made++) {
-          detect.run(user, ids[a + k].id, ids[a].id, 0.8 + (made % 20) / 100, stamp(new Date(now - made * 60_000)));
+          detect.run(user, ids[a + k].id, ids[a].id, 0.8 + (made % 20) / 100, toStamp(new Date(now - made * 60_000)));
         }
       }
       const relate = db.query(
         `INSERT INTO relations (user_id, source_idea_id, target_idea_id, relation_type, score, created_by, created_at)
          VALUES (?, ?, ?, 'related', ?, 'system', ?)`,
       );
-      for (let i = 0; i < RELATIONS; i++) relate.run(user, ids[(i * 7) % ids.length].id, ids[(i * 7 + 3) % ids.length].id, 0.6, stamp(new Date(now - 86_400_000 - i * 60_000)));
+      for (let i = 0; i < RELATIONS; i++) relate.run(user, ids[(i * 7) % ids.length].id, ids[(i * 7 + 3) % ids.length].id, 0.6, toStamp(new Date(now - 86_400_000 - i * 60_000)));
     })();
   } finally {
     db.close();
   }
-  return key;
+  return server;
 }
 
 const serve = (tree: string, dataDir: string, logName: string) =>
@@ -88,30 +76,20 @@ const serve = (tree: string, dataDir: string, logName: string) =>
     join(work, logName),
   );
 
-async function signIn(base: string): Promise<string> {
-  const r = await fetch(`${base}/api/v1/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
-  });
-  if (!r.ok) throw new Error(`sign-in: ${r.status} ${await r.text()}`);
-  return `svc_session=${((await r.json()) as { token: string }).token}`;
-}
-
 interface Target { name: string; path: string; headers: Record<string, string> }
 interface Figure { side: Side; target: string; rps: number; p50: number; cpuUs: number; load: number }
 
-const seeded = join(work, "seeded");
-const key = await seed(seeded);
+const seeded = await seed();
+const key = seeded.key;
 const servers = new Map<Side, { child: Child; targets: Target[] }>();
 let figures: Figure[] = [];
 try {
   const baseTree = revisionTree(BASE_REV, join(work, "base"));
   for (const [side, tree] of [["product", ROOT], ["baseline", baseTree]] as const) {
     const dataDir = join(work, `data-${side}`);
-    cpSync(seeded, dataDir, { recursive: true });
+    cpSync(seeded.dataDir, dataDir, { recursive: true });
     const child = await serve(tree, dataDir, `${side}.log`);
-    const cookie = await signIn(child.base);
+    const cookie = await sessionCookie({ ...seeded, base: child.base });
     const gzip = { "accept-encoding": "gzip, deflate, br" };
     const targets: Target[] = [
       { name: "shell /ideas, signed in (boot data: session + 50 rows)", path: "/ideas", headers: { ...gzip, cookie } },
@@ -145,6 +123,7 @@ try {
 } finally {
   for (const s of servers.values()) await s.child.stop();
   rmSync(work, { recursive: true, force: true });
+  rmSync(seeded.dir, { recursive: true, force: true });
 }
 
 const loads = figures.map((f) => f.load);

@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { CHROMIUM } from "../../test/web/harness";
 import { waitForQuiescence } from "../../test/ops/harness";
 import { flag, ideaTexts, machine, ROOT, seedIdeas } from "./lib";
-import { median, nearIdenticalTexts, startWebBenchServer, staticMirror, type WebBenchServer } from "./web-lib";
+import { median, nearIdenticalTexts, sessionCookie, startWebBenchServer, staticMirror, type WebBenchServer } from "./web-lib";
 
 const RUNS = flag("runs", 1);
 const NEAR = flag("near", 40);
@@ -135,16 +135,6 @@ function lcpFromTrace(trace: unknown): string | undefined {
 
 interface Account { name: string; server: WebBenchServer; cookie: string; ideaId: number; note: string }
 
-async function signIn(server: WebBenchServer): Promise<string> {
-  const r = await fetch(`${server.base}/api/v1/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: server.email, password: server.password }),
-  });
-  if (!r.ok) throw new Error(`sign-in: ${r.status} ${await r.text()}`);
-  return `svc_session=${((await r.json()) as { token: string }).token}`;
-}
-
 async function account(name: "a" | "b"): Promise<Account> {
   const server = await startWebBenchServer({ ideas: 0, pipeline: name === "b" });
   const texts = name === "a" ? ideaTexts(200) : nearIdenticalTexts(NEAR);
@@ -175,7 +165,7 @@ async function account(name: "a" | "b"): Promise<Account> {
   const note = name === "a"
     ? "(a) 200 ideas of distinct real sentences"
     : `(b) ${NEAR} near-identical ideas, ${dups} pending duplicate detections (the whole GET /ideas/duplicates: ${(bytes / 1024).toFixed(0)} KB)`;
-  return { name, server, cookie: await signIn(server), ideaId: ideas[0].id, note };
+  return { name, server, cookie: await sessionCookie(server), ideaId: ideas[0].id, note };
 }
 
 const fmt = (s: Score) => `${s.performance} / ${s.accessibility} / ${(s.lcp / 1000).toFixed(2)} s / ${s.cls.toFixed(3)}`;

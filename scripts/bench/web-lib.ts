@@ -52,6 +52,17 @@ export async function startWebBenchServer(opts: { ideas: number; pipeline?: bool
   return { app, dir, dataDir, base: app.base, key, email, password, seedSeconds };
 }
 
+/** Signs in through POST /auth/login; the `Cookie` header value of the session, for requests made outside a browser. */
+export async function sessionCookie(server: Pick<WebBenchServer, "base" | "email" | "password">): Promise<string> {
+  const r = await fetch(`${server.base}/api/v1/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: server.email, password: server.password }),
+  });
+  if (!r.ok) throw new Error(`sign-in: ${r.status} ${await r.text()}`);
+  return `svc_session=${((await r.json()) as { token: string }).token}`;
+}
+
 /** A fresh browser context (empty cache) signed in through POST /auth/login, so it holds the session cookie. */
 export async function signedInContext(browser: Browser, server: Pick<WebBenchServer, "base" | "email" | "password">): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
