@@ -160,6 +160,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   "GET /user/me": Me,
   "GET /auth/session": obj({ user: nullable(Me) }),
   "PATCH /user/me": User,
+  "DELETE /user": Success,
   "GET /user/api-keys": wrap("api_keys", list(KeyRecord)),
   "POST /user/api-keys": obj({ id: { type: "string", pattern: "^[0-9a-f]{32}$" }, key: { type: "string", pattern: "^svc_[0-9a-f]{64}$" }, label: str, created_at: stamp }),
   "DELETE /user/api-keys/:id": Success,

@@ -76,6 +76,11 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
 
   "GET /user/me": { summary: "The calling account" },
   "PATCH /user/me": { summary: "Update display name, avatar or settings" },
+  "DELETE /user": {
+    summary: "Delete your own account and everything it owns",
+    description: "An addition to the spec. Body `{password}` (the account's password, re-entered), or `{email}` for an account that has no password. Removes the account, its ideas, tags, relations, keys, tokens, sessions and settings for good, and clears the session cookie. 400 with the password (or email) field error when it is missing; 403 `Password is incorrect`; 409 while a paid subscription runs or for the instance's only operator. Not for MCP tokens (account:admin).",
+    errors: { 403: "The password is incorrect", 409: "A subscription is still running, or this is the only operator" },
+  },
   "GET /user/api-keys": { summary: "List API keys" },
   "POST /user/api-keys": { summary: "Create an API key (Pro)", status: 201, description: "The key is shown only in this response." },
   "DELETE /user/api-keys/:id": { summary: "Revoke an API key or MCP token" },

@@ -13,3 +13,13 @@ export const UpdateMeBody = t.Object(
 export type UpdateMeBody = typeof UpdateMeBody.static;
 
 export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** DELETE /user: the password re-entered; an account without a password types its e-mail instead. */
+export const DeleteAccountBody = t.Object(
+  {
+    password: t.Optional(t.String({ maxLength: 1_000, error: "password must be a string" })),
+    email: t.Optional(t.String({ maxLength: 320, error: "email must be a string" })),
+  },
+  { additionalProperties: true },
+);
+export type DeleteAccountBody = typeof DeleteAccountBody.static;

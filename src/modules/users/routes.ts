@@ -1,19 +1,28 @@
 // /user/me routes: thin handlers over the users service.
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
 import { createUsersService } from "./service";
-import { UpdateMeBody } from "./model";
+import { DeleteAccountBody, UpdateMeBody } from "./model";
+import { createAccountDeletion } from "./deletion";
+import { sessionCookie } from "../sign-in/cookie";
 import { baseUrl } from "../oauth/base-url";
 import { createMailCaptureService } from "../mail-capture/service";
 
 export function usersRoutes(deps: Deps, kit: AuthKit) {
   const users = createUsersService(deps);
   const mailCapture = createMailCaptureService(deps);
+  const deletion = createAccountDeletion(deps);
   return new Elysia({ prefix: "/user" })
     .use(authPlugin(deps, kit))
     .get("/me", ({ auth }) => users.getMe(auth.user.id), { access: { scope: "ideas:read" } })
     .patch("/me", ({ auth, body }) => users.updateMe(auth.user.id, body), { access: { scope: "account:admin" }, body: UpdateMeBody })
+    // An addition (docs/auth.md, "Deleting an account"): the person's own account, for good; the cookie goes with it.
+    .delete("/", async ({ auth, body, set }) => {
+      await deletion.deleteOwn(auth.user.id, body ?? {});
+      set.headers["set-cookie"] = sessionCookie(deps.config, null);
+      return { success: true };
+    }, { access: { scope: "account:admin" }, body: t.Optional(DeleteAccountBody) })
     // The web app's capture page pre-fills from ?title=&body=&url=, so bookmarklets, iOS Shortcuts and Android shares work.
     // capture_email: the account's personal address for capture by e-mail (docs/email.md), null when that is off.
     .get("/shortcuts", ({ auth, request, server }) => ({

@@ -1,0 +1,75 @@
+// DELETE /user (an addition, docs/auth.md "Deleting an account"): a person deletes their own account, with the
+// password re-entered (or the e-mail typed, for an account without one); refusals leave everything in place.
+import { afterAll, describe, expect, test } from "bun:test";
+import { call, makeApp, makeUser } from "../helpers";
+import { seedIdeas } from "../fixtures/seed";
+import { createUsersService } from "../../src/modules/users/service";
+
+const logs: string[] = [];
+const t = makeApp({ logs });
+afterAll(() => t.close());
+
+const ideaCount = (userId: string) => (t.deps.db.query("SELECT count(*) AS n FROM ideas WHERE user_id = ?").get(userId) as { n: number }).n;
+const exists = (userId: string) => t.deps.db.query("SELECT 1 FROM users WHERE id = ?").get(userId) !== null;
+
+describe("DELETE /user", () => {
+  test("needs the password; a wrong one is 403 and changes nothing; the right one deletes the account and its cookie", async () => {
+    const u = await makeUser(t, { plan: "pro", password: "the right password" });
+    const other = await makeUser(t, { plan: "pro" });
+    seedIdeas(t, u, 3);
+    seedIdeas(t, other, 2);
+
+    const missing = await call(t, "DELETE", "/user", { key: u.key });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ error: { password: ["Enter your password to delete your account"] } });
+    const wrong = await call(t, "DELETE", "/user", { key: u.key, body: { password: "not the password" } });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body).toEqual({ error: "Password is incorrect" });
+    expect(ideaCount(u.id)).toBe(3);
+
+    const login = await call(t, "POST", "/auth/login", { body: { email: u.email, password: "the right password" } });
+    const cookie = `svc_session=${login.body.token}`;
+    const done = await call(t, "DELETE", "/user", { headers: { cookie, origin: "http://localhost" }, body: { password: "the right password" } });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body).toEqual({ success: true });
+    expect(done.headers.get("set-cookie")).toContain("svc_session=;");
+    expect(exists(u.id)).toBe(false);
+    expect(ideaCount(u.id)).toBe(0);
+    // Every credential of the account is gone with it; the other account is untouched.
+    expect((await call(t, "GET", "/user/me", { key: u.key })).status).toBe(401);
+    expect((await call(t, "GET", "/user/me", { headers: { cookie } })).status).toBe(401);
+    expect((await call(t, "GET", "/ideas", { key: other.key })).body.ideas).toHaveLength(2);
+    // The password never reaches the log; the deletion is logged by id.
+    expect(logs.join("\n")).not.toContain("the right password");
+    expect(logs.join("\n")).not.toContain("not the password");
+    expect(logs.some((l) => l.includes("account deleted") && l.includes(u.id) && !l.includes(u.email))).toBe(true);
+  });
+
+  test("an account without a password confirms with its e-mail", async () => {
+    const u = await makeUser(t, { email: "NoPass@example.com" });
+    const wrong = await call(t, "DELETE", "/user", { key: u.key, body: { email: "someone@example.com" } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual({ error: { email: ["Type your account's e-mail address to delete it"] } });
+    expect(exists(u.id)).toBe(true);
+    expect((await call(t, "DELETE", "/user", { key: u.key, body: { email: " nopass@EXAMPLE.com " } })).status).toBe(200);
+    expect(exists(u.id)).toBe(false);
+  });
+
+  test("refused while a paid subscription runs, and for the instance's only operator", async () => {
+    const paying = await makeUser(t, { plan: "pro", password: "paying password" });
+    // What a provider's subscription event leaves on the account (docs/billing.md).
+    t.deps.db.query("UPDATE users SET subscription_id = 'sub_123', subscription_status = 'active' WHERE id = ?").run(paying.id);
+    const r = await call(t, "DELETE", "/user", { key: paying.key, body: { password: "paying password" } });
+    expect(r.status).toBe(409);
+    expect(r.body.error).toContain("cancel it first");
+    expect(exists(paying.id)).toBe(true);
+
+    const users = createUsersService(t.deps);
+    const op = await users.createUser({ email: "op1@example.com", password: "operator password", operator: true });
+    const only = await call(t, "DELETE", "/user", { key: op.api_key, body: { password: "operator password" } });
+    expect(only.status).toBe(409);
+    expect(only.body.error).toContain("only operator");
+    await users.createUser({ email: "op2@example.com", operator: true });
+    expect((await call(t, "DELETE", "/user", { key: op.api_key, body: { password: "operator password" } })).status).toBe(200);
+  });
+});
