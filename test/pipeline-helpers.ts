@@ -76,3 +76,17 @@ export async function search(t: TestApp, user: TestUser, params: Record<string, 
   const qs = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
   return call(t, "GET", `/ideas/search?${qs}`, { key: user.key });
 }
+
+/**
+ * Drains until /health says nothing is queued or re-scoring (a pass may tip the account into a re-scoring pass of
+ * its own, which queues more), at most 20 rounds; fails naming what was left.
+ */
+export async function settle(t: PipelineApp): Promise<void> {
+  let health: { pending?: number; rescoring?: number } = {};
+  for (let round = 0; round < 20; round++) {
+    await t.drain();
+    health = (await call(t, "GET", "/health")).body.embeddings;
+    if (health.pending === 0 && health.rescoring === 0) return;
+  }
+  throw new Error(`the pipeline did not settle in 20 rounds: ${JSON.stringify(health)}`);
+}

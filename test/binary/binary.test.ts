@@ -54,6 +54,21 @@ async function lazyPageOpens(srv: ServerProcess, dataDir: string): Promise<void>
   }
 }
 
+/**
+ * Runs a test's checks against a serving binary, then: nothing it logged was a warning or an error, and it stops with
+ * 0. On any failure the server's own log is printed: these fail mostly on a loaded CI machine, where it is all there is.
+ */
+async function expectCleanRun(srv: ServerProcess, checks: () => Promise<void> = async () => {}): Promise<void> {
+  try {
+    await checks();
+    expect(srv.logs.filter((l) => /"level":"(warn|error)"/.test(l))).toEqual([]);
+    expect(await srv.stop()).toBe(0);
+  } catch (e) {
+    console.error(`server log:\n${srv.logs.join("\n")}`);
+    throw e;
+  }
+}
+
 describe("the compiled executable, alone in an empty directory", () => {
   test("help works without touching a data dir", () => {
     const out = runCommand(["help"], { dataDir: join(home, "data"), cmd: cmd(), cwd: home, env: envFor(home) });
@@ -166,8 +181,7 @@ describe("the compiled executable, alone in an empty directory", () => {
     expect(JSON.parse(backup.stdout).ideas).toBe(202);
 
     // Every part started inside the binary (model worker, checkpoint worker, sqlite-vec): nothing warned or failed.
-    expect(server.logs.filter((l) => /"level":"(warn|error)"/.test(l))).toEqual([]);
-    expect(await server.stop()).toBe(0);
+    await expectCleanRun(server);
     expect(server.logs.at(-1)).toContain('"stopped"');
     server = null;
   }, 180_000);
@@ -178,21 +192,17 @@ describe("the compiled executable, alone in an empty directory", () => {
     // An account first: an empty data dir would log the first-run setup code (a warning).
     expect(runCommand(["users", "create", "--email", "metrics@example.com"], { dataDir, cmd: cmd(), cwd: home, env: envFor(home) }).code).toBe(0);
     server = await startServer({ dataDir, cmd: cmd(), cwd: home, timeoutMs: 60_000, env: envFor(home, { IDEAREPO_METRICS_ENABLED: "true" }) });
-    try {
-      expect((await api(server.base, null, "GET", "/health")).status).toBe(200);
-      const res = await fetch(`${server.base}/metrics`);
+    const srv = server;
+    await expectCleanRun(srv, async () => {
+      expect((await api(srv.base, null, "GET", "/health")).status).toBe(200);
+      const res = await fetch(`${srv.base}/metrics`);
       const text = await res.text();
       expect(res.status, text).toBe(200);
       expect(res.headers.get("content-type")).toStartWith("text/plain; version=0.0.4");
       expect(text).toMatch(/^idearepo_http_requests_total\{method="GET",route="\/api\/v1\/health",status="200"\} [1-9]/m);
       expect(text).toMatch(/^process_resident_memory_bytes [1-9]/m);
       expect(text).toContain("idearepo_build_info{version=");
-      expect(server.logs.filter((l) => /"level":"(warn|error)"/.test(l))).toEqual([]);
-      expect(await server.stop()).toBe(0);
-    } catch (e) {
-      console.error(`server log:\n${server.logs.join("\n")}`);
-      throw e;
-    }
+    });
     server = null;
   }, 90_000);
 
@@ -228,17 +238,12 @@ describe("the compiled executable, alone in an empty directory", () => {
         ideas = (await api(server.base, key, "GET", "/ideas")).body.ideas ?? [];
         health = (await api(server.base, null, "GET", "/health")).body.mail_capture ?? {};
       }
-      try {
+      const srv = server;
+      await expectCleanRun(srv, async () => {
         expect(ideas.map((i) => i.title)).toEqual(["アイデア"]);
-        expect((await api(server.base, key, "GET", `/ideas/${ideas[0].id}`)).body.body).toBe("**アイデア**");
+        expect((await api(srv.base, key, "GET", `/ideas/${ideas[0].id}`)).body.body).toBe("**アイデア**");
         expect(health.state).toBe("connected");
-        expect(server.logs.filter((l) => /"level":"(warn|error)"/.test(l))).toEqual([]);
-        expect(await server.stop()).toBe(0);
-      } catch (e) {
-        // The server's own account of what happened, for a failure seen only on a loaded CI machine.
-        console.error(`server log:\n${server.logs.join("\n")}`);
-        throw e;
-      }
+      });
       server = null;
     } catch (e) {
       // Dovecot's own account too (a session it killed, a refused command), before its folder is removed.

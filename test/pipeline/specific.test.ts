@@ -16,7 +16,7 @@ import { wordCosine, wordCounts } from "../../src/pipeline/text-overlap";
 import { readState } from "../../src/vectors/generations";
 import { vectorStore } from "../../src/vectors/store";
 import { call, makeApp, makeUser } from "../helpers";
-import { usePipelineApp } from "../pipeline-helpers";
+import { settle, usePipelineApp } from "../pipeline-helpers";
 
 // Many short captions of one scene, as STS-B's image captions are: a coherent subject of short generic sentences.
 const WHO = ["A man", "A woman", "A boy", "A girl", "A child", "An old man", "A young woman", "A chef"];
@@ -47,13 +47,7 @@ describe("the duplicate score and how specific a text is", () => {
     [...CAPTIONS, ...PARAPHRASES.flat()].forEach((s, i) => writeFileSync(join(dir, `n${i}.md`), `---\ntitle: ${s}\n---\n`));
     await createImportService(t.deps).importInput(u.id, "pro", directoryInput(dir), { from: "markdown" });
     rmSync(dir, { recursive: true, force: true });
-    let health: any;
-    for (let round = 0; round < 20; round++) {
-      await t.drain();
-      health = (await call(t, "GET", "/health")).body.embeddings;
-      if (health.pending === 0 && health.rescoring === 0) break;
-    }
-    expect(health).toMatchObject({ pending: 0, rescoring: 0 });
+    await settle(t);
 
     const titleOf = new Map<number, string>();
     for (const r of t.deps.db.query<{ id: number; title: string }, [string]>("SELECT id, title FROM ideas WHERE user_id = ?").all(u.id)) titleOf.set(r.id, r.title);

@@ -13,7 +13,7 @@ import { vectorStore } from "../../src/vectors/store";
 import { loadGitManual, loadOtherManPages, nearCopy, rng, type CopyKind } from "../../scripts/bench/man-corpus";
 import { accountMeanDuplicates } from "../../scripts/bench/suggestions-lib";
 import { call, makeUser } from "../helpers";
-import { capture, usePipelineApp } from "../pipeline-helpers";
+import { capture, settle, usePipelineApp } from "../pipeline-helpers";
 
 // The Git pages whose pairs the account's mean alone flagged in a 2,000-idea account (scripts/bench/local-centre.ts).
 const NAMES = [
@@ -43,13 +43,7 @@ describe.skipIf(missing)("a small subject inside a larger account", () => {
     const copies = new Map<number, string>();
     for (const [i, n] of notes.filter((_, i) => i % 4 === 0).entries()) copies.set(await capture(t, u, nearCopy(n, kinds[i % 3], random)), n.name);
     // Until nothing is queued or re-scoring (a capture may tip the account into a re-scoring pass of its own).
-    let health: any;
-    for (let round = 0; round < 20; round++) {
-      await t.drain();
-      health = (await call(t, "GET", "/health")).body.embeddings;
-      if (health.pending === 0 && health.rescoring === 0) break;
-    }
-    expect(health).toMatchObject({ pending: 0, rescoring: 0 });
+    await settle(t);
 
     const titleOf = new Map<number, string>();
     for (const r of t.deps.db.query<{ id: number; title: string }, [string]>("SELECT id, title FROM ideas WHERE user_id = ?").all(u.id)) titleOf.set(r.id, r.title);
