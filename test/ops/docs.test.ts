@@ -1,7 +1,7 @@
-// docs/operations.md and README stay complete: every setting with its environment variable, every operator command as `help` prints it.
+// README and docs/ against the code: every setting and command (docs/operations.md, help), links that resolve.
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { DEFAULTS, ENV_NAMES } from "../../src/config";
 import { COMMANDS } from "../../src/cli/commands";
 import { ROOT, runCli, tempDir } from "../cli";
@@ -18,7 +18,7 @@ function helpUsages(): string[] {
   return lines.filter((l) => /^  \S/.test(l)).map((l) => l.trim().split(/\s{3,}/)[0]);
 }
 
-describe("docs/operations.md", () => {
+describe("README.md and docs/ against the code", () => {
   test("lists every setting in the configuration table, with its env var and default", () => {
     for (const [env, path] of Object.entries(ENV_NAMES)) {
       const line = doc.split("\n").find((l) => l.startsWith(`| \`${path}\` |`));
@@ -51,5 +51,35 @@ describe("docs/operations.md", () => {
       expect(section, `README lacks the command ${cmd}`).toContain(cmd);
       if (sub && ["users", "keys", "models", "master-key"].includes(cmd)) expect(section, `README lacks ${cmd} ${sub}`).toMatch(new RegExp(`${cmd} [^\`]*\\b${sub}\\b`));
     }
+  });
+
+  test("README and docs/ link only to files and headings that exist, never outside the repository", () => {
+    const files = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+    // Anchors as GitHub makes them: lower case, punctuation dropped, spaces to hyphens, repeats numbered.
+    const anchors = (file: string) => {
+      const seen = new Map<string, number>();
+      const text = readFileSync(file, "utf8").replace(/^```[\s\S]*?^```/gm, "");
+      return new Set(
+        [...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => {
+          const base = m[1].trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "").replace(/ /g, "-");
+          const n = seen.get(base) ?? 0;
+          seen.set(base, n + 1);
+          return n ? `${base}-${n}` : base;
+        }),
+      );
+    };
+    const broken: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(ROOT, file), "utf8").replace(/^```[\s\S]*?^```/gm, "").replace(/`[^`\n]*`/g, "");
+      if (text.includes("../shared")) broken.push(`${file}: points outside the repository (../shared)`);
+      for (const [, href] of text.matchAll(/\]\(<?([^)\s>]+)>?\)/g)) {
+        if (/^[a-z]+:/.test(href)) continue;
+        const [path, anchor] = href.split("#");
+        const target = path ? join(dirname(join(ROOT, file)), decodeURIComponent(path)) : join(ROOT, file);
+        if (!target.startsWith(ROOT + "/") || !existsSync(target)) broken.push(`${file}: ${href} (no such file)`);
+        else if (anchor && target.endsWith(".md") && !anchors(target).has(anchor)) broken.push(`${file}: ${href} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });
