@@ -2,6 +2,7 @@
 // raw-cosine rule on the same stored vectors in the same run.
 //
 //   bun scripts/bench/suggestions-scale.ts [--sizes 2000,5000,10000] [--captures 20] [--knn-queries 200] [--rescore-baseline] [--cached-only]
+//     [--fit-samples 5000,10000] [--fit-rounds 2]
 //
 // The account: Git's manual (man-corpus.ts, the measured notes: no duplicates among them, the authors' links) and
 // near-copies of every 5th note, filled up with the other manual pages installed (every section, one note per page)
@@ -12,6 +13,9 @@
 //   beside today's rule (raw cosine, 20 neighbours, > 0.75, the 5 best > 0.5) judged from the same ideas' side;
 // - cost: a capture's POST + its full pass (held-out pages captured one by one), a re-scoring pass over the whole
 //   account, and the neighbour query alone, calibrated (nearestCalibrated) against raw (nearestIdeas), alternating.
+// --fit-samples: the subjects fit's bound (SUBJECT_SAMPLE, the first is the product's) compared through the product:
+// the fit alone in its worker, timed with the process's peak RSS (the worker is a thread of it), bounds alternating
+// --fit-rounds times; then, per bound, the re-scoring pass and the product's figures it leaves.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -22,6 +26,8 @@ import { queueRescores } from "../../src/pipeline/rescore";
 import { toStamp } from "../../src/lib/time";
 import { readState } from "../../src/vectors/generations";
 import { vectorStore } from "../../src/vectors/store";
+import { SUBJECT_SAMPLE } from "../../src/vectors/subjects";
+import { memStatus, resetPeak } from "./peak-memory";
 import { loadGitManual, loadOtherManPages, nearCopy, rng, type CopyKind } from "./man-corpus";
 import { benchApp, benchUser, flag, percentile, request } from "./search-lib";
 import { parseSts } from "./stsb";
@@ -36,6 +42,8 @@ const knnQueries = Number(flag("--knn-queries", "200"));
 const rescoreBaseline = process.argv.includes("--rescore-baseline");
 const dataDir = resolve(ROOT, flag("--data", "../shared/data/stsb"));
 const max = Math.max(...sizes);
+const fitSamples = flag("--fit-samples", String(SUBJECT_SAMPLE)).split(",").map(Number);
+const fitRounds = Number(flag("--fit-rounds", "2"));
 
 const notes = loadGitManual();
 if (notes.length < 50) throw new Error(`only ${notes.length} Git manual pages found (install git-man or set IDEAREPO_GIT_MAN_DIR)`);
@@ -135,12 +143,43 @@ for (const size of sizes) {
     await runner.drain();
     return { queued, s: (performance.now() - t) / 1000, load: loadavg()[0] };
   };
+  // The bounds that differ at this size, and what the bound of 5,000 took before the sample was exact (every
+  // ceil(n / 5,000)-th idea: 3,335 of 10,005), which an exact bound of that count reproduces.
+  const stepped = Math.ceil(n / Math.ceil(n / 5_000));
+  const bounds = [...new Set([...fitSamples.map((b) => Math.min(b, n)), stepped])];
+  // The fit alone, each bound in turn (--fit-rounds times): seconds in the worker and the process's peak RSS.
+  const fits = new Map<number, { s: number[]; rss: number; peak: number[]; load: number[] }>(bounds.map((b) => [b, { s: [], rss: 0, peak: [], load: [] }]));
+  for (let r = 0; r < fitRounds; r++) {
+    for (const bound of bounds) {
+      store.boundSubjectSample(bound);
+      store.forgetSubjects(user.id);
+      resetPeak();
+      const f = fits.get(bound)!;
+      f.rss = memStatus().rssMb;
+      const t = performance.now();
+      await store.subjectsReady(user.id);
+      f.s.push((performance.now() - t) / 1000);
+      f.peak.push(memStatus().hwmMb);
+      f.load.push(loadavg()[0]);
+    }
+  }
+  // Per bound: a re-scoring pass over the account with its fit, and the product's figures it leaves (the first bound last, so the rows below the table are the product's).
+  const perBound: string[] = [];
+  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+  let pass0 = { queued: 0, s: 0, load: 0 };
+  for (const bound of [...bounds.slice(1), bounds[0]]) {
+    store.boundSubjectSample(bound);
+    const p = (pass0 = await rescore(true));
+    const v = measureVault(db, user.id, notes, copies);
+    const f = fits.get(bound)!;
+    perBound.push(
+      `| fit on ${bound} ideas${bound === stepped && bound < Math.min(5_000, n) ? " (the bound of 5,000 before: every " + Math.ceil(n / 5_000) + "th idea)" : ""} | ${f.s.map((x) => x.toFixed(1)).join(" / ")} s (load ${f.load.map((x) => x.toFixed(1)).join(" / ")}) | ${f.rss.toFixed(0)} → ${f.peak.map((x) => x.toFixed(0)).join(" / ")} MB | ${p.s.toFixed(1)} s (${(p.s * 1000 / Math.max(1, p.queued)).toFixed(1)} ms an idea; load ${p.load.toFixed(1)}) | ${v.falseDuplicates} (${(v.falseDuplicates / notes.length * 20).toFixed(2)}) | ${v.copiesFound}/${copies.length} | ${v.related}; ${v.relatedMedian} / ${v.relatedMax}; ${pct(v.agreeing / Math.max(1, v.related))} |`,
+    );
+  }
   // --rescore-baseline: the same pass again without the neighbour memo (how the pass ran before it), after the product's.
-  const pass0 = await rescore(true);
-  const queued = pass0.queued;
-  const rescoreS = pass0.s;
   const baseline = rescoreBaseline ? await rescore(false) : null;
   store.memoizeNeighbours(true);
+  const { queued, s: rescoreS } = pass0;
 
   // The neighbour query alone, calibrated vs raw, alternating, over stored vectors of the account.
   const ids = db.query<{ id: number }, [string]>("SELECT id FROM ideas WHERE user_id = ? AND is_archived = 0 ORDER BY id").all(user.id).map((r) => r.id);
@@ -195,7 +234,6 @@ for (const size of sizes) {
   ).get(user.id)!.n;
 
   const p50 = (xs: number[]) => percentile(xs, 50).toFixed(1);
-  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   const out = [
     `\n### ${n} ideas (${used} filler), model ${model.embedModelId}`,
     `import of ${batch.length + (first ? notes.length : 0)} + background pass (with its re-scoring): ${importS.toFixed(1)} s`,
@@ -214,6 +252,11 @@ for (const size of sizes) {
     `| a capture: POST /ideas p50, then its full pass p50 (ms, ${post.length} captures) | ${p50(post)}, ${p50(pass)} | | |`,
     `| re-scoring pass over ${queued} ideas, with its subjects fit (load at its end) | ${rescoreS.toFixed(1)} s (${(rescoreS * 1000 / Math.max(1, queued)).toFixed(1)} ms an idea; load ${pass0.load.toFixed(1)}) | ${baseline ? `without the neighbour memo, run after: ${baseline.s.toFixed(1)} s (${(baseline.s * 1000 / Math.max(1, baseline.queued)).toFixed(1)} ms an idea; load ${baseline.load.toFixed(1)})` : ""} | |`,
     `| load average (1 min) at the end of this size | ${loadavg()[0].toFixed(1)} | | |`,
+    "",
+    `The subjects fit's bound at ${n} ideas (fits alone alternating, ${fitRounds} rounds; then per bound a re-scoring pass and the product's figures):`,
+    "| bound | fit alone, in the worker | RSS before → peak during the fit | re-scoring pass with its fit | false detections among the Git notes (per 20) | near-copies | relations between Git notes; median / max; agreeing |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...perBound,
   ];
   console.log(out.join("\n"));
   results.push(...out);
