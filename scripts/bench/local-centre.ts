@@ -26,7 +26,7 @@ import { flag } from "./search-lib";
 import { parseSts } from "./stsb";
 import { cachedEmbeddings, readVectorCache } from "./vector-cache";
 import { makeRandom } from "../../test/fixtures/random";
-import { fitSubjects, localCosine, subjectOf, SUBJECT_ROUNDS, SUBJECT_SAMPLE, type Subjects } from "../../src/vectors/subjects";
+import { evenSample, fitSubjects, localCosine, subjectOf, SUBJECT_ROUNDS, SUBJECT_SAMPLE, type Subjects } from "../../src/vectors/subjects";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const sizes = flag("--sizes", "2000,5000,10000").split(",").map(Number);
@@ -234,8 +234,7 @@ function evaluate(vs: Float32Array[], cand: Candidate, measured: number[], words
   let subjects: Subjects | null = null;
   let subjectIdx: Int32Array | null = null;
   if (cand.product) {
-    const step = Math.max(1, Math.ceil(n / cand.product.sample));
-    const sample = vs.filter((_, i) => i % step === 0);
+    const sample = evenSample(vs, cand.product.sample);
     const t0 = performance.now();
     subjects = fitSubjects(sample, g, n / sample.length, cand.product.rounds);
     const beta = cand.product.beta;

@@ -5,7 +5,7 @@ import { binaryCode, CodeCache } from "./codes";
 import { NeighbourMemo } from "./neighbour-memo";
 import type { Generation } from "./generation";
 import { createIdeaStorage, upgradeIdeaTable } from "./layout";
-import { fitPacked, localCosine, SUBJECT_ROUNDS, SUBJECT_SAMPLE, subjectOf, type Subjects } from "./subjects";
+import { evenSample, fitPacked, localCosine, SUBJECT_ROUNDS, SUBJECT_SAMPLE, subjectOf, type Subjects } from "./subjects";
 import { fitInWorker } from "./subjects-fitter";
 import { ideaTable, sharedTable, tagTable } from "./tables";
 
@@ -143,17 +143,14 @@ function createStore(db: Db, g: Generation) {
   /** The bound on a fit's sample: SUBJECT_SAMPLE, another only for a bench comparing bounds through the product. */
   let sampleBound = SUBJECT_SAMPLE;
   /**
-   * The one reader of a fit's vectors: every idea of the account up to the bound, else exactly `bound` ideas evenly
-   * spaced by id (the i-th at floor(i · total / bound)), packed in id order with the account's centre. A step of
-   * ceil(total / bound) took 3,335 of 10,005 ideas and 2,505 of 5,010: a bound that meant fewer subjects than it
-   * said as soon as an account passed it (docs/search.md, *A subject inside a large account*). Read in slices of
-   * FIT_READ_SLICE; it yields after each, so a caller on the event loop can let it go between them.
+   * The one reader of a fit's vectors: the account's ideas by id, evenly sampled down to the bound (evenSample),
+   * packed in that order, with the account's centre. Read in slices of FIT_READ_SLICE; it yields after each, so a
+   * caller on the event loop can let it go between them.
    */
   function* fitVectors(userId: string): Generator<void, { packed: Float32Array; n: number; centre: Centre; scale: number }> {
     const s = sharedRow(userId);
     const ids = q.accountIds.all(userId).map((r) => r.id);
-    const take = Math.min(ids.length, sampleBound);
-    const sample = take === ids.length ? ids : Array.from({ length: take }, (_, i) => ids[Math.floor((i * ids.length) / take)]);
+    const sample = evenSample(ids, sampleBound);
     const packed = new Float32Array(sample.length * g.dim);
     let n = 0;
     for (let i = 0; i < sample.length; i += FIT_READ_SLICE) {
