@@ -173,7 +173,7 @@ for (const size of sizes) {
     const v = measureVault(db, user.id, notes, copies);
     const f = fits.get(bound)!;
     perBound.push(
-      `| fit on ${bound} ideas${bound === stepped && bound < Math.min(5_000, n) ? " (the bound of 5,000 before: every " + Math.ceil(n / 5_000) + "th idea)" : ""} | ${f.s.map((x) => x.toFixed(1)).join(" / ")} s (load ${f.load.map((x) => x.toFixed(1)).join(" / ")}) | ${f.rss.toFixed(0)} → ${f.peak.map((x) => x.toFixed(0)).join(" / ")} MB | ${p.s.toFixed(1)} s (${(p.s * 1000 / Math.max(1, p.queued)).toFixed(1)} ms an idea; load ${p.load.toFixed(1)}) | ${v.falseDuplicates} (${(v.falseDuplicates / notes.length * 20).toFixed(2)}) | ${v.copiesFound}/${copies.length} | ${v.related}; ${v.relatedMedian} / ${v.relatedMax}; ${pct(v.agreeing / Math.max(1, v.related))} |`,
+      `| fit on ${bound} ideas${bound === stepped && bound < Math.min(5_000, n) ? " (the bound of 5,000 before: one idea in " + Math.ceil(n / 5_000) + ")" : ""} | ${f.s.map((x) => x.toFixed(1)).join(" / ")} s (load ${f.load.map((x) => x.toFixed(1)).join(" / ")}) | ${f.rss.toFixed(0)} → ${f.peak.map((x) => x.toFixed(0)).join(" / ")} MB | ${p.s.toFixed(1)} s (${(p.s * 1000 / Math.max(1, p.queued)).toFixed(1)} ms an idea; load ${p.load.toFixed(1)}) | ${v.falseDuplicates} (${(v.falseDuplicates / notes.length * 20).toFixed(2)}) | ${v.copiesFound}/${copies.length} | ${v.related}; ${v.relatedMedian} / ${v.relatedMax}; ${pct(v.agreeing / Math.max(1, v.related))} |`,
     );
   }
   // --rescore-baseline: the same pass again without the neighbour memo (how the pass ran before it), after the product's.
