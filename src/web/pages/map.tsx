@@ -38,13 +38,14 @@ export function MapPage(_props: { params: Record<string, string> }) {
   const canvasRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<MapView | null>(null);
 
-  // The renderer's chunks and the layout worker load while the data is on its way, once the page's first frame (the
-  // controls, the legend, the empty stage) is on screen: evaluating them is work the first paint need not wait for.
+  // The view's chunk, graphology and the layout worker load while the data is on its way, once the page's first frame
+  // (the controls, the legend, the empty stage) is on screen: evaluating them is work the first paint need not wait
+  // for. Sigma (WebGL) is not among them: the map is first drawn without it (map/preview.ts).
   useEffect(() => {
     let live = true;
     afterPaint()
       .then(() => (live ? import("./map/view") : null))
-      .then((m) => { if (m && live) { m.prewarmLayoutWorker(); return m.loadRenderer(); } })
+      .then((m) => { if (m && live) { m.prewarmLayoutWorker(); return m.loadGraph(); } })
       .catch(() => {});
     return () => { live = false; };
   }, []);
@@ -103,6 +104,12 @@ export function MapPage(_props: { params: Record<string, string> }) {
     let view: MapView | null = null;
     const made = new AbortController();
     setArranging(true);
+    // No WebGL (or the renderer failed): the list still reaches every idea.
+    const cannotDraw = () => {
+      setNoWebgl(true);
+      setArranging(false);
+      setListOpen(true);
+    };
     import("./map/view")
       .then(({ createMapView }) => createMapView(el, data, readPalette(pageRef.current!), {
           select: (id) => handlers.current.select(id),
@@ -113,6 +120,7 @@ export function MapPage(_props: { params: Record<string, string> }) {
             // Remembering is a convenience: a failed save only means the next visit places those ideas again.
             saveMapPositions(positions).catch(() => {});
           },
+          failed: () => { if (!made.signal.aborted) cannotDraw(); },
         }, { canConnect, saved: data.saved }, made.signal))
       .then((v) => {
         if (made.signal.aborted) return v.kill();
@@ -125,10 +133,7 @@ export function MapPage(_props: { params: Record<string, string> }) {
       })
       .catch(() => {
         if (made.signal.aborted) return; // the page moved on (new data, or left) while the view was being made
-        // No WebGL (or the renderer failed): the list still reaches every idea.
-        setNoWebgl(true);
-        setArranging(false);
-        setListOpen(true);
+        cannotDraw();
       });
     const offTheme = onThemeChange(() => view?.setPalette(readPalette(pageRef.current!)));
     return () => {

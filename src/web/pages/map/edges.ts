@@ -20,12 +20,15 @@ export interface EdgeLod {
   prepare(): void;
   /** Edges shown now. */
   count(): number;
+  /** Follows the renderer's camera from now on (the first view has none: it is drawn at the default zoom). */
+  attach(renderer: Sigma): void;
   kill(): void;
 }
 
 type G = Graph<{ idea: MapNode }, { edge: MapEdge }>;
 
-export function createEdgeLod(graph: Graph, renderer: Sigma, big: boolean): EdgeLod {
+export function createEdgeLod(graph: Graph, big: boolean): EdgeLod {
+  let renderer: Sigma | null = null;
   const g = graph as unknown as G;
   let order: string[] | null = null;
   const rank = new Map<string, number>();
@@ -60,7 +63,7 @@ export function createEdgeLod(graph: Graph, renderer: Sigma, big: boolean): Edge
     return o;
   };
   const target = () => {
-    const ratio = Math.max(renderer.getCamera().ratio, 0.05);
+    const ratio = Math.max(renderer?.getCamera().ratio ?? 1, 0.05);
     return Math.min(order!.length, Math.round(EDGE_BUDGET / (ratio * ratio)));
   };
 
@@ -72,11 +75,10 @@ export function createEdgeLod(graph: Graph, renderer: Sigma, big: boolean): Edge
     rest = setTimeout(() => {
       const from = count;
       count = target();
-      if (count === from || renderer.getGraph() !== graph) return;
+      if (count === from || !renderer || renderer.getGraph() !== graph) return;
       renderer.refresh({ partialGraph: { edges: order!.slice(Math.min(from, count), Math.max(from, count)) }, skipIndexation: true });
     }, 200);
   };
-  if (big) renderer.getCamera().on("updated", onCamera);
 
   const lod: EdgeLod = {
     // Edges made after the order was computed (a person connected two ideas) have no rank: always shown.
@@ -92,9 +94,13 @@ export function createEdgeLod(graph: Graph, renderer: Sigma, big: boolean): Edge
       count = target();
     },
     count: () => (big ? count : graph.size),
+    attach(r) {
+      renderer = r;
+      if (big) r.getCamera().on("updated", onCamera);
+    },
     kill() {
       clearTimeout(rest);
-      if (big) renderer.getCamera().off("updated", onCamera);
+      if (big) renderer?.getCamera().off("updated", onCamera);
     },
   };
   return lod;

@@ -1,7 +1,7 @@
 // The map's node labels, drawn on a canvas of their own after each render: the most important nodes first (the
 // selected one, then by connections, then newest), each label only where it overlaps no label already drawn, so
 // labels never pile up at any zoom. Sigma's own label grid picks one node per cell and lets long titles overlap.
-import type Sigma from "sigma";
+import type { Projection } from "./projection";
 
 export interface LabelBox { id: number; x: number; y: number; w: number; h: number }
 
@@ -15,6 +15,8 @@ const MAX_LABELS = 250;
 const CELL = 64;
 
 export interface LabelLayer {
+  /** Lays the labels out and draws them for where the nodes are now (after each render of the map). */
+  draw(): void;
   /** The boxes drawn by the last render, in container pixels. */
   boxes(): LabelBox[];
   setStyle(colour: string, halo: string, font: string): void;
@@ -27,11 +29,12 @@ const shorten = (s: string) => (s.length > MAX_CHARS ? s.slice(0, MAX_CHARS - 1)
 
 /**
  * `order` lists node keys by importance (recomputed by the caller when it changes); `forced` nodes always get a label
- * first. `read(key)` gives a node's display data (graph coordinates and size) or null when hidden.
+ * first. `read(key)` gives a node's display data (graph coordinates and size) or null when hidden. `projection()` is
+ * where nodes are on screen now: the first view's (preview.ts) until sigma draws, then sigma itself.
  */
 export function createLabelLayer(
   container: HTMLElement,
-  renderer: Sigma,
+  projection: () => Projection,
   order: () => readonly string[],
   forced: () => readonly string[],
   read: (key: string) => LabelNode | null,
@@ -73,6 +76,7 @@ export function createLabelLayer(
   }
 
   function draw() {
+    const renderer = projection();
     const { w, h } = resize();
     ctx.clearRect(0, 0, w, h);
     ctx.font = `500 ${FONT_SIZE}px ${font}`;
@@ -131,8 +135,8 @@ export function createLabelLayer(
     }
   }
 
-  renderer.on("afterRender", draw);
   return {
+    draw,
     boxes: () => drawn.slice(),
     setStyle(c, hl, f) {
       colour = c;
@@ -146,7 +150,6 @@ export function createLabelLayer(
       drawn = [];
     },
     kill() {
-      renderer.off("afterRender", draw);
       canvas.remove();
     },
   };

@@ -56,3 +56,15 @@ export function runNow<R>(steps: Generator<void, R>): R {
     if (r.done) return r.value;
   }
 }
+
+/**
+ * Resolves when the browser is idle (requestIdleCallback, or once `timeout` ms have passed whatever it is doing);
+ * where there is no requestIdleCallback (Safari), after a short timer.
+ */
+export function whenIdle(timeout: number): Promise<void> {
+  const ric = (globalThis as { requestIdleCallback?: (fn: () => void, o: { timeout: number }) => number }).requestIdleCallback;
+  return new Promise((resolve) => {
+    if (ric) ric(() => resolve(), { timeout });
+    else setTimeout(resolve, 50);
+  });
+}
