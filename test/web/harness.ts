@@ -84,9 +84,10 @@ export function webScope(prefix = "idearepo-web-") {
       const line = s.logs.map((l) => { try { return JSON.parse(l); } catch { return null; } }).find((l) => l?.setup_code);
       return Object.assign(s, { dataDir, setupCode: (line?.setup_code as string | undefined) ?? null });
     },
-    async open(base: string, path = "/", opts: { viewport?: keyof typeof VIEWPORTS; colorScheme?: "light" | "dark" } = {}): Promise<Opened> {
+    /** `serviceWorkers: "block"`: the app's service worker is not registered, so page.route() sees every asset request. */
+    async open(base: string, path = "/", opts: { viewport?: keyof typeof VIEWPORTS; colorScheme?: "light" | "dark"; serviceWorkers?: "block" } = {}): Promise<Opened> {
       browser ??= await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
-      const context = await browser.newContext({ viewport: VIEWPORTS[opts.viewport ?? "desktop"], colorScheme: opts.colorScheme ?? "light", acceptDownloads: true });
+      const context = await browser.newContext({ viewport: VIEWPORTS[opts.viewport ?? "desktop"], colorScheme: opts.colorScheme ?? "light", acceptDownloads: true, serviceWorkers: opts.serviceWorkers ?? "allow" });
       contexts.push(context);
       const errors: string[] = [];
       const external: string[] = [];
@@ -98,8 +99,10 @@ export function webScope(prefix = "idearepo-web-") {
       });
       const o: Opened = { page: null as unknown as Page, context, errors, external, allowed: [] };
       opened.push(o);
+      // Playwright's own note on every page of a context that blocks service workers (asked for, so not the app's).
+      const notes = opts.serviceWorkers === "block" ? [...BROWSER_NOTES, /^console\.warning: Service Worker registration blocked by Playwright/] : BROWSER_NOTES;
       const record = (line: string) => {
-        if (!o.allowed.some((re) => re.test(line)) && !BROWSER_NOTES.some((re) => re.test(line))) errors.push(line);
+        if (!o.allowed.some((re) => re.test(line)) && !notes.some((re) => re.test(line))) errors.push(line);
       };
       // On the context, so pages a test opens itself (a second tab, a popup) are watched too.
       context.on("console", (m) => {

@@ -9,6 +9,7 @@ import { EmptyState, Notice, ProNotice } from "../components/notices";
 import { Page } from "../components/page";
 import { notify } from "../components/toast";
 import { describeError } from "../errors";
+import { count } from "../lib/plural";
 import { isPro, useSession } from "../session";
 import { ConnectDialog } from "./map/connect-dialog";
 import { ALL_FILTERS, FiltersPanel, rangeQuery, type FilterState } from "./map/filters";
@@ -77,9 +78,9 @@ export function MapPage(_props: { params: Record<string, string> }) {
     [data, filters.statuses, filters.tag],
   );
   const tags = useMemo(() => {
-    const count = new Map<string, number>();
-    for (const n of data?.nodes ?? []) for (const t of n.tags) count.set(t, (count.get(t) ?? 0) + 1);
-    return [...count].sort((a, b) => a[0].localeCompare(b[0]));
+    const byTag = new Map<string, number>();
+    for (const n of data?.nodes ?? []) for (const t of n.tags) byTag.set(t, (byTag.get(t) ?? 0) + 1);
+    return [...byTag].sort((a, b) => a[0].localeCompare(b[0]));
   }, [data]);
 
   // The view is made once per response; its events reach the latest state through this ref.
@@ -227,7 +228,7 @@ export function MapPage(_props: { params: Record<string, string> }) {
               <p class="map-stats small muted" role="status">
                 {!data ? (loadError ? "The map could not be loaded." : "Loading the map…") : (
                   <>
-                    {visible.length.toLocaleString()} of {data.nodes.length.toLocaleString()} ideas · {edgeCount.toLocaleString()} connections
+                    {count(visible.length)} of {count(data.nodes.length)} ideas · {count(edgeCount)} connections
                     {arranging ? " · arranging…" : ""}
                   </>
                 )}

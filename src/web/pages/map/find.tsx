@@ -1,6 +1,7 @@
 // Keyboard ways into the map: a search that focuses a node, and the list of every idea the filters leave on the map.
 import { useMemo, useState } from "preact/hooks";
 import type { MapNode } from "../../api/map";
+import { count } from "../../lib/plural";
 
 /** Ideas whose title contains every word of the query, or whose number is "#12" / "12". */
 export function matchNodes(nodes: MapNode[], query: string, limit = 8): MapNode[] {
@@ -45,7 +46,7 @@ export function MapSearch({ nodes, onPick }: { nodes: MapNode[]; onPick: (n: Map
 export function NodeList({ nodes, onShow, open, onToggle }: { nodes: MapNode[]; onShow: (n: MapNode) => void; open: boolean; onToggle: (open: boolean) => void }) {
   return (
     <details class="map-list" open={open} onToggle={(e) => onToggle((e.currentTarget as HTMLDetailsElement).open)}>
-      <summary>List of the ideas on the map ({nodes.length.toLocaleString()})</summary>
+      <summary>List of the ideas on the map ({count(nodes.length)})</summary>
       {open && (
         <ul class="list" aria-label="Ideas on the map">
           {nodes.map((n) => (

@@ -16,7 +16,7 @@ import { labelSettings } from "./hover";
 import { createLabelLayer, type LabelBox } from "./labels";
 import { createPreviewLayer, type PreviewEdge, type PreviewNode } from "./preview";
 import { defaultProjection, type Projection } from "./projection";
-import { Cancelled, inSlices, whenIdle, yieldToMain } from "./yield";
+import { Cancelled, inSlices, whenIdle, whenQuiet, yieldToMain } from "./yield";
 
 export { prewarmLayoutWorker } from "./layout";
 import { DIRECTED, type Palette, withAlpha } from "./palette";
@@ -122,7 +122,12 @@ export function loadRenderer(): Promise<Renderer> {
   return libs;
 }
 
-/** How long the page may stay busy before sigma is made anyway when nobody touches the map (requestIdleCallback's timeout). */
+/**
+ * When nobody touches the map, sigma is made once the page has gone QUIET_MS without a long task (the load is over:
+ * the first view, its labels and the rest of the page are on screen), each step in an idle period of its own; and at
+ * the latest after IDLE_TIMEOUT_MS however busy the page is.
+ */
+const QUIET_MS = 2_000;
 const IDLE_TIMEOUT_MS = 10_000;
 
 /**
@@ -155,6 +160,8 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
     graph.addNode(String(n.id), { x: 0, y: 0, size: nodeSize(n.connectionCount), label: n.title, idea: n, isolated: n.connectionCount === 0 });
   }, signal);
   await inSlices(data.edges, addEdgeToGraph, signal);
+  await yieldToMain();
+  if (signal?.aborted) throw new Cancelled();
 
   function addEdgeToGraph(e: MapEdge) {
     const s = String(e.source), t = String(e.target);
@@ -243,7 +250,7 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
       if (r.done) finish(r.positions);
       else if (animate) {
         apply(r.positions);
-        if (!renderer) drawPreview();
+        previewSoon();
       }
     }, animate ? 120 : 60_000);
   }
@@ -261,6 +268,11 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
 
   const hidden = (a: NodeAttrs) =>
     !!filters && (!filters.statuses.has(a.idea.status) || (filters.tag !== "" && !a.idea.tags.includes(filters.tag)));
+
+  /** Whether these filters hide any node or relation of this map. */
+  const hidesAny = (f: Filters) =>
+    graph.someNode((_, a) => !f.statuses.has(a.idea.status) || (f.tag !== "" && !a.idea.tags.includes(f.tag))) ||
+    graph.someEdge((_, a) => !f.types.has(a.edge.type));
 
   const faded = new Map<string, string>();
   const faint = (c: string) => {
@@ -307,8 +319,26 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
     });
     const ms = preview.draw(at, nodes.values(), edges);
     previewAt = at;
-    labels.draw();
-    performance.mark("map:preview-drawn", { detail: { nodes: graph.order, edges: edges.length, labels: labels.boxes().length, ms } });
+    performance.mark("map:preview-drawn", { detail: { nodes: graph.order, edges: edges.length, ms } });
+    // The labels in a task of their own (the next frame): laying out and drawing a few hundred is ~10 ms here.
+    if (labelFrame === null) {
+      labelFrame = requestAnimationFrame(() => {
+        labelFrame = null;
+        if (renderer && mounted()) return;
+        labels.draw();
+        performance.mark("map:preview-labelled", { detail: { labels: labels.boxes().length } });
+      });
+    }
+  }
+  let labelFrame: number | null = null;
+  /** Draws the first view again at the next frame (several changes in one task cost one drawing). */
+  let previewFrame: number | null = null;
+  function previewSoon() {
+    if (renderer || !positioned || previewFrame !== null) return;
+    previewFrame = requestAnimationFrame(() => {
+      previewFrame = null;
+      drawPreview();
+    });
   }
   /** Where nodes are on screen now: sigma's camera once it draws the graph, the first view's before. */
   const projection = (): Projection => (renderer && mounted() ? renderer : previewAt ?? previewProjection());
@@ -370,9 +400,14 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
     making ??= makeRenderer();
     return making;
   }
-  /** Makes sigma when the page is idle, a step per idle period. */
+  /** Makes sigma when the page has been idle a while, a step per idle period (unless something wakes it first). */
+  let queued = false;
   function soon() {
-    making ??= whenIdle(IDLE_TIMEOUT_MS).then(makeRenderer);
+    if (queued) return;
+    queued = true;
+    void whenQuiet(QUIET_MS, IDLE_TIMEOUT_MS).then(() => {
+      if (!closed.signal.aborted) making ??= makeRenderer();
+    });
   }
 
   // Until sigma is made, the first view answers the pointer: pointing at or pressing on the map makes sigma; a press
@@ -422,8 +457,12 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
     const layer = container.querySelector<HTMLElement>(".sigma-mouse");
     if (!layer) return;
     if (press) {
+      // Pressed where the person pressed (the idea they took hold of), then moved to where the pointer is now.
       press.handed = true;
-      layer.dispatchEvent(new MouseEvent("mousedown", { bubbles: true, cancelable: true, clientX: press.x, clientY: press.y, button: 0, buttons: 1, shiftKey: press.shift }));
+      layer.dispatchEvent(new MouseEvent("mousedown", { bubbles: true, cancelable: true, clientX: press.startX, clientY: press.startY, button: 0, buttons: 1, shiftKey: press.shift }));
+      if (press.x !== press.startX || press.y !== press.startY) {
+        document.dispatchEvent(new MouseEvent("mousemove", { bubbles: true, cancelable: true, clientX: press.x, clientY: press.y, button: 0, buttons: 1, shiftKey: press.shift }));
+      }
     }
     if (wheel) {
       layer.dispatchEvent(new WheelEvent("wheel", { bubbles: true, cancelable: true, clientX: wheel.x, clientY: wheel.y, deltaY: wheel.deltaY, deltaMode: 0 }));
@@ -669,21 +708,25 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
   /** Redraws whatever draws the map now. */
   const redraw = () => {
     if (renderer) renderer.refresh();
-    else drawPreview();
+    else previewSoon();
   };
 
   const view: MapView = {
     layoutMs: null,
     placed: 0,
     setFilters(f) {
+      if (f === filters) return;
+      const first = filters === null;
       filters = f;
+      // The page hands its filters over once the view is made: with every status, type and tag on, nothing changes.
+      if (first && !hidesAny(f)) return;
       redraw();
     },
     setPalette(p) {
       colours = p;
       labels.setStyle(p.text, p.surface, p.font);
       if (renderer) renderer.setSettings(labelSettings<NodeAttrs, EdgeAttrs>(p));
-      else drawPreview();
+      else previewSoon();
     },
     setConnectMode(on) {
       connectMode = on;
@@ -695,7 +738,7 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
       const key = String(id);
       if (!graph.hasNode(key)) return;
       focused = key;
-      drawPreview();
+      previewSoon();
       void wake().then(() => {
         if (!renderer || focused !== key || !graph.hasNode(key)) return;
         showLayers();
@@ -705,7 +748,9 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
       });
     },
     setSelected(id) {
-      selected = id === null ? null : String(id);
+      const key = id === null ? null : String(id);
+      if (key === selected) return;
+      selected = key;
       showLayers();
       redraw();
     },
@@ -717,7 +762,7 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
         graph.updateNodeAttributes(id, (a) => ({ ...a, idea: { ...a.idea, connectionCount: a.idea.connectionCount + 1 }, size: nodeSize(a.idea.connectionCount + 1) }));
       }
       rank();
-      if (!renderer) drawPreview();
+      previewSoon();
     },
     positionOf(id) {
       const key = String(id);
@@ -734,7 +779,15 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
       graph.forEachNode((id, a) => { out[Number(id)] = { x: a.x, y: a.y }; });
       return out;
     },
-    labelBoxes: () => labels.boxes(),
+    labelBoxes() {
+      // Labels waiting for the next frame are laid out now, so the answer is what that frame will show.
+      if (labelFrame !== null && !(renderer && mounted())) {
+        cancelAnimationFrame(labelFrame);
+        labelFrame = null;
+        labels.draw();
+      }
+      return labels.boxes();
+    },
     nodeAt(x, y) {
       let best: number | null = null;
       if (!positioned) return null;
@@ -758,6 +811,8 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
     },
     kill() {
       closed.abort();
+      if (previewFrame !== null) cancelAnimationFrame(previewFrame);
+      if (labelFrame !== null) cancelAnimationFrame(labelFrame);
       layout?.stop();
       lod.kill();
       stopListening();

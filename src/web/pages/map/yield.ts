@@ -68,3 +68,36 @@ export function whenIdle(timeout: number): Promise<void> {
     else setTimeout(resolve, 50);
   });
 }
+
+/**
+ * Resolves once `quietMs` have passed without a long task (over 50 ms) on the page, checked in idle time; or after
+ * `timeout` ms whatever happens. Without requestIdleCallback (Safari), after `quietMs`.
+ */
+export function whenQuiet(quietMs: number, timeout: number): Promise<void> {
+  type Deadline = { didTimeout: boolean };
+  const ric = (globalThis as { requestIdleCallback?: (fn: (d: Deadline) => void, o: { timeout: number }) => number }).requestIdleCallback;
+  if (!ric) return new Promise((resolve) => setTimeout(resolve, quietMs));
+  let last = performance.now();
+  let seen: PerformanceObserver | null = null;
+  try {
+    seen = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) last = Math.max(last, e.startTime + e.duration);
+    });
+    seen.observe({ type: "longtask" });
+  } catch {
+    seen = null; // no long-task timing here: quiet is then just time passed in idle callbacks
+  }
+  return new Promise((resolve) => {
+    const end = performance.now() + timeout;
+    const tick = (d: Deadline) => {
+      const now = performance.now();
+      if (d.didTimeout || now >= end || now - last >= quietMs) {
+        seen?.disconnect();
+        resolve();
+        return;
+      }
+      ric(tick, { timeout: Math.max(1, end - now) });
+    };
+    ric(tick, { timeout });
+  });
+}

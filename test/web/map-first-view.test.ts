@@ -1,0 +1,167 @@
+// The mind map's first view in a real browser (docs/web.md, "The mind map's first view"): the map is drawn on a 2D
+// canvas before sigma (WebGL) exists, every node where sigma will draw it; what a person does first works before sigma
+// is there (a click selects, a press becomes a drag once sigma takes it over, a wheel turn zooms once it can), and sigma
+// replaces the first view without moving anything. Sigma's chunk is held back on the network for as long as the test
+// needs (as a slow connection would), so "before sigma" is a state the test controls, not a race it hopes to win.
+// Functions passed to page.evaluate run in the browser, where these exist.
+declare const document: any, window: any;
+import { beforeAll, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { api } from "../ops/harness";
+import { createAccount, describeBrowser, expectClean, signIn, webScope, type WebServer } from "./harness";
+
+describeBrowser("mind map first view", () => {
+  const web = webScope("idearepo-web-map-first-");
+  let server: WebServer;
+
+  beforeAll(async () => {
+    server = await web.server();
+  }, 60_000);
+
+  /** A Pro account with a small connected map; answers its key, email and idea ids. */
+  const account = async () => {
+    const email = `f${Math.random().toString(36).slice(2, 9)}@example.com`;
+    const key = createAccount(server, email, "correct horse battery", "pro");
+    const ids: number[] = [];
+    for (const title of ["Tide clock", "Bike lane sensor", "Seed library", "Shared tool shed", "Night market map", "Rooftop beehives"]) {
+      const res = await api(server.base, key, "POST", "/ideas", { title });
+      expect(res.status).toBe(201);
+      ids.push(res.body.id as number);
+    }
+    for (const [s, t] of [[0, 1], [1, 2], [2, 3], [3, 0], [4, 5]]) {
+      expect((await api(server.base, key, "POST", "/map/relations", { source_idea_id: ids[s], target_idea_id: ids[t], relation_type: "related" })).status).toBe(201);
+    }
+    return { key, email, ids };
+  };
+
+  /** Opens /map signed in, with sigma's chunk held until `release()`; waits for the first view (layout settled). */
+  const openHeld = async (email: string) => {
+    const opened = await web.open(server.base, "/", { serviceWorkers: "block" });
+    await signIn(opened.page, email, "correct horse battery");
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let asked = false;
+    await opened.page.route(/\/assets\/sigma[^/]*\.js$/, async (route) => {
+      asked = true;
+      await held;
+      await route.continue();
+    });
+    await opened.page.goto(`${server.base}/map`);
+    await opened.page.getByRole("heading", { level: 1, name: "Mind map" }).waitFor();
+    await opened.page.waitForFunction(() => document.querySelector(".map-canvas")?.idearepoMap?.layoutMs != null, null, { timeout: 20_000 });
+    return { ...opened, release, asked: () => asked };
+  };
+  const drawnBy = (page: Page) => page.evaluate(() => document.querySelector(".map-canvas").idearepoMap.drawnBy() as string | null);
+  const positionOf = (page: Page, id: number) =>
+    page.evaluate((i) => document.querySelector(".map-canvas").idearepoMap.positionOf(i) as { x: number; y: number }, id);
+  const waitWebgl = (page: Page) =>
+    page.waitForFunction(() => document.querySelector(".map-canvas").idearepoMap.drawnBy() === "webgl", null, { timeout: 20_000 });
+
+  test("every node is drawn before sigma exists, where sigma then draws it; a click before sigma selects the idea", async () => {
+    const { email, ids } = await account();
+    const opened = await openHeld(email);
+    const { page } = opened;
+    expect(await drawnBy(page)).toBe("preview");
+    expect(await page.locator("canvas.sigma-nodes").count(), "no WebGL layer before sigma is made").toBe(0);
+
+    // Each node's centre on the first view's canvas is painted in a colour (the background is the page's surface).
+    await page.evaluate(() => document.querySelector(".map-canvas").scrollIntoView({ block: "end" }));
+    const before = new Map<number, { x: number; y: number }>();
+    for (const id of ids) before.set(id, await positionOf(page, id));
+    const painted = await page.evaluate((points) => {
+      const canvas = document.querySelector("canvas.map-preview");
+      const box = canvas.getBoundingClientRect();
+      const dpr = canvas.width / box.width;
+      // One read of the whole canvas (Chromium warns about repeated small reads).
+      const all = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+      return points.map(([id, p]: [number, { x: number; y: number }]) => {
+        const at = (Math.round((p.y - box.top) * dpr) * canvas.width + Math.round((p.x - box.left) * dpr)) * 4;
+        return { id, r: all[at], g: all[at + 1], b: all[at + 2], a: all[at + 3] };
+      });
+    }, [...before]);
+    for (const px of painted) expect(px.a, `node ${px.id} is not painted on the first view: ${JSON.stringify(px)}`).toBe(255);
+    const labels = await page.evaluate(() => document.querySelector(".map-canvas").idearepoMap.labelBoxes().length as number);
+    expect(labels, "the first view has labels").toBeGreaterThan(0);
+
+    // A click on a node while sigma is still on its way opens the side panel.
+    const at = before.get(ids[2])!;
+    await page.mouse.click(at.x, at.y);
+    const panel = page.getByRole("complementary", { name: "Selected idea" });
+    await panel.getByRole("heading", { name: /Seed library/ }).waitFor();
+    const until = Date.now() + 10_000;
+    while (!opened.asked() && Date.now() < until) await Bun.sleep(50);
+    expect(opened.asked(), "pointing at the map asked for sigma").toBe(true);
+    expect(await drawnBy(page)).toBe("preview");
+
+    // Sigma arrives and takes over: the first view is gone and no node moved.
+    opened.release();
+    await waitWebgl(page);
+    expect(await page.locator("canvas.map-preview").count()).toBe(0);
+    for (const id of ids) {
+      const p = await positionOf(page, id), q = before.get(id)!;
+      expect(Math.hypot(p.x - q.x, p.y - q.y), `idea ${id} moved when sigma took over: ${JSON.stringify([q, p])}`).toBeLessThan(0.5);
+    }
+    expectClean(opened);
+  }, 90_000);
+
+  test("a press made before sigma is ready becomes a drag once it is; a wheel turn before it zooms once it can, and does not scroll the page", async () => {
+    const { email, key, ids } = await account();
+    const opened = await openHeld(email);
+    const { page } = opened;
+    await page.evaluate(() => document.querySelector(".map-canvas").scrollIntoView({ block: "end" }));
+
+    // The wheel over the map while sigma is held: the page stays where it is.
+    const box = (await page.locator(".map-canvas").boundingBox())!;
+    const scrolled = await page.evaluate(() => window.scrollY as number);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -300);
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => window.scrollY as number), "the page did not scroll under the map").toBe(scrolled);
+
+    // A press on a node, held while sigma arrives, then moved: the node is dragged and its new place remembered.
+    const from = await positionOf(page, ids[4]);
+    const graphBefore = (await page.evaluate(() => document.querySelector(".map-canvas").idearepoMap.positions())) as Record<string, { x: number; y: number }>;
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    expect(await drawnBy(page)).toBe("preview");
+    opened.release();
+    await waitWebgl(page);
+    // The wheel turn made before sigma was there has zoomed in.
+    const ratio = await page.evaluate(() => document.querySelector(".map-canvas").idearepoMap.zoomRatio() as number);
+    expect(ratio, "the wheel turn reached sigma").toBeLessThan(1);
+    const start = await positionOf(page, ids[4]);
+    await page.mouse.move(start.x + 40, start.y + 30, { steps: 6 });
+    await page.mouse.move(start.x + 80, start.y + 60, { steps: 6 });
+    await page.mouse.up();
+    const graphAfter = (await page.evaluate(() => document.querySelector(".map-canvas").idearepoMap.positions())) as Record<string, { x: number; y: number }>;
+    const moved = graphAfter[String(ids[4])], was = graphBefore[String(ids[4])];
+    expect(Math.hypot(moved.x - was.x, moved.y - was.y), `the pressed node did not move: ${JSON.stringify([was, moved])}`).toBeGreaterThan(1);
+    // The others stayed.
+    expect(graphAfter[String(ids[0])]).toEqual(graphBefore[String(ids[0])]);
+    // Its new place is saved (in the background: bounded wait).
+    const until = Date.now() + 10_000;
+    let stored: { x: number; y: number } | undefined;
+    while (Date.now() < until) {
+      const body = (await api(server.base, key, "GET", "/map/positions")).body as { positions: Array<{ id: number; x: number; y: number }> };
+      stored = body.positions.find((p) => p.id === ids[4]);
+      if (stored && Math.abs(stored.x - moved.x) < 0.2 && Math.abs(stored.y - moved.y) < 0.2) break;
+      await Bun.sleep(100);
+    }
+    expect(stored && Math.hypot(stored.x - moved.x, stored.y - moved.y), `saved position ${JSON.stringify(stored)} vs ${JSON.stringify(moved)}`).toBeLessThan(0.2);
+    expectClean(opened);
+  }, 90_000);
+
+  test("left alone, the map becomes WebGL by itself once the page is idle", async () => {
+    const { email, ids } = await account();
+    const opened = await web.open(server.base, "/");
+    await signIn(opened.page, email, "correct horse battery");
+    await opened.page.goto(`${server.base}/map`);
+    await opened.page.waitForFunction(() => document.querySelector(".map-canvas")?.idearepoMap?.layoutMs != null, null, { timeout: 20_000 });
+    await waitWebgl(opened.page);
+    const marks = await opened.page.evaluate(() => performance.getEntriesByType("mark").map((m: any) => m.name as string));
+    expect(marks.indexOf("map:preview-drawn"), `marks: ${marks.join(", ")}`).toBeGreaterThanOrEqual(0);
+    expect(marks.indexOf("map:preview-drawn")).toBeLessThan(marks.indexOf("map:renderer-start"));
+    expect(await opened.page.evaluate((i) => document.querySelector(".map-canvas").idearepoMap.positionOf(i), ids[0])).not.toBeNull();
+    expectClean(opened);
+  }, 90_000);
+});
