@@ -127,7 +127,7 @@ export function loadRenderer(): Promise<Renderer> {
  * the first view, its labels and the rest of the page are on screen), each step in an idle period of its own; and at
  * the latest after IDLE_TIMEOUT_MS however busy the page is.
  */
-const QUIET_MS = 2_000;
+const QUIET_MS = 3_000;
 const IDLE_TIMEOUT_MS = 10_000;
 
 /**
@@ -362,7 +362,9 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
     if (renderer && mounted()) renderer.refresh();
     else show();
     performance.mark("map:drawn", { detail: { edges: lod.count(), by: renderer ? "webgl" : "preview" } });
-    done();
+    // The page's own update for "settled" (a render of its controls) in a task of its own, not after this one's drawing.
+    if (renderer) done();
+    else setTimeout(() => { if (!closed.signal.aborted) done(); }, 0);
     // When that frame is on screen (without a GPU, seconds after the call for a big map): for the benchmark.
     requestAnimationFrame(() => performance.mark("map:presented"));
     if (!renderer) soon();
