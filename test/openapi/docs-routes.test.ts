@@ -1,5 +1,6 @@
 // Every route README.md and docs/ name ("GET /ideas/:id", "`POST /api/v1/user/import`") is one the served OpenAPI
-// document describes (it covers every /api/v1 route: openapi.test.ts), or one of the app's routes outside /api/v1.
+// document describes (it covers every /api/v1 route: openapi.test.ts), or one of the app's routes outside /api/v1;
+// and every path of that document is named in them.
 import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -54,5 +55,18 @@ describe("routes named in README.md and docs/", () => {
     }
     expect(seen).toBeGreaterThan(200);
     expect(unknown).toEqual([]);
+  });
+
+  test("each path of the OpenAPI document is named somewhere in README.md or docs/", async () => {
+    const doc = (await (await t.handle(new Request("http://127.0.0.1/api/v1/openapi.json"))).json()) as { paths: Record<string, unknown> };
+    const files = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+    const text = files.map((f) => readFileSync(join(ROOT, f), "utf8")).join("\n");
+    const missing = Object.keys(doc.paths).filter((path) => {
+      const short = path.replace(/^\/api\/v1/, "");
+      // `/ideas/:id/links`, `/ideas/{id}/links` or `/ideas/<id>/links`, not followed by more of a path.
+      const pattern = short.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{\w+\\?\}|\{\w+\}/g, "(?::\\w+|\\{\\w+\\}|<\\w+>)");
+      return !new RegExp(`${pattern}(?![\\w/])`).test(text);
+    });
+    expect(missing).toEqual([]);
   });
 });
