@@ -61,7 +61,8 @@ describe("DELETE /user", () => {
     t.deps.db.query("UPDATE users SET subscription_id = 'sub_123', subscription_status = 'active' WHERE id = ?").run(paying.id);
     const r = await call(t, "DELETE", "/user", { key: paying.key, body: { password: "paying password" } });
     expect(r.status).toBe(409);
-    expect(r.body.error).toContain("cancel it first");
+    // It names the web app's section and button as they are (src/web/pages/settings/section.tsx, plan.tsx).
+    expect(r.body.error).toContain("cancel it first (Settings → Plan → Manage billing)");
     expect(exists(paying.id)).toBe(true);
 
     const users = createUsersService(t.deps);

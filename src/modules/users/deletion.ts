@@ -62,7 +62,7 @@ export function createAccountDeletion(deps: Deps) {
         throw fieldError("email", "Type your account's e-mail address to delete it");
       }
       if (row.subscription_id) {
-        throw conflict("Your subscription is still running: cancel it first (Settings → Billing → Manage), then delete the account");
+        throw conflict("Your subscription is still running: cancel it first (Settings → Plan → Manage billing), then delete the account");
       }
       if (row.is_operator === 1 && !otherOperatorExists(row)) {
         throw conflict("This is the instance's only operator account, so it cannot delete itself; the operator can remove it with `idearepo users delete` on the server");
