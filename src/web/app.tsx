@@ -81,9 +81,12 @@ export function App() {
       try {
         await signOut();
       } finally {
-        setBoot({ state: "signin", registrationOpen: false });
-        load();
+        session.ended();
       }
+    },
+    ended: () => {
+      setBoot({ state: "signin", registrationOpen: false });
+      load();
     },
   };
   let params: Record<string, string> | null = null;

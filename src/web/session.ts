@@ -8,6 +8,8 @@ export interface Session {
   /** Re-reads GET /user/me (after a settings change, a plan change …). */
   refresh(): Promise<void>;
   signOut(): Promise<void>;
+  /** The session ended on the server (the account was deleted): back to the sign-in page without asking it. */
+  ended(): void;
 }
 
 export const SessionContext = createContext<Session | null>(null);

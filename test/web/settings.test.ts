@@ -290,6 +290,34 @@ describeBrowser("settings page", () => {
     await o.context.close();
   }, 40_000);
 
+  test("delete account: the dialog asks for the password; a wrong one is said next to it; the right one deletes and signs out", async () => {
+    // Another account stays, so the instance is not empty afterwards (an empty one shows first-run setup instead).
+    createAccount(server, `stays${Math.random().toString(36).slice(2, 8)}@example.com`, "another password", "free");
+    const o = await openSignedIn(web, server, "/settings#delete-account");
+    const { page, key, email } = o;
+    await page.getByRole("button", { name: "Delete account…" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+    await dialog.getByText(`${email} and its 0 ideas (archived ones too) will be deleted for good`).waitFor();
+    // Escape leaves, nothing happens.
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    await page.getByRole("button", { name: "Delete account…" }).click();
+    expect(await a11yViolations(page)).toEqual([]);
+    await dialog.getByLabel("Your password").fill("not my password");
+    await dialog.getByRole("button", { name: "Delete my account" }).click();
+    await dialog.getByRole("alert").getByText("Password is incorrect").waitFor();
+    allowConsole(o, /status of 403 .*\/api\/v1\/user\)/);
+    expect((await api(server.base, key, "GET", "/user/me")).status).toBe(200);
+
+    await dialog.getByLabel("Your password").fill("correct horse battery");
+    await dialog.getByRole("button", { name: "Delete my account" }).click();
+    await page.getByRole("heading", { name: "Sign in to idearepo" }).waitFor();
+    expect((await api(server.base, key, "GET", "/user/me")).status).toBe(401);
+    expect(await pageHolds(page, "correct horse battery")).toBe(false);
+    expectClean(o);
+    await o.context.close();
+  }, 40_000);
+
   test("phone and dark layouts", async () => {
     const phone = await openSignedIn(web, server, "/settings", { viewport: "phone" });
     await phone.page.getByText("No MCP clients connected").waitFor();

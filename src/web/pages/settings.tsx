@@ -1,9 +1,10 @@
 // Settings: profile, plan (and billing), preferences (settings_json), provider keys, API keys, MCP tokens, quick capture,
-// export, import and e-mail. Each section has an id, so /settings#api-keys opens at that section.
+// export, import, e-mail and deleting the account. Each section has an id, so /settings#api-keys opens at that section.
 import type { RefObject } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import { Page } from "../components/page";
 import { ApiKeysSection } from "./settings/api-keys";
+import { DeleteAccountSection } from "./settings/delete-account";
 import { EmailSection } from "./settings/email";
 import { ExportSection } from "./settings/export";
 import { ImportSection } from "./settings/import";
@@ -68,6 +69,7 @@ export function SettingsPage(_props: { params: Record<string, string> }) {
           <ExportSection />
           <ImportSection />
           <EmailSection />
+          <DeleteAccountSection />
         </div>
       </div>
     </Page>

@@ -23,6 +23,7 @@ export const SECTIONS = [
   { id: "export", title: "Export" },
   { id: "import", title: "Import" },
   { id: "email", title: "E-mail" },
+  { id: "delete-account", title: "Delete account" },
 ] as const;
 
 export const sectionTitle = (id: (typeof SECTIONS)[number]["id"]) => SECTIONS.find((s) => s.id === id)!.title;
