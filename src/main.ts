@@ -1,4 +1,4 @@
-// Entry point: parses the operator CLI (serve, users, keys, …) and dispatches; a failure is one line (cli/failure.ts).
+// Entry point: parses the CLI (serve, operator commands, the `capture` client) and dispatches; a failure is one line (cli/failure.ts).
 import { UsageError } from "./cli/args";
 import { usersCommand, keysCommand } from "./cli/users";
 import { COMMANDS } from "./cli/commands";

@@ -6,6 +6,7 @@ import { exportCommand } from "./export";
 import { reindexCommand } from "./reindex";
 import { modelsCommand } from "./models";
 import { healthCommand } from "./health";
+import { captureCommand } from "./capture";
 
 import type { CliCommand } from "./command";
 
@@ -20,4 +21,5 @@ export const COMMANDS: Record<string, CliCommand> = {
   reindex: reindexCommand,
   models: modelsCommand,
   health: healthCommand,
+  capture: captureCommand,
 };

@@ -7,6 +7,12 @@ export interface CliFailure { line: string; exitCode: number }
 export const EXIT_OPERATOR = 2;
 export const EXIT_UNEXPECTED = 1;
 
+/**
+ * A client command's server refused or could not be reached (`capture`): exit 1, as `health` exits 1 when the
+ * server is not well; the line says what the server said. Not an OperatorError: flags and set-up are fine.
+ */
+export class RemoteFailure extends Error {}
+
 /** The file system said no (a missing folder, no permission, a full disk): Node's errors carry code and syscall. */
 const isSystemError = (e: unknown): e is Error =>
   e instanceof Error && typeof (e as { syscall?: unknown }).syscall === "string" && /^E[A-Z]+$/.test(String((e as { code?: unknown }).code));
@@ -18,6 +24,7 @@ const isSystemError = (e: unknown): e is Error =>
  * else is a bug: its first line, never a stack trace.
  */
 export function cliFailure(e: unknown, command?: string): CliFailure {
+  if (e instanceof RemoteFailure) return { line: `idearepo: ${e.message}`, exitCode: EXIT_UNEXPECTED };
   if (e instanceof OperatorError) return { line: `idearepo: ${e.message}`, exitCode: EXIT_OPERATOR };
   if (isSystemError(e)) return { line: `idearepo: ${e.message}`, exitCode: EXIT_OPERATOR };
   if (e instanceof AppError) return { line: `idearepo: ${command ? `${command} ` : ""}refused: ${JSON.stringify(e.body)}`, exitCode: EXIT_OPERATOR };
