@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../cli";
+import { runCliAsync, tempDir } from "../cli";
 import { api, createUser, runCommand, startServer, type ServerProcess } from "../ops/harness";
 
 describe("idearepo capture", () => {
@@ -81,7 +81,7 @@ describe("idearepo capture", () => {
     expect((await api(server.base, key, "GET", "/ideas?limit=100")).body.ideas.length).toBe(before);
   });
 
-  test("the Free cap's 403 prints its sentence and the upgrade address, exit 1", async () => {
+  test("the Free cap's 403 prints its sentence and the upgrade address; the spent daily quota's 429 says so; exit 1", async () => {
     const free = createUser(dataDir, "free@example.com", "free");
     for (let i = 0; i < 50; i++) {
       const made = await api(server.base, free, "POST", "/ideas", { title: `Idea ${i}` });
@@ -91,6 +91,26 @@ describe("idearepo capture", () => {
     expect(r.code, why(r)).toBe(1);
     expect(r.stderr).toContain("The Free plan holds up to 50 active ideas");
     expect(r.stderr).toContain("Upgrade: https://");
+
+    // The same Free account spends its 100 requests a day: the next capture is told so.
+    let status = 0;
+    for (let i = 0; i < 150 && status !== 429; i++) status = (await api(server.base, free, "GET", "/ideas?limit=1")).status;
+    expect(status).toBe(429);
+    const limited = capture(["Over quota"], { IDEAREPO_API_KEY: free });
+    expect(limited.code, why(limited)).toBe(1);
+    expect(limited.stderr).toStartWith("idearepo: Rate limit exceeded");
+  });
+
+  test("a server that is not idearepo (HTML 404): said so, exit 1", async () => {
+    const other = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("<h1>Not Found</h1>", { status: 404, headers: { "content-type": "text/html" } }) });
+    try {
+      const r = await runCliAsync(["capture", "Wrong door"], { env: { IDEAREPO_SERVER: `http://127.0.0.1:${other.port}`, IDEAREPO_API_KEY: key } });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain("answered 404 without idearepo's JSON error");
+      expect(r.stdout + r.stderr).not.toContain(key);
+    } finally {
+      other.stop(true);
+    }
   });
 
   test("a server that is not listening: one line naming its address, exit 1", async () => {
