@@ -1,5 +1,6 @@
-// DELETE /user (an addition, docs/auth.md "Deleting an account"): a person deletes their own account, with the
-// password re-entered (or the e-mail typed, for an account without one); refusals leave everything in place.
+// DELETE /user and DELETE /admin/users/:id (additions, docs/auth.md "Deleting an account"): a person deletes their own
+// account with the password re-entered (or the e-mail typed, for an account without one), the operator anyone else's;
+// refusals leave everything in place.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser } from "../helpers";
 import { seedIdeas } from "../fixtures/seed";
@@ -72,5 +73,39 @@ describe("DELETE /user", () => {
     expect(only.body.error).toContain("only operator");
     await users.createUser({ email: "op2@example.com", operator: true });
     expect((await call(t, "DELETE", "/user", { key: op.api_key, body: { password: "operator password" } })).status).toBe(200);
+  });
+});
+
+describe("DELETE /admin/users/:id", () => {
+  test("the operator deletes another account with everything it owns; not their own, not a paying one, not as a non-operator", async () => {
+    const users = createUsersService(t.deps);
+    const op = await users.createUser({ email: "admin-op@example.com", plan: "pro", operator: true });
+    const gone = await makeUser(t, { plan: "pro" });
+    const stays = await makeUser(t, { plan: "pro" });
+    seedIdeas(t, gone, 2, (i) => ({ tags: [`g${i}`] }));
+    seedIdeas(t, stays, 1);
+
+    // A non-operator gets the missing route's 404, whoever it names.
+    expect((await call(t, "DELETE", `/admin/users/${gone.id}`, { key: stays.key })).body).toEqual({ error: "Not found" });
+    expect(exists(gone.id)).toBe(true);
+    const own = await call(t, "DELETE", `/admin/users/${op.user.id}`, { key: op.api_key });
+    expect(own.status).toBe(400);
+    expect(own.body.error).toContain("You cannot delete your own account here");
+    expect((await call(t, "DELETE", "/admin/users/no-such-id", { key: op.api_key })).body).toEqual({ error: "User not found" });
+
+    const done = await call(t, "DELETE", `/admin/users/${gone.id}`, { key: op.api_key });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body).toEqual({ deleted: { id: gone.id, ideas: 2, tags: 2 } });
+    expect(exists(gone.id)).toBe(false);
+    expect((await call(t, "GET", "/user/me", { key: gone.key })).status).toBe(401);
+    expect(ideaCount(stays.id)).toBe(1);
+    const listed = (await call(t, "GET", "/admin/users", { key: op.api_key })).body.users.map((u: { id: string }) => u.id);
+    expect(listed).not.toContain(gone.id);
+    expect(listed).toContain(stays.id);
+
+    t.deps.db.query("UPDATE users SET subscription_id = 'sub_9', subscription_status = 'active' WHERE id = ?").run(stays.id);
+    const paying = await call(t, "DELETE", `/admin/users/${stays.id}`, { key: op.api_key });
+    expect(paying.status).toBe(409);
+    expect(exists(stays.id)).toBe(true);
   });
 });

@@ -172,6 +172,33 @@ describeBrowser("operator page", () => {
     expectClean(o);
   }, 40_000);
 
+  test("delete an account from its Manage dialog: only once its e-mail is typed; the list and the API lose it", async () => {
+    const key = createAccount(server, "leaving@example.com", "leaving password 1", "free");
+    expect((await api(server.base, key, "POST", "/ideas", { title: "Something to take along" })).status).toBe(201);
+    const o = await openAsOperator();
+    const { page } = o;
+    await page.getByRole("button", { name: "Manage leaving@example.com" }).click();
+    const dialog = page.getByRole("dialog", { name: "Manage leaving@example.com" });
+    const confirm = dialog.getByLabel("Type the account's e-mail to delete it");
+    const remove = dialog.getByRole("button", { name: "Delete account" });
+    expect(await remove.isDisabled()).toBe(true);
+    await confirm.fill("leaving@example.co");
+    expect(await remove.isDisabled()).toBe(true);
+    await confirm.fill("Leaving@example.com");
+    await remove.click();
+    await page.getByText("leaving@example.com and its 1 idea were deleted.").waitFor();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await page.getByRole("button", { name: "Manage leaving@example.com" }).count()).toBe(0);
+    expect(await adminUser("leaving@example.com")).toBeUndefined();
+    expect((await api(server.base, key, "GET", "/user/me")).status).toBe(401);
+    // The operator's own account offers no deletion here (Settings → Delete account does, with the password).
+    await page.getByRole("button", { name: `Manage ${OPERATOR.email}` }).click();
+    await page.getByRole("dialog", { name: `Manage ${OPERATOR.email}` }).getByText("This is your own account").waitFor();
+    expect(await page.getByLabel("Type the account's e-mail to delete it").count()).toBe(0);
+    await page.keyboard.press("Escape");
+    expectClean(o);
+  }, 40_000);
+
   test("instance health shows the model and the queue; the backup download is the SQLite database", async () => {
     const o = await openAsOperator();
     const { page } = o;

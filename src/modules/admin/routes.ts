@@ -36,6 +36,7 @@ export function adminRoutes(deps: Deps, kit: AuthKit) {
       return out;
     }, { access: { scope: "account:admin" }, body: CreateUserBody })
     .patch("/users/:id", ({ auth, params, body }) => admin.updateUser(auth.user.id, params.id, body), { access: { scope: "account:admin" }, body: UpdateUserBody })
+    .delete("/users/:id", ({ auth, params }) => admin.deleteUser(auth.user.id, params.id), { access: { scope: "account:admin" } })
     .get("/users/:id/history", ({ params }) => admin.history(params.id), { access: { scope: "account:admin" } })
     .get("/instance", () => instance.info(), { access: { scope: "account:admin" } })
     .get("/backup", () => instance.backup(), { access: { scope: "account:admin" } });

@@ -1,14 +1,16 @@
-// The operator's account rules: list, create (with a password or an invitation), change plan/trial/password, disable.
+// The operator's account rules: list, create (with a password or an invitation), change plan/trial/password, disable,
+// delete.
 //
 // The operator sees accounts, never their content: no idea, provider key or API key ever appears in these answers.
 import type { Deps } from "../../deps";
-import { badRequest, fieldError, formFieldError, notFound, OperatorError } from "../../errors";
+import { badRequest, conflict, fieldError, formFieldError, notFound, OperatorError } from "../../errors";
 import { effectivePlan, isTrialing } from "../../auth/plans";
 import { toStamp } from "../../lib/time";
 import { createUsersRepo, type UserRow } from "../users/repo";
 import { createUsersService } from "../users/service";
 import { createAdminRepo } from "./repo";
 import { createInvitationsService } from "./invitations";
+import { createAccountDeletion } from "../users/deletion";
 import type { CreateUserBody, UpdateUserBody } from "./model";
 
 export function createAdminService(deps: Deps) {
@@ -16,6 +18,7 @@ export function createAdminService(deps: Deps) {
   const accounts = createUsersService(deps);
   const repo = createAdminRepo(deps.db);
   const invitations = createInvitationsService(deps);
+  const deletion = createAccountDeletion(deps);
 
   function toAdminUser(row: UserRow) {
     const now = deps.clock();
@@ -92,6 +95,21 @@ export function createAdminService(deps: Deps) {
       if (body.disabled !== undefined) setDisabled(row, body.disabled);
       deps.log.info("account changed by operator", { user_id: id, operator_id: operatorId, fields: Object.keys(body) });
       return { user: toAdminUser(mustFind(id)) };
+    },
+
+    /**
+     * Deletes an account and everything it owns (users/deletion.ts). Not the operator's own (an instance keeps a
+     * working operator; a person deletes their own account in Settings), and not while a paid subscription runs: the
+     * payment provider would go on charging for an account that no longer exists.
+     */
+    deleteUser(operatorId: string, id: string) {
+      const row = mustFind(id);
+      if (id === operatorId) throw badRequest("You cannot delete your own account here: use Settings → Delete account");
+      if (row.subscription_id) {
+        throw conflict("This account's subscription is still running: cancel it at the payment provider first (or use `idearepo users delete` on the server)");
+      }
+      const { ideas, tags } = deletion.deleteAccount(id, "operator");
+      return { deleted: { id, ideas, tags } };
     },
   };
 }

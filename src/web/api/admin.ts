@@ -1,5 +1,5 @@
 // The operator's routes (docs/admin.md): accounts, invitations, instance health, backup. Anyone else gets 404.
-import { apiUrl, get, patch, post } from "./client";
+import { apiUrl, del, get, patch, post } from "./client";
 import type { SessionOut } from "./session";
 
 export interface AdminUser {
@@ -51,6 +51,8 @@ export interface UpdateUserBody { plan?: "free" | "pro"; trial_days?: number; di
 export const listUsers = () => get<{ users: AdminUser[] }>("/admin/users");
 export const createUser = (body: CreateUserBody) => post<{ user: AdminUser; invitation?: Invitation }>("/admin/users", body);
 export const updateUser = (id: string, body: UpdateUserBody) => patch<{ user: AdminUser }>(`/admin/users/${encodeURIComponent(id)}`, body);
+/** Deletes the account and everything it owns (an addition, docs/admin.md); never the operator's own. */
+export const deleteUser = (id: string) => del<{ deleted: { id: string; ideas: number; tags: number } }>(`/admin/users/${encodeURIComponent(id)}`);
 export const getUserHistory = (id: string) => get<{ history: HistoryEntry[] }>(`/admin/users/${encodeURIComponent(id)}/history`);
 export const getInstance = () => get<InstanceInfo>("/admin/instance");
 /** The backup is a plain link (the browser downloads it with the session cookie); this is its URL. */

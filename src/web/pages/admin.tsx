@@ -30,6 +30,7 @@ function OperatorPage() {
   if (missing) return <NotFoundPage />;
   if (!users.data && !users.error && !instance.data && !instance.error) return <Loading label="Opening the operator's page" />;
 
+  const remove = (id: string) => users.update((list) => list.filter((x) => x.id !== id));
   const replace = (u: AdminUser) => users.update((list) => (list.some((x) => x.id === u.id) ? list.map((x) => (x.id === u.id ? u : x)) : [...list, u]));
 
   return (
@@ -39,7 +40,7 @@ function OperatorPage() {
           <CreateUserSection onCreated={replace} />
           {users.error && <Notice kind="error">{users.error}</Notice>}
           {!users.data && !users.error && <Loading label="Reading accounts" />}
-          {users.data && <UsersSection users={users.data} selfId={user.id} onChanged={replace} />}
+          {users.data && <UsersSection users={users.data} selfId={user.id} onChanged={replace} onDeleted={remove} />}
         </div>
         <div class="admin-health">
           {instance.error && <Notice kind="error">{instance.error}</Notice>}

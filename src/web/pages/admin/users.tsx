@@ -1,7 +1,7 @@
 // Every account on the instance (no content: counts and dates, subscription state), and the operator's changes to one:
-// plan, trial, password, disabled; with the account's history of plan changes.
+// plan, trial, password, disabled, deleted; with the account's history of plan changes.
 import { useEffect, useState } from "preact/hooks";
-import { getUserHistory, updateUser, type AdminUser, type HistoryEntry, type UpdateUserBody } from "../../api/admin";
+import { deleteUser, getUserHistory, updateUser, type AdminUser, type HistoryEntry, type UpdateUserBody } from "../../api/admin";
 import { subscriptionLabel } from "../../api/billing";
 import { Dialog } from "../../components/dialog";
 import { Field } from "../../components/field";
@@ -9,7 +9,7 @@ import { notify } from "../../components/toast";
 import { describeError, fieldErrors } from "../../errors";
 import { fullTime, relativeTime } from "../../lib/time";
 
-export function UsersSection({ users, selfId, onChanged }: { users: AdminUser[]; selfId: string; onChanged: (u: AdminUser) => void }) {
+export function UsersSection({ users, selfId, onChanged, onDeleted }: { users: AdminUser[]; selfId: string; onChanged: (u: AdminUser) => void; onDeleted: (id: string) => void }) {
   const [managing, setManaging] = useState<string | null>(null);
   const current = users.find((u) => u.id === managing) ?? null;
   return (
@@ -36,13 +36,13 @@ export function UsersSection({ users, selfId, onChanged }: { users: AdminUser[];
         ))}
       </ul>
       <Dialog open={current !== null} title={current ? `Manage ${current.email}` : "Manage"} onClose={() => setManaging(null)}>
-        {current && <ManageUser user={current} self={current.id === selfId} onChanged={onChanged} onClose={() => setManaging(null)} />}
+        {current && <ManageUser user={current} self={current.id === selfId} onChanged={onChanged} onDeleted={(id) => { setManaging(null); onDeleted(id); }} onClose={() => setManaging(null)} />}
       </Dialog>
     </section>
   );
 }
 
-function ManageUser({ user, self, onChanged, onClose }: { user: AdminUser; self: boolean; onChanged: (u: AdminUser) => void; onClose: () => void }) {
+function ManageUser({ user, self, onChanged, onDeleted, onClose }: { user: AdminUser; self: boolean; onChanged: (u: AdminUser) => void; onDeleted: (id: string) => void; onClose: () => void }) {
   const [plan, setPlan] = useState(user.plan);
   const [days, setDays] = useState("14");
   const [password, setPassword] = useState("");
@@ -120,12 +120,46 @@ function ManageUser({ user, self, onChanged, onClose }: { user: AdminUser; self:
           </>
         )}
       </div>
+      {!self && <DeleteUser user={user} onDeleted={onDeleted} />}
       {failure && <p class="form-error" role="alert">{failure}</p>}
       <PlanHistory userId={user.id} changed={user} />
       <div class="actions">
         <button type="button" class="btn" onClick={onClose}>Close</button>
       </div>
     </div>
+  );
+}
+
+/** Deleting for good: enabled only once the account's e-mail is typed out (a slip of the mouse deletes nothing). */
+function DeleteUser({ user, onDeleted }: { user: AdminUser; onDeleted: (id: string) => void }) {
+  const [typed, setTyped] = useState("");
+  const [failure, setFailure] = useState("");
+  const [busy, setBusy] = useState(false);
+  const matches = typed.trim().toLowerCase() === user.email.toLowerCase();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!matches) return;
+    setBusy(true);
+    setFailure("");
+    try {
+      const out = await deleteUser(user.id);
+      notify(`${user.email} and its ${out.deleted.ideas} ${out.deleted.ideas === 1 ? "idea" : "ideas"} were deleted.`);
+      onDeleted(user.id);
+    } catch (err) {
+      setFailure(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="admin-manage-delete" onSubmit={submit}>
+      <p class="small muted">Deleting removes the account and everything it owns (ideas, tags, keys, sessions, settings) for good.</p>
+      <Field label="Type the account's e-mail to delete it">
+        {(p) => <input {...p} type="email" autocomplete="off" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} />}
+      </Field>
+      {failure && <p class="form-error" role="alert">{failure}</p>}
+      <button type="submit" class="btn danger" disabled={busy || !matches}>{busy ? "Deleting…" : "Delete account"}</button>
+    </form>
   );
 }
 
