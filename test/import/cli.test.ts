@@ -36,6 +36,26 @@ describe("import / export CLI", () => {
     expect(b.ideas.map((i: any) => i.number)).toEqual([1, 2, 3, 4]);
   });
 
+  test("an entry's left-out dates and status are filled as over HTTP: its own date, not the import's (issue 25)", () => {
+    ok(cli("users", "create", "--email", "dates@example.com", "--plan", "pro"));
+    const file = join(work, "dates.json");
+    writeFileSync(file, JSON.stringify({
+      format: "idearepo-export", version: 1,
+      ideas: [
+        { id: 1, title: "only updated, long ago", updated_at: "2023-04-05 06:07:08" },
+        { id: 2, title: "no dates" },
+      ],
+    }));
+    const before = new Date().toISOString().slice(0, 10);
+    ok(cli("import", file, "--email", "dates@example.com"));
+    const ideas = JSON.parse(ok(cli("export", "--email", "dates@example.com")).stdout).ideas;
+    expect(ideas[0]).toMatchObject({ title: "only updated, long ago", created_at: "2023-04-05 06:07:08", updated_at: "2023-04-05 06:07:08", status: "shelved" });
+    // Neither date: dated at the import (a fresh capture), so captured.
+    expect(ideas[1].created_at.slice(0, 10) >= before).toBe(true);
+    expect(ideas[1]).toMatchObject({ title: "no dates", status: "captured" });
+    expect(ideas[1].updated_at).toBe(ideas[1].created_at);
+  });
+
   test("Markdown and CSV exports to files; the vault imports back", () => {
     ok(cli("users", "create", "--email", "md@example.com", "--plan", "pro"));
     const zipFile = join(work, "vault.zip");
