@@ -13,13 +13,14 @@ import { kmeans } from "./kmeans";
 /** Ideas per subject: the account is cut into about n / SUBJECT_SIZE clusters. */
 export const SUBJECT_SIZE = 25;
 /**
- * Clusters are fitted on at most this many of the account's ideas (evenly spaced by id; the caller samples), in the
- * subjects worker (subjects-fitter.ts). With 1,000 an account of 10,000 had 40 subjects of ~250 ideas, coarser than
- * a subject's own parts: 1.10 / 1.43 false detections per 20 Git notes at 5,000 / 10,000 ideas, 0.77 / 0.66 with
- * 5,000, 0.77 / 0.55 with 10,000 (scripts/bench/local-centre.ts, one run; docs/search.md). The fit's cost grows with
- * the square of the sample; 5,000 keeps it to seconds of the worker (2–7 s under load 15–20) where 10,000 took 4×.
+ * Clusters are fitted on at most this many of the account's ideas (exactly this many past it, evenSample), in the
+ * subjects worker (subjects-fitter.ts). Through the product at 10,005 ideas (scripts/bench/suggestions-scale.ts
+ * --fit-samples, one run, same vectors): 0.88 false detections per 20 Git notes with 10,000, 0.99 with 5,000, 1.21
+ * with the 3,335 a stepped sample of 5,000 took; offline at 20,000 ideas 0.66 with 10,000, 0.77 with 5,000
+ * (docs/search.md). The fit's cost grows with the square of the sample: 13–20 s of the worker for 10,000 against
+ * 4–5 s for 5,000 (load 9–10), beside a re-scoring pass of minutes over such an account; peak RSS +85 MB against +47.
  */
-export const SUBJECT_SAMPLE = 5_000;
+export const SUBJECT_SAMPLE = 10_000;
 /**
  * The ideas a fit takes: all of them up to `bound`, else exactly `bound` evenly spaced (the i-th at
  * floor(i · n / bound)), in their order. A step of ceil(n / bound) took 3,335 of 10,005 ideas and 2,505 of 5,010: a
