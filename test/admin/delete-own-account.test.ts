@@ -46,6 +46,21 @@ describe("DELETE /user", () => {
     expect(logs.some((l) => l.includes("account deleted") && l.includes(u.id) && !l.includes(u.email))).toBe(true);
   });
 
+  test("wrong passwords count against the sign-in brake of that e-mail, shared with /auth/login", async () => {
+    const u = await makeUser(t, { plan: "pro", password: "guess me if you can" });
+    seedIdeas(t, u, 1);
+    for (let i = 0; i < 10; i++) {
+      expect((await call(t, "DELETE", "/user", { key: u.key, body: { password: `guess ${i}` } })).status).toBe(403);
+    }
+    // The eleventh try is refused before the password is checked, the right one included, and sign-in is braked too.
+    const braked = await call(t, "DELETE", "/user", { key: u.key, body: { password: "guess me if you can" } });
+    expect(braked.status).toBe(429);
+    expect(braked.body).toEqual({ error: "Rate limit exceeded" });
+    expect((await call(t, "POST", "/auth/login", { body: { email: u.email, password: "guess me if you can" } })).status).toBe(429);
+    expect(exists(u.id)).toBe(true);
+    expect(ideaCount(u.id)).toBe(1);
+  });
+
   test("an account without a password confirms with its e-mail", async () => {
     const u = await makeUser(t, { email: "NoPass@example.com" });
     const wrong = await call(t, "DELETE", "/user", { key: u.key, body: { email: "someone@example.com" } });

@@ -34,21 +34,39 @@ function build(deps: Deps) {
     return { token, expires_at, user: usersService.toUser(user, now) };
   }
 
+  /**
+   * Runs a password check under the brake of `email`: refused once it failed MAX_FAILURES times in the window, counted
+   * before the slow hash check (otherwise parallel guesses all pass the test while the first ones are verified: 40 were
+   * all checked), and cleared on success.
+   */
+  async function braked(email: string, check: () => Promise<boolean>): Promise<boolean> {
+    const now = deps.clock();
+    const key = email.trim().toLowerCase();
+    const recent = (failures.get(key) ?? []).filter((t) => now.getTime() - t < FAILURE_WINDOW_MS);
+    if (recent.length >= MAX_FAILURES) throw rateLimited();
+    failures.set(key, [...recent, now.getTime()]);
+    const ok = await check();
+    if (ok) failures.delete(key);
+    return ok;
+  }
+
   return {
     async login(body: LoginBody) {
-      const now = deps.clock();
-      const key = body.email.trim().toLowerCase();
-      const recent = (failures.get(key) ?? []).filter((t) => now.getTime() - t < FAILURE_WINDOW_MS);
-      if (recent.length >= MAX_FAILURES) throw rateLimited();
-      // Counted before the slow hash check, not after it: otherwise any number of parallel guesses all pass the test
-      // above while the first ones are still being verified (40 parallel attempts were all checked).
-      failures.set(key, [...recent, now.getTime()]);
-      const user = users.findByEmail(body.email.trim());
-      const ok = await Bun.password.verify(body.password, user?.password_hash ?? (await DUMMY_HASH));
-      if (!user || !user.password_hash || !ok || user.disabled_at !== null) throw unauthorized();
-      failures.delete(key);
+      let user: UserRow | null = null;
+      const ok = await braked(body.email, async () => {
+        user = users.findByEmail(body.email.trim());
+        const matches = await Bun.password.verify(body.password, user?.password_hash ?? (await DUMMY_HASH));
+        return matches && !!user?.password_hash && user.disabled_at === null;
+      });
+      if (!ok || !user) throw unauthorized();
       return openSession(user);
     },
+    /**
+     * A signed-in person's password re-entered to confirm something (deleting the account): the same brake as the
+     * sign-in forms, so a stolen session cannot guess the password faster there than at /auth/login.
+     */
+    confirmPassword: (user: UserRow, password: string) =>
+      braked(user.email, async () => !!user.password_hash && (await Bun.password.verify(password, user.password_hash))),
     openSession,
     logout(sessionHash: string | null) {
       if (sessionHash) sessions.delete(sessionHash);

@@ -4,6 +4,7 @@ import type { Deps } from "../../deps";
 import { conflict, fieldError, forbidden, notFound } from "../../errors";
 import { readState } from "../../vectors/generations";
 import { vectorStore } from "../../vectors/store";
+import { createSignInService } from "../sign-in/service";
 import { createUsersRepo, type UserRow } from "./repo";
 import { createDeletionRepo } from "./deletion-repo";
 
@@ -16,6 +17,7 @@ export interface Deleted {
 export function createAccountDeletion(deps: Deps) {
   const repo = createDeletionRepo(deps.db);
   const users = createUsersRepo(deps.db);
+  const signIn = createSignInService(deps);
 
   /**
    * Removes the account and everything it owns: the account row's foreign keys cascade to ideas (and through them
@@ -57,7 +59,7 @@ export function createAccountDeletion(deps: Deps) {
       if (!row) throw notFound("User not found");
       if (row.password_hash) {
         if (!body.password) throw fieldError("password", "Enter your password to delete your account");
-        if (!(await Bun.password.verify(body.password, row.password_hash))) throw forbidden("Password is incorrect");
+        if (!(await signIn.confirmPassword(row, body.password))) throw forbidden("Password is incorrect");
       } else if ((body.email ?? "").trim().toLowerCase() !== row.email.toLowerCase()) {
         throw fieldError("email", "Type your account's e-mail address to delete it");
       }
