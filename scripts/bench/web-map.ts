@@ -5,8 +5,9 @@
 //     navigation start;
 //   layout settle, second visit: the same map opened again in a fresh context, positions remembered (nothing to lay
 //     out: the floor of drawing this graph);
-//   input latency during the layout: a key pressed in the map's search box every 50 ms while the first visit's layout
-//     runs, from the event's timestamp to the next frame after its handler; baseline: the same keys on an empty page;
+//   input latency during the layout: a key (Shift) pressed every 50 ms while the first visit's layout runs, from the
+//     event's timestamp to the next frame after its handler; baseline: the same keys on an empty page; and the same
+//     keys from then until sigma (WebGL) has taken over from the first view's 2D canvas (made when the page is idle);
 //   frame time while panning: requestAnimationFrame deltas (p50/p95) during a scripted mouse pan over the settled map
 //     (from an empty spot, so it pans rather than drags a node), beside the same pan over an empty page.
 //
@@ -117,12 +118,15 @@ async function pressWhile(page: Page, stop: () => Promise<boolean>, max = 400): 
   return page.evaluate(() => window.__latency as Array<[number, number]>);
 }
 
+/** Whether sigma (WebGL) draws the map now (before, the first view's 2D canvas does: docs/web.md). */
+const webglDrawn = () => document.querySelector(".map-canvas")?.idearepoMap?.drawnBy?.() === "webgl";
+
 const settledFigures = () => {
   const v = document.querySelector(".map-canvas")?.idearepoMap;
   return v && v.layoutMs != null ? { layoutMs: v.layoutMs as number, at: performance.now(), nodes: v.visibleIds().length as number, placed: v.placed as number } : null;
 };
 
-interface Visit { page: Page; close: () => Promise<void>; layoutMs: number; navToSettled: number; nodes: number; placed: number; latency: number[] }
+interface Visit { page: Page; close: () => Promise<void>; layoutMs: number; navToSettled: number; nodes: number; placed: number; latency: number[]; handover: number[] }
 
 /** Opens /map in a fresh signed-in context; with `typeWhileArranging`, presses keys in the search box until settled. */
 async function openMap(browser: Browser, server: WebBenchServer, typeWhileArranging: boolean): Promise<Visit> {
@@ -136,12 +140,17 @@ async function openMap(browser: Browser, server: WebBenchServer, typeWhileArrang
   if (typeWhileArranging) keys = await pressWhile(page, async () => (await page.evaluate(settledFigures)) !== null);
   const done = await page.waitForFunction(settledFigures, null, { timeout: 300_000, polling: "raf" });
   const out = (await done.jsonValue()) as { layoutMs: number; at: number; nodes: number; placed: number };
+  // Then on until sigma has taken over from the first view (when the page is idle): the keys of that stretch too.
+  if (typeWhileArranging) keys = await pressWhile(page, () => page.evaluate(webglDrawn), 600);
+  await page.waitForFunction(webglDrawn, null, { timeout: 120_000, polling: 100 });
   const marks = await page.evaluate(() => performance.getEntriesByType("mark").filter((m: any) => m.name.startsWith("map:")).map((m: any) => `${m.name} ${m.startTime.toFixed(0)}${m.detail ? " " + JSON.stringify(m.detail) : ""}`));
   console.error(`  settled at ${out.at.toFixed(0)} (layoutMs ${out.layoutMs.toFixed(0)}); ${marks.join("; ")}`);
   // The keys pressed while the layout ran: from the worker's start to the settled positions.
   const layoutStart = await page.evaluate(() => performance.getEntriesByName("map:layout-start")[0]?.startTime ?? null);
   const latency = layoutStart === null ? [] : keys.filter(([t]) => t >= layoutStart && t <= out.at).map(([, l]) => l);
-  return { page, close: () => context.close(), layoutMs: out.layoutMs, navToSettled: out.at, nodes: out.nodes, placed: out.placed, latency };
+  const webglAt = await page.evaluate(() => performance.getEntriesByName("map:webgl-drawn")[0]?.startTime ?? Infinity);
+  const handover = keys.filter(([t]) => t > out.at && t <= webglAt + 50).map(([, l]) => l);
+  return { page, close: () => context.close(), layoutMs: out.layoutMs, navToSettled: out.at, nodes: out.nodes, placed: out.placed, latency, handover };
 }
 
 /** A point of the canvas with no node under it, near its centre, in page coordinates. */
@@ -170,7 +179,7 @@ export async function mindMapFigures(browser: Browser, opts: { ideas?: number; e
     const loadAtStart = loadavg()[0];
     console.error(`mind map: ${ideas} ideas seeded in ${server.seedSeconds.toFixed(1)} s, ${edges} relations in ${seedSeconds.toFixed(1)} s`);
     const first: number[] = [], navFirst: number[] = [], second: number[] = [], navSecond: number[] = [];
-    const latency: number[] = [], blankLatency: number[] = [], frames: number[] = [], blank: number[] = [];
+    const latency: number[] = [], handover: number[] = [], blankLatency: number[] = [], frames: number[] = [], blank: number[] = [];
     const blankCtx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const blankPage = await blankCtx.newPage();
     await blankPage.addInitScript(LATENCY_PROBE);
@@ -194,19 +203,20 @@ export async function mindMapFigures(browser: Browser, opts: { ideas?: number; e
       await one.close();
       // The baseline for input and panning, in the same run: an empty page.
       await blankPage.evaluate(() => { window.__latency = []; });
-      const bl = (await pressWhile(blankPage, async () => false, Math.max(10, one.latency.length))).map(([, l]) => l);
+      const bl = (await pressWhile(blankPage, async () => false, Math.max(10, one.latency.length + one.handover.length))).map(([, l]) => l);
       const b = await panFrames(blankPage);
       // Second visit: every position remembered.
       const two = await openMap(browser, server, false);
       if (two.placed !== 0) throw new Error(`second visit placed ${two.placed} nodes; expected none`);
       await two.close();
-      console.error(`run ${i}: first visit ${one.layoutMs.toFixed(0)} ms (${one.latency.length} keys, max ${Math.max(0, ...one.latency).toFixed(0)} ms), second ${two.layoutMs.toFixed(0)} ms, pan p95 ${percentile(f, 95).toFixed(0)} ms`);
+      console.error(`run ${i}: first visit ${one.layoutMs.toFixed(0)} ms (${one.latency.length} keys, max ${Math.max(0, ...one.latency).toFixed(0)} ms; until WebGL ${one.handover.length} keys, max ${Math.max(0, ...one.handover).toFixed(0)} ms), second ${two.layoutMs.toFixed(0)} ms, pan p95 ${percentile(f, 95).toFixed(0)} ms`);
       if (i === 0) continue; // warm-up: JIT, the server's statement cache, the bundle in memory
       first.push(one.layoutMs);
       navFirst.push(one.navToSettled);
       second.push(two.layoutMs);
       navSecond.push(two.navToSettled);
       latency.push(...one.latency);
+      handover.push(...one.handover);
       blankLatency.push(...bl);
       frames.push(...f);
       blank.push(...b);
@@ -223,6 +233,7 @@ export async function mindMapFigures(browser: Browser, opts: { ideas?: number; e
       `| mind map ${size}: layout settled, first visit (renderer start → positions still) | median ${fmtMs(med(first))} (runs: ${runsOf(first)}) | second visit, positions remembered (nothing to lay out) | median ${fmtMs(med(second))} (runs: ${runsOf(second)}) |`,
       `| mind map ${size}: navigation → layout settled, first visit | median ${fmtMs(med(navFirst))} | second visit | median ${fmtMs(med(navSecond))} |`,
       `| mind map ${size}: input latency while the layout runs (key → next frame) | p50 ${fmtMs(med(latency))}, p95 ${fmtMs(pct(latency, 95))}, max ${fmtMs(pct(latency, 100))} (${latency.length} keys) | empty page, same keys | p50 ${fmtMs(med(blankLatency))}, p95 ${fmtMs(pct(blankLatency, 95))}, max ${fmtMs(pct(blankLatency, 100))} |`,
+      `| mind map ${size}: input latency from settled until sigma (WebGL) has taken over from the first view (key → next frame) | p50 ${fmtMs(med(handover))}, p95 ${fmtMs(pct(handover, 95))}, max ${fmtMs(pct(handover, 100))} (${handover.length} keys) | empty page, same keys (above) | |`,
       `| mind map ${size}: frame time while panning | p50 ${fmtMs(med(frames))}, p95 ${fmtMs(pct(frames, 95))}, mean ${fmtMs(mean(frames))} (${frames.length} frames) | empty page, same pan, same browser | p50 ${fmtMs(med(blank))}, p95 ${fmtMs(pct(blank, 95))}, mean ${fmtMs(mean(blank))} |`,
     ];
     const tag = `mind map ${ideas}/${edges}`;
@@ -230,6 +241,7 @@ export async function mindMapFigures(browser: Browser, opts: { ideas?: number; e
       row("web", `${tag}: layout settle, first visit (median)`, med(first), "ms", { baseline: { name: "second visit, positions remembered", value: med(second) }, ratio: med(second) / med(first) }),
       row("web", `${tag}: navigation → layout settled, first visit (median)`, med(navFirst), "ms", { baseline: { name: "second visit", value: med(navSecond) }, ratio: med(navSecond) / med(navFirst) }),
       row("web", `${tag}: input latency during layout (p95)`, pct(latency, 95), "ms", { baseline: { name: "empty page, same keys", value: pct(blankLatency, 95) }, ratio: pct(blankLatency, 95) / pct(latency, 95) }),
+      row("web", `${tag}: input latency until WebGL takes over (max)`, pct(handover, 100), "ms", { baseline: { name: "empty page, same keys (max)", value: pct(blankLatency, 100) }, ratio: pct(blankLatency, 100) / pct(handover, 100) }),
       row("web", `${tag}: frame time while panning (p50)`, med(frames), "ms", { baseline: { name: "empty page, same pan", value: med(blank) }, ratio: med(blank) / med(frames) }),
       row("web", `${tag}: frame time while panning (mean)`, mean(frames), "ms", { baseline: { name: "empty page, same pan", value: mean(blank) }, ratio: mean(blank) / mean(frames) }),
       row("web", `${tag}: frame time while panning (p95)`, pct(frames, 95), "ms", { baseline: { name: "empty page, same pan", value: pct(blank, 95) }, ratio: pct(blank, 95) / pct(frames, 95) }),

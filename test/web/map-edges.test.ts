@@ -1,7 +1,7 @@
 // The mind map's zoom-dependent edge budget in a real browser (docs/relations-map.md, "Fewer relations at low zoom"):
 // on a map of more than 8,000 relations, 8,000 are drawn at the default zoom, all of them once zoomed in, fewer once
-// zoomed out (8,000 ÷ zoom ratio²), recomputed when the camera rests; and hovering a relation is not looked for above
-// 6,000 relations. The zoom is the mouse wheel over the map, as a person would; the counts are the renderer's own.
+// zoomed out (8,000 ÷ zoom ratio²), recomputed when the camera rests; hovering a relation is not looked for above
+// 6,000 relations, and at 6,000 it shows the relation's tooltip. The zoom is the mouse wheel over the map, as a person would; the counts are the renderer's own.
 // Functions passed to page.evaluate run in the browser, where these exist.
 declare const document: any;
 import { beforeAll, expect, test } from "bun:test";
@@ -92,6 +92,66 @@ describeBrowser("mind map edge budget", () => {
     expect(zoomedOut.shown).toBeLessThan(BUDGET);
     expect(zoomedOut.shown).toBe(Math.round(BUDGET / zoomedOut.ratio ** 2));
 
+    expectClean(opened);
+  }, 120_000);
+
+  test("at up to 6,000 relations hovering one shows what it is (edge hover is on)", async () => {
+    const opened = await openSignedIn(web, server, "/capture");
+    const { page, key } = opened;
+    const ids: number[] = [];
+    const words = ["kettle", "harbour", "violin", "compost", "lantern", "glacier", "bicycle", "orchard"];
+    for (let i = 0; i < 80; i++) {
+      const res = await api(server.base, key, "POST", "/ideas", { title: `${words[i % 8]} ${words[(i >> 3) % 8]} plan ${i + 1}` });
+      expect(res.status).toBe(201);
+      ids.push(res.body.id as number);
+    }
+    // 5,950 relations made by the person (80 ideas give 6,320 ordered pairs); the background pipeline may suggest a
+    // few more, so the map holds 5,950–6,000: at or under the limit either way.
+    const links: Array<{ source_idea_id: number; target_idea_id: number; relation_type: string }> = [];
+    for (let s = 0; s < ids.length && links.length < 5950; s++) {
+      for (let t = 0; t < ids.length && links.length < 5950; t++) if (s !== t) links.push({ source_idea_id: ids[s], target_idea_id: ids[t], relation_type: "related" });
+    }
+    for (let i = 0; i < links.length; i += 50) {
+      const res = await api(server.base, key, "POST", "/map/relations", { links: links.slice(i, i + 50) });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const total = ((await api(server.base, key, "GET", "/map")).body as { edges: unknown[] }).edges.length;
+    expect(total, "the map holds 5,950–6,000 relations").toBeGreaterThanOrEqual(5950);
+    expect(total, "the map holds 5,950–6,000 relations").toBeLessThanOrEqual(6000);
+
+    await page.goto(`${server.base}/map`);
+    await page.waitForFunction(() => document.querySelector(".map-canvas")?.idearepoMap?.layoutMs != null, null, { timeout: 30_000 });
+    await page.evaluate(() => document.querySelector(".map-canvas").scrollIntoView({ block: "end" }));
+    const s = await state(page);
+    expect(s.edgeEvents, "edge hover at 6,000 relations").toBe(true);
+    expect(s.shown, "all drawn (under the budget)").toBe(total);
+
+    // Points between two ideas with no idea under them, until the pointer rests on a relation and its tooltip shows.
+    const tooltip = page.getByRole("tooltip");
+    const box = (await page.locator(".map-canvas").boundingBox())!;
+    await page.mouse.move(box.x + 5, box.y + 5);
+    await page.waitForFunction(() => document.querySelector(".map-canvas").idearepoMap.drawnBy() === "webgl", null, { timeout: 20_000 });
+    const spots = (await page.evaluate((n) => {
+      const el = document.querySelector(".map-canvas");
+      const v = el.idearepoMap, r = el.getBoundingClientRect();
+      const out: Array<{ x: number; y: number }> = [];
+      for (let i = 0; i + 1 < n.length && out.length < 25; i++) {
+        const a = v.positionOf(n[i]), b = v.positionOf(n[i + 1]);
+        if (!a || !b) continue;
+        const x = (a.x * 2 + b.x) / 3, y = (a.y * 2 + b.y) / 3;
+        if (v.nodeAt(x - r.left, y - r.top) === null) out.push({ x, y });
+      }
+      return out;
+    }, ids)) as Array<{ x: number; y: number }>;
+    let seen = "";
+    for (const p of spots) {
+      await page.mouse.move(p.x, p.y, { steps: 3 });
+      if (await tooltip.waitFor({ timeout: 1500 }).then(() => true, () => false)) {
+        seen = await tooltip.innerText();
+        break;
+      }
+    }
+    expect(seen, `no relation's tooltip at ${spots.length} points between ideas`).toMatch(/#\d+ related to #\d+/);
     expectClean(opened);
   }, 120_000);
 });

@@ -1,8 +1,10 @@
 // Which of a big map's relations are drawn: at the default zoom at most EDGE_BUDGET of them, more as the camera zooms
 // in (the budget grows with the zoomed-in area), the most telling first: one per idea, to its best-connected neighbour
-// (so no connected idea looks alone), then those the person made, then those between the best-connected ideas. The
-// others are hidden, which costs the GPU nothing. (Showing them a batch per frame was tried and was slower: without a
-// GPU each presented frame of the map costs the page a readback of every WebGL layer, whatever it holds.)
+// (so no connected idea looks alone), then those the person made, then those between the best-connected ideas. Once
+// sigma draws the map, the others are not even in its graph (kept aside here, put back as the camera zooms in): sigma
+// processes every edge of its graph in the frame that takes the graph, and at 10,000 ideas that was 25,000 where 8,000
+// are drawn. (Showing them a batch per frame was tried and was slower: without a GPU each presented frame of the map
+// costs the page a readback of every WebGL layer, whatever it holds.)
 import type Sigma from "sigma";
 import type Graph from "graphology";
 import type { MapEdge, MapNode } from "../../api/map";
@@ -22,6 +24,13 @@ export interface EdgeLod {
   count(): number;
   /** Follows the renderer's camera from now on (the first view has none: it is drawn at the default zoom). */
   attach(renderer: Sigma): void;
+  /**
+   * From now on the graph holds only the relations drawn: the others are taken out (before sigma takes the graph) and
+   * put back as the camera zooms in. Needs the order (precompute or prepare first).
+   */
+  holdOnlyShown(): void;
+  /** Every relation taken out of the graph meanwhile (the layout still counts them). */
+  forEachAside(fn: (source: string, target: string) => void): void;
   kill(): void;
 }
 
@@ -33,6 +42,32 @@ export function createEdgeLod(graph: Graph, big: boolean): EdgeLod {
   let order: string[] | null = null;
   const rank = new Map<string, number>();
   let count = 0;
+  /** Relations taken out of the graph (holdOnlyShown), by key; `held` ranked ones are in it (a prefix of the order). */
+  const aside = new Map<string, { source: string; target: string; attrs: Record<string, unknown> }>();
+  let holding = false;
+  let held = 0;
+  /**
+   * Takes out order[count, held) (only before sigma holds the graph: sigma answers each dropped edge with a full
+   * re-index), or adds back order[held, count) as the camera zooms in. Zooming out again leaves them in, hidden by
+   * the edge reducer like any relation over the budget.
+   */
+  function sync(sigmaHolds: boolean) {
+    if (!holding || !order) return;
+    const g2 = graph as unknown as Graph<Record<string, unknown>, Record<string, unknown>>;
+    for (; held < count; held++) {
+      const key = order[held], e = aside.get(key);
+      if (!e) continue;
+      aside.delete(key);
+      if (!g2.hasEdge(key) && g2.hasNode(e.source) && g2.hasNode(e.target)) g2.addDirectedEdgeWithKey(key, e.source, e.target, e.attrs);
+    }
+    if (sigmaHolds) return;
+    for (; held > count; held--) {
+      const key = order[held - 1];
+      if (!g2.hasEdge(key)) continue;
+      aside.set(key, { source: g2.source(key), target: g2.target(key), attrs: g2.getEdgeAttributes(key) });
+      g2.dropEdge(key);
+    }
+  }
 
   /** The edges in drawing order, computed step by step (a step per idea or relation) so it can be run in slices. */
   function* importance(): Generator<void, string[]> {
@@ -76,7 +111,12 @@ export function createEdgeLod(graph: Graph, big: boolean): EdgeLod {
       const from = count;
       count = target();
       if (count === from || !renderer || renderer.getGraph() !== graph) return;
-      renderer.refresh({ partialGraph: { edges: order!.slice(Math.min(from, count), Math.max(from, count)) }, skipIndexation: true });
+      // Relations put back reach sigma through the graph's own events (one render at the next frame); those already in
+      // its graph whose side of the budget changed are re-reduced.
+      const before = holding ? held : order!.length;
+      if (holding) sync(true);
+      const changed = order!.slice(Math.min(from, count), Math.min(Math.max(from, count), before));
+      if (changed.length) renderer.refresh({ partialGraph: { edges: changed }, skipIndexation: true });
     }, 200);
   };
 
@@ -92,6 +132,16 @@ export function createEdgeLod(graph: Graph, big: boolean): EdgeLod {
       if (!big) return;
       order ??= ranked(runNow(importance()));
       count = target();
+      sync(renderer?.getGraph() === graph);
+    },
+    holdOnlyShown() {
+      if (!big || holding || !order) return;
+      holding = true;
+      held = order.length;
+      sync(false);
+    },
+    forEachAside(fn) {
+      for (const e of aside.values()) fn(e.source, e.target);
     },
     count: () => (big ? count : graph.size),
     attach(r) {

@@ -182,9 +182,11 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
     settled = false;
     const connected = graph.filterNodes((_, a) => !a.isolated);
     const index = new Map(connected.map((id, i) => [id, i]));
-    const links = new Int32Array(graph.size * 2);
-    let k = 0;
-    graph.forEachEdge((_, __, s, t) => { links[k++] = index.get(s)!; links[k++] = index.get(t)!; });
+    // Every relation pulls, also those a big map keeps out of sigma's graph at this zoom (edges.ts).
+    const pairs: number[] = [];
+    graph.forEachEdge((_, __, s, t) => { pairs.push(index.get(s)!, index.get(t)!); });
+    lod.forEachAside((s, t) => { pairs.push(index.get(s)!, index.get(t)!); });
+    const links = Int32Array.from(pairs);
     const fixed = new Float64Array(connected.length * 2).fill(NaN);
     connected.forEach((id, i) => {
       const p = saved.get(Number(id));
@@ -537,6 +539,9 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
   function mount() {
     if (!renderer) return;
     if (!mounted()) {
+      // A big map hands sigma only the relations it draws at this zoom (edges.ts): it processes every edge it holds.
+      lod.prepare();
+      lod.holdOnlyShown();
       // The first view goes in the frame sigma first draws the graph (same task: one commit shows the swap).
       const swap = () => {
         renderer?.off("afterRender", swap);
