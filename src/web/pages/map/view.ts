@@ -211,8 +211,9 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
     const finish = (positions: Float64Array | null) => {
       if (positions) apply(positions);
       let b: Bounds | null = null;
+      const gridded = new Set(isolatedNew);
       graph.forEachNode((id, a) => {
-        if (a.isolated && isolatedNew.includes(id)) return;
+        if (a.isolated && gridded.has(id)) return;
         b = b ? { minX: Math.min(b.minX, a.x), maxX: Math.max(b.maxX, a.x), minY: Math.min(b.minY, a.y), maxY: Math.max(b.maxY, a.y) } : { minX: a.x, maxX: a.x, minY: a.y, maxY: a.y };
       });
       const grid = gridBelow(isolatedNew.length, b);
