@@ -1,6 +1,7 @@
 // The map's node labels, drawn on a canvas of their own after each render: the most important nodes first (the
 // selected one, then by connections, then newest), each label only where it overlaps no label already drawn, so
 // labels never pile up at any zoom. Sigma's own label grid picks one node per cell and lets long titles overlap.
+import { fitCanvas } from "./canvas";
 import type { Projection } from "./projection";
 
 export interface LabelBox { id: number; x: number; y: number; w: number; h: number }
@@ -50,14 +51,8 @@ export function createLabelLayer(
   let drawn: LabelBox[] = [];
 
   function resize(): { w: number; h: number } {
-    const w = container.clientWidth, h = container.clientHeight, dpr = window.devicePixelRatio || 1;
-    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
-      canvas.width = Math.round(w * dpr);
-      canvas.height = Math.round(h * dpr);
-      canvas.style.width = `${w}px`;
-      canvas.style.height = `${h}px`;
-    }
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const w = container.clientWidth, h = container.clientHeight;
+    fitCanvas(canvas, ctx, w, h);
     return { w, h };
   }
 

@@ -3,6 +3,7 @@
 // making sigma's WebGL contexts and reading its layers back cost the page's load several long tasks (docs/performance.md,
 // "The mind map, fourth pass"); a 2D canvas of a few hundred dots is a few milliseconds. Sigma is made on the first
 // interaction or when the page is idle (view.ts), and this canvas is removed in the frame sigma first draws.
+import { fitCanvas } from "./canvas";
 import type { Projection } from "./projection";
 
 export interface PreviewNode { x: number; y: number; size: number; colour: string; hidden: boolean; top: boolean }
@@ -42,14 +43,8 @@ export function createPreviewLayer(container: HTMLElement): PreviewLayer {
     size,
     draw(project, nodes, edges) {
       const t0 = performance.now();
-      const { width, height } = size(), dpr = window.devicePixelRatio || 1;
-      if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
-        canvas.width = Math.round(width * dpr);
-        canvas.height = Math.round(height * dpr);
-        canvas.style.width = `${width}px`;
-        canvas.style.height = `${height}px`;
-      }
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      const { width, height } = size();
+      fitCanvas(canvas, ctx, width, height);
       ctx.clearRect(0, 0, width, height);
       // Relations first (system-suggested ones under the person's own, as sigma's zIndex orders them), then nodes.
       const over: PreviewEdge[] = [];
