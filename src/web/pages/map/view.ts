@@ -320,18 +320,19 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
       const look = edgeLook(e, a);
       if (!look.hidden) edges.push({ from: nodes.get(s)!, to: nodes.get(t)!, colour: look.colour, size: a.size, arrow: a.type === "arrow", under: look.zIndex === 0 });
     });
-    const ms = preview.draw(at, nodes.values(), edges);
     previewAt = at;
-    performance.mark("map:preview-drawn", { detail: { nodes: graph.order, edges: edges.length, ms } });
-    // The labels in a task of their own (the next frame): laying out and drawing a few hundred is ~10 ms here.
-    if (labelFrame === null) {
-      labelFrame = requestAnimationFrame(() => {
-        labelFrame = null;
-        if (renderer && mounted()) return;
-        labels.draw();
-        performance.mark("map:preview-labelled", { detail: { labels: labels.boxes().length } });
-      });
-    }
+    preview.draw(at, nodes.values(), edges, (ms) => {
+      performance.mark("map:preview-drawn", { detail: { nodes: graph.order, edges: edges.length, ms } });
+      // The labels in a task of their own (the next frame): laying out and drawing a few hundred is ~10 ms here.
+      if (labelFrame === null && !closed.signal.aborted) {
+        labelFrame = requestAnimationFrame(() => {
+          labelFrame = null;
+          if (renderer && mounted()) return;
+          labels.draw();
+          performance.mark("map:preview-labelled", { detail: { labels: labels.boxes().length } });
+        });
+      }
+    });
   }
   let labelFrame: number | null = null;
   /** Draws the first view again at the next frame (several changes in one task cost one drawing). */
