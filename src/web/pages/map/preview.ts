@@ -39,8 +39,8 @@ const HEAD_HALF_WIDTH = 1;
  * slices, each rasterised in its own task (a one-pixel read forces it), and copied onto the visible one at the end.
  */
 const SLICED_OVER = 3000;
-/** Script per slice before its raster is forced and the thread given back: the raster costs ~5× the script here. */
-const SCRIPT_MS = 3;
+/** Work per slice (script, then the raster it forces) before the thread is given back. */
+const SLICE_MS = 10;
 
 type Op = { edge: PreviewEdge } | { node: PreviewNode };
 
@@ -111,14 +111,19 @@ export function createPreviewLayer(container: HTMLElement): PreviewLayer {
     fitCanvas(off, g, width, height);
     let work = performance.now() - t0;
     let since = performance.now();
+    // The script's share of a slice, adjusted after each one to what its raster cost (about 5× the script here).
+    let script = SLICE_MS / 4;
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i];
       if ("edge" in op) line(g, project, op.edge);
       else dot(g, project, op.node);
-      if ((i & 63) === 63 && performance.now() - since > SCRIPT_MS) {
+      if ((i & 31) === 31 && performance.now() - since > script) {
+        const recorded = performance.now() - since;
         // Rasterise what this slice recorded now, in this task, not all of it at the end of the last one.
         g.getImageData(0, 0, 1, 1);
-        work += performance.now() - since;
+        const took = performance.now() - since;
+        work += took;
+        script = Math.min(SLICE_MS, Math.max(0.5, (recorded * SLICE_MS) / Math.max(took, 0.1)));
         await yieldToMain();
         if (mine !== generation) return;
         since = performance.now();
