@@ -150,6 +150,9 @@ async function openMap(browser: Browser, server: WebBenchServer, typeWhileArrang
   const latency = layoutStart === null ? [] : keys.filter(([t]) => t >= layoutStart && t <= out.at).map(([, l]) => l);
   const webglAt = await page.evaluate(() => performance.getEntriesByName("map:webgl-drawn")[0]?.startTime ?? Infinity);
   const handover = keys.filter(([t]) => t > out.at && t <= webglAt + 50).map(([, l]) => l);
+  // The slow keys with when they were pressed, to set beside the marks above (which task they waited for).
+  const slow = keys.filter(([, l]) => l > 50).map(([t, l]) => `${t.toFixed(0)}: ${l.toFixed(0)} ms`);
+  if (slow.length) console.error(`  keys over 50 ms (pressed at: latency): ${slow.join(", ")}`);
   return { page, close: () => context.close(), layoutMs: out.layoutMs, navToSettled: out.at, nodes: out.nodes, placed: out.placed, latency, handover };
 }
 
