@@ -1,7 +1,8 @@
 // Where a first visit of a big mind map blocks the page's main thread: a DevTools trace from navigation until the
 // layout settled (positions cleared first), each main-thread task over 50 ms with what it spent its time on (the JS
 // functions by self time, WebGL and compositor work by trace event), and the map's timeline marks. For finding which
-// long task keeps a key press waiting (web-map.ts measures that latency).
+// long task keeps a key press waiting (web-map.ts measures that latency). A task that goes on long after its script
+// returned, with nothing traced inside, is a 2D canvas rasterising its calls in software (docs/performance.md).
 //
 //   bun scripts/bench/web-map-trace.ts [--ideas 10000] [--edges 25000] [--runs 2]
 import { rmSync } from "node:fs";
@@ -23,7 +24,7 @@ try {
     const cdp = await context.newCDPSession(page);
     const events: any[] = [];
     cdp.on("Tracing.dataCollected", (d: any) => events.push(...d.value));
-    await cdp.send("Tracing.start", { categories: "devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink.user_timing,toplevel,gpu", transferMode: "ReportEvents" } as any);
+    await cdp.send("Tracing.start", { categories: "devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.frame,cc,viz,v8.execute,blink.user_timing,toplevel,gpu", transferMode: "ReportEvents" } as any);
     await page.goto(`${server.base}/map`, { waitUntil: "commit" });
     await page.waitForFunction(() => document.querySelector(".map-canvas")?.idearepoMap?.layoutMs != null, null, { timeout: 300_000, polling: 100 });
     await page.waitForTimeout(1500);
