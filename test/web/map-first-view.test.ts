@@ -151,6 +151,30 @@ describeBrowser("mind map first view", () => {
     expectClean(opened);
   }, 90_000);
 
+  test("a connecting drag made whole before sigma is ready opens the connect dialog for those two ideas", async () => {
+    const { email, ids } = await account();
+    const opened = await openHeld(email);
+    const { page } = opened;
+    await page.evaluate(() => document.querySelector(".map-canvas").scrollIntoView({ block: "end" }));
+    await page.getByRole("button", { name: "Connect mode" }).click();
+    // From "Tide clock" to "Night market map" (not related yet), pressed and released while sigma is still held.
+    const p = await positionOf(page, ids[0]), q = await positionOf(page, ids[4]);
+    await page.mouse.move(p.x, p.y);
+    await page.mouse.down();
+    await page.mouse.move((p.x + q.x) / 2, (p.y + q.y) / 2, { steps: 5 });
+    await page.mouse.move(q.x, q.y, { steps: 5 });
+    await page.mouse.up();
+    expect(await drawnBy(page)).toBe("preview");
+    const dialog = page.getByRole("dialog", { name: "Connect two ideas" });
+    await dialog.waitFor({ timeout: 10_000 });
+    await expect(dialog.getByText("Tide clock").count()).resolves.toBeGreaterThan(0);
+    await expect(dialog.getByText("Night market map").count()).resolves.toBeGreaterThan(0);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    opened.release();
+    await waitWebgl(page);
+    expectClean(opened);
+  }, 90_000);
+
   test("left alone, the map becomes WebGL by itself once the page is idle", async () => {
     const { email, ids } = await account();
     const opened = await web.open(server.base, "/");

@@ -434,10 +434,20 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
     if (!press) return;
     const p = press;
     press = null;
-    // A press that began before sigma existed never reaches sigma as a click: a short one selects the idea under it.
-    if (Math.hypot(e.clientX - p.startX, e.clientY - p.startY) > 4 || (p.handed && moved)) return;
     const r = container.getBoundingClientRect();
-    const id = view.nodeAt(e.clientX - r.left, e.clientY - r.top);
+    const at = (x: number, y: number) => view.nodeAt(x - r.left, y - r.top);
+    if (Math.hypot(e.clientX - p.startX, e.clientY - p.startY) > 4) {
+      // A whole connecting drag made before sigma was ready (right after switching connect mode on, on a slow
+      // machine) never reaches sigma: it connects the two ideas as sigma's drag would, instead of being lost.
+      if (!p.handed && opts.canConnect && (connectMode || p.shift)) {
+        const from = at(p.startX, p.startY), to = at(e.clientX, e.clientY);
+        if (from !== null && to !== null && from !== to) events.connect(from, to);
+      }
+      return;
+    }
+    // A press that began before sigma existed never reaches sigma as a click: a short one selects the idea under it.
+    if (p.handed && moved) return;
+    const id = at(e.clientX, e.clientY);
     if (id !== null) events.select(id);
   };
   const onWheel = (e: WheelEvent) => {
