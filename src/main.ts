@@ -18,13 +18,22 @@ Usage:
   idearepo keys revoke --id ID
 ${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join("\n")}`;
 
+/** A signal this soon after the first is the same request delivered twice (see serve), not an impatient second one. */
+const REPEAT_SIGNAL_MS = 2000;
+
 async function serve(): Promise<void> {
   const { startServer } = await import("./server");
   const server = await startServer();
-  let signals = 0;
+  let firstSignalAt = 0;
   const onSignal = async (signal: NodeJS.Signals) => {
-    // A second Ctrl-C means "now": nothing is lost, the jobs table and the WAL are durable.
-    if (++signals > 1) process.exit(130);
+    // A second Ctrl-C means "now": nothing is lost, the jobs table and the WAL are durable. But under `npm start` one
+    // Ctrl-C arrives twice within milliseconds (from the terminal to the whole process group, and again from npm,
+    // which forwards it to its child), so a signal in the first seconds is taken as the same request.
+    if (firstSignalAt) {
+      if (Date.now() - firstSignalAt > REPEAT_SIGNAL_MS) process.exit(130);
+      return;
+    }
+    firstSignalAt = Date.now();
     await server.stop(signal);
     process.exit(0);
   };

@@ -24,6 +24,10 @@ export interface SpawnOptions {
   dataDir: string;
   /** Command prefix; the source CLI by default, e.g. [binaryPath] for the compiled executable. */
   cmd?: string[];
+  /** What follows cmd; ["serve"] by default ([] for a cmd that serves on its own, like `npm start`). */
+  args?: string[];
+  /** Its own process group, as a terminal gives a command (so a test can send the group a Ctrl-C). */
+  detached?: boolean;
   cwd?: string;
   env?: Record<string, string>;
   timeoutMs?: number;
@@ -32,8 +36,9 @@ export interface SpawnOptions {
 export const sourceCmd = () => [process.execPath, join(ROOT, "src/main.ts")];
 
 export async function startServer(opts: SpawnOptions): Promise<ServerProcess> {
-  const proc = Bun.spawn([...(opts.cmd ?? sourceCmd()), "serve"], {
+  const proc = Bun.spawn([...(opts.cmd ?? sourceCmd()), ...(opts.args ?? ["serve"])], {
     cwd: opts.cwd ?? ROOT,
+    detached: opts.detached,
     env: { ...process.env, IDEAREPO_DATA_DIR: opts.dataDir, IDEAREPO_PORT: "0", IDEAREPO_HOST: "127.0.0.1", IDEAREPO_LOG_LEVEL: "info", ...opts.env },
     stdout: "ignore",
     stderr: "pipe",
