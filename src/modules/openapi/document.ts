@@ -3,7 +3,7 @@ import { API_PREFIX } from "../../auth/plugin";
 import { requiredProps, toJsonSchema, type JsonSchema } from "./schema";
 import { RESPONSE_SCHEMAS } from "./responses";
 import { ROUTE_DOCS, type RouteDoc } from "./summaries";
-import { withBodyVocabularies, withQueryVocabulary } from "./vocabularies";
+import { requiredByService, withBodyVocabularies, withQueryVocabulary } from "./vocabularies";
 
 /** The part of an Elysia route entry the generator reads (`app.routes`). */
 export interface RouteEntry {
@@ -134,7 +134,7 @@ function operation(route: RouteEntry, method: string, rel: string, doc: RouteDoc
   };
   if (doc.description) op.description = doc.description;
   if (doc.internal) op["x-internal"] = true;
-  const parameters = [...pathParams(route.path, hooks.params), ...objectParams(hooks.query, "query"), ...objectParams(hooks.headers, "header")];
+  const parameters = [...pathParams(route.path, hooks.params), ...objectParams(hooks.query, "query", routeKey(method, rel)), ...objectParams(hooks.headers, "header", routeKey(method, rel))];
   if (parameters.length) op.parameters = parameters;
   if (hooks.body) {
     op.requestBody = { required: true, content: { "application/json": { schema: withBodyVocabularies(toJsonSchema(hooks.body), routeKey(method, rel)) } } };
@@ -166,10 +166,10 @@ function pathParams(path: string, schema: unknown) {
   }));
 }
 
-function objectParams(schema: unknown, where: "query" | "header") {
+function objectParams(schema: unknown, where: "query" | "header", route: string) {
   if (!schema) return [];
   const json = toJsonSchema(schema);
-  const required = requiredProps(json);
+  const required = new Set([...requiredProps(json), ...(where === "query" ? requiredByService(route) : [])]);
   return Object.entries((json.properties ?? {}) as Record<string, JsonSchema>)
     .filter(([name]) => where !== "header" || !CREDENTIAL_HEADERS.has(name.toLowerCase()))
     .map(([name, s]) => {

@@ -20,6 +20,15 @@ const ROUTE_FIELDS: Record<string, { required?: string[]; properties: Record<str
   },
 };
 
+// Query parameters a route's schema leaves optional, so that a missing one gets the spec's own message (`Missing "tag"
+// query parameter`) or the same 400 body as a bad one, but which the service requires: the document says required.
+const REQUIRED_QUERY: Record<string, readonly string[]> = {
+  "GET /ideas/duplicates/summary": ["idea_ids"],
+  "GET /tags/similar": ["tag"],
+};
+
+export const requiredByService = (route: string): readonly string[] => REQUIRED_QUERY[route] ?? [];
+
 // Query parameters whose other values the spec answers with 400 (GET /ideas/search: "anything else is 400").
 const QUERY_FIELDS: Record<string, readonly string[]> = { mode: SEARCH_MODES };
 
