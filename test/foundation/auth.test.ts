@@ -21,12 +21,18 @@ describe("401", () => {
       { "x-api-key": "svc_" + "1".repeat(64) },
       { "x-api-key": u.key.slice(4) }, // no svc_ prefix: ignored completely
       { cookie: "svc_session=nope" },
+      { cookie: "svc_session=%E0%A4%A" }, // a broken %-escape: decoding it threw, a 500
     ];
     for (const headers of cases) {
       const r = await call(t, "GET", "/user/me", { headers });
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ error: "Unauthorized" });
     }
+  });
+  test("a session cookie with a broken %-escape is no credential: the web app's pages still load", async () => {
+    const res = await t.handle(new Request("http://localhost/", { headers: { cookie: "svc_session=%E0%A4%A" } }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
   });
 });
 
