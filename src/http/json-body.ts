@@ -22,14 +22,36 @@ export function strictJsonBody(request: Request): void {
       refused.set(request, new AppError(400, { error: "Invalid JSON body" }));
       throw e;
     }
-    if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      const err = new AppError(400, { error: "Request body must be a JSON object" });
+    const problem = value === null || typeof value !== "object" || Array.isArray(value)
+      ? "Request body must be a JSON object"
+      : nestedTooDeep(value) ? `Request body is nested too deeply (at most ${MAX_DEPTH} levels)` : null;
+    if (problem) {
+      const err = new AppError(400, { error: problem });
       refused.set(request, err);
       throw err;
     }
     return value;
   };
   Object.defineProperty(request, "json", { value: json, configurable: true });
+}
+
+/**
+ * No body of this API nests beyond a few levels (bulk relations: object, array, object). A value nested ~100,000 deep
+ * parses, but Elysia's validation error serialises it recursively and overflowed the stack: a 500.
+ */
+const MAX_DEPTH = 32;
+
+/** Walks the parsed value without recursion (its own depth is the danger). */
+function nestedTooDeep(root: object): boolean {
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (depth > MAX_DEPTH) return true;
+    for (const child of Object.values(value as object)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 export function assertJsonBody({ request }: { request: Request }): void {

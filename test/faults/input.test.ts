@@ -312,6 +312,18 @@ describe("JSON bodies are objects; anything else is a 400 and changes nothing", 
     // No body at all is still "no body": the default label.
     expect((await call(t, "POST", "/user/api-keys", { key: u.key })).status).toBe(201);
   });
+
+  test("a value nested 100,000 deep is a 400, not a 500 (Elysia's validation error serialised it recursively); nothing is filed", async () => {
+    const u = await makeUser(t);
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    for (const raw of [`{"title":${deep}}`, `{"title":"x","tags":${deep}}`, `{"title":"x","extra":${deep}}`]) {
+      const r = await call(t, "POST", "/ideas", { key: u.key, raw });
+      expect([r.status, r.body]).toEqual([400, { error: "Request body is nested too deeply (at most 32 levels)" }]);
+    }
+    const bulk = await call(t, "PATCH", "/ideas/bulk", { key: u.key, raw: `{"ids":[1],"add_tags":${deep}}` });
+    expect(bulk.status).toBe(400);
+    expect((await call(t, "GET", "/ideas", { key: u.key })).body.ideas).toEqual([]);
+  });
 });
 
 describe("setup, registration and invitations count characters too", () => {
