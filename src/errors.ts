@@ -92,6 +92,14 @@ const article = (t: string) => (t === "null" ? "null" : t === "integer" || t ===
 export function validationBody(issues: Array<{ path?: string; message?: string; summary?: string; schema?: { error?: unknown } }>): ErrorBody {
   const fields: Record<string, string[]> = {};
   for (const issue of issues) {
+    // No body at all: name the fields it lacks, not a field called "body" (an idea's own optional body, for clients
+    // that show each message beside its field); a schema that requires nothing answers as for a JSON null body.
+    if ((issue.path ?? "") === "" && (issue as Issue).value === undefined) {
+      const required = (issue.schema as { required?: string[] } | undefined)?.required ?? [];
+      if (required.length === 0 && Object.keys(fields).length === 0) return { error: "Request body must be a JSON object" };
+      for (const name of required) (fields[name] ??= []).includes(`${name} is required`) || fields[name].push(`${name} is required`);
+      continue;
+    }
     const field = (issue.path ?? "").replace(/^\//, "").split("/")[0] || "body";
     // A schema's own `error` text is written for users; TypeBox's generic summary is the fallback.
     const custom = typeof issue.schema?.error === "string" ? issue.schema.error : null;

@@ -185,6 +185,16 @@ describe("validation (400 {error:{field:[messages]}})", () => {
     expect((await newIdea(t, u)).number).toBe(1);
   });
 
+  test("no body at all names the missing title, never a field called body (an idea's body is optional)", async () => {
+    const u = await makeUser(t);
+    const r = await call(t, "POST", "/ideas", { key: u.key });
+    expect([r.status, r.body]).toEqual([400, { error: { title: ["title is required"] } }]);
+    // A body-less PATCH has no required field to name: the same 400 as a JSON null body.
+    const idea = await newIdea(t, u);
+    const patch = await call(t, "PATCH", `/ideas/${idea.id}`, { key: u.key });
+    expect([patch.status, patch.body]).toEqual([400, { error: "Request body must be a JSON object" }]);
+  });
+
   test("source_url null is the same as omitted", async () => {
     const u = await makeUser(t);
     expect((await post(u, { title: "t", source_url: null })).body.source_url).toBeNull();
