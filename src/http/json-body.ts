@@ -11,6 +11,12 @@ const refused = new WeakMap<Request, AppError>();
 
 /** Installs the strict reader; call after any other reader replacement (body-limit.ts), whose text() it reads. */
 export function strictJsonBody(request: Request): void {
+  // A media type is case-insensitive (RFC 9110 §8.3.1), but Elysia picks its parser by exact match: "Application/JSON"
+  // left the body unread, and a valid capture was refused with "title is required".
+  const type = request.headers.get("content-type");
+  if (type !== null && type !== type.toLowerCase() && /^\s*application\/json\s*(;|$)/i.test(type)) {
+    request.headers.set("content-type", type.toLowerCase());
+  }
   const text = request.text.bind(request);
   const json = async () => {
     const raw = await text();

@@ -313,6 +313,14 @@ describe("JSON bodies are objects; anything else is a 400 and changes nothing", 
     expect((await call(t, "POST", "/user/api-keys", { key: u.key })).status).toBe(201);
   });
 
+  test("the JSON media type is read in any letter case (RFC 9110): Application/JSON captures like application/json", async () => {
+    const u = await makeUser(t);
+    for (const type of ["APPLICATION/JSON", "Application/Json; Charset=UTF-8"]) {
+      const r = await call(t, "POST", "/ideas", { key: u.key, body: { title: type }, headers: { "content-type": type } });
+      expect([r.status, r.body.title]).toEqual([201, type]);
+    }
+  });
+
   test("a value nested 100,000 deep is a 400, not a 500 (Elysia's validation error serialised it recursively); nothing is filed", async () => {
     const u = await makeUser(t);
     const deep = "[".repeat(100_000) + "]".repeat(100_000);
