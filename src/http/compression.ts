@@ -17,19 +17,22 @@ const API = /^\/api\/v1\//;
 /** True when a JSON answer on this path may be compressed (API routes, minus the ones carrying secrets). */
 export const mayCompress = (path: string) => API.test(path) && !NEVER.test(path);
 
-/** The encoding to use for an Accept-Encoding header: Brotli first, then gzip; null for neither (or q=0). */
-export function pickEncoding(accept: string | null): "br" | "gzip" | null {
+/**
+ * The encoding to use for an Accept-Encoding header, among `offered` (Brotli first, then gzip); null for none. A coding
+ * given q=0 is refused even where `*` would match it (RFC 9110 §12.5.3: `gzip;q=0, *` is "anything but gzip").
+ */
+export function pickEncoding(accept: string | null, offered: ReadonlyArray<"br" | "gzip"> = ["br", "gzip"]): "br" | "gzip" | null {
   if (!accept) return null;
   const allowed = new Set<string>();
+  const refused = new Set<string>();
   for (const part of accept.toLowerCase().split(",")) {
     const [name, ...params] = part.trim().split(";");
     const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    if (q && Number(q.slice(2)) === 0) continue;
-    allowed.add(name.trim());
+    (q && Number(q.slice(2)) === 0 ? refused : allowed).add(name.trim());
   }
-  if (allowed.has("br")) return "br";
-  if (allowed.has("gzip") || allowed.has("*")) return "gzip";
-  return null;
+  const named = offered.find((c) => allowed.has(c));
+  if (named) return named;
+  return allowed.has("*") && offered.includes("gzip") && !refused.has("gzip") ? "gzip" : null;
 }
 
 /** Brotli at quality 4 compresses a 360 KB list in ~2 ms, close to gzip's speed and smaller; 11 would take 100× as long. */
@@ -68,7 +71,7 @@ export async function compressJson({ request, path, responseValue, set }: MapCon
     headers.set("vary", "accept-encoding");
     if (path === "/api/v1/user/export") {
       // Streamed (memory stays flat for 10,000 ideas): gzip as a stream, the one encoding a CompressionStream offers.
-      if (!/\bgzip\b|\*/.test(request.headers.get("accept-encoding") ?? "")) return undefined;
+      if (pickEncoding(request.headers.get("accept-encoding"), ["gzip"]) === null) return undefined;
       headers.set("content-encoding", "gzip");
       headers.delete("content-length");
       return new Response(res.body.pipeThrough(new CompressionStream("gzip")), { status: res.status, headers });

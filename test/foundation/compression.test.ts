@@ -64,6 +64,19 @@ describe("API response compression", () => {
   test("Brotli is preferred when both are accepted; q=0 refuses an encoding", async () => {
     expect((await raw("/ideas?limit=50", { encoding: "gzip, deflate, br" })).headers.get("content-encoding")).toBe("br");
     expect((await raw("/ideas?limit=50", { encoding: "gzip, br;q=0" })).headers.get("content-encoding")).toBe("gzip");
+    // "*" does not bring back a coding refused by name (RFC 9110 §12.5.3).
+    expect((await raw("/ideas?limit=50", { encoding: "gzip;q=0, *" })).headers.get("content-encoding")).toBeNull();
+  });
+
+  test("the streamed export honours q=0 too: a client refusing gzip gets it plain, and GZIP in capitals is gzip", async () => {
+    for (const encoding of ["br, gzip;q=0", "gzip;q=0, *"]) {
+      const r = await raw("/user/export", { method: "POST", encoding });
+      expect([encoding, r.status, r.headers.get("content-encoding")]).toEqual([encoding, 200, null]);
+      expect((decode(r) as { ideas: unknown[] }).ideas).toHaveLength(12);
+    }
+    const upper = await raw("/user/export", { method: "POST", encoding: "GZIP" });
+    expect(upper.headers.get("content-encoding")).toBe("gzip");
+    expect((decode(upper) as { ideas: unknown[] }).ideas).toHaveLength(12);
   });
 
   test("a Response-built JSON answer (the OpenAPI document) is compressed too", async () => {
