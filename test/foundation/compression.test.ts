@@ -68,6 +68,19 @@ describe("API response compression", () => {
     expect((await raw("/ideas?limit=50", { encoding: "gzip;q=0, *" })).headers.get("content-encoding")).toBeNull();
   });
 
+  test("the web app's files honour q=0 as well: gzip when taken, plain when refused", async () => {
+    const shell = await (await fetch(`${base}/`)).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(shell)?.[1];
+    expect(script).toBeDefined();
+    const file = (encoding: string) => fetch(`${base}${script}`, { headers: { "accept-encoding": encoding }, decompress: false } as RequestInit);
+    expect((await file("gzip")).headers.get("content-encoding")).toBe("gzip");
+    for (const encoding of ["gzip;q=0", "br, gzip;q=0"]) {
+      const r = await file(encoding);
+      expect([encoding, r.status, r.headers.get("content-encoding")]).toEqual([encoding, 200, null]);
+      expect((await r.text()).length).toBeGreaterThan(1024);
+    }
+  });
+
   test("the streamed export honours q=0 too: a client refusing gzip gets it plain, and GZIP in capitals is gzip", async () => {
     for (const encoding of ["br, gzip;q=0", "gzip;q=0, *"]) {
       const r = await raw("/user/export", { method: "POST", encoding });

@@ -1,6 +1,7 @@
 // Serves the web app at / (outside /api/v1): its files, and the app shell for every page URL so deep links work.
 import type { Deps } from "../../deps";
 import { json } from "../../errors";
+import { pickEncoding } from "../../http/compression";
 import { PAGE_HEADERS } from "../../http/security-headers";
 import { loadWebAssets, type WebAsset, type WebAssets } from "./assets";
 import { BOOT_ELEMENT_ID, type BootData } from "./boot-data";
@@ -9,10 +10,13 @@ import { preloadLinks } from "./preload";
 // Paths that belong to the API and the MCP integration: a miss there is the JSON 404 clients expect, never a page.
 const NOT_PAGES = /^\/(api|mcp|\.well-known)(\/|$)/;
 
+/** gzip only where the client takes it: "gzip;q=0" refuses it (a regex for "gzip" sent it anyway). */
+const acceptsGzip = (request: Request) => pickEncoding(request.headers.get("accept-encoding"), ["gzip"]) === "gzip";
+
 function respond(request: Request, asset: WebAsset, cache: string, extra: Record<string, string> = {}): Response {
   const headers: Record<string, string> = { ...PAGE_HEADERS, "content-type": asset.type, "cache-control": cache, etag: asset.etag, vary: "accept-encoding", ...extra };
   if (request.headers.get("if-none-match") === asset.etag) return new Response(null, { status: 304, headers });
-  const gzip = asset.gzip !== null && /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+  const gzip = asset.gzip !== null && acceptsGzip(request);
   if (gzip) headers["content-encoding"] = "gzip";
   return new Response(request.method === "HEAD" ? null : (gzip ? asset.gzip! : asset.body), { headers });
 }
@@ -64,7 +68,7 @@ function signedInShell(request: Request, shell: WebAsset, boot: BootData, link: 
   const headers: Record<string, string> = { ...PAGE_HEADERS, "content-type": shell.type, "cache-control": "no-store", vary: "accept-encoding, cookie" };
   if (link) headers.link = link;
   const body = withBootData(shell, boot.json);
-  const gzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+  const gzip = acceptsGzip(request);
   if (gzip) headers["content-encoding"] = "gzip";
   return new Response(request.method === "HEAD" ? null : (gzip ? Bun.gzipSync(body, { level: 6 }) : body), { headers });
 }
