@@ -1,6 +1,7 @@
 // `users` and `keys` operator commands: create and delete accounts, change plans, start trials, mint and revoke keys.
 import { createUsersService } from "../modules/users/service";
 import { createAccountDeletion } from "../modules/users/deletion";
+import { knownBackupFiles } from "../modules/admin/scheduled-backups";
 import { createApiKeysService } from "../modules/api-keys/service";
 import { cliDeps, printJson } from "./context";
 import { optionalFlag, parseArgs, rejectUnknown, requireFlag, UsageError } from "./args";
@@ -76,7 +77,12 @@ export async function usersCommand(argv: string[]): Promise<void> {
         const deleted = createAccountDeletion(deps).deleteAccount(row.id, "cli");
         // A paid subscription is the payment provider's: it is not cancelled here, so the operator is told which one.
         const left = row.subscription_id ? { subscription_id: row.subscription_id, note: "The account's subscription was not cancelled: cancel it at the payment provider" } : {};
-        printJson({ deleted: { ...deleted, email: row.email }, ...left });
+        // Backups are copies of the whole database: the ones taken before still hold the account (docs/auth.md).
+        const backups = {
+          known: knownBackupFiles(deps),
+          note: "Backups taken before this deletion still hold the account (these files, and any other copy or download); backups taken from now on hold none of it",
+        };
+        printJson({ deleted: { ...deleted, email: row.email }, ...left, backups });
         return;
       }
       default:

@@ -2,12 +2,13 @@
 // everything it owns from every table (read back from the database file), leaves every other account's rows exactly
 // as they were, and never prints a secret.
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliSandbox, ok, runCli } from "../cli";
 import { api, startServer } from "../ops/harness";
 import { dumpDatabase, fillAccount, rowsNamingIdeas, traceOf, waitForVectors } from "./deletion-helpers";
 
-const { dataDir, cli } = cliSandbox("idearepo-delete");
+const { dataDir, work, cli } = cliSandbox("idearepo-delete");
 const dbFile = join(dataDir, "idearepo.db");
 
 describe("idearepo users delete", () => {
@@ -31,6 +32,13 @@ describe("idearepo users delete", () => {
       await server.stop();
       throw e;
     }
+    // A backup taken before the deletion holds the account; the deletion names it, and one taken after holds nothing
+    // of the account (not even the words its ideas left in the keyword indexes), while it holds the other account.
+    const beforeBackup = join(work, "before.db");
+    ok(cli("backup", beforeBackup));
+    const bytesOf = (file: string) => readFileSync(file).toString("latin1").toLowerCase();
+    expect(bytesOf(beforeBackup).includes("gonemark"), "the backup before the deletion holds the account").toBe(true);
+
     const before = dumpDatabase(dbFile);
     const isVictims = traceOf(victim.user, "GONEMARK");
     // The fill reached the tables this test is about (else "nothing remains" would prove nothing).
@@ -45,7 +53,10 @@ describe("idearepo users delete", () => {
     expect(dumpDatabase(dbFile)).toEqual(before);
 
     const deleted = ok(cli("users", "delete", "--email", "GONE@example.com", "--yes"));
-    expect(JSON.parse(deleted.stdout)).toEqual({ deleted: { id: victim.user.id, email: "Gone@Example.com", ideas: 4, tags: 5 } });
+    expect(JSON.parse(deleted.stdout)).toEqual({
+      deleted: { id: victim.user.id, email: "Gone@Example.com", ideas: 4, tags: 5 },
+      backups: { known: [beforeBackup], note: expect.stringContaining("Backups taken before this deletion still hold the account") },
+    });
     expect(deleted.stdout + deleted.stderr).not.toContain(victim.api_key);
 
     const after = dumpDatabase(dbFile);
@@ -56,6 +67,14 @@ describe("idearepo users delete", () => {
     const namesVictimIdea = new Set(rowsNamingIdeas(before, victimIdeas).map((r) => r.slice(r.indexOf(": ") + 2)));
     for (const [name, rows] of before) {
       expect(after.get(name), name).toEqual(rows.filter((r) => !isVictims(r) && !namesVictimIdea.has(r)));
+    }
+
+    const afterBackup = join(work, "after.db");
+    ok(cli("backup", afterBackup));
+    const copy = bytesOf(afterBackup);
+    expect(copy.includes("staymark"), "the backup after the deletion holds the other account").toBe(true);
+    for (const trace of ["gonemark", "gone@example.com", `o${Buffer.from(victim.user.id).toString("hex")}`]) {
+      expect(copy.includes(trace), `the backup after the deletion holds ${trace}`).toBe(false);
     }
 
     expect(cli("users", "delete", "--email", "gone@example.com", "--yes").stderr).toContain("No user with e-mail gone@example.com");

@@ -1,10 +1,10 @@
 // Scheduled verified backups (backup_cron, backup_keep, backup_dir): a snapshot, checked before it counts, then pruning.
-import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../../deps";
 import type { ScheduledJob } from "../../jobs/scheduled-job";
 import { readAppState, writeAppState } from "../../db/app-state";
-import { recordBackup, snapshotDatabase, verifyCopy } from "../../db/backup";
+import { lastBackup, recordBackup, snapshotDatabase, verifyCopy } from "../../db/backup";
 import { syncDir } from "../../lib/durable-file";
 import { toStamp } from "../../lib/time";
 
@@ -93,6 +93,18 @@ export function scheduledBackups(deps: Deps): ScheduledBackups {
   const last = lastRuns.get(deps.db) ?? readAppState<BackupRun>(deps.db, STATUS_KEY);
   const dir = backupDir(deps);
   return { schedule: deps.config.backup_cron, keep: deps.config.backup_keep, dir, last, copies: copies(dir) };
+}
+
+/**
+ * The backup files this instance knows of that are on disk now: its scheduled copies, and the path of the last
+ * `idearepo backup` (older manual ones, downloads and copies moved elsewhere it cannot know). Said after an account's
+ * deletion, since each of them still holds the account.
+ */
+export function knownBackupFiles(deps: Deps): string[] {
+  const files = copies(backupDir(deps)).map((c) => c.file);
+  const manual = lastBackup(deps.db)?.path;
+  if (manual && !files.includes(manual) && existsSync(manual)) files.push(manual);
+  return files;
 }
 
 export const scheduledBackupJob: ScheduledJob = {

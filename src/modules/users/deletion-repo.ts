@@ -6,6 +6,7 @@ import { deleteAccountJobs } from "../../jobs/queue";
 const IDEA_VECTORS = /^vec_ideas_g\d+$/;
 const SHARED_VECTORS = /^vec_shared_g\d+$/;
 const TAG_VECTORS = /^vec_tags_g\d+$/;
+const FTS_TABLES = ["ideas_fts", "ideas_fts_cjk"];
 
 export function createDeletionRepo(db: Db) {
   const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'vec\\_%' ESCAPE '\\'");
@@ -25,6 +26,25 @@ export function createDeletionRepo(db: Db) {
         if (IDEA_VECTORS.test(name) || SHARED_VECTORS.test(name)) db.query(`DELETE FROM ${name} WHERE user_id = ?`).run(userId);
         // vec0 is partitioned by account; its rowid is the tag's id.
         else if (TAG_VECTORS.test(name)) db.query(`DELETE FROM ${name} WHERE rowid IN (SELECT id FROM tags WHERE user_id = ?)`).run(userId);
+      }
+    },
+    /**
+     * Runs `remove` so that what it deletes is overwritten, not only unlinked: SQLite zeroes freed cells and pages
+     * (secure_delete), and both keyword indexes take the ideas' words out of their segments instead of adding
+     * tombstones beside them (FTS5 secure-delete, on only for this transaction). Otherwise the words stay in the
+     * database file, and in every backup taken later, until the pages are reused or the segments merged.
+     */
+    scrubbing<T>(remove: () => T): T {
+      db.exec("PRAGMA secure_delete = ON");
+      try {
+        return db.transaction(() => {
+          for (const fts of FTS_TABLES) db.exec(`INSERT INTO ${fts}(${fts}, rank) VALUES ('secure-delete', 1)`);
+          const out = remove();
+          for (const fts of FTS_TABLES) db.exec(`INSERT INTO ${fts}(${fts}, rank) VALUES ('secure-delete', 0)`);
+          return out;
+        }).immediate();
+      } finally {
+        db.exec("PRAGMA secure_delete = OFF");
       }
     },
     /** The account row: every table that names it (ideas and all they own, keys, sessions …) cascades from here. */

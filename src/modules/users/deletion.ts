@@ -2,6 +2,7 @@
 // The operator's CLI (`users delete`) and the person's own DELETE /user go through here.
 import type { Deps } from "../../deps";
 import { conflict, fieldError, forbidden, notFound } from "../../errors";
+import { knownBackupFiles } from "../admin/scheduled-backups";
 import { readState } from "../../vectors/generations";
 import { vectorStore } from "../../vectors/store";
 import { createSignInService } from "../sign-in/service";
@@ -27,18 +28,19 @@ export function createAccountDeletion(deps: Deps) {
    * keys: they go first, in the same IMMEDIATE transaction, so a crash leaves all of the account or none of it.
    */
   function deleteAccount(userId: string, by: "cli" | "self" | "operator"): Deleted {
-    const counts = deps.db.transaction(() => {
+    const counts = repo.scrubbing(() => {
       const counts = repo.counts(userId);
       repo.deleteVectors(userId);
       repo.deleteJobs(userId);
       if (!repo.deleteUser(userId)) throw notFound("User not found");
       return counts;
-    }).immediate();
+    });
     // This process's fitted subjects of the account (memory only) go too; other processes see the tables change.
     const state = readState(deps.db);
     for (const g of [state.active, state.building]) if (g) vectorStore(deps.db, g).forgetSubjects(userId);
-    // The id only: never the e-mail or anything the account held.
-    deps.log.info("account deleted", { user_id: userId, by, ideas: counts.ideas, tags: counts.tags });
+    // The id only: never the e-mail or anything the account held. Backups taken before still hold the account: the
+    // count of those the instance knows of tells the operator to look (docs/auth.md, "Deleting an account").
+    deps.log.info("account deleted", { user_id: userId, by, ideas: counts.ideas, tags: counts.tags, older_backups: knownBackupFiles(deps).length });
     return { id: userId, ...counts };
   }
 
