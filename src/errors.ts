@@ -89,8 +89,14 @@ const typeMatches = (t: string, v: unknown) =>
 const article = (t: string) => (t === "null" ? "null" : t === "integer" || t === "array" || t === "object" ? `an ${t}` : `a ${t}`);
 
 /** Turn TypeBox/Elysia validation issues into the spec's `{error:{field:[messages]}}` body. */
+/**
+ * Field name → messages, without a prototype: a client's field may be called "constructor" or "toString", and on a
+ * plain object those names found Object's own members (a TypeError inside the error handler: a 500 page, not a 400).
+ */
+const fieldMessages = (): Record<string, string[]> => Object.create(null) as Record<string, string[]>;
+
 export function validationBody(issues: Array<{ path?: string; message?: string; summary?: string; schema?: { error?: unknown } }>): ErrorBody {
-  const fields: Record<string, string[]> = {};
+  const fields = fieldMessages();
   for (const issue of issues) {
     // No body at all: name the fields it lacks, not a field called "body" (an idea's own optional body, for clients
     // that show each message beside its field); a schema that requires nothing answers as for a JSON null body.
@@ -115,7 +121,7 @@ export function validationBody(issues: Array<{ path?: string; message?: string; 
  * or returns every result. Checks throw `fieldError`s; anything else is rethrown as it is.
  */
 export function allFields<T extends unknown[]>(...checks: { [K in keyof T]: () => T[K] }): T {
-  const fields: Record<string, string[]> = {};
+  const fields = fieldMessages();
   const out = checks.map((check) => {
     try {
       return check();

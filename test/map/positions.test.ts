@@ -79,6 +79,15 @@ describe("PUT /map/positions", () => {
     expect((await call(t, "GET", "/map/positions", { key: u.key })).body).toEqual({ positions: [] });
   });
 
+  test("a field called constructor or toString is a 400 like any other, not a TypeError in the error handler (a 500 page)", async () => {
+    const u = await makeUser(t);
+    for (const raw of ['{"constructor":1}', '{"toString":1}', '{"hasOwnProperty":[]}']) {
+      const r = await call(t, "PUT", "/map/positions", { key: u.key, raw });
+      expect([raw, r.status, r.headers.get("content-type")]).toEqual([raw, 400, "application/json"]);
+      expect(r.body.error.positions, r.text).toBeArray();
+    }
+  });
+
   test("an empty list is fine and changes nothing; no credential is 401", async () => {
     const u = await makeUser(t);
     expect((await call(t, "PUT", "/map/positions", { key: u.key, body: { positions: [] } })).body).toEqual({ saved: 0, ignored: 0 });
