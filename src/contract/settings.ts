@@ -67,9 +67,11 @@ export function parseSettings(json: string | null | undefined): UserSettings {
  */
 export function sanitizeSettings(raw: Record<string, unknown>): Record<string, unknown> {
   const parsed = parseSettings(JSON.stringify(raw));
-  const out: Record<string, unknown> = {};
+  // Own keys only, into an object without a prototype: a client's "constructor" or "toString" key read as one of
+  // ours (`in` follows the prototype) and was dropped, and "__proto__" set the prototype instead of a key.
+  const out = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(raw)) {
-    if (!(k in DEFAULT_SETTINGS)) out[k] = v;
+    if (!Object.hasOwn(DEFAULT_SETTINGS, k)) out[k] = v;
     else if (k === "weekly_digest" || k === "stale_nudges" || k === "code_mode") {
       if (typeof v === "boolean") out[k] = v;
     } else if (parsed[k as keyof UserSettings] === v) out[k] = v;

@@ -46,6 +46,14 @@ describe("PATCH /user/me", () => {
     expect((await call(t, "GET", "/user/me", { key: u.key })).body.settings_json).toBe(r.body.settings_json);
   });
 
+  test("settings_json: a client's own keys are kept whatever their name (constructor, toString, __proto__)", async () => {
+    const u = await makeUser(t);
+    const settings = '{"constructor":1,"toString":"x","__proto__":{"a":1},"search_threshold":0.4}';
+    const r = await call(t, "PATCH", "/user/me", { key: u.key, body: { settings_json: settings } });
+    expect(r.status).toBe(200);
+    expect(r.body.settings_json).toBe(settings);
+  });
+
   test("limits: display name 1-100, settings_json ≤ 10,000 chars and a JSON object", async () => {
     const u = await makeUser(t);
     expect((await call(t, "PATCH", "/user/me", { key: u.key, body: { display_name: "x".repeat(101) } })).body.error.display_name).toBeDefined();
