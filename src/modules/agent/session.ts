@@ -128,7 +128,8 @@ export function createSession(parts: SessionParts, headers: Headers, socket: Soc
       }
       const type = msg !== null && typeof msg === "object" && !Array.isArray(msg) ? (msg as { type?: unknown }).type : undefined;
       if (type === undefined) return fail("Messages must be JSON objects with a type");
-      if (typeof type !== "string" || !(type in CLIENT_MESSAGES)) return fail(`Unknown message type: ${String(type).slice(0, 40)} (expected ask, confirm or cancel)`);
+      // Own keys only: `in` found Object's "constructor" and "toString", whose check then threw out of this handler.
+      if (typeof type !== "string" || !Object.hasOwn(CLIENT_MESSAGES, type)) return fail(`Unknown message type: ${String(type).slice(0, 40)} (expected ask, confirm or cancel)`);
       const schema = CLIENT_MESSAGES[type as keyof typeof CLIENT_MESSAGES];
       if (!Value.Check(schema, msg)) return fail(describe(schema, msg));
       if (type === "ask") void ask(msg as AskMessage);
