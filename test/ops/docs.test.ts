@@ -82,4 +82,20 @@ describe("README.md and docs/ against the code", () => {
     }
     expect(broken).toEqual([]);
   });
+
+  test("every file or folder of the repository README and docs/ name in backticks exists", () => {
+    const files = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+    const missing: string[] = [];
+    let seen = 0;
+    for (const file of files) {
+      const text = readFileSync(join(ROOT, file), "utf8").replace(/^```[\s\S]*?^```/gm, "");
+      for (const [, path] of text.matchAll(/`((?:\.ci|docs|src|test|scripts|migrations|models)\/[^`\s]*)`/g)) {
+        if (/[*<>…]/.test(path)) continue; // a pattern (`test/web/*.test.ts`, `models/<owner>/`), not one path
+        seen++;
+        if (!existsSync(join(ROOT, path.replace(/:\d+$/, "")))) missing.push(`${file}: ${path}`);
+      }
+    }
+    expect(seen).toBeGreaterThan(100);
+    expect(missing).toEqual([]);
+  });
 });
