@@ -1,6 +1,8 @@
 // The mind map remembers where ideas sit (GET/PUT /map/positions) in a real browser: the first visit lays the map out
 // in the layout worker and saves every position; a second visit in a fresh browser (another device) opens with the
-// same positions and places nothing; a newly captured idea is placed while the others keep theirs; labels never overlap.
+// same positions and places nothing; a newly captured idea is placed while the others keep theirs; labels never overlap,
+// at the default zoom and zoomed into a region of a bigger map, where every idea on screen is labelled unless another
+// label is in the way.
 // Functions passed to page.evaluate run in the browser, where these exist.
 declare const document: any;
 import { beforeAll, expect, test } from "bun:test";
@@ -124,4 +126,86 @@ describeBrowser("mind map positions", () => {
     }
     expectClean(opened);
   }, 90_000);
+
+  type Box = { id: number; x: number; y: number; w: number; h: number };
+  const expectApart = (boxes: Box[]) => {
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i], b = boxes[j];
+        const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+        expect(overlap, `labels of ${a.id} and ${b.id} overlap: ${JSON.stringify([a, b])}`).toBe(false);
+      }
+    }
+  };
+
+  test("zoomed into a region of a bigger map, every idea on screen is labelled unless another label is in its way; none overlap", async () => {
+    const email = `z${Math.random().toString(36).slice(2, 9)}@example.com`;
+    const key = createAccount(server, email, "correct horse battery", "pro");
+    // 120 ideas in six groups of twenty, each group a hub and a chain: crowded at the default zoom.
+    const words = ["garden", "bicycle", "library", "market", "rooftop", "harbour", "kitchen", "school", "river", "theatre"];
+    const titles = Array.from({ length: 120 }, (_, i) => `${words[i % 10]} ${words[Math.floor(i / 10) % 10]} plan ${i + 1} for the block`);
+    const ids: number[] = [];
+    for (let i = 0; i < titles.length; i += 10) ids.push(...(await Promise.all(titles.slice(i, i + 10).map((t) => seed(key, t)))));
+    const links: Array<{ source_idea_id: number; target_idea_id: number; relation_type: string }> = [];
+    for (let g = 0; g < 6; g++) {
+      for (let k = 1; k < 20; k++) {
+        links.push({ source_idea_id: ids[g * 20], target_idea_id: ids[g * 20 + k], relation_type: "related" });
+        if (k > 1) links.push({ source_idea_id: ids[g * 20 + k - 1], target_idea_id: ids[g * 20 + k], relation_type: "related" });
+      }
+    }
+    for (let i = 0; i < links.length; i += 50) {
+      const res = await api(server.base, key, "POST", "/map/relations", { links: links.slice(i, i + 50) });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const opened = await openDevice(email);
+    const { page } = opened;
+    await openMap(page);
+    await page.evaluate(() => document.querySelector(".map-canvas").scrollIntoView({ block: "end" }));
+    const labelBoxes = () => page.evaluate(() => document.querySelector(".map-canvas").idearepoMap.labelBoxes()) as Promise<Box[]>;
+    const before = await labelBoxes();
+    expectApart(before);
+
+    // Zoomed in with the wheel over the first group's hub, once sigma draws the map.
+    const hub = (await page.evaluate((id) => document.querySelector(".map-canvas").idearepoMap.positionOf(id), ids[0])) as { x: number; y: number };
+    await page.mouse.move(hub.x, hub.y);
+    await page.waitForFunction(() => document.querySelector(".map-canvas").idearepoMap.drawnBy() === "webgl", null, { timeout: 30_000 });
+    for (let i = 0; i < 4; i++) {
+      await page.mouse.wheel(0, -240);
+      await page.waitForTimeout(80);
+    }
+    // The camera at rest: the same zoom and the same labels on two reads a few frames apart.
+    let last = "";
+    const until = Date.now() + 15_000;
+    while (Date.now() < until) {
+      await page.waitForTimeout(250);
+      const now = JSON.stringify(await page.evaluate(() => [document.querySelector(".map-canvas").idearepoMap.zoomRatio(), document.querySelector(".map-canvas").idearepoMap.labelBoxes()]));
+      if (now === last) break;
+      last = now;
+    }
+    const [ratio, boxes] = JSON.parse(last) as [number, Box[]];
+    expect(ratio, "the wheel zoomed in").toBeLessThan(0.5);
+    expectApart(boxes);
+    const shown = await page.evaluate(() => {
+      const el = document.querySelector(".map-canvas"), v = el.idearepoMap, r = el.getBoundingClientRect();
+      return { w: r.width, h: r.height, at: v.visibleIds().map((id: number) => { const p = v.positionOf(id); return { id, x: p.x - r.left, y: p.y - r.top }; }) };
+    }) as { w: number; h: number; at: Array<{ id: number; x: number; y: number }> };
+    for (const b of boxes) expect(b.x < shown.w && b.x + b.w > 0 && b.y < shown.h && b.y + b.h > 0, `label ${b.id} is on screen: ${JSON.stringify(b)}`).toBe(true);
+    // Each idea well inside the view (room for its label on the right) has a label, or one already drawn lies where its
+    // own would go: within its row, from its rim to the end of its title (13 px a character at most; the node's radius
+    // at this zoom at most 18 / sqrt(ratio)).
+    const labelled = new Set(boxes.map((b) => b.id));
+    const inView = shown.at.filter((p) => p.x > 0 && p.x < shown.w - 320 && p.y > 20 && p.y < shown.h - 20);
+    expect(inView.length, "ideas in the zoomed view").toBeGreaterThan(3);
+    for (const p of inView) {
+      if (labelled.has(p.id)) continue;
+      const title = titles[ids.indexOf(p.id)];
+      const band = { x: p.x + 3, y: p.y - 8.5, w: 18 / Math.sqrt(ratio) + 13 * title.length + 4, h: 17 };
+      const blocker = boxes.find((o) => band.x < o.x + o.w && o.x < band.x + band.w && band.y < o.y + o.h && o.y < band.y + band.h);
+      expect(blocker, `idea ${p.id} ("${title}") at ${JSON.stringify(p)} is on screen, unlabelled, and no label is in its way (zoom ${ratio}; ${boxes.length} labels)`).toBeDefined();
+    }
+    // Zoomed in, ideas the default zoom had no room for are labelled.
+    const newly = boxes.filter((b) => !before.some((o) => o.id === b.id));
+    expect(newly.length, `labels before: ${before.length}, after: ${boxes.length}`).toBeGreaterThan(0);
+    expectClean(opened);
+  }, 120_000);
 });

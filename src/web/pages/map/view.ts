@@ -171,6 +171,9 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
     },
   );
   labels.setStyle(palette.text, palette.surface, palette.font);
+  // Where the labels' pass looks for nodes follows them (a layout's positions, a dragged node).
+  graph.on("nodeAttributesUpdated", ({ key }) => labels.moved(key));
+  graph.on("eachNodeAttributesUpdated", () => labels.moved());
 
   // sigma (WebGL), made on demand: its settings, its events, and when it takes over (handover.ts).
   const settings = sigmaSettings(s, data.edges.length, edgeLook);
