@@ -295,6 +295,8 @@ describeBrowser("settings page", () => {
     createAccount(server, `stays${Math.random().toString(36).slice(2, 8)}@example.com`, "another password", "free");
     const o = await openSignedIn(web, server, "/settings#delete-account");
     const { page, key, email } = o;
+    // Said before anything is deleted: backups taken earlier still hold the account (docs/auth.md).
+    await page.getByText("Backups the server took before keep theirs until the operator removes them or newer ones replace them.", { exact: false }).waitFor();
     await page.getByRole("button", { name: "Delete account…" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete your account?" });
     await dialog.getByText(`${email} and its 0 ideas (archived ones too) will be deleted for good`).waitFor();

@@ -43,7 +43,7 @@ export function DeleteAccountSection() {
   };
 
   return (
-    <Section id="delete-account" title={sectionTitle("delete-account")} intro="Remove your account and everything in it from this server: ideas, tags, relations, keys, tokens and settings. Export first if you want to keep a copy.">
+    <Section id="delete-account" title={sectionTitle("delete-account")} intro="Remove your account and everything in it from this server: ideas, tags, relations, keys, tokens and settings. Export first if you want to keep a copy. Backups the server took before keep theirs until the operator removes them or newer ones replace them.">
       <button type="button" class="btn danger" onClick={() => setOpen(true)}>Delete account…</button>
       <Dialog open={open} title="Delete your account?" onClose={close}>
         <form onSubmit={submit} noValidate>
