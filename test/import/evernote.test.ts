@@ -66,6 +66,10 @@ describe("Evernote reader", () => {
     const r = htmlToMarkdown('<div># not a heading</div><div>*stars* and <script>alert(1)</script>&lt;b&gt;</div><p><a href="javascript:alert(1)">click</a></p>');
     expect(r.markdown).toBe("\\# not a heading\n\\*stars\\* and \\<b>\n\nclick");
   });
+
+  test("an unknown named reference stays as written, also one named like an Object member", () => {
+    expect(htmlToMarkdown("<div>&constructor; &unknown; &copy;</div>").markdown).toBe("&constructor; &unknown; ©");
+  });
 });
 
 describe("Evernote reader: several notebooks", () => {

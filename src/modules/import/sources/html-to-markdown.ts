@@ -25,7 +25,9 @@ export function decodeEntities(s: string): string {
       const cp = ref[1] === "x" || ref[1] === "X" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
       return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : "�";
     }
-    return NAMED[ref.toLowerCase()] ?? whole;
+    // Own names only: "&constructor;" found Object's constructor and wrote "function Object() { [native code] }".
+    const name = ref.toLowerCase();
+    return Object.hasOwn(NAMED, name) ? NAMED[name] : whole;
   });
 }
 
