@@ -57,7 +57,8 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(HELP + "\n");
       return;
     default: {
-      const c = COMMANDS[cmd];
+      // Own names only: "constructor" or "toString" found Object's members and failed as an unexpected error.
+      const c = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
       if (!c) throw new UsageError(`Unknown command "${cmd}"\n\n${HELP}`);
       return c.run(rest);
     }

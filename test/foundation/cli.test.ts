@@ -85,6 +85,8 @@ describe("operator CLI", () => {
       [["users", "frobnicate"], "Unknown users command"],
       [["users", "create", "--email", "y@example.com", "--bogus", "1"], "Unknown option --bogus"],
       [["nonsense"], "Unknown command"],
+      [["constructor"], "Unknown command"],
+      [["toString"], "Unknown command"],
     ];
     for (const [args, message] of cases) {
       const r = runCli(args, { dataDir });
