@@ -3,6 +3,7 @@ import { render } from "preact";
 import { App } from "./app";
 import { interceptLinks } from "./router";
 import { installShortcuts } from "./lib/keys";
+import { installFocusKeeper } from "./lib/keep-focus";
 import { applyTheme } from "./lib/theme";
 import { startOutboxFlusher } from "./api/outbox";
 import { startBoot } from "./boot";
@@ -13,6 +14,7 @@ applyTheme();
 interceptLinks();
 preloadOnIntent();
 installShortcuts();
+installFocusKeeper();
 render(<App />, document.getElementById("app")!);
 startOutboxFlusher();
 

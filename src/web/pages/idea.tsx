@@ -1,14 +1,15 @@
 // An idea's page: its Markdown body, edited in place; status, tags and parent; links; relations; merge and archive.
 //
 // The page owns the idea and its relations; the sections below are small components that report changes back.
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { ApiError } from "../api/client";
 import { getIdea, listRelations, summarizeDuplicates, type DuplicateSummary } from "../api/ideas";
-import type { Idea, RelationRow } from "../api/types";
+import type { Idea } from "../api/types";
 import { Page } from "../components/page";
 import { Markdown } from "../components/markdown";
 import { EmptyState, Loading, Notice } from "../components/notices";
 import { addShortcut } from "../lib/keys";
+import { useReturnFocus } from "../lib/keep-focus";
 import { useLoad } from "../lib/use-load";
 import { isPro, useSession } from "../session";
 import { IdeaDetails } from "./idea/details";
@@ -35,22 +36,12 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
     return idea;
   }, [id]);
   const missing = id === null || (load.failure instanceof ApiError && (load.failure.status === 404 || load.failure.status === 400));
-  const [relations, setRelations] = useState<{ outgoing: RelationRow[]; incoming: RelationRow[] } | null>(null);
+  // A failed read shows as an error with Try again, never as "No relations yet".
+  const relations = useLoad(async () => (id === null ? null : listRelations(id)), [id]);
+  const fetchRelations = relations.reload;
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState<Partial<Idea> | null>(null);
-
-  const fetchRelations = useCallback(async () => {
-    if (id === null) return;
-    try {
-      setRelations(await listRelations(id));
-    } catch {
-      setRelations({ outgoing: [], incoming: [] });
-    }
-  }, [id]);
-
-  useEffect(() => {
-    fetchRelations();
-  }, [fetchRelations]);
+  const editButton = useReturnFocus<HTMLButtonElement>(editing);
 
   const idea = missing || load.error ? null : load.data;
   const readOnly = !idea || idea.is_archived === 1;
@@ -120,7 +111,7 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
         !readOnly && !editing && (
           <>
             {pro && <a class="btn" href={`/ask?idea=${it.id}`}>Ask about this idea</a>}
-            <button type="button" class="btn" onClick={startEditing} aria-keyshortcuts="e" title="Edit (e)">Edit</button>
+            <button type="button" class="btn" ref={editButton} onClick={startEditing} aria-keyshortcuts="e" title="Edit (e)">Edit</button>
           </>
         )
       }

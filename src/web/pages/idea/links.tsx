@@ -6,6 +6,7 @@ import { Field } from "../../components/field";
 import { notify, notifyError } from "../../components/toast";
 import { describeError, fieldErrors } from "../../errors";
 import { isWebUrl } from "./details";
+import { useReturnFocus } from "../../lib/keep-focus";
 
 const TYPE_LABELS: Record<LinkType, string> = {
   url: "Web page",
@@ -18,6 +19,7 @@ const TYPE_LABELS: Record<LinkType, string> = {
 export function LinksSection({ idea, readOnly, onChanged }: { idea: Idea; readOnly: boolean; onChanged: (links: Link[]) => void }) {
   const links = idea.links ?? [];
   const [adding, setAdding] = useState(false);
+  const addButton = useReturnFocus<HTMLButtonElement>(adding);
 
   const remove = async (link: Link) => {
     try {
@@ -33,7 +35,7 @@ export function LinksSection({ idea, readOnly, onChanged }: { idea: Idea; readOn
     <section class="idea-section" aria-labelledby="links-h">
       <div class="section-head">
         <h2 id="links-h">Links</h2>
-        {!readOnly && !adding && <button type="button" class="btn small" onClick={() => setAdding(true)}>Add link</button>}
+        {!readOnly && !adding && <button type="button" class="btn small" ref={addButton} onClick={() => setAdding(true)}>Add link</button>}
       </div>
       {adding && (
         <AddLinkForm

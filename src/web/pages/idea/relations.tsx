@@ -4,10 +4,12 @@ import { useState } from "preact/hooks";
 import { createRelation, deleteRelation } from "../../api/ideas";
 import type { Idea, RelationRow } from "../../api/types";
 import { StatusBadge } from "../../components/badges";
-import { Loading, ProNotice } from "../../components/notices";
+import { Loading, Notice, ProNotice } from "../../components/notices";
 import { notify, notifyError } from "../../components/toast";
 import { describeError } from "../../errors";
 import { AddRelationForm } from "./add-relation";
+import type { Load } from "../../lib/use-load";
+import { useReturnFocus } from "../../lib/keep-focus";
 
 type Rows = { outgoing: RelationRow[]; incoming: RelationRow[] };
 
@@ -17,9 +19,11 @@ function byType(rows: RelationRow[]): Array<[string, RelationRow[]]> {
   return [...groups];
 }
 
-export function RelationsSection(props: { idea: Idea; relations: Rows | null; pro: boolean; readOnly: boolean; onChanged: () => void }) {
-  const { idea, relations, pro, readOnly } = props;
+export function RelationsSection(props: { idea: Idea; relations: Load<Rows | null>; pro: boolean; readOnly: boolean; onChanged: () => void }) {
+  const { idea, pro, readOnly } = props;
+  const relations = props.relations.data;
   const [adding, setAdding] = useState(false);
+  const addButton = useReturnFocus<HTMLButtonElement>(adding);
 
   const remove = async (row: RelationRow, outgoing: boolean) => {
     try {
@@ -46,7 +50,7 @@ export function RelationsSection(props: { idea: Idea; relations: Rows | null; pr
     <section class="idea-section" aria-labelledby="relations-h">
       <div class="section-head">
         <h2 id="relations-h">Relations</h2>
-        {pro && !readOnly && !adding && <button type="button" class="btn small" onClick={() => setAdding(true)}>Add relation</button>}
+        {pro && !readOnly && !adding && <button type="button" class="btn small" ref={addButton} onClick={() => setAdding(true)}>Add relation</button>}
       </div>
       {!pro && !readOnly && <ProNotice feature="Relation editing" />}
       {adding && (
@@ -58,8 +62,14 @@ export function RelationsSection(props: { idea: Idea; relations: Rows | null; pr
           }}
         />
       )}
+      {props.relations.error && (
+        <Notice kind="error">
+          Relations could not be read: {props.relations.error}{" "}
+          <button type="button" class="btn small" onClick={props.relations.reload} disabled={props.relations.loading}>Try again</button>
+        </Notice>
+      )}
       {!relations ? (
-        <Loading label="Loading relations" />
+        !props.relations.error && <Loading label="Loading relations" />
       ) : total === 0 ? (
         <p class="muted">{readOnly ? "Archived ideas have no relations." : "No relations yet."}</p>
       ) : (
