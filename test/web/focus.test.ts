@@ -104,4 +104,41 @@ describeBrowser("focus after actions", () => {
     await page.unroute(`**/api/v1/ideas/${idea.id}/relations*`);
     expectClean(pro);
   });
+
+  test("removing a relation or a link by keyboard leaves the focus on its section's heading", async () => {
+    const pro = await proPage();
+    const { page } = pro;
+    const idea = await seed(pro.key, "Loses a link and a relation");
+    const other = await seed(pro.key, "The other end");
+    expect((await api(server.base, pro.key, "POST", `/ideas/${idea.id}/links`, { url: "https://example.com/a", link_type: "url" })).status).toBe(201);
+    expect((await api(server.base, pro.key, "POST", "/map/relations", { source_idea_id: idea.id, target_idea_id: other.id, relation_type: "blocks" })).status).toBe(201);
+    await open(page, idea.id, idea.title);
+    await page.getByRole("button", { name: "Remove link https://example.com/a" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByText("Link removed").waitFor();
+    await expectFocusOn(page, "Links");
+    await page.getByRole("button", { name: `Remove relation blocks #${other.number} The other end` }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByText("Relation removed").waitFor();
+    await expectFocusOn(page, "Relations");
+    // Tab goes on from there: into the section, not from the top of the page.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(focusedName)).toBe("Add relation");
+    expectClean(pro);
+  });
+
+  test("the new API key's dialog, closed with Escape, returns the focus to Create API key", async () => {
+    const pro = await proPage();
+    const { page } = pro;
+    await page.goto(`${server.base}/settings#api-keys`);
+    await page.getByLabel("New key label").fill("laptop");
+    // The button is disabled while the key is made, so the browser has nowhere to return the focus to by itself.
+    await page.getByRole("button", { name: "Create API key" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("dialog", { name: "Your new API key" }).waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog", { name: "Your new API key" }).waitFor({ state: "hidden" });
+    await expectFocusOn(page, "Create API key");
+    expectClean(pro);
+  });
 });

@@ -1,6 +1,7 @@
 // Modal dialogs on the native <dialog> element: focus is trapped and Escape closes, as the browser does it.
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
+import { focusedOrWaiting, focusIsLost } from "../lib/keep-focus";
 
 /**
  * A native <dialog> kept in step with `open`: shown modal when it turns true (then `onOpen`), closed when it turns
@@ -8,10 +9,13 @@ import { useEffect, useRef } from "preact/hooks";
  * close() can arrive after a key that asks again (Escape then "a", or Ctrl+K right after a palette choice), and would
  * cancel that new question. So only a close this hook did not make is the person's and calls `onClose`.
  * `closeNow` closes at once, before the next render (a key pressed right after lands on the page).
+ * The browser returns the focus to where it was when the dialog opened; when that was nowhere (the button that opened
+ * it was disabled while its request ran, e.g. "Create API key"), the dialog returns it to that button itself.
  */
 export function useModalDialog(open: boolean, onClose: () => void, onOpen?: () => void) {
   const ref = useRef<HTMLDialogElement>(null);
   const ownCloses = useRef(0);
+  const opener = useRef<HTMLElement | null>(null);
   const closeNow = () => {
     const d = ref.current;
     if (!d?.open) return;
@@ -21,6 +25,7 @@ export function useModalDialog(open: boolean, onClose: () => void, onOpen?: () =
   useEffect(() => {
     const d = ref.current!;
     if (open && !d.open) {
+      opener.current = focusedOrWaiting();
       d.showModal();
       onOpen?.();
     }
@@ -28,7 +33,11 @@ export function useModalDialog(open: boolean, onClose: () => void, onOpen?: () =
   }, [open]);
   const dialogProps = {
     ref,
-    onClose: () => { if (ownCloses.current > 0) ownCloses.current--; else onClose(); },
+    onClose: () => {
+      if (focusIsLost() && opener.current?.isConnected) opener.current.focus();
+      if (ownCloses.current > 0) ownCloses.current--;
+      else onClose();
+    },
     onCancel: (e: Event) => { e.preventDefault(); onClose(); },
   };
   return { ref, dialogProps, closeNow };

@@ -9,7 +9,10 @@ import { useEffect, useRef } from "preact/hooks";
 let waiting: HTMLElement | null = null;
 
 const isDisabled = (el: Element) => (el as HTMLButtonElement).disabled === true;
-const focusIsLost = () => !document.activeElement || document.activeElement === document.body;
+export const focusIsLost = () => !document.activeElement || document.activeElement === document.body;
+
+/** Where the focus is, or the control that lost it by being disabled (a dialog opened by a busy button returns there). */
+export const focusedOrWaiting = (): HTMLElement | null => (focusIsLost() ? waiting : (document.activeElement as HTMLElement));
 
 export function installFocusKeeper(): void {
   let last: HTMLElement | null = null;

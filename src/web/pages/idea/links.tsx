@@ -1,5 +1,5 @@
 // The idea's external links: listed newest first, added with a type, removed one by one.
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { addLink, removeLink } from "../../api/ideas";
 import { LIMITS, LINK_TYPES, codePoints, type Idea, type Link, type LinkType } from "../../api/types";
 import { Field } from "../../components/field";
@@ -19,11 +19,14 @@ const TYPE_LABELS: Record<LinkType, string> = {
 export function LinksSection({ idea, readOnly, onChanged }: { idea: Idea; readOnly: boolean; onChanged: (links: Link[]) => void }) {
   const links = idea.links ?? [];
   const [adding, setAdding] = useState(false);
+  // The removed row takes its Remove button, and the focus, with it: the section's heading keeps the place.
+  const heading = useRef<HTMLHeadingElement>(null);
   const addButton = useReturnFocus<HTMLButtonElement>(adding);
 
   const remove = async (link: Link) => {
     try {
       await removeLink(idea.id, link.id);
+      heading.current?.focus();
       onChanged(links.filter((l) => l.id !== link.id));
       notify("Link removed");
     } catch (e) {
@@ -34,7 +37,7 @@ export function LinksSection({ idea, readOnly, onChanged }: { idea: Idea; readOn
   return (
     <section class="idea-section" aria-labelledby="links-h">
       <div class="section-head">
-        <h2 id="links-h">Links</h2>
+        <h2 id="links-h" ref={heading} tabIndex={-1}>Links</h2>
         {!readOnly && !adding && <button type="button" class="btn small" ref={addButton} onClick={() => setAdding(true)}>Add link</button>}
       </div>
       {adding && (

@@ -1,6 +1,6 @@
 // Relations: outgoing and incoming, grouped by type, the other idea as "#n title"; system suggestions marked with
 // their score. Pro accounts add and remove them; Free accounts see the plan gate instead of the controls.
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { createRelation, deleteRelation } from "../../api/ideas";
 import type { Idea, RelationRow } from "../../api/types";
 import { StatusBadge } from "../../components/badges";
@@ -23,11 +23,14 @@ export function RelationsSection(props: { idea: Idea; relations: Load<Rows | nul
   const { idea, pro, readOnly } = props;
   const relations = props.relations.data;
   const [adding, setAdding] = useState(false);
+  // The removed row takes its Remove button, and the focus, with it: the section's heading keeps the place.
+  const heading = useRef<HTMLHeadingElement>(null);
   const addButton = useReturnFocus<HTMLButtonElement>(adding);
 
   const remove = async (row: RelationRow, outgoing: boolean) => {
     try {
       await deleteRelation(row.id);
+      heading.current?.focus();
       props.onChanged();
       const recreate = async () => {
         try {
@@ -49,7 +52,7 @@ export function RelationsSection(props: { idea: Idea; relations: Load<Rows | nul
   return (
     <section class="idea-section" aria-labelledby="relations-h">
       <div class="section-head">
-        <h2 id="relations-h">Relations</h2>
+        <h2 id="relations-h" ref={heading} tabIndex={-1}>Relations</h2>
         {pro && !readOnly && !adding && <button type="button" class="btn small" ref={addButton} onClick={() => setAdding(true)}>Add relation</button>}
       </div>
       {!pro && !readOnly && <ProNotice feature="Relation editing" />}
