@@ -46,3 +46,11 @@ export function useReturnFocus<T extends HTMLElement>(open: boolean): RefObject<
   }, [open]);
   return ref;
 }
+
+/**
+ * `ref={focusOnMount}` on a field that takes the focus when it appears (the sign-in e-mail, a new link's URL, a tag's
+ * new name). The `autofocus` attribute does it only once per document in Chromium, and this app never reloads: the
+ * second link form, or the sign-in page after signing out, opened with the focus nowhere. (In a dialog `autofocus`
+ * works: showModal looks for it each time.)
+ */
+export const focusOnMount = (el: HTMLElement | null): void => el?.focus();

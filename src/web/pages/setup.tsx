@@ -4,6 +4,7 @@ import { completeSetup } from "../api/session";
 import type { User } from "../api/types";
 import { Field } from "../components/field";
 import { useSubmit } from "../lib/use-submit";
+import { focusOnMount } from "../lib/keep-focus";
 
 export function SetupPage({ onDone }: { onDone: (user: User) => void }) {
   const [form, setForm] = useState({ setup_code: "", display_name: "", email: "", password: "" });
@@ -25,7 +26,7 @@ export function SetupPage({ onDone }: { onDone: (user: User) => void }) {
       <p class="lead">This instance has no account yet. Create the owner account: it runs this instance and gets every feature.</p>
       <form onSubmit={submit} noValidate>
         <Field label="Setup code" error={errors.setup_code} hint="Printed in the server's log when it started (look for “setup code”).">
-          {(p) => <input {...p} name="setup_code" autocomplete="off" autofocus required value={form.setup_code} onInput={set("setup_code")} />}
+          {(p) => <input {...p} name="setup_code" autocomplete="off" ref={focusOnMount} required value={form.setup_code} onInput={set("setup_code")} />}
         </Field>
         <Field label="Your name" error={errors.display_name}>
           {(p) => <input {...p} name="name" autocomplete="name" required maxLength={100} value={form.display_name} onInput={set("display_name")} />}

@@ -5,6 +5,7 @@ import { register, signIn } from "../api/session";
 import type { User } from "../api/types";
 import { Field } from "../components/field";
 import { useSubmit } from "../lib/use-submit";
+import { focusOnMount } from "../lib/keep-focus";
 
 export function SignInPage({ registrationOpen, onDone }: { registrationOpen: boolean; onDone: (user: User) => void }) {
   const [mode, setMode] = useState<"signin" | "register">("signin");
@@ -34,7 +35,7 @@ export function SignInPage({ registrationOpen, onDone }: { registrationOpen: boo
           </Field>
         )}
         <Field label="E-mail" error={errors.email}>
-          {(p) => <input {...p} type="email" name="email" autocomplete="username" autofocus required value={form.email} onInput={set("email")} />}
+          {(p) => <input {...p} type="email" name="email" autocomplete="username" ref={focusOnMount} required value={form.email} onInput={set("email")} />}
         </Field>
         <Field label="Password" error={errors.password} hint={mode === "register" ? "At least 8 characters." : undefined}>
           {(p) => (

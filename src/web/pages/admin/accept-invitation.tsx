@@ -5,6 +5,7 @@ import type { User } from "../../api/types";
 import { Field } from "../../components/field";
 import { useSubmit } from "../../lib/use-submit";
 import { navigate } from "../../router";
+import { focusOnMount } from "../../lib/keep-focus";
 
 export function AcceptInvitationPage({ token, onDone }: { token: string; onDone: (user: User) => void }) {
   const [password, setPassword] = useState("");
@@ -29,7 +30,7 @@ export function AcceptInvitationPage({ token, onDone }: { token: string; onDone:
       <p class="muted">You were invited to an account here. Choose a password to finish; you sign in with your e-mail and it from now on.</p>
       <form onSubmit={submit} noValidate>
         <Field label="New password" error={errors.password} hint="At least 8 characters.">
-          {(p) => <input {...p} type="password" name="password" autocomplete="new-password" autofocus required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />}
+          {(p) => <input {...p} type="password" name="password" autocomplete="new-password" ref={focusOnMount} required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />}
         </Field>
         <Field label="Repeat the password" error={errors.repeat}>
           {(p) => <input {...p} type="password" name="repeat" autocomplete="new-password" required value={repeat} onInput={(e) => setRepeat(e.currentTarget.value)} />}

@@ -6,7 +6,7 @@ import { Field } from "../../components/field";
 import { notify, notifyError } from "../../components/toast";
 import { describeError, fieldErrors } from "../../errors";
 import { isWebUrl } from "./details";
-import { useReturnFocus } from "../../lib/keep-focus";
+import { focusOnMount, useReturnFocus } from "../../lib/keep-focus";
 
 const TYPE_LABELS: Record<LinkType, string> = {
   url: "Web page",
@@ -98,7 +98,7 @@ function AddLinkForm({ ideaId, onDone }: { ideaId: number; onDone: (link: Link |
   return (
     <form class="link-form card" aria-label="Add a link" onSubmit={submit} onKeyDown={(e) => e.key === "Escape" && onDone(null)}>
       <Field label="URL" max={LIMITS.url} length={url.length} error={errors.url}>
-        {(p) => <input {...p} type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://" autofocus />}
+        {(p) => <input {...p} type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://" ref={focusOnMount} />}
       </Field>
       <div class="link-form-row">
         <Field label="Link title" max={LIMITS.linkTitle} length={codePoints(title)} error={errors.title} hint="Optional">

@@ -7,6 +7,7 @@ import { Field } from "../../components/field";
 import { Loading, Notice } from "../../components/notices";
 import { notify, notifyError } from "../../components/toast";
 import { describeError, fieldErrors } from "../../errors";
+import { focusOnMount, useReturnFocus } from "../../lib/keep-focus";
 
 const NO_COLOUR = "#9aa0a6";
 const ideas = (n: number) => `${n} ${n === 1 ? "idea" : "ideas"}`;
@@ -21,6 +22,7 @@ interface Props {
 
 export function TagRow({ tag, tags, onChanged, onDelete, onMerge }: Props) {
   const [editing, setEditing] = useState(false);
+  const renameButton = useReturnFocus<HTMLButtonElement>(editing);
   const [name, setName] = useState(tag.name);
   const [error, setError] = useState<string | undefined>();
   const [clash, setClash] = useState<string | null>(null);
@@ -85,7 +87,7 @@ export function TagRow({ tag, tags, onChanged, onDelete, onMerge }: Props) {
         {editing ? (
           <form class="tag-rename" onSubmit={rename} onKeyDown={(e) => e.key === "Escape" && (e.preventDefault(), setEditing(false))}>
             <Field label={`New name for “${tag.name}”`} error={error} max={LIMITS.tagName} length={name.length}>
-              {(p) => <input {...p} value={name} autoFocus onInput={(e) => { setName(e.currentTarget.value); setError(undefined); setClash(null); }} />}
+              {(p) => <input {...p} value={name} ref={focusOnMount} onInput={(e) => { setName(e.currentTarget.value); setError(undefined); setClash(null); }} />}
             </Field>
             {clash && (
               <p class="tag-clash">
@@ -106,7 +108,7 @@ export function TagRow({ tag, tags, onChanged, onDelete, onMerge }: Props) {
       </div>
       {!editing && (
         <div class="tag-actions" role="group" aria-label={`Actions for ${tag.name}`}>
-          <button type="button" class="btn small" onClick={startEdit} aria-label={`Rename ${tag.name}`}>Rename</button>
+          <button type="button" class="btn small" ref={renameButton} onClick={startEdit} aria-label={`Rename ${tag.name}`}>Rename</button>
           <button type="button" class="btn small" onClick={toggleSimilar} aria-expanded={!!similar} aria-label={`Similar to ${tag.name}`}>Similar</button>
           <button type="button" class="btn small" onClick={() => onMerge()} aria-label={`Merge ${tag.name} into another tag`}>Merge…</button>
           <button type="button" class="btn small danger-outline" onClick={onDelete} aria-label={`Delete ${tag.name}`}>Delete</button>
