@@ -85,9 +85,10 @@ export function webScope(prefix = "idearepo-web-") {
       return Object.assign(s, { dataDir, setupCode: (line?.setup_code as string | undefined) ?? null });
     },
     /** `serviceWorkers: "block"`: the app's service worker is not registered, so page.route() sees every asset request. */
-    async open(base: string, path = "/", opts: { viewport?: keyof typeof VIEWPORTS; colorScheme?: "light" | "dark"; serviceWorkers?: "block" } = {}): Promise<Opened> {
+    /** `hasTouch`: the page has a touch screen (touch events, page.touchscreen, CDP's Input.dispatchTouchEvent). */
+    async open(base: string, path = "/", opts: { viewport?: keyof typeof VIEWPORTS; colorScheme?: "light" | "dark"; serviceWorkers?: "block"; hasTouch?: boolean } = {}): Promise<Opened> {
       browser ??= await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
-      const context = await browser.newContext({ viewport: VIEWPORTS[opts.viewport ?? "desktop"], colorScheme: opts.colorScheme ?? "light", acceptDownloads: true, serviceWorkers: opts.serviceWorkers ?? "allow" });
+      const context = await browser.newContext({ viewport: VIEWPORTS[opts.viewport ?? "desktop"], colorScheme: opts.colorScheme ?? "light", acceptDownloads: true, serviceWorkers: opts.serviceWorkers ?? "allow", hasTouch: opts.hasTouch ?? false });
       contexts.push(context);
       const errors: string[] = [];
       const external: string[] = [];

@@ -1,7 +1,7 @@
 // The mind map's first view in a real browser (docs/web.md, "The mind map's first view"): the map is drawn on a 2D
 // canvas before sigma (WebGL) exists, every node where sigma will draw it; what a person does first works before sigma
-// is there (a click selects, a press becomes a drag once sigma takes it over, a wheel turn zooms once it can), and sigma
-// replaces the first view without moving anything. Sigma's chunk is held back on the network for as long as the test
+// is there (a click or a tap selects, a press or a finger held becomes a drag once sigma takes it over, a wheel turn or
+// a pinch zooms once it can), and sigma replaces the first view without moving anything. Sigma's chunk is held back on the network for as long as the test
 // needs (as a slow connection would), so "before sigma" is a state the test controls, not a race it hopes to win.
 // Functions passed to page.evaluate run in the browser, where these exist.
 declare const document: any, window: any;
@@ -35,8 +35,8 @@ describeBrowser("mind map first view", () => {
   };
 
   /** Opens /map signed in, with sigma's chunk held until `release()`; waits for the first view (layout settled). */
-  const openHeld = async (email: string) => {
-    const opened = await web.open(server.base, "/", { serviceWorkers: "block" });
+  const openHeld = async (email: string, touch = false) => {
+    const opened = await web.open(server.base, "/", { serviceWorkers: "block", hasTouch: touch });
     await signIn(opened.page, email, "correct horse battery");
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
@@ -172,6 +172,94 @@ describeBrowser("mind map first view", () => {
     await dialog.getByRole("button", { name: "Cancel" }).click();
     opened.release();
     await waitWebgl(page);
+    expectClean(opened);
+  }, 90_000);
+
+  /** Touch points through the DevTools protocol (page.touchscreen only taps): each call gives every finger down now. */
+  const touch = async (page: Page) => {
+    const cdp = await page.context().newCDPSession(page);
+    const send = (type: "touchStart" | "touchMove" | "touchEnd", points: Array<{ x: number; y: number }>) =>
+      cdp.send("Input.dispatchTouchEvent", { type, touchPoints: points.map((p, id) => ({ x: p.x, y: p.y, id })) });
+    return { start: (...p: Array<{ x: number; y: number }>) => send("touchStart", p), move: (...p: Array<{ x: number; y: number }>) => send("touchMove", p), end: () => send("touchEnd", []) };
+  };
+  /** A point of the map with no idea under it or near it, in page coordinates. */
+  const emptySpot = (page: Page) => page.evaluate(() => {
+    const el = document.querySelector(".map-canvas");
+    const v = el.idearepoMap, r = el.getBoundingClientRect();
+    for (let y = 40; y < r.height - 40; y += 10) {
+      for (let x = 60; x < r.width - 60; x += 10) {
+        let clear = true;
+        for (let dx = -60; dx <= 60 && clear; dx += 10) for (let dy = -30; dy <= 30 && clear; dy += 10) clear = v.nodeAt(x + dx, y + dy) === null;
+        if (clear) return { x: r.left + x, y: r.top + y };
+      }
+    }
+    return null;
+  });
+
+  test("on a touch screen before sigma is ready: a tap selects the idea; a finger held on an idea while sigma arrives drags it", async () => {
+    const { email, ids } = await account();
+    const opened = await openHeld(email, true);
+    const { page } = opened;
+    await page.evaluate(() => document.querySelector(".map-canvas").scrollIntoView({ block: "end" }));
+
+    // A tap on "Seed library" while sigma is held: the side panel opens on it.
+    const seed = await positionOf(page, ids[2]);
+    await page.touchscreen.tap(seed.x, seed.y);
+    const panel = page.getByRole("complementary", { name: "Selected idea" });
+    await panel.getByRole("heading", { name: /Seed library/ }).waitFor({ timeout: 10_000 });
+    const until = Date.now() + 10_000;
+    while (!opened.asked() && Date.now() < until) await Bun.sleep(50);
+    expect(opened.asked(), "touching the map asked for sigma").toBe(true);
+    expect(await drawnBy(page)).toBe("preview");
+
+    // A finger put on "Night market map" before sigma, held while it arrives, then moved: the idea goes with it.
+    const graphBefore = (await page.evaluate(() => document.querySelector(".map-canvas").idearepoMap.positions())) as Record<string, { x: number; y: number }>;
+    const fingers = await touch(page);
+    const from = await positionOf(page, ids[4]);
+    await fingers.start(from);
+    expect(await drawnBy(page)).toBe("preview");
+    opened.release();
+    await waitWebgl(page);
+    for (let i = 1; i <= 10; i++) await fingers.move({ x: from.x + 8 * i, y: from.y + 6 * i });
+    await fingers.end();
+    const graphAfter = (await page.evaluate(() => document.querySelector(".map-canvas").idearepoMap.positions())) as Record<string, { x: number; y: number }>;
+    const moved = graphAfter[String(ids[4])], was = graphBefore[String(ids[4])];
+    expect(Math.hypot(moved.x - was.x, moved.y - was.y), `the touched idea did not move with the finger: ${JSON.stringify([was, moved])}`).toBeGreaterThan(1);
+    for (const id of [ids[0], ids[1], ids[2], ids[3], ids[5]]) expect(graphAfter[String(id)], `idea ${id} stayed`).toEqual(graphBefore[String(id)]);
+    // Where the finger left it, on screen too (sigma draws it under the finger's last place).
+    const now = await positionOf(page, ids[4]);
+    expect(Math.hypot(now.x - (from.x + 80), now.y - (from.y + 60)), `the idea is under the finger: ${JSON.stringify(now)}`).toBeLessThan(4);
+    expectClean(opened);
+  }, 90_000);
+
+  test("on a touch screen, a pinch made before sigma is ready zooms once it is, and so does one begun before and held; the ideas stay where they are", async () => {
+    const { email } = await account();
+    const opened = await openHeld(email, true);
+    const { page } = opened;
+    await page.evaluate(() => document.querySelector(".map-canvas").scrollIntoView({ block: "end" }));
+    const spot = await emptySpot(page);
+    expect(spot, "an empty spot on the map to pinch").not.toBeNull();
+    const c = spot!;
+    const graphBefore = await page.evaluate(() => document.querySelector(".map-canvas").idearepoMap.positions());
+    const fingers = await touch(page);
+    const spread = (d: number) => [{ x: c.x - d, y: c.y }, { x: c.x + d, y: c.y }];
+    // A whole pinch while sigma is held (fingers 40 px apart, then 100): kept for sigma.
+    await fingers.start(...spread(20));
+    for (let d = 25; d <= 50; d += 5) await fingers.move(...spread(d));
+    await fingers.end();
+    // A second one begun and held while sigma arrives.
+    await fingers.start(...spread(20));
+    expect(await drawnBy(page)).toBe("preview");
+    opened.release();
+    await waitWebgl(page);
+    const zoom = () => page.evaluate(() => document.querySelector(".map-canvas").idearepoMap.zoomRatio() as number);
+    const kept = await zoom();
+    expect(kept, "the pinch made before sigma was there zoomed in once it was (40 → 100 px: ratio 0.4)").toBeLessThan(0.6);
+    for (let d = 25; d <= 60; d += 5) await fingers.move(...spread(d));
+    await fingers.end();
+    const held = await zoom();
+    expect(held, `the held pinch went on in sigma (40 → 120 px from ratio ${kept})`).toBeLessThan(kept * 0.6);
+    expect(await page.evaluate(() => document.querySelector(".map-canvas").idearepoMap.positions())).toEqual(graphBefore);
     expectClean(opened);
   }, 90_000);
 

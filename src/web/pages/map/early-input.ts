@@ -1,7 +1,8 @@
 // The pointer before sigma is made: pointing at or pressing on the map makes sigma; a press still held when it is ready
 // is handed to it (so a drag or pan goes on), a click before then selects the idea under it, a connecting drag made whole
 // before then connects the two ideas, and a wheel turn is kept and handed over (the page does not scroll under the map
-// meanwhile).
+// meanwhile). Fingers likewise, through early-touch.ts (held ones go on in sigma, a whole pinch is kept as a zoom).
+import { createEarlyTouches } from "./early-touch";
 
 export interface EarlyInputOptions {
   /** Whether sigma is made (from then on it answers the pointer itself). */
@@ -27,21 +28,29 @@ export interface EarlyInput {
 }
 
 export function createEarlyInput(container: HTMLElement, o: EarlyInputOptions): EarlyInput {
-  let press: { x: number; y: number; startX: number; startY: number; shift: boolean; handed: boolean } | null = null;
+  // Fingers are followed by early-touch.ts as well (handed to sigma's touch layer, not as a mouse press).
+  let press: { id: number; touch: boolean; x: number; y: number; startX: number; startY: number; shift: boolean; handed: boolean } | null = null;
+  const touches = createEarlyTouches();
   let wheel: { deltaY: number; x: number; y: number } | null = null;
   const onOver = () => { if (!o.ready()) o.wake(); };
   const onDown = (e: PointerEvent) => {
     if (o.ready() || e.button !== 0) return;
-    press = { x: e.clientX, y: e.clientY, startX: e.clientX, startY: e.clientY, shift: e.shiftKey, handed: false };
+    touches.down(e);
+    if (press?.touch && e.pointerType === "touch") return;
+    press = { id: e.pointerId, touch: e.pointerType === "touch", x: e.clientX, y: e.clientY, startX: e.clientX, startY: e.clientY, shift: e.shiftKey, handed: false };
     o.wake();
   };
   const onMove = (e: PointerEvent) => {
-    if (press) { press.x = e.clientX; press.y = e.clientY; }
+    touches.move(e);
+    if (press?.id === e.pointerId) { press.x = e.clientX; press.y = e.clientY; }
   };
   const onUp = (e: PointerEvent) => {
-    if (!press) return;
+    // Two fingers down (a pinch) make no tap and no connecting drag.
+    const pinched = touches.up(e);
+    if (press?.id !== e.pointerId) return;
     const p = press;
     press = null;
+    if (pinched || e.type === "pointercancel") return;
     const r = container.getBoundingClientRect();
     const at = (x: number, y: number) => o.nodeAt(x - r.left, y - r.top);
     if (Math.hypot(e.clientX - p.startX, e.clientY - p.startY) > 4) {
@@ -69,6 +78,7 @@ export function createEarlyInput(container: HTMLElement, o: EarlyInputOptions): 
   container.addEventListener("wheel", onWheel, { passive: false });
   window.addEventListener("pointermove", onMove);
   window.addEventListener("pointerup", onUp);
+  window.addEventListener("pointercancel", onUp);
   // The press's move and release listeners stay until the view goes: a press handed to sigma ends after the swap.
   const stop = () => {
     container.removeEventListener("pointerover", onOver);
@@ -79,7 +89,9 @@ export function createEarlyInput(container: HTMLElement, o: EarlyInputOptions): 
   function handOver() {
     const layer = container.querySelector<HTMLElement>(".sigma-mouse");
     if (!layer) return;
-    if (press) {
+    if (press?.touch) press.handed = true;
+    touches.handOver(layer);
+    if (press && !press.touch) {
       // Pressed where the person pressed (the idea they took hold of), then moved to where the pointer is now.
       press.handed = true;
       layer.dispatchEvent(new MouseEvent("mousedown", { bubbles: true, cancelable: true, clientX: press.startX, clientY: press.startY, button: 0, buttons: 1, shiftKey: press.shift }));
@@ -100,6 +112,7 @@ export function createEarlyInput(container: HTMLElement, o: EarlyInputOptions): 
       stop();
       window.removeEventListener("pointermove", onMove);
       window.removeEventListener("pointerup", onUp);
+      window.removeEventListener("pointercancel", onUp);
     },
   };
 }
