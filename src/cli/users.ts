@@ -80,7 +80,7 @@ export async function usersCommand(argv: string[]): Promise<void> {
         // Backups are copies of the whole database: the ones taken before still hold the account (docs/auth.md).
         const backups = {
           known: knownBackupFiles(deps),
-          note: "Backups taken before this deletion still hold the account (these files, and any other copy or download); backups taken from now on hold none of it",
+          note: "Backups taken before this deletion still hold the account (these files, and any other copy or download): docs/auth.md, Deleting an account",
         };
         printJson({ deleted: { ...deleted, email: row.email }, ...left, backups });
         return;
