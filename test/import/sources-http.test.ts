@@ -98,3 +98,56 @@ describe("POST /user/import from other apps", () => {
     expect([idea.created_at, idea.updated_at]).toEqual(["2024-01-05 10:15:00", "2024-01-05 10:15:00"]);
   });
 });
+
+// A Memos database is anyone's upload, and SQLite runs what a view, a virtual table or a computed column holds when it is
+// read, on the server's thread (an endless recursive view named memo stopped the whole server for every account).
+describe("POST /user/import of a Memos database whose tables compute instead of store", () => {
+  const MEMO = "id INTEGER PRIMARY KEY, uid TEXT, creator_id INTEGER, created_ts BIGINT, updated_ts BIGINT, row_status TEXT, pinned INTEGER, payload TEXT";
+  const ROWS = "(1, 'a', 1, 1700000000, 1700000000, 'NORMAL', 0, '{}', 'Stored memo one'), (2, 'b', 2, 1700000000, 1700000000, 'NORMAL', 0, '{}', 'Stored memo two')";
+  const database = (sql: string) => {
+    const { Database } = require("bun:sqlite") as typeof import("bun:sqlite");
+    const db = new Database(":memory:");
+    db.exec(sql);
+    const bytes = db.serialize();
+    db.close();
+    return bytes;
+  };
+  const CASES: Record<string, { sql: string; reason: string }> = {
+    "memo is a view": {
+      sql: `CREATE TABLE rows (${MEMO}, content TEXT); INSERT INTO rows VALUES ${ROWS}; CREATE VIEW memo AS SELECT * FROM rows`,
+      reason: "memo is a view, not a table",
+    },
+    "user is a view": {
+      sql: `CREATE TABLE memo (${MEMO}, content TEXT); INSERT INTO memo VALUES ${ROWS};
+            CREATE VIEW user AS SELECT 2 AS id, 'HOST' AS role, 'someone' AS username`,
+      reason: "user is a view, not a table",
+    },
+    "memo computes its content": {
+      sql: `CREATE TABLE memo (${MEMO}, seed TEXT, content TEXT AS (printf('%.*c', 20, seed)) VIRTUAL);
+            INSERT INTO memo (id, uid, creator_id, created_ts, updated_ts, row_status, pinned, payload, seed) VALUES (1, 'a', 1, 0, 0, 'NORMAL', 0, '{}', 'x')`,
+      reason: "memo has computed columns",
+    },
+    "memo is a virtual table": {
+      sql: `CREATE VIRTUAL TABLE memo USING fts5(id, uid, creator_id, created_ts, updated_ts, row_status, pinned, payload, content);
+            INSERT INTO memo VALUES (1, 'a', 1, 0, 0, 'NORMAL', 0, '{}', 'Stored memo one')`,
+      reason: "memo is a virtual table",
+    },
+  };
+  for (const [name, c] of Object.entries(CASES)) {
+    test(`${name}: the file is skipped with the reason, nothing is read from it`, async () => {
+      const u = await makeUser(t, { plan: "pro" });
+      const res = await post(u, zipSync({ "memos_prod.db": database(c.sql) }), "?from=memos");
+      expect(res.status).toBe(201);
+      expect(res.body.skipped.items, JSON.stringify(res.body)).toContainEqual({ skipped: "memos_prod.db", reason: `not read: ${c.reason} (a Memos database holds plain tables only)` });
+      expect(res.body.imported.created).toBe(0);
+      expect(await ideas(t, u)).toEqual([]);
+    });
+  }
+
+  test("the same rows in plain tables are imported", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const res = await post(u, zipSync({ "memos_prod.db": database(`CREATE TABLE memo (${MEMO}, content TEXT); INSERT INTO memo VALUES ${ROWS}`) }), "?from=memos");
+    expect(res).toMatchObject({ status: 201, body: { imported: { created: 1 } } });
+    expect((await ideas(t, u)).map((i) => i.title)).toEqual(["Stored memo one"]);
+  });
+});

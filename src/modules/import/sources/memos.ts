@@ -24,14 +24,48 @@ function memoNote(m: Memo): SourceNote {
 
 const fromSeconds = (v: unknown) => (typeof v === "number" || typeof v === "bigint" ? validDate(new Date(Number(v) * 1000)) : undefined);
 
+/** Every table the import reads; any but memo may be missing. */
+const READ_TABLES = ["memo", "user", "memo_relation", "attachment", "resource"];
+
+/**
+ * Why the uploaded file's tables are not plain stored rows, or null. The file is anyone's upload, and SQLite runs
+ * whatever SQL a view, a virtual table or a generated column holds when it is read, on the server's own thread: an
+ * endless recursive view named memo stopped the whole server, for every account, and a computed column can make
+ * gigabytes out of nothing. Memos itself only ever makes plain tables.
+ */
+function notPlainTables(db: Database): string | null {
+  for (const name of READ_TABLES) {
+    const entry = db.query("SELECT type, sql FROM sqlite_master WHERE name = ? COLLATE NOCASE").get(name) as { type: string; sql: string | null } | null;
+    if (entry === null) continue;
+    if (entry.type !== "table") return `${name} is a ${entry.type}, not a table`;
+    if (/^\s*CREATE\s+VIRTUAL\b/i.test(entry.sql ?? "")) return `${name} is a virtual table`;
+    const columns = db.query("SELECT hidden FROM pragma_table_xinfo(?)").all(name) as { hidden: number }[];
+    if (columns.some((c) => c.hidden !== 0)) return `${name} has computed columns`;
+  }
+  return null;
+}
+
 /** Reads the memo table of whichever schema the file has (uid since 0.22, resource_name 0.19–0.21, only id before). */
 function* readDatabase(bytes: Uint8Array, file: string): Generator<SourceNote | SkippedItem> {
   let db: Database;
   try {
     db = Database.deserialize(bytes, { readonly: true } as never);
-    db.query("SELECT 1 FROM memo LIMIT 1").get();
   } catch {
     yield { skipped: file, reason: "a SQLite file without a Memos memo table" };
+    return;
+  }
+  // Functions with side effects stay out of the file's schema, whatever it declares (belt and braces).
+  let problem: string | null;
+  try {
+    db.exec("PRAGMA trusted_schema = OFF");
+    problem = notPlainTables(db);
+    if (problem === null) db.query("SELECT 1 FROM memo LIMIT 1").get();
+  } catch {
+    problem = "";
+  }
+  if (problem !== null) {
+    db.close();
+    yield { skipped: file, reason: problem ? `not read: ${problem} (a Memos database holds plain tables only)` : "a SQLite file without a Memos memo table" };
     return;
   }
   try {
