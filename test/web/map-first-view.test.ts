@@ -175,6 +175,29 @@ describeBrowser("mind map first view", () => {
     expectClean(opened);
   }, 90_000);
 
+  test("a connecting drag begun before sigma is ready and released once it is opens the connect dialog for those two ideas", async () => {
+    const { email, ids } = await account();
+    const opened = await openHeld(email);
+    const { page } = opened;
+    await page.evaluate(() => document.querySelector(".map-canvas").scrollIntoView({ block: "end" }));
+    await page.getByRole("button", { name: "Connect mode" }).click();
+    const p = await positionOf(page, ids[0]), q = await positionOf(page, ids[4]);
+    await page.mouse.move(p.x, p.y);
+    await page.mouse.down();
+    await page.mouse.move((p.x + q.x) / 2, (p.y + q.y) / 2, { steps: 5 });
+    await page.mouse.move(q.x, q.y, { steps: 5 });
+    expect(await drawnBy(page)).toBe("preview");
+    opened.release();
+    await waitWebgl(page);
+    await page.mouse.up();
+    const dialog = page.getByRole("dialog", { name: "Connect two ideas" });
+    await dialog.waitFor({ timeout: 10_000 });
+    await expect(dialog.getByText("Tide clock").count()).resolves.toBeGreaterThan(0);
+    await expect(dialog.getByText("Night market map").count()).resolves.toBeGreaterThan(0);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expectClean(opened);
+  }, 90_000);
+
   /** Touch points through the DevTools protocol (page.touchscreen only taps): each call gives every finger down now. */
   const touch = async (page: Page) => {
     const cdp = await page.context().newCDPSession(page);
