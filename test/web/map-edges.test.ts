@@ -49,6 +49,9 @@ describeBrowser("mind map edge budget", () => {
   const zoom = async (page: Page, deltaY: number, times: number, total: number) => {
     const box = (await page.locator(".map-canvas").boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    // Pointing at the map makes sigma; wheel turns before it has taken over are kept and handed to it as one (web.md),
+    // so the steps counted here start once it draws the map.
+    await page.waitForFunction(() => document.querySelector(".map-canvas").idearepoMap.drawnBy() === "webgl", null, { timeout: 30_000 });
     for (let i = 0; i < times; i++) {
       await page.mouse.wheel(0, deltaY);
       await page.waitForTimeout(60);

@@ -25,10 +25,11 @@ export interface EdgeLod {
   /** Follows the renderer's camera from now on (the first view has none: it is drawn at the default zoom). */
   attach(renderer: Sigma): void;
   /**
-   * From now on the graph holds only the relations drawn: the others are taken out (before sigma takes the graph) and
-   * put back as the camera zooms in. Needs the order (precompute or prepare first).
+   * From now on the graph holds only the relations drawn: the others are taken out (before sigma takes the graph), in
+   * slices (17,000 drops at 10,000 ideas were a 25–65 ms step), and put back as the camera zooms in. Needs the order
+   * (precompute or prepare first).
    */
-  holdOnlyShown(): void;
+  holdOnlyShown(signal?: AbortSignal): Promise<void>;
   /** Every relation taken out of the graph meanwhile (the layout still counts them). */
   forEachAside(fn: (source: string, target: string) => void): void;
   kill(): void;
@@ -61,11 +62,18 @@ export function createEdgeLod(graph: Graph, big: boolean): EdgeLod {
       if (!g2.hasEdge(key) && g2.hasNode(e.source) && g2.hasNode(e.target)) g2.addDirectedEdgeWithKey(key, e.source, e.target, e.attrs);
     }
     if (sigmaHolds) return;
+    runNow(takeOut());
+  }
+  /** Takes out order[count, held), a step per relation (run at once by sync, in slices by holdOnlyShown). */
+  function* takeOut(): Generator<void, void> {
+    const g2 = graph as unknown as Graph<Record<string, unknown>, Record<string, unknown>>;
     for (; held > count; held--) {
-      const key = order[held - 1];
-      if (!g2.hasEdge(key)) continue;
-      aside.set(key, { source: g2.source(key), target: g2.target(key), attrs: g2.getEdgeAttributes(key) });
-      g2.dropEdge(key);
+      const key = order![held - 1];
+      if (g2.hasEdge(key)) {
+        aside.set(key, { source: g2.source(key), target: g2.target(key), attrs: g2.getEdgeAttributes(key) });
+        g2.dropEdge(key);
+      }
+      yield;
     }
   }
 
@@ -134,11 +142,11 @@ export function createEdgeLod(graph: Graph, big: boolean): EdgeLod {
       count = target();
       sync(renderer?.getGraph() === graph);
     },
-    holdOnlyShown() {
+    async holdOnlyShown(signal) {
       if (!big || holding || !order) return;
       holding = true;
       held = order.length;
-      sync(false);
+      await runInSlices(takeOut(), signal);
     },
     forEachAside(fn) {
       for (const e of aside.values()) fn(e.source, e.target);

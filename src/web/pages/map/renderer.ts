@@ -5,6 +5,7 @@ import type Sigma from "sigma";
 import type { Settings } from "sigma/settings";
 import type { NodeDisplayData } from "sigma/types";
 import { labelSettings } from "./hover";
+import type { SigmaUtils } from "./sigma-process";
 import { hidden, highlighted, type EdgeLook, type MapState } from "./state";
 import type { EdgeAttrs, NodeAttrs } from "./types";
 import { yieldToMain } from "./yield";
@@ -19,6 +20,8 @@ export interface Renderer {
   Sigma: typeof Sigma;
   /** The WebGL programs the map draws with, by sigma's node and edge type. */
   programs: { node: Settings<NodeAttrs, EdgeAttrs>["nodeProgramClasses"]; edge: Settings<NodeAttrs, EdgeAttrs>["edgeProgramClasses"] };
+  /** sigma's own helpers, for its first intake of the graph in slices (sigma-process.ts). */
+  utils: SigmaUtils;
 }
 
 let graphLib: Promise<typeof Graph> | null = null;
@@ -41,7 +44,8 @@ export function loadRenderer(): Promise<Renderer> {
     const { default: Sigma } = await import("sigma");
     await yieldToMain();
     const { DEFAULT_NODE_PROGRAM_CLASSES, DEFAULT_EDGE_PROGRAM_CLASSES } = await import("sigma/settings");
-    return { Graph, Sigma, programs: { node: DEFAULT_NODE_PROGRAM_CLASSES, edge: DEFAULT_EDGE_PROGRAM_CLASSES } as unknown as Renderer["programs"] };
+    const utils = (await import("sigma/utils")) as unknown as SigmaUtils;
+    return { Graph, Sigma, programs: { node: DEFAULT_NODE_PROGRAM_CLASSES, edge: DEFAULT_EDGE_PROGRAM_CLASSES } as unknown as Renderer["programs"], utils };
   })();
   libs.catch(() => { libs = null; });
   return libs;

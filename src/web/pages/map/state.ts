@@ -29,10 +29,15 @@ export interface MapState {
   settled: boolean;
   /** sigma, once made (null before, and when there is no WebGL). */
   renderer: Sigma<NodeAttrs, EdgeAttrs> | null;
+  /** sigma's first frame with the graph is on screen: it draws the map from then on (handover.ts). */
+  onScreen: boolean;
 }
 
-/** Whether sigma holds the graph (it is made on an empty one and handed the graph once positions are in). */
-export const mounted = (s: MapState) => s.renderer?.getGraph() === s.graph;
+/**
+ * Whether sigma draws the map now. It is made on an empty graph and handed the graph once positions are in, over several
+ * tasks (handover.ts); until its first frame with the graph is on screen, the first view (preview.ts) is what is seen.
+ */
+export const mounted = (s: MapState) => s.onScreen;
 
 export const hidden = (s: MapState, a: NodeAttrs) =>
   !!s.filters && (!s.filters.statuses.has(a.idea.status) || (s.filters.tag !== "" && !a.idea.tags.includes(s.filters.tag)));

@@ -56,7 +56,7 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
   const closed = new AbortController();
   const s: MapState = {
     graph, container, bigMap: data.edges.length > 1000, filters: null, selected: null, focused: null, connectMode: false,
-    colours: palette, dragging: null, connectingFrom: null, overNode: false, moved: false, positioned: false, settled: false, renderer: null,
+    colours: palette, dragging: null, connectingFrom: null, overNode: false, moved: false, positioned: false, settled: false, renderer: null, onScreen: false,
   };
   const lod = createEdgeLod(graph, s.bigMap);
   const edgeLook = createEdgeLook(s, lod);
@@ -88,7 +88,8 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
     return defaultProjection(graph.order ? { minX, maxX, minY, maxY } : { minX: 0, maxX: 1, minY: 0, maxY: 1 }, width, height, STAGE_PADDING);
   }
   function drawPreview() {
-    if (s.renderer || !s.positioned) return;
+    if (mounted(s) || !s.positioned) return;
+    const drawing = looks;
     const at = previewProjection();
     const nodes = new Map<string, PreviewNode>();
     graph.forEachNode((id, a) => {
@@ -106,18 +107,24 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
       if (labelFrame === null && !closed.signal.aborted) {
         labelFrame = requestAnimationFrame(() => {
           labelFrame = null;
-          if (s.renderer && mounted(s)) return;
+          if (mounted(s)) return;
           labels.draw();
+          labelled = drawing;
           performance.mark("map:preview-labelled", { detail: { labels: labels.boxes().length } });
         });
       }
     });
   }
   let labelFrame: number | null = null;
+  /** Changes to what the first view shows (counted), and the count its labels on screen were laid out for. */
+  let looks = 0, labelled = -1;
   /** Draws the first view again at the next frame (several changes in one task cost one drawing). */
   let previewFrame: number | null = null;
   function previewSoon() {
-    if (s.renderer || !s.positioned || previewFrame !== null) return;
+    looks++;
+    // While sigma is being handed the graph, what it has taken in may be out of date now: see handover.ts.
+    if (s.renderer && !mounted(s)) handover.changed();
+    if (mounted(s) || !s.positioned || previewFrame !== null) return;
     previewFrame = requestAnimationFrame(() => {
       previewFrame = null;
       drawPreview();
@@ -129,8 +136,10 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
   /** The graph's first positions are in (a first placement to animate, or the settled map): draw them. */
   function show() {
     s.positioned = true;
-    if (s.renderer) handover.mount();
-    else drawPreview();
+    looks++;
+    // The first view stays until sigma's first frame with the graph is on screen.
+    drawPreview();
+    if (s.renderer) void handover.mount();
   }
 
   /**
@@ -186,11 +195,19 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
   const handover = createHandOver(s, {
     lod, preview, settings, sigma, canConnect: opts.canConnect, events, signal: closed.signal,
     nodeAt: (x, y) => view.nodeAt(x, y),
+    // The labels on screen were laid out with the first view's projection, which is sigma's at rest: they stay, unless
+    // a layout of them is still waiting for its frame (laying out 250 labels was a 40–80 ms task under load).
+    onScreen: () => {
+      if (labelled === looks) return;
+      if (labelFrame !== null) cancelAnimationFrame(labelFrame);
+      labelFrame = null;
+      labels.draw();
+    },
   });
 
   /** Redraws whatever draws the map now. */
   const redraw = () => {
-    if (s.renderer) s.renderer.refresh();
+    if (s.renderer && mounted(s)) s.renderer.refresh();
     else previewSoon();
   };
 
@@ -209,7 +226,7 @@ export async function createMapView(container: HTMLElement, data: MapData, palet
       s.colours = p;
       labels.setStyle(p.text, p.surface, p.font);
       if (s.renderer) s.renderer.setSettings(labelSettings<NodeAttrs, EdgeAttrs>(p));
-      else previewSoon();
+      if (!mounted(s)) previewSoon();
     },
     setConnectMode(on) {
       s.connectMode = on;
