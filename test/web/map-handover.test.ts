@@ -4,7 +4,7 @@
 // swap is sigma's own frame: every idea drawn where the first view drew it, the first view's canvas gone. Read from a
 // screenshot, decoded by the page itself (a WebGL canvas cannot be read back once shown).
 // Functions passed to page.evaluate run in the browser, where these exist.
-declare const document: any, Image: any;
+declare const document: any, Image: any, getComputedStyle: any;
 import { beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { api } from "../ops/harness";
