@@ -45,6 +45,7 @@ import { mailCaptureHealth } from "./mail/capture-reader";
 import { metricsRoutes } from "./modules/metrics/routes";
 import { loadMetrics, recordRequest } from "./metrics/registry";
 import { durableAnswer } from "./http/durable-answer";
+import { keepUndecodableSegments } from "./http/params";
 
 const started = new WeakMap<Request, number>();
 
@@ -135,6 +136,8 @@ export function createApp(deps: Deps) {
     .onTransform({ as: "global" }, assertBodyWithinLimit)
     // After parsing: malformed or non-object JSON is a 400 even where Elysia swallowed it (src/http/json-body.ts).
     .onTransform({ as: "global" }, assertJsonBody)
+    // A path segment that does not decode is refused with the route's own message (src/http/params.ts).
+    .onTransform({ as: "global" }, keepUndecodableSegments)
     // Power-safe: no answer leaves before the commits made ahead of it are synced (one shared fdatasync, group commit).
     // First: Elysia runs the mapResponse hooks until one returns something, so this one (undefined unless the sync
     // failed) goes before compression. Async on purpose: Elysia awaits a hook only when it is an async function.

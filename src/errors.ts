@@ -38,6 +38,7 @@ interface SchemaLike {
   maxLength?: number;
   pattern?: string;
   patternError?: string;
+  minLengthError?: string;
   format?: string;
   minimum?: number;
   maximum?: number;
@@ -63,6 +64,7 @@ function describeIssue(field: string, issue: Issue): string | null {
     const chars = codePoints(v);
     if (str.maxLength !== undefined && chars > str.maxLength) return `${field} must be at most ${str.maxLength} characters`;
     if (str.minLength !== undefined && chars < str.minLength) {
+      if (str.minLengthError !== undefined) return str.minLengthError;
       return str.minLength === 1 ? `${field} must not be empty` : `${field} must be at least ${str.minLength} characters`;
     }
     if (str.format === "parsable-url") return `${field} must be a valid URL`;
@@ -88,6 +90,29 @@ const typeMatches = (t: string, v: unknown) =>
   t === "null" ? v === null : t === "array" ? Array.isArray(v) : t === "integer" ? Number.isInteger(v) : typeof v === t && !Array.isArray(v);
 const article = (t: string) => (t === "null" ? "null" : t === "integer" || t === "array" || t === "object" ? `an ${t}` : `a ${t}`);
 
+/**
+ * The message for one failed field, naming the kind of problem (docs/auth.md, "Validation messages"). A schema's own
+ * `error` text is written for users but words one kind of failure (a limit, a format, the allowed values), so a
+ * top-level field that is missing or of the wrong type (null included) gets the plain words for that instead:
+ * "label is required", "label must be a string". Closed vocabularies keep their text whatever was sent (it lists the
+ * allowed values). Inside arrays and objects the schema's text is kept: it names the nested member the field's name
+ * cannot.
+ */
+function messageFor(field: string, topLevel: boolean, issue: Issue): string | null {
+  const custom = typeof issue.schema?.error === "string" ? issue.schema.error : null;
+  if (!custom) return describeIssue(field, issue);
+  if (!topLevel || isEnum(issue.schema!)) return custom;
+  if (issue.value === undefined) return `${field} is required`;
+  return acceptsType(issue.schema!, issue.value) ? custom : describeIssue(field, issue) ?? custom;
+}
+
+const isEnum = (s: SchemaLike) => (s.anyOf ?? [s]).some((b) => b.const !== undefined);
+/** The value has a JSON type the schema allows (so what failed is its content: length, range, pattern). */
+const acceptsType = (s: SchemaLike, v: unknown) => {
+  const types = (s.anyOf ?? [s]).map((b) => b.type).filter((t): t is string => !!t);
+  return types.length === 0 || types.some((t) => typeMatches(t, v) || (t === "integer" && typeof v === "number"));
+};
+
 /** Turn TypeBox/Elysia validation issues into the spec's `{error:{field:[messages]}}` body. */
 /**
  * Field name → messages, without a prototype: a client's field may be called "constructor" or "toString", and on a
@@ -106,10 +131,9 @@ export function validationBody(issues: Array<{ path?: string; message?: string; 
       for (const name of required) (fields[name] ??= []).includes(`${name} is required`) || fields[name].push(`${name} is required`);
       continue;
     }
-    const field = (issue.path ?? "").replace(/^\//, "").split("/")[0] || "body";
-    // A schema's own `error` text is written for users; TypeBox's generic summary is the fallback.
-    const custom = typeof issue.schema?.error === "string" ? issue.schema.error : null;
-    const msg = custom || describeIssue(field, issue as Issue) || issue.summary || issue.message || "Invalid value";
+    const segments = (issue.path ?? "").replace(/^\//, "").split("/");
+    const field = segments[0] || "body";
+    const msg = messageFor(field, segments.length === 1, issue as Issue) || issue.summary || issue.message || "Invalid value";
     (fields[field] ??= []).includes(msg) || fields[field].push(msg);
   }
   if (Object.keys(fields).length === 0) fields.body = ["Invalid request body"];

@@ -75,3 +75,20 @@ export function parseOffset(raw: string | undefined): number {
   if (n === undefined || n <= 0) return 0;
   return Math.min(Number.MAX_SAFE_INTEGER, Math.floor(n));
 }
+
+/**
+ * A path segment that does not decode (a broken %-escape such as "%E0%A4%A") reaches a route as null, which its
+ * params schema refused with a field-shaped 400 ("linkId must be a string"). Given back as the text the client
+ * sent, it is refused like any other bad value, with the route's own message ("Invalid link ID", "provider must be
+ * one of …"). A global transform: it runs before the params are checked.
+ */
+export function keepUndecodableSegments({ params, route, request }: { params: Record<string, unknown>; route: string; request: Request }): void {
+  if (!params || !Object.values(params).includes(null)) return;
+  const pattern = route.split("/");
+  const sent = new URL(request.url).pathname.split("/");
+  if (pattern.length !== sent.length) return;
+  pattern.forEach((part, i) => {
+    const name = part.startsWith(":") ? part.slice(1).replace(/\?$/, "") : null;
+    if (name !== null && params[name] === null) params[name] = sent[i];
+  });
+}

@@ -16,7 +16,7 @@ FormatRegistry.Set("parsable-url", (value) => URL.canParse(value));
 export const UrlString = (max: number) => t.String({ format: "parsable-url", maxLength: max });
 
 
-interface TextOptions { minLength?: number; maxLength?: number; pattern?: string; patternError?: string; error?: string }
+interface TextOptions { minLength?: number; maxLength?: number; pattern?: string; patternError?: string; minLengthError?: string; error?: string }
 const patterns = new Map<string, RegExp>();
 
 // JSON Schema counts minLength/maxLength in code points; TypeBox's String counts UTF-16 units (a 101-emoji title was
@@ -35,5 +35,9 @@ TypeRegistry.Set<TextOptions>("Text", (schema, value) => {
   return true;
 });
 
-/** A string limited in characters (code points); `patternError` words a failed pattern for people. */
+/**
+ * A string limited in characters (code points); `patternError` words a failed pattern for people, `minLengthError` a
+ * value too short (e.g. "password is required" for an empty one). Each words only its own failure: a value too long or
+ * of the wrong type still gets the plain message for that (src/errors.ts).
+ */
 export const Text = (options: TextOptions = {}) => ({ ...options, [Kind]: "Text", type: "string" }) as unknown as TString;

@@ -3,12 +3,12 @@
 // TypeBox schemas are already JSON Schema, plus a few Elysia extras that describe coercion rather than the wire
 // format: t.Numeric / t.Integer / t.BooleanString accept a numeric string beside the number, t.Date accepts several
 // encodings, t.ObjectString / t.ArrayQuery accept a JSON string. A client sends the plain JSON type, so that is
-// what the document shows. Custom error messages (`error`, and `patternError`, which words a failed pattern for people
-// in src/http/schema.ts and is no JSON Schema keyword), symbols and functions are dropped.
+// what the document shows. Custom error messages (`error`, and `patternError` / `minLengthError`, which word a failed pattern or a
+// value too short for people in src/http/schema.ts and are no JSON Schema keywords), symbols and functions are dropped.
 
 export type JsonSchema = Record<string, unknown>;
 
-const DROP = new Set(["error", "patternError", "elysiaMeta", "nullable", "$id"]);
+const DROP = new Set(["error", "patternError", "minLengthError", "elysiaMeta", "nullable", "$id"]);
 // String alternatives Elysia adds only so that query strings and form fields coerce.
 const COERCION_FORMATS = new Set(["numeric", "integer", "boolean", "ObjectString", "ArrayString"]);
 const JSON_TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);

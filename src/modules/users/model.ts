@@ -17,8 +17,9 @@ export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** DELETE /user: the password re-entered; an account without a password types its e-mail instead. */
 export const DeleteAccountBody = t.Object(
   {
-    password: t.Optional(t.String({ maxLength: 1_000, error: "password must be a string" })),
-    email: t.Optional(t.String({ maxLength: 320, error: "email must be a string" })),
+    // The plain messages ("must be a string", "must be at most N characters") name each kind of problem.
+    password: t.Optional(Text({ maxLength: 1_000 })),
+    email: t.Optional(Text({ maxLength: 320 })),
   },
   { additionalProperties: true },
 );
