@@ -176,4 +176,21 @@ describeBrowser("focus after actions", () => {
     await expectFocusOn(o.page, "E-mail");
     expectClean(o);
   });
+
+  test("the ideas list's bulk Add tags, pressed from the keyboard, leaves the focus in Tags to add", async () => {
+    const pro = await proPage();
+    const { page } = pro;
+    const idea = await seed(pro.key, "Tagged in bulk");
+    await page.goto(`${server.base}/ideas`);
+    await page.getByRole("checkbox", { name: `Select #${idea.number} Tagged in bulk` }).check();
+    const field = page.getByRole("combobox", { name: "Tags to add" });
+    await field.fill("bulk-added");
+    await field.press("Enter");
+    await page.getByRole("button", { name: "Add tags" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByText("Added bulk-added on 1 idea.").waitFor();
+    await expectFocusOn(page, "Tags to add");
+    expect((await api(server.base, pro.key, "GET", `/ideas/${idea.id}`)).body.tags).toContain("bulk-added");
+    expectClean(pro);
+  });
 });

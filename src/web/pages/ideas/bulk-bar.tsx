@@ -15,6 +15,12 @@ interface BulkBarProps {
   onClear: () => void;
 }
 
+/**
+ * After "Add tags" or "Remove tags" the emptied list leaves its button disabled for good, and the focus with it went to
+ * <body>; it goes back to the form's tag field, ready for the next tags.
+ */
+const focusTagField = (e: Event) => (e.currentTarget as HTMLFormElement).querySelector<HTMLInputElement>("[data-tag-input]")?.focus();
+
 export function BulkBar({ count, pageCount, busy, onApply, onArchive, onSelectAll, onClear }: BulkBarProps) {
   const [status, setStatus] = useState<Status | "">("");
   const [add, setAdd] = useState<string[]>([]);
@@ -34,11 +40,11 @@ export function BulkBar({ count, pageCount, busy, onApply, onArchive, onSelectAl
         </select>
         <button type="submit" class="btn small" disabled={busy || !status}>Apply status</button>
       </form>
-      <form class="bulk-group bulk-tags" onSubmit={(e) => { e.preventDefault(); if (add.length) { onApply({ add_tags: add }); setAdd([]); } }}>
+      <form class="bulk-group bulk-tags" onSubmit={(e) => { e.preventDefault(); if (add.length) { onApply({ add_tags: add }); setAdd([]); focusTagField(e); } }}>
         <TagInput label="Tags to add" value={add} onChange={setAdd} />
         <button type="submit" class="btn small" disabled={busy || !add.length}>Add tags</button>
       </form>
-      <form class="bulk-group bulk-tags" onSubmit={(e) => { e.preventDefault(); if (remove.length) { onApply({ remove_tags: remove }); setRemove([]); } }}>
+      <form class="bulk-group bulk-tags" onSubmit={(e) => { e.preventDefault(); if (remove.length) { onApply({ remove_tags: remove }); setRemove([]); focusTagField(e); } }}>
         <TagInput label="Tags to remove" value={remove} onChange={setRemove} />
         <button type="submit" class="btn small" disabled={busy || !remove.length}>Remove tags</button>
       </form>
