@@ -13,6 +13,7 @@ export function createSessionsRepo(db: Db) {
       db.query("INSERT INTO sessions (token_hash, user_id, expires_at, last_used_at, created_at) VALUES ($token_hash, $user_id, $expires_at, $last_used_at, $created_at)").run({ ...row }),
     slide: (hash: string, expiresAt: string, usedAt: string) => slide.run(expiresAt, usedAt, hash),
     delete: (hash: string) => db.query("DELETE FROM sessions WHERE token_hash = ?").run(hash),
+    deleteForUser: (userId: string) => db.query("DELETE FROM sessions WHERE user_id = ?").run(userId).changes,
     deleteExpired: (now: string) => db.query("DELETE FROM sessions WHERE expires_at <= ?").run(now).changes,
   };
 }

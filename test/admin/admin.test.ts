@@ -256,6 +256,24 @@ describe("PATCH /admin/users/:id", () => {
     expect((await login(u.email, "a brand new one")).status).toBe(200);
   });
 
+  test("a new password ends the account's sign-in sessions; its API key and other accounts' sessions go on", async () => {
+    const u = await makeUser(t, { plan: "pro", password: "leaked password" });
+    const other = await makeUser(t, { plan: "pro", password: "other password" });
+    const stolen = (await login(u.email, "leaked password")).body.token;
+    const bystander = (await login(other.email, "other password")).body.token;
+    const me = (headers: Record<string, string>) => call(t, "GET", "/user/me", { headers });
+    expect((await me({ authorization: `Bearer ${stolen}` })).status).toBe(200);
+    expect((await patch(u.id, { password: "a fresh password" })).status).toBe(200);
+    // Neither as a Bearer token nor as the web app's cookie.
+    expect((await me({ authorization: `Bearer ${stolen}` })).status).toBe(401);
+    expect((await me({ cookie: `svc_session=${stolen}` })).status).toBe(401);
+    expect((await login(u.email, "leaked password")).status).toBe(401);
+    const fresh = (await login(u.email, "a fresh password")).body.token;
+    expect((await me({ authorization: `Bearer ${fresh}` })).status).toBe(200);
+    expect((await call(t, "GET", "/user/me", { key: u.key })).status).toBe(200);
+    expect((await me({ authorization: `Bearer ${bystander}` })).status).toBe(200);
+  });
+
   test("disabling stops the account's key and sessions; enabling restores the key", async () => {
     const u = await makeUser(t, { plan: "pro", password: "correct horse" });
     const session = (await login(u.email, "correct horse")).body.token;

@@ -7,6 +7,7 @@ import { createUsersRepo, type HistoryRow, type UserRow } from "./repo";
 import { EMAIL_RE, type UpdateMeBody } from "./model";
 import { sanitizeSettings } from "../../contract";
 import { createApiKeysService } from "../api-keys/service";
+import { createSessionsRepo } from "../../auth/sessions-repo";
 import { codePoints } from "../../contract";
 
 export interface AccountInput { email: string; plan?: string; name?: string; password?: string | null; operator?: boolean }
@@ -14,6 +15,7 @@ export interface AccountInput { email: string; plan?: string; name?: string; pas
 export function createUsersService(deps: Deps) {
   const repo = createUsersRepo(deps.db);
   const keys = createApiKeysService(deps);
+  const sessions = createSessionsRepo(deps.db);
 
   function toUser(row: UserRow, now: Date) {
     return {
@@ -155,9 +157,18 @@ export function createUsersService(deps: Deps) {
       changePlan(userId, { plan: "pro", trial_ends_at: toStamp(addDays(now, days)), trial_used: 1 }, source, `Pro trial of ${days} ${days === 1 ? "day" : "days"} started ${byWhom(source)}`);
       return toUserWithStats(repo.findById(userId)!, now);
     },
+    /**
+     * A new password ends every sign-in session of the account: a reset is what follows a leaked password, and a session
+     * signed in with the old one would otherwise slide on for ever. API keys and MCP tokens are separate credentials,
+     * listed and revoked in Settings, and stay.
+     */
     setPassword: async (userId: string, password: string) => {
       if (codePoints(password) < 8) throw new OperatorError("Password must be at least 8 characters", { field: "password" });
-      repo.update(userId, { password_hash: await Bun.password.hash(password), updated_at: toStamp(deps.clock()) });
+      const hash = await Bun.password.hash(password);
+      deps.db.transaction(() => {
+        repo.update(userId, { password_hash: hash, updated_at: toStamp(deps.clock()) });
+        sessions.deleteForUser(userId);
+      })();
     },
     list: () => repo.list().map((r) => toUserWithStats(r, deps.clock())),
     mustFindByEmail,
