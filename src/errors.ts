@@ -74,7 +74,9 @@ function describeIssue(field: string, issue: Issue): string | null {
   const arr = branches.find((b) => b.type === "array");
   if (Array.isArray(v) && arr) {
     if (arr.maxItems !== undefined && v.length > arr.maxItems) return `${field} must have at most ${arr.maxItems} items`;
-    if (arr.minItems !== undefined && v.length < arr.minItems) return `${field} must have at least ${arr.minItems} items`;
+    if (arr.minItems !== undefined && v.length < arr.minItems) {
+      return arr.minItems === 1 ? `${field} must not be empty` : `${field} must have at least ${arr.minItems} items`;
+    }
   }
   const num = branches.find((b) => b.type === "number" || b.type === "integer");
   if (typeof v === "number" && num) {

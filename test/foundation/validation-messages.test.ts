@@ -93,6 +93,27 @@ describe("each kind of wrong value gets a message of its kind", () => {
     ]);
   });
 
+  test("tags, BYOK keys and bulk ids: a colour's format, a key's null and length, an empty list", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    await expectMessages("POST", "/tags", u.key, [
+      ["name null", { name: null }, "name", "name must be a string"],
+      ["name too long", { name: "x".repeat(51) }, "name", "name must be at most 50 characters"],
+      ["color not #rrggbb", { name: "x", color: "red" }, "color", "color must be #rrggbb or null"],
+      ["color a number", { name: "x", color: 5 }, "color", "color must be a string or null"],
+    ]);
+    await expectMessages("PUT", "/user/byok/provider_a", u.key, [
+      ["api_key missing", {}, "api_key", "api_key is required"],
+      ["api_key null", { api_key: null }, "api_key", "api_key must be a string"],
+      ["api_key a number", { api_key: 12345678901 }, "api_key", "api_key must be a string"],
+      ["api_key too short", { api_key: "short" }, "api_key", "api_key must be at least 10 characters"],
+    ]);
+    await expectMessages("PATCH", "/ideas/bulk", u.key, [
+      ["ids empty", { ids: [], status: "shipped" }, "ids", "ids must not be empty"],
+      ["ids null", { ids: null, status: "shipped" }, "ids", "ids must be an array"],
+      ["ids of strings", { ids: ["a"], status: "shipped" }, "ids", "ids must be an idea id (an integer)"],
+    ]);
+  });
+
   test("PUT /map/positions: a coordinate out of range inside the list keeps its own text; the list missing is required", async () => {
     const u = await makeUser(t);
     await expectMessages("PUT", "/map/positions", u.key, [

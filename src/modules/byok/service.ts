@@ -42,7 +42,7 @@ export function parseProvider(raw: string): ProviderName {
 
 function parseApiKey(body: SaveKeyBody | null | undefined): string {
   const raw = body?.api_key;
-  if (raw === undefined || raw === null) throw fieldError("api_key", "api_key is required");
+  if (raw === undefined) throw fieldError("api_key", "api_key is required");
   if (typeof raw !== "string") throw fieldError("api_key", "api_key must be a string");
   // Pasted keys often carry a trailing newline or spaces; they are never part of a real key.
   const key = raw.trim();

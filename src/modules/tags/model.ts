@@ -4,7 +4,8 @@ import { Text } from "../../http/schema";
 import { LIMITS, TAG_COLOR_PATTERN, type SimilarTag } from "../../contract";
 
 const Name = Text({ minLength: 1, maxLength: LIMITS.tagName });
-const Color = t.String({ pattern: TAG_COLOR_PATTERN });
+// The same words as an export document's colour (src/modules/export/model.ts), not "has an invalid format".
+const Color = t.String({ pattern: TAG_COLOR_PATTERN, patternError: "color must be #rrggbb or null" });
 
 export const CreateTagBody = t.Object({ name: Name, color: t.Optional(t.Nullable(Color)) });
 export type CreateTagBody = typeof CreateTagBody.static;
