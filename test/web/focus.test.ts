@@ -99,8 +99,10 @@ describeBrowser("focus after actions", () => {
     const section = page.getByRole("region", { name: "Relations" });
     await section.getByRole("alert").waitFor();
     expect(await section.getByText("No relations yet").count()).toBe(0);
-    await section.getByRole("button", { name: "Try again" }).click();
+    await section.getByRole("button", { name: "Try again" }).focus();
+    await page.keyboard.press("Enter");
     await section.getByText("No relations yet.").waitFor();
+    await expectFocusOn(page, "Relations"); // the button went with the notice; the section keeps the focus
     expect(await section.getByRole("alert").count()).toBe(0);
     await page.unroute(`**/api/v1/ideas/${idea.id}/relations*`);
     expectClean(pro);

@@ -9,7 +9,7 @@ import { notify, notifyError } from "../../components/toast";
 import { describeError } from "../../errors";
 import { AddRelationForm } from "./add-relation";
 import type { Load } from "../../lib/use-load";
-import { useReturnFocus } from "../../lib/keep-focus";
+import { focusIsLost, useReturnFocus } from "../../lib/keep-focus";
 
 type Rows = { outgoing: RelationRow[]; incoming: RelationRow[] };
 
@@ -48,6 +48,12 @@ export function RelationsSection(props: { idea: Idea; relations: Load<Rows | nul
     }
   };
 
+  // Read at last, the notice goes and its button with the focus: the section's heading keeps the place.
+  const retry = async () => {
+    await props.relations.reload();
+    if (focusIsLost()) heading.current?.focus();
+  };
+
   const total = relations ? relations.outgoing.length + relations.incoming.length : 0;
   return (
     <section class="idea-section" aria-labelledby="relations-h">
@@ -68,7 +74,7 @@ export function RelationsSection(props: { idea: Idea; relations: Load<Rows | nul
       {props.relations.error && (
         <Notice kind="error">
           Relations could not be read: {props.relations.error}{" "}
-          <button type="button" class="btn small" onClick={props.relations.reload} disabled={props.relations.loading}>Try again</button>
+          <button type="button" class="btn small" onClick={retry} disabled={props.relations.loading}>Try again</button>
         </Notice>
       )}
       {!relations ? (
