@@ -198,6 +198,79 @@ describeBrowser("mind map first view", () => {
     expectClean(opened);
   }, 90_000);
 
+  /**
+   * Holds sigma's making once it is made (its mouse layer is in the page, listening) and before it is handed the graph:
+   * each step it awaits (scheduler.yield) waits from then on until `go()`. What a press meets then is a state the test
+   * controls, not a race it hopes to win (on a loaded machine that window is many tasks long).
+   */
+  const holdMade = async (page: Page) => {
+    await page.evaluate(() => {
+      const sch = window.scheduler;
+      const orig = sch.yield.bind(sch);
+      window.__made = { held: [] as Array<() => void>, open: false };
+      sch.yield = () => document.querySelector(".sigma-mouse") && !window.__made.open ? new Promise<void>((r) => window.__made.held.push(r)) : orig();
+    });
+    return {
+      made: () => page.waitForFunction(() => window.__made.held.length > 0, null, { timeout: 20_000 }),
+      go: () => page.evaluate(() => { window.__made.open = true; for (const r of window.__made.held.splice(0)) r(); }),
+    };
+  };
+
+  test("a connecting drag begun while sigma is made but not yet handed the graph, released once it is, opens the connect dialog for those two ideas", async () => {
+    const { email, ids } = await account();
+    const opened = await openHeld(email);
+    const { page } = opened;
+    await page.evaluate(() => document.querySelector(".map-canvas").scrollIntoView({ block: "end" }));
+    const made = await holdMade(page);
+    await page.getByRole("button", { name: "Connect mode" }).click();
+    opened.release();
+    await made.made();
+    const p = await positionOf(page, ids[0]), q = await positionOf(page, ids[4]);
+    await page.mouse.move(p.x, p.y);
+    await page.mouse.down();
+    await page.mouse.move((p.x + q.x) / 2, (p.y + q.y) / 2, { steps: 5 });
+    await page.mouse.move(q.x, q.y, { steps: 5 });
+    expect(await drawnBy(page)).toBe("preview");
+    await made.go();
+    await waitWebgl(page);
+    await page.mouse.up();
+    const dialog = page.getByRole("dialog", { name: "Connect two ideas" });
+    await dialog.waitFor({ timeout: 10_000 });
+    await expect(dialog.getByText("Tide clock").count()).resolves.toBeGreaterThan(0);
+    await expect(dialog.getByText("Night market map").count()).resolves.toBeGreaterThan(0);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expectClean(opened);
+  }, 90_000);
+
+  test("a node drag begun while sigma is made but not yet handed the graph moves that idea once it is, and the map stays where it was", async () => {
+    const { email, ids } = await account();
+    const opened = await openHeld(email);
+    const { page } = opened;
+    await page.evaluate(() => document.querySelector(".map-canvas").scrollIntoView({ block: "end" }));
+    const made = await holdMade(page);
+    await page.evaluate(() => { void document.querySelector(".map-canvas").idearepoMap.wake(); });
+    opened.release();
+    await made.made();
+    const graphBefore = (await page.evaluate(() => document.querySelector(".map-canvas").idearepoMap.positions())) as Record<string, { x: number; y: number }>;
+    const from = await positionOf(page, ids[4]), other = await positionOf(page, ids[0]);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 40, from.y + 30, { steps: 6 });
+    expect(await drawnBy(page)).toBe("preview");
+    await made.go();
+    await waitWebgl(page);
+    await page.mouse.move(from.x + 80, from.y + 60, { steps: 6 });
+    await page.mouse.up();
+    const graphAfter = (await page.evaluate(() => document.querySelector(".map-canvas").idearepoMap.positions())) as Record<string, { x: number; y: number }>;
+    const moved = graphAfter[String(ids[4])], was = graphBefore[String(ids[4])];
+    expect(Math.hypot(moved.x - was.x, moved.y - was.y), `the pressed idea did not move: ${JSON.stringify([was, moved])}`).toBeGreaterThan(1);
+    expect(graphAfter[String(ids[0])]).toEqual(graphBefore[String(ids[0])]);
+    // The press was not taken as a pan of the empty stage: the other ideas are drawn where they were.
+    const now = await positionOf(page, ids[0]);
+    expect(Math.hypot(now.x - other.x, now.y - other.y), `the map moved under the drag: ${JSON.stringify([other, now])}`).toBeLessThan(0.5);
+    expectClean(opened);
+  }, 90_000);
+
   /** Touch points through the DevTools protocol (page.touchscreen only taps): each call gives every finger down now. */
   const touch = async (page: Page) => {
     const cdp = await page.context().newCDPSession(page);
