@@ -188,8 +188,23 @@ export function burst(base: string, key: string, streams: number, tags: string[]
 /**
  * Waits until background processing has nothing left to do: the jobs table is empty, or (with no pipeline
  * consuming it) unchanged and unlocked for a while. Read-only peek at the database file; asserts nothing.
+ * Given the server's `base`, it also waits until GET /health says no idea waits for its vector, its re-scoring or its
+ * account's subjects fit: those passes run outside the jobs table, so an empty table alone can come before them.
  */
-export async function waitForQuiescence(dataDir: string, timeoutMs = 60_000): Promise<void> {
+export async function waitForQuiescence(dataDir: string, timeoutMs = 60_000, base?: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await jobsQuiet(dataDir, Math.max(1, deadline - Date.now()));
+    if (!base) return;
+    const e = (await api(base, null, "GET", "/health")).body?.embeddings ?? {};
+    const busy = `pending ${e.pending}, rescoring ${e.rescoring ?? 0}, subjects_fitting ${e.subjects_fitting ?? 0}`;
+    if (e.pending === 0 && !e.rescoring && !e.subjects_fitting) return;
+    if (Date.now() > deadline) throw new Error(`the pipeline did not settle within ${timeoutMs} ms (${busy})`);
+    await Bun.sleep(100);
+  }
+}
+
+async function jobsQuiet(dataDir: string, timeoutMs: number): Promise<void> {
   const db = new Database(join(dataDir, "idearepo.db"), { readonly: true });
   try {
     const deadline = Date.now() + timeoutMs;

@@ -59,7 +59,7 @@ describeBrowser("review queue at scale", () => {
     });
     expect(res.status).toBe(201);
     expect(((await res.json()) as any).imported).toMatchObject({ created: 21, relations: 3 });
-    await waitForQuiescence(server.dataDir);
+    await waitForQuiescence(server.dataDir, 60_000, server.base);
   }, 90_000);
 
   test("grouped by idea and best first; Keep and Reject for a group or all; Shelve all with Undo; counts go down", async () => {
