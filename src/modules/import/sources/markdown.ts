@@ -28,8 +28,8 @@ export function inlineTags(md: string): string[] {
   const text = withoutCode(md)
     .split("\n").filter((l) => !/^\s{0,3}#{1,6}(\s|$)/.test(l)).join("\n")
     .replace(/[a-z][a-z0-9+.-]*:\/\/[^\s<>)\]]+/gi, " ") // URLs: their fragments are not tags
-    .replace(/\[\[[^\]\n]*\]\]/g, (m) => (m.includes("#") ? " " : m)); // [[note#heading]]
-  for (const m of text.matchAll(/(^|[\s(（,;])#\[\[([^\]\n]+)\]\]/gu)) found.add(m[2].trim());
+    .replace(/\[\[[^[\]\n]*\]\]/g, (m) => (m.includes("#") ? " " : m)); // [[note#heading]]
+  for (const m of text.matchAll(/(^|[\s(（,;])#\[\[([^[\]\n]+)\]\]/gu)) found.add(m[2].trim());
   for (const m of text.matchAll(/(^|[\s(（,;])#([\p{L}\p{N}_\-/]+)/gu)) {
     const tag = m[2].replace(/^\/+|\/+$/g, "");
     if (tag && !/^[\d/]+$/.test(tag)) found.add(tag);
@@ -42,13 +42,13 @@ export function noteReferences(md: string, notePath: string): { related: string[
   const related = new Set<string>();
   const attachments = new Set<string>();
   const text = withoutCode(md);
-  for (const m of text.matchAll(/(!?)\[\[([^\]\n]+?)\]\]/g)) {
+  for (const m of text.matchAll(/(!?)\[\[([^[\]\n]+?)\]\]/g)) {
     const target = m[2].split("|")[0].split("#")[0].trim();
     if (!target) continue; // [[#heading]] points into the note itself
     if (ATTACHMENT_EXT.test(target)) attachments.add(target);
     else related.add(target);
   }
-  for (const m of text.matchAll(/(!?)\[[^\]\n]*\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)) {
+  for (const m of text.matchAll(/(!?)\[[^[\]\n]*\]\(<?([^)[\]\s>]+)>?(?:\s+"[^"\n]*")?\)/g)) {
     const href = m[2];
     if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith("#")) continue; // URLs, mailto:, in-note anchors
     let path: string;
