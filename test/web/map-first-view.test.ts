@@ -8,7 +8,8 @@ declare const document: any, window: any;
 import { beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { api } from "../ops/harness";
-import { createAccount, describeBrowser, expectClean, signIn, webScope, type WebServer } from "./harness";
+import { describeBrowser, expectClean, signIn, webScope, type WebServer } from "./harness";
+import { pressAndMoveTo, smallMapAccount } from "./map-fixtures";
 
 describeBrowser("mind map first view", () => {
   const web = webScope("idearepo-web-map-first-");
@@ -18,21 +19,8 @@ describeBrowser("mind map first view", () => {
     server = await web.server();
   }, 60_000);
 
-  /** A Pro account with a small connected map; answers its key, email and idea ids. */
-  const account = async () => {
-    const email = `f${Math.random().toString(36).slice(2, 9)}@example.com`;
-    const key = createAccount(server, email, "correct horse battery", "pro");
-    const ids: number[] = [];
-    for (const title of ["Tide clock", "Bike lane sensor", "Seed library", "Shared tool shed", "Night market map", "Rooftop beehives"]) {
-      const res = await api(server.base, key, "POST", "/ideas", { title });
-      expect(res.status).toBe(201);
-      ids.push(res.body.id as number);
-    }
-    for (const [s, t] of [[0, 1], [1, 2], [2, 3], [3, 0], [4, 5]]) {
-      expect((await api(server.base, key, "POST", "/map/relations", { source_idea_id: ids[s], target_idea_id: ids[t], relation_type: "related" })).status).toBe(201);
-    }
-    return { key, email, ids };
-  };
+  /** A Pro account with a small connected map (map-fixtures.ts); answers its key, email and idea ids. */
+  const account = () => smallMapAccount(server, "f");
 
   /** Opens /map signed in, with sigma's chunk held until `release()`; waits for the first view (layout settled). */
   const openHeld = async (email: string, touch = false) => {
@@ -159,10 +147,7 @@ describeBrowser("mind map first view", () => {
     await page.getByRole("button", { name: "Connect mode" }).click();
     // From "Tide clock" to "Night market map" (not related yet), pressed and released while sigma is still held.
     const p = await positionOf(page, ids[0]), q = await positionOf(page, ids[4]);
-    await page.mouse.move(p.x, p.y);
-    await page.mouse.down();
-    await page.mouse.move((p.x + q.x) / 2, (p.y + q.y) / 2, { steps: 5 });
-    await page.mouse.move(q.x, q.y, { steps: 5 });
+    await pressAndMoveTo(page, p, q);
     await page.mouse.up();
     expect(await drawnBy(page)).toBe("preview");
     const dialog = page.getByRole("dialog", { name: "Connect two ideas" });
@@ -182,10 +167,7 @@ describeBrowser("mind map first view", () => {
     await page.evaluate(() => document.querySelector(".map-canvas").scrollIntoView({ block: "end" }));
     await page.getByRole("button", { name: "Connect mode" }).click();
     const p = await positionOf(page, ids[0]), q = await positionOf(page, ids[4]);
-    await page.mouse.move(p.x, p.y);
-    await page.mouse.down();
-    await page.mouse.move((p.x + q.x) / 2, (p.y + q.y) / 2, { steps: 5 });
-    await page.mouse.move(q.x, q.y, { steps: 5 });
+    await pressAndMoveTo(page, p, q);
     expect(await drawnBy(page)).toBe("preview");
     opened.release();
     await waitWebgl(page);
@@ -226,10 +208,7 @@ describeBrowser("mind map first view", () => {
     opened.release();
     await made.made();
     const p = await positionOf(page, ids[0]), q = await positionOf(page, ids[4]);
-    await page.mouse.move(p.x, p.y);
-    await page.mouse.down();
-    await page.mouse.move((p.x + q.x) / 2, (p.y + q.y) / 2, { steps: 5 });
-    await page.mouse.move(q.x, q.y, { steps: 5 });
+    await pressAndMoveTo(page, p, q);
     expect(await drawnBy(page)).toBe("preview");
     await made.go();
     await waitWebgl(page);

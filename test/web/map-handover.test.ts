@@ -7,8 +7,8 @@
 declare const document: any, Image: any, getComputedStyle: any;
 import { beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { api } from "../ops/harness";
-import { createAccount, describeBrowser, expectClean, signIn, webScope, type WebServer } from "./harness";
+import { describeBrowser, expectClean, signIn, webScope, type WebServer } from "./harness";
+import { smallMapAccount } from "./map-fixtures";
 
 describeBrowser("mind map hand-over to WebGL", () => {
   const web = webScope("idearepo-web-map-handover-");
@@ -36,17 +36,7 @@ describeBrowser("mind map hand-over to WebGL", () => {
   };
 
   test("after the hand-over every idea is drawn by sigma where the first view drew it; the graph was taken in over several tasks", async () => {
-    const email = `h${Math.random().toString(36).slice(2, 9)}@example.com`;
-    const key = createAccount(server, email, "correct horse battery", "pro");
-    const ids: number[] = [];
-    for (const title of ["Tide clock", "Bike lane sensor", "Seed library", "Shared tool shed", "Night market map", "Rooftop beehives"]) {
-      const res = await api(server.base, key, "POST", "/ideas", { title });
-      expect(res.status).toBe(201);
-      ids.push(res.body.id as number);
-    }
-    for (const [s, t] of [[0, 1], [1, 2], [2, 3], [3, 0], [4, 5]]) {
-      expect((await api(server.base, key, "POST", "/map/relations", { source_idea_id: ids[s], target_idea_id: ids[t], relation_type: "related" })).status).toBe(201);
-    }
+    const { email, ids } = await smallMapAccount(server, "h");
     const opened = await web.open(server.base, "/");
     const { page } = opened;
     await signIn(page, email, "correct horse battery");
