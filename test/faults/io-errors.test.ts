@@ -32,6 +32,57 @@ const fiuCtrl = (base: string, pid: number, command: string) => {
   if (r.exitCode !== 0) throw new Error(`fiu-ctrl ${command}: ${r.stderr.toString()}`);
 };
 
+/**
+ * Runs a CLI command under a fault injector (`prefix`: fiu-run or strace). A run that has not ended after 30 s is
+ * stopped and made once more, its threads' kernel wait channels printed: libfiu's preload resolves libc's functions
+ * lazily in whichever thread first calls them, and once in CI (at load) a run hung for 116 s where every run before and
+ * 25 tried after it failed within ~1 s. A product that hung on the fault would hang again, and the test fails then.
+ */
+async function runFaulted(args: string[], dataDir: string, prefix: string[]): Promise<{ code: number | null; stderr: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const proc = Bun.spawn([...prefix, ...sourceCmd(), ...args], {
+      env: { ...process.env, IDEAREPO_DATA_DIR: dataDir }, stdout: "pipe", stderr: "pipe",
+    });
+    let hung = "";
+    const timer = setTimeout(() => {
+      hung = waitChannels(proc.pid);
+      for (const p of [...childrenOf(proc.pid), proc.pid]) {
+        try {
+          process.kill(p, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }, 30_000);
+    const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+    clearTimeout(timer);
+    if (!hung) return { code, stderr };
+    console.warn(`${[...prefix, ...args].join(" ")}: no end after 30 s (attempt ${attempt}); threads waiting in: ${hung}`);
+    if (attempt === 2) throw new Error(`${args[0]} under ${prefix[0]} hung twice; threads waiting in: ${hung}`);
+  }
+}
+
+/** The direct children of `pid` (strace's tracee), read from /proc. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The kernel wait channel of every thread of `pid` and of its children (what a hung process is stuck on). */
+function waitChannels(pid: number): string {
+  return [pid, ...childrenOf(pid)].map((p) => {
+    try {
+      const tasks = readdirSync(`/proc/${p}/task`);
+      return `${p}: ${tasks.map((t) => readFileSync(`/proc/${p}/task/${t}/wchan`, "utf8") || "running").join(",")}`;
+    } catch {
+      return `${p}: gone`;
+    }
+  }).join("; ");
+}
+
 /** Writes zeros into `file` until the file system refuses (ENOSPC). */
 function fillDisk(file: string): void {
   const fd = openSync(file, "w");
@@ -181,7 +232,7 @@ describe.if(!problem || !!process.env.CI)("I/O errors (libfiu)", () => {
 
     // The copy's writes fail, then its fsync: a clear one-line error, no file under the name, no partial left behind.
     for (const fault of [`enable name=posix/io/rw/pwrite,failinfo=${ENOSPC}`, `enable name=posix/io/sync/fsync,failinfo=${EIO}`]) {
-      const failed = runCommand(["backup", join(out, "new.db")], { dataDir, cmd: ["fiu-run", "-x", "-f", "", "-c", fault, ...sourceCmd()] });
+      const failed = await runFaulted(["backup", join(out, "new.db")], dataDir, ["fiu-run", "-x", "-f", "", "-c", fault]);
       expect(failed.code).not.toBe(0);
       expect(failed.stderr).toMatch(/^idearepo: Backup failed: /);
       expect(failed.stderr).not.toContain("    at ");
@@ -196,8 +247,8 @@ describe.if(!problem || !!process.env.CI)("I/O errors (libfiu)", () => {
       expect(runCommand(["export", "--email", "files@example.com", "--out", file], { dataDir }).code).toBe(0);
       const before = readFileSync(file, "utf8");
       expect(JSON.parse(before).format).toBe("idearepo-export");
-      return () => {
-        const failed = runCommand(["export", "--email", "files@example.com", "--out", file], { dataDir, cmd: [...prefix, ...sourceCmd()] });
+      return async () => {
+        const failed = await runFaulted(["export", "--email", "files@example.com", "--out", file], dataDir, prefix);
         expect(failed.code).not.toBe(0);
         expect(failed.stderr).toMatch(/^idearepo: /);
         expect(failed.stderr).not.toContain("    at ");
@@ -206,8 +257,8 @@ describe.if(!problem || !!process.env.CI)("I/O errors (libfiu)", () => {
       };
     };
     const exported = join(out, "ideas.json");
-    exportOver(exported, ["strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=openat", "-e", "inject=openat:error=EIO", "-P", `${exported}.partial`])();
-    exportOver(exported, ["fiu-run", "-x", "-f", "", "-c", `enable name=posix/io/sync/fsync,failinfo=${EIO}`])();
+    await exportOver(exported, ["strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=openat", "-e", "inject=openat:error=EIO", "-P", `${exported}.partial`])();
+    await exportOver(exported, ["fiu-run", "-x", "-f", "", "-c", `enable name=posix/io/sync/fsync,failinfo=${EIO}`])();
     expect(readdirSync(out).sort()).toEqual(["good.db", "ideas.json"]);
 
     const small = join(scratch, "small");
@@ -216,7 +267,7 @@ describe.if(!problem || !!process.env.CI)("I/O errors (libfiu)", () => {
       try {
         const failing = exportOver(join(small, "ideas.json"), []);
         fillDisk(join(small, "ballast"));
-        failing();
+        await failing();
       } finally {
         Bun.spawnSync(["umount", "-l", small]);
       }
@@ -226,5 +277,5 @@ describe.if(!problem || !!process.env.CI)("I/O errors (libfiu)", () => {
       console.warn("full-disk export skipped: cannot mount a tmpfs here (needs root)");
     }
     expect(existsSync(join(out, "new.db"))).toBe(false);
-  }, 120_000);
+  }, 180_000);
 });
