@@ -184,7 +184,8 @@ export function createLabelLayer(
         tw = widthOf(text);
       }
       const box = { id: Number(key), x: p.x + r + PAD, y: p.y - FONT_SIZE / 2 - 2, w: tw + 4, h: FONT_SIZE + 4 };
-      if (box.x + box.w < 0 || box.x > w) return;
+      // A node just past an edge (the pass looks a little beyond the screen) can have its whole label outside it.
+      if (box.x + box.w < 0 || box.x > w || box.y + box.h < 0 || box.y > h) return;
       if (!always && overlaps(box.x, box.y, box.w, box.h)) return;
       add(box);
       drawn.push(box);
