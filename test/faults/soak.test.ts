@@ -1,16 +1,18 @@
 // The soak in CI: 60 s of mixed traffic at half the measured capacity (scripts/soak.ts); the 10-minute pass is on demand.
 //
 // 60 s on a shared 2-core machine is too short for the 10-minute pass's limits (RSS +10%, p99 1.5×): measured passes
-// of the same code landed on both sides of them. Here they are 25% and 3×, which a leak (RSS climbing every window)
+// of the same code landed on both sides of them. Here they are 25% and 4×, which a leak (RSS climbing every window)
 // or a slowdown that compounds (a backlog that never drains) still crosses; the tight limits belong to the long pass.
+// 3× was crossed twice in CI by passes with nothing compounding (3.09× and 3.23×: backlog 0–2, RSS +2–3%, the last
+// stretch's p99 set by a few semantic searches and MCP calls near 320 ms, which the first stretch happened to lack).
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { ROOT } from "../cli";
 
 const MAX_RSS_GROWTH = 0.25;
-const MAX_P99_RATIO = 3;
+const MAX_P99_RATIO = 4;
 
-test("60 s soak: no error, RSS within 25% after warm-up, p99 of the last stretch within 3× of the first", async () => {
+test("60 s soak: no error, RSS within 25% after warm-up, p99 of the last stretch within 4× of the first", async () => {
   const proc = Bun.spawn([process.execPath, join(ROOT, "scripts/soak.ts"), "--seconds", "60", "--json",
     "--max-rss-growth", String(MAX_RSS_GROWTH), "--max-p99-ratio", String(MAX_P99_RATIO)], {
     cwd: ROOT,
