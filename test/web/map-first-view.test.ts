@@ -8,8 +8,8 @@ declare const document: any, window: any;
 import { beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { api } from "../ops/harness";
-import { describeBrowser, expectClean, signIn, webScope, type WebServer } from "./harness";
-import { pressAndMoveTo, smallMapAccount } from "./map-fixtures";
+import { describeBrowser, expectClean, webScope, type WebServer } from "./harness";
+import { expectConnectDialog, openMap, pressAndMoveTo, smallMapAccount } from "./map-fixtures";
 
 describeBrowser("mind map first view", () => {
   const web = webScope("idearepo-web-map-first-");
@@ -23,22 +23,7 @@ describeBrowser("mind map first view", () => {
   const account = () => smallMapAccount(server, "f");
 
   /** Opens /map signed in, with sigma's chunk held until `release()`; waits for the first view (layout settled). */
-  const openHeld = async (email: string, touch = false) => {
-    const opened = await web.open(server.base, "/", { serviceWorkers: "block", hasTouch: touch });
-    await signIn(opened.page, email, "correct horse battery");
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let asked = false;
-    await opened.page.route(/\/assets\/sigma[^/]*\.js$/, async (route) => {
-      asked = true;
-      await held;
-      await route.continue();
-    });
-    await opened.page.goto(`${server.base}/map`);
-    await opened.page.getByRole("heading", { level: 1, name: "Mind map" }).waitFor();
-    await opened.page.waitForFunction(() => document.querySelector(".map-canvas")?.idearepoMap?.layoutMs != null, null, { timeout: 20_000 });
-    return { ...opened, release, asked: () => asked };
-  };
+  const openHeld = (email: string, touch = false) => openMap(web, server, email, { holdSigma: true, touch });
   const drawnBy = (page: Page) => page.evaluate(() => document.querySelector(".map-canvas").idearepoMap.drawnBy() as string | null);
   const positionOf = (page: Page, id: number) =>
     page.evaluate((i) => document.querySelector(".map-canvas").idearepoMap.positionOf(i) as { x: number; y: number }, id);
@@ -139,44 +124,42 @@ describeBrowser("mind map first view", () => {
     expectClean(opened);
   }, 90_000);
 
-  test("a connecting drag made whole before sigma is ready opens the connect dialog for those two ideas", async () => {
+  /** The connecting drags go from "Tide clock" to "Night market map" (ids[0] to ids[4]: not related yet). */
+  const FROM = "Tide clock", TO = "Night market map";
+  /**
+   * A fresh small map opened with sigma held, scrolled into view, in connect mode. `dragFromTo()` presses on FROM and
+   * moves to TO, still held, reading both ideas' places when it is called (the caller releases).
+   */
+  const openConnecting = async () => {
     const { email, ids } = await account();
     const opened = await openHeld(email);
     const { page } = opened;
     await page.evaluate(() => document.querySelector(".map-canvas").scrollIntoView({ block: "end" }));
     await page.getByRole("button", { name: "Connect mode" }).click();
-    // From "Tide clock" to "Night market map" (not related yet), pressed and released while sigma is still held.
-    const p = await positionOf(page, ids[0]), q = await positionOf(page, ids[4]);
-    await pressAndMoveTo(page, p, q);
+    const dragFromTo = async () => pressAndMoveTo(page, await positionOf(page, ids[0]), await positionOf(page, ids[4]));
+    return { opened, page, dragFromTo };
+  };
+
+  test("a connecting drag made whole before sigma is ready opens the connect dialog for those two ideas", async () => {
+    const { opened, page, dragFromTo } = await openConnecting();
+    // Pressed and released while sigma is still held.
+    await dragFromTo();
     await page.mouse.up();
     expect(await drawnBy(page)).toBe("preview");
-    const dialog = page.getByRole("dialog", { name: "Connect two ideas" });
-    await dialog.waitFor({ timeout: 10_000 });
-    await expect(dialog.getByText("Tide clock").count()).resolves.toBeGreaterThan(0);
-    await expect(dialog.getByText("Night market map").count()).resolves.toBeGreaterThan(0);
-    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expectConnectDialog(page, FROM, TO);
     opened.release();
     await waitWebgl(page);
     expectClean(opened);
   }, 90_000);
 
   test("a connecting drag begun before sigma is ready and released once it is opens the connect dialog for those two ideas", async () => {
-    const { email, ids } = await account();
-    const opened = await openHeld(email);
-    const { page } = opened;
-    await page.evaluate(() => document.querySelector(".map-canvas").scrollIntoView({ block: "end" }));
-    await page.getByRole("button", { name: "Connect mode" }).click();
-    const p = await positionOf(page, ids[0]), q = await positionOf(page, ids[4]);
-    await pressAndMoveTo(page, p, q);
+    const { opened, page, dragFromTo } = await openConnecting();
+    await dragFromTo();
     expect(await drawnBy(page)).toBe("preview");
     opened.release();
     await waitWebgl(page);
     await page.mouse.up();
-    const dialog = page.getByRole("dialog", { name: "Connect two ideas" });
-    await dialog.waitFor({ timeout: 10_000 });
-    await expect(dialog.getByText("Tide clock").count()).resolves.toBeGreaterThan(0);
-    await expect(dialog.getByText("Night market map").count()).resolves.toBeGreaterThan(0);
-    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expectConnectDialog(page, FROM, TO);
     expectClean(opened);
   }, 90_000);
 
@@ -199,25 +182,16 @@ describeBrowser("mind map first view", () => {
   };
 
   test("a connecting drag begun while sigma is made but not yet handed the graph, released once it is, opens the connect dialog for those two ideas", async () => {
-    const { email, ids } = await account();
-    const opened = await openHeld(email);
-    const { page } = opened;
-    await page.evaluate(() => document.querySelector(".map-canvas").scrollIntoView({ block: "end" }));
+    const { opened, page, dragFromTo } = await openConnecting();
     const made = await holdMade(page);
-    await page.getByRole("button", { name: "Connect mode" }).click();
     opened.release();
     await made.made();
-    const p = await positionOf(page, ids[0]), q = await positionOf(page, ids[4]);
-    await pressAndMoveTo(page, p, q);
+    await dragFromTo();
     expect(await drawnBy(page)).toBe("preview");
     await made.go();
     await waitWebgl(page);
     await page.mouse.up();
-    const dialog = page.getByRole("dialog", { name: "Connect two ideas" });
-    await dialog.waitFor({ timeout: 10_000 });
-    await expect(dialog.getByText("Tide clock").count()).resolves.toBeGreaterThan(0);
-    await expect(dialog.getByText("Night market map").count()).resolves.toBeGreaterThan(0);
-    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expectConnectDialog(page, FROM, TO);
     expectClean(opened);
   }, 90_000);
 
@@ -340,10 +314,7 @@ describeBrowser("mind map first view", () => {
 
   test("left alone, the map becomes WebGL by itself once the page is idle", async () => {
     const { email, ids } = await account();
-    const opened = await web.open(server.base, "/");
-    await signIn(opened.page, email, "correct horse battery");
-    await opened.page.goto(`${server.base}/map`);
-    await opened.page.waitForFunction(() => document.querySelector(".map-canvas")?.idearepoMap?.layoutMs != null, null, { timeout: 20_000 });
+    const opened = await openMap(web, server, email);
     await waitWebgl(opened.page);
     const marks = await opened.page.evaluate(() => performance.getEntriesByType("mark").map((m: any) => m.name as string));
     expect(marks.indexOf("map:preview-drawn"), `marks: ${marks.join(", ")}`).toBeGreaterThanOrEqual(0);

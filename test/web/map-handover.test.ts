@@ -7,8 +7,8 @@
 declare const document: any, Image: any, getComputedStyle: any;
 import { beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { describeBrowser, expectClean, signIn, webScope, type WebServer } from "./harness";
-import { smallMapAccount } from "./map-fixtures";
+import { describeBrowser, expectClean, webScope, type WebServer } from "./harness";
+import { openMap, smallMapAccount } from "./map-fixtures";
 
 describeBrowser("mind map hand-over to WebGL", () => {
   const web = webScope("idearepo-web-map-handover-");
@@ -37,12 +37,8 @@ describeBrowser("mind map hand-over to WebGL", () => {
 
   test("after the hand-over every idea is drawn by sigma where the first view drew it; the graph was taken in over several tasks", async () => {
     const { email, ids } = await smallMapAccount(server, "h");
-    const opened = await web.open(server.base, "/");
+    const opened = await openMap(web, server, email);
     const { page } = opened;
-    await signIn(page, email, "correct horse battery");
-    await page.goto(`${server.base}/map`);
-    await page.getByRole("heading", { level: 1, name: "Mind map" }).waitFor();
-    await page.waitForFunction(() => document.querySelector(".map-canvas")?.idearepoMap?.layoutMs != null, null, { timeout: 20_000 });
     const firstView = await Promise.all(ids.map((id) => page.evaluate((i) => document.querySelector(".map-canvas").idearepoMap.positionOf(i) as { x: number; y: number }, id)));
 
     // Pointing at the map hands it to sigma.
