@@ -79,6 +79,11 @@ export const ConfigSchema = T.Object({
     hourly_limit: T.Integer({ minimum: 1, default: 60 }),
     /** How often the folder is read besides IDLE (a server without IDLE, a missed notification). */
     poll_seconds: T.Integer({ minimum: 5, default: 60 }),
+    /**
+     * authserv-ids of the operator's own receiving mail server: its Authentication-Results (RFC 8601) are believed,
+     * anyone else's are not. Empty: no sender is ever authenticated (docs/email.md, "Who sent it").
+     */
+    trusted_authserv_ids: T.Array(T.String({ minLength: 1 }), { default: [] }),
   }),
   /** Charging for Pro through Stripe (docs/billing.md): on when the key, the webhook secret and the price are set. */
   billing: T.Object({

@@ -71,11 +71,11 @@ export function createMailCaptureReader(deps: Deps): BackgroundProcess {
     const where = moved ? { moved_to: folder } : { moved_to: null, note: `could not move it to ${folder}; it stays and is skipped as already filed next time` };
     recordEmailCapture(outcome.kind === "captured" ? "filed" : outcome.kind);
     if (outcome.kind === "captured") {
-      log.info("mail captured", { uid, user_id: outcome.userId, idea_id: outcome.ideas[0].id, number: outcome.ideas[0].number, parts: outcome.ideas.length, ...where });
+      log.info("mail captured", { uid, user_id: outcome.userId, idea_id: outcome.ideas[0].id, number: outcome.ideas[0].number, parts: outcome.ideas.length, sender_auth: outcome.mail.senderAuth, ...where });
     } else if (outcome.kind === "duplicate") {
       log.info("mail already captured", { uid, user_id: outcome.userId, idea_id: outcome.ideaId, ...where });
     } else {
-      log.warn("mail not captured", { uid, reason: outcome.reason, user_id: outcome.userId ?? undefined, ...where });
+      log.warn("mail not captured", { uid, reason: outcome.reason, user_id: outcome.userId ?? undefined, sender_auth: outcome.mail?.senderAuth, ...where });
     }
   }
 

@@ -1,8 +1,8 @@
-// The optional answer to a captured (or refused) e-mail: off unless the account turned it on, only to the sender, at
-// most REPLIES_PER_HOUR per account, never to automated mail; sent through the SMTP settings.
+// The optional answer to a captured (or refused) e-mail: off unless the account turned it on, only to a sender it may go
+// to (senders.ts), at most REPLIES_PER_HOUR per account, never to automated mail; sent through the SMTP settings.
 import type { Deps } from "../deps";
 import { createUsersRepo } from "../modules/users/repo";
-
+import { replyRecipient } from "../modules/mail-capture/senders";
 import { parseCaptureSettings, REPLIES_PER_HOUR } from "../modules/mail-capture/model";
 import type { FileOutcome } from "../modules/mail-capture/service";
 import { mailerFor, smtpUnavailableReason } from "./transport";
@@ -32,8 +32,14 @@ export function createCaptureReplier(deps: Deps) {
       const text = replyText(outcome);
       if (text === null || mail.automated || mail.from === null) return;
       const user = users.findById(userId);
-      if (!user || !parseCaptureSettings(user.settings_json).email_capture_reply) return;
+      const settings = parseCaptureSettings(user?.settings_json);
+      if (!user || !settings.email_capture_reply) return;
       if (smtpUnavailableReason(deps.config)) return;
+      const to = replyRecipient(mail, user.email, settings);
+      if (to === null) {
+        deps.log.info("capture reply skipped", { user_id: userId, reason: "the sender is not authenticated, nor the account's own or an allow-listed address" });
+        return;
+      }
       const now = deps.clock().getTime();
       const recent = (sent.get(userId) ?? []).filter((t) => now - t < 3_600_000);
       if (recent.length >= REPLIES_PER_HOUR) {
@@ -44,7 +50,7 @@ export function createCaptureReplier(deps: Deps) {
       sent.set(userId, recent);
       const subject = `Re: ${mail.subject || mail.title}`.slice(0, 250);
       try {
-        await mailerFor(deps).send({ to: mail.from, subject, text, html: `<p>${escapeHtml(text).replace(/\n/g, "<br>")}</p>` });
+        await mailerFor(deps).send({ to, subject, text, html: `<p>${escapeHtml(text).replace(/\n/g, "<br>")}</p>` });
       } catch (e) {
         deps.log.warn("capture reply failed", { user_id: userId, error: (e as Error).message });
       }

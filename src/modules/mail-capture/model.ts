@@ -25,6 +25,8 @@ export interface CaptureSettings {
   email_capture_reply: boolean;
   /** Only these senders (addresses, or "@domain") may file ideas; empty (the default): anyone with the address. */
   email_capture_senders: string[];
+  /** File only mail whose From the operator's mail server authenticated (DMARC or aligned DKIM); default false. */
+  email_capture_authenticated_only: boolean;
 }
 
 const SENDER = /^[^@\s]*@[^@\s]+$/;
@@ -37,6 +39,7 @@ export function parseCaptureSettings(json: string | null | undefined): CaptureSe
     && senders.every((a) => typeof a === "string" && a.length <= 254 && SENDER.test(a));
   return {
     email_capture_reply: raw.email_capture_reply === true,
+    email_capture_authenticated_only: raw.email_capture_authenticated_only === true,
     email_capture_senders: valid ? (senders as string[]).map((a) => a.trim().toLowerCase()) : [],
   };
 }

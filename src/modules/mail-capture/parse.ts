@@ -4,6 +4,7 @@ import type { AddressObject } from "mailparser";
 import { htmlToMarkdown } from "../import/sources/html-to-markdown";
 import { externalLinks, titleFromText } from "../import/sources/reader-kit";
 import { LIMITS } from "../../contract";
+import { senderAuthentication, type SenderAuth } from "./auth-results";
 
 export interface ParsedCapture {
   /** The Message-ID, or `sha256:<hex>` of the raw bytes when the message has none (what "the same message" means). */
@@ -12,6 +13,11 @@ export interface ParsedCapture {
   recipients: string[];
   /** The sender's address (lower case), or null. Only a hint: anyone can write any From (docs/email.md). */
   from: string | null;
+  /**
+   * Whether the operator's own mail server authenticated that From (auth-results.ts): "pass" only then. A message with
+   * more than one From header or address is never authenticated (DMARC itself refuses those).
+   */
+  senderAuth: SenderAuth;
   /** The subject as written (decoded), for a reply's "Re:". */
   subject: string;
   title: string;
@@ -75,7 +81,8 @@ function bodyText(text: string | undefined, html: string | false | undefined): s
   return body.replace(/[ \t]+$/gm, "").trim();
 }
 
-export async function parseCapture(raw: Buffer): Promise<ParsedCapture> {
+/** `trustedAuthservIds`: imap.trusted_authserv_ids, whose Authentication-Results are believed (none: "unchecked"). */
+export async function parseCapture(raw: Buffer, trustedAuthservIds: readonly string[] = []): Promise<ParsedCapture> {
   // Loaded with the first mail: most servers never read any, and mailparser's module graph is ~4 MB of heap at idle.
   const { simpleParser } = await import("mailparser");
   const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, keepCidLinks: false });
@@ -87,6 +94,8 @@ export async function parseCapture(raw: Buffer): Promise<ParsedCapture> {
     ...rawAddresses(headerLines, "x-original-to"),
   ];
   const from = addressesOf(mail.from)[0] ?? null;
+  const single = headerLines.filter((l) => l.key === "from").length === 1 && addressesOf(mail.from).length === 1;
+  const auth = senderAuthentication(headerLines, from === null ? null : from.slice(from.lastIndexOf("@") + 1), trustedAuthservIds);
   const subject = (mail.subject ?? "").trim();
   let body = bodyText(mail.text, mail.html);
   const { title: fromSubject, tags } = titleAndTags(subject);
@@ -101,6 +110,7 @@ export async function parseCapture(raw: Buffer): Promise<ParsedCapture> {
     messageKey: mail.messageId?.trim() || `sha256:${createHash("sha256").update(raw).digest("hex")}`,
     recipients,
     from,
+    senderAuth: single || auth === "unchecked" ? auth : "none",
     subject,
     title,
     tags,

@@ -10,6 +10,7 @@ import { captureAddress, newToken, tokensIn } from "./address";
 import { parseCapture, type ParsedCapture } from "./parse";
 import { createMailCaptureRepo } from "./repo";
 import { MAX_LINKS_PER_MESSAGE, MAX_MESSAGE_BYTES, parseCaptureSettings } from "./model";
+import { senderRefusal } from "./senders";
 
 /** What became of one message; the reader moves it (done or Unmatched) or leaves it for the next pass. */
 export type FileOutcome =
@@ -24,12 +25,6 @@ const errorText = (e: AppError): string => {
   if (typeof b.error === "string") return b.error;
   return Object.values((b.error ?? {}) as Record<string, string[]>).flat().join("; ");
 };
-
-function senderAllowed(from: string | null, allowed: string[]): boolean {
-  if (allowed.length === 0) return true;
-  if (from === null) return false;
-  return allowed.some((a) => (a.startsWith("@") ? from.endsWith(a) : from === a));
-}
 
 export function createMailCaptureService(deps: Deps) {
   const repo = createMailCaptureRepo(deps.db);
@@ -71,17 +66,15 @@ export function createMailCaptureService(deps: Deps) {
       if (size > MAX_MESSAGE_BYTES) return { kind: "refused", reason: `message larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`, userId: null, mail: null };
       let mail: ParsedCapture;
       try {
-        mail = await parseCapture(raw);
+        mail = await parseCapture(raw, deps.config.imap.trusted_authserv_ids);
       } catch (e) {
         return { kind: "refused", reason: `unreadable message: ${(e as Error).message}`, userId: null, mail: null };
       }
       const owner = tokensIn(box, mail.recipients).map((t) => repo.ownerOfToken(t)).find((o) => o !== null);
       if (!owner) return { kind: "refused", reason: "no live capture address among the recipients", userId: null, mail };
       const userId = owner.user_id;
-      const settings = parseCaptureSettings(owner.settings_json);
-      if (!senderAllowed(mail.from, settings.email_capture_senders)) {
-        return { kind: "refused", reason: "the sender is not on the account's list of allowed senders", userId, mail };
-      }
+      const refusal = senderRefusal(mail, parseCaptureSettings(owner.settings_json));
+      if (refusal !== null) return { kind: "refused", reason: refusal, userId, mail };
       const filer = { plan: owner.plan, user: { id: userId } };
       try {
         const outcome = deps.db.transaction((): FileOutcome => {
