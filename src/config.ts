@@ -83,7 +83,7 @@ export const ConfigSchema = T.Object({
      * authserv-ids of the operator's own receiving mail server: its Authentication-Results (RFC 8601) are believed,
      * anyone else's are not. Empty: no sender is ever authenticated (docs/email.md, "Who sent it").
      */
-    trusted_authserv_ids: T.Array(T.String({ minLength: 1 }), { default: [] }),
+    trusted_authserv_ids: T.Array(T.String({ pattern: "^[^\\s;()]+$" }), { default: [] }),
   }),
   /** Charging for Pro through Stripe (docs/billing.md): on when the key, the webhook secret and the price are set. */
   billing: T.Object({
