@@ -73,6 +73,10 @@ describe.skipIf(!run)("with imap.trusted_authserv_ids set", () => {
     expect(await outcomeOf(app, stamped([ar(`${TRUSTED}; dkim=pass header.d=example.com header.s=s1; spf=none smtp.mailfrom=bounce.example.net`)],
       await compose({ from: "ann@mail.example.com", to, subject: "DKIM aligned", text: "b" })))).toMatchObject({ msg: "mail captured", sender_auth: "pass" });
 
+    // The id in other case with a version, a comment holding ";", a quoted value: still the trusted server's DKIM pass.
+    expect(await outcomeOf(app, stamped([ar(`MX.Example.ORG 1; spf=none smtp.mailfrom=example.com; dkim=pass (good; 2048-bit key) header.d="example.com"`)],
+      await compose({ to, subject: "Written otherwise", text: "b2" })))).toMatchObject({ msg: "mail captured", sender_auth: "pass" });
+
     // Nothing stamped, another server's stamp, a forged stamp under the trusted server's own, a DMARC failure, a
     // verdict about another domain, a signature of another domain.
     expect(await outcomeOf(app, await compose({ to, subject: "No stamp", text: "c" }))).toMatchObject({ ...refused, sender_auth: "none" });
@@ -89,7 +93,7 @@ describe.skipIf(!run)("with imap.trusted_authserv_ids set", () => {
       .toMatchObject({ ...refused, sender_auth: "none" });
 
     const titles = (await call(app.t, "GET", "/ideas?limit=100", { key: u.key })).body.ideas.map((i: { title: string }) => i.title);
-    expect(titles.sort()).toEqual(["DKIM aligned", "DMARC pass"]);
+    expect(titles.sort()).toEqual(["DKIM aligned", "DMARC pass", "Written otherwise"]);
   }, 60_000);
 
   test("with an allow-list: a forged allowed From is refused, an authenticated unlisted one too", async () => {
