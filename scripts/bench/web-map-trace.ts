@@ -7,7 +7,8 @@
 //   bun scripts/bench/web-map-trace.ts [--ideas 10000] [--edges 25000] [--runs 2] [--handover]
 //
 // With --handover the trace goes on until sigma (WebGL) has taken over from the first view (made when the page is idle,
-// seconds after it settled), and 1.5 s past that: the tasks of sigma's set-up and first frame.
+// seconds after it settled), and 1.5 s past that: the tasks of sigma's set-up and first frame; the five longest tasks of
+// sigma's window (map:renderer-start until 250 ms after map:webgl-drawn) are listed whatever their length.
 import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { flag } from "./lib";
@@ -50,15 +51,24 @@ try {
     const tasks = top.filter((e) => e.dur > 50_000 && (!handover || e.ts - nav > (settledAt - 500) * 1000));
     console.log(`  main-thread tasks over 50 ms: ${tasks.length}, longest ${(Math.max(0, ...tasks.map((t) => t.dur)) / 1000).toFixed(0)} ms`);
     console.log(`run ${run} (load ${loadavg()[0].toFixed(1)}): ${marks.join("; ")}`);
-    for (const t of tasks) {
-      const inside = events.filter((e) => e.ph === "X" && e.tid === t.tid && e.pid === t.pid && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + t.dur && e !== t);
+    const inside = (t: any, n: number) => {
       const sum = new Map<string, number>();
-      for (const e of inside) {
+      for (const e of events) {
+        if (e.ph !== "X" || e.tid !== t.tid || e.pid !== t.pid || e.ts < t.ts || e.ts + (e.dur ?? 0) > t.ts + t.dur || e === t) continue;
         const d = e.args?.data ?? {};
         const k = e.name + (d.url ? " " + String(d.url).split("/").pop() : "") + (d.functionName ? " " + d.functionName : "") + (d.message ? " " + d.message : "");
         sum.set(k, (sum.get(k) ?? 0) + e.dur / 1000);
       }
-      console.log(`  task at ${((t.ts - nav) / 1000).toFixed(0)} ms, ${(t.dur / 1000).toFixed(0)} ms: ` + [...sum].sort((a, b) => b[1] - a[1]).slice(0, 16).map(([k, v]) => `${k} ${v.toFixed(0)}`).join("; "));
+      return [...sum].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${k} ${v.toFixed(0)}`).join("; ");
+    };
+    for (const t of tasks) console.log(`  task at ${((t.ts - nav) / 1000).toFixed(0)} ms, ${(t.dur / 1000).toFixed(0)} ms: ` + inside(t, 16));
+    if (handover) {
+      // sigma's window: from its start until 250 ms after its first frame is on screen; its longest tasks, whatever their length.
+      const at = (name: string) => page.evaluate((n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN, name);
+      const from = await at("map:renderer-start"), to = (await at("map:webgl-drawn")) + 250;
+      const window = top.filter((e) => e.ts - nav >= from * 1000 && e.ts - nav <= to * 1000).sort((a, b) => b.dur - a.dur);
+      console.log(`  sigma's window (renderer-start ${from.toFixed(0)} → webgl-drawn + 250 ms ${to.toFixed(0)}): ${window.filter((e) => e.dur > 50_000).length} tasks over 50 ms; the longest:`);
+      for (const t of window.slice(0, 5)) console.log(`    at ${((t.ts - nav) / 1000).toFixed(0)} ms, ${(t.dur / 1000).toFixed(0)} ms: ` + inside(t, 6));
     }
     await context.close();
   }

@@ -2,9 +2,10 @@
 // plain 2D canvas"): sigma takes the graph in over several tasks and its layers come into the page only once the GPU has
 // finished its first frame (docs/performance.md, "The mind map, the hand-over to WebGL"). What a person sees after the
 // swap is sigma's own frame: every idea drawn where the first view drew it, the first view's canvas gone. Read from a
-// screenshot, decoded by the page itself (a WebGL canvas cannot be read back once shown).
-// Functions passed to page.evaluate run in the browser, where these exist.
-declare const document: any, Image: any, getComputedStyle: any;
+// screenshot, decoded by the page itself (a WebGL canvas cannot be read back once shown). sigma's WebGL set-up is made a
+// piece per task (docs/performance.md, "sigma's WebGL set-up, a piece per task"): read from the page's own WebGL calls.
+// Functions passed to page.evaluate and addInitScript run in the browser, where these exist.
+declare const document: any, Image: any, getComputedStyle: any, window: any, HTMLCanvasElement: any, WebGLRenderingContext: any, WebGL2RenderingContext: any;
 import { beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { describeBrowser, expectClean, webScope, type WebServer } from "./harness";
@@ -62,6 +63,63 @@ describeBrowser("mind map hand-over to WebGL", () => {
       const diff = Math.abs(c[0] - bg[0]) + Math.abs(c[1] - bg[1]) + Math.abs(c[2] - bg[2]);
       expect(diff, `idea ${ids[i]} at ${JSON.stringify(now[i])}: pixel ${c} against the stage's ${bg}`).toBeGreaterThan(30);
     });
+    expectClean(opened);
+  }, 90_000);
+
+  test("sigma's WebGL contexts are made one per run of script, and no program's link is waited for in the run that asked for it", async () => {
+    const { email } = await smallMapAccount(server, "g");
+    const opened = await web.open(server.base, "/");
+    const { page } = opened;
+    await signIn(page, email, "correct horse battery");
+    // Each WebGL context made, program linked and link status asked for, with the run of script it happened in: a run
+    // ends when the script returns to the event loop (its microtasks done), so calls in one synchronous stretch share one.
+    await page.addInitScript(() => {
+      const log: Array<{ kind: string; run: number }> = [];
+      let run = 0, open = false;
+      const note = (kind: string) => {
+        if (!open) {
+          run++;
+          open = true;
+          queueMicrotask(() => { open = false; });
+        }
+        log.push({ kind, run });
+      };
+      window.__glCalls = log;
+      const getContext = HTMLCanvasElement.prototype.getContext;
+      const made = new WeakSet();
+      HTMLCanvasElement.prototype.getContext = function (this: object, type: string, ...rest: unknown[]) {
+        const ctx = getContext.call(this, type, ...rest);
+        if (ctx && type.includes("webgl") && !made.has(this)) {
+          made.add(this);
+          note("context");
+        }
+        return ctx;
+      };
+      for (const C of [WebGLRenderingContext, WebGL2RenderingContext]) {
+        const link = C.prototype.linkProgram, param = C.prototype.getProgramParameter;
+        C.prototype.linkProgram = function (p: unknown) { note("link"); return link.call(this, p); };
+        C.prototype.getProgramParameter = function (this: { LINK_STATUS: number }, p: unknown, name: number) {
+          if (name === this.LINK_STATUS) note("link-status");
+          return param.call(this, p, name);
+        };
+      }
+    });
+    await page.goto(`${server.base}/map`);
+    await page.waitForFunction(() => document.querySelector(".map-canvas")?.idearepoMap?.layoutMs != null, null, { timeout: 20_000 });
+    const box = (await page.locator(".map-canvas").boundingBox())!;
+    await page.mouse.move(box.x + 4, box.y + 4);
+    await page.waitForFunction(() => document.querySelector(".map-canvas").idearepoMap.drawnBy() === "webgl", null, { timeout: 30_000 });
+    const calls: Array<{ kind: string; run: number }> = await page.evaluate(() => window.__glCalls);
+    const said = JSON.stringify(calls);
+
+    const contexts = calls.filter((c) => c.kind === "context");
+    expect(contexts.length, `sigma's three WebGL layers: ${said}`).toBe(3);
+    expect(new Set(contexts.map((c) => c.run)).size, `each context in a run of its own: ${said}`).toBe(3);
+    const links = calls.filter((c) => c.kind === "link"), checks = calls.filter((c) => c.kind === "link-status");
+    expect(links.length, `sigma's programs were linked: ${said}`).toBeGreaterThan(0);
+    expect(checks.length, `every link was checked: ${said}`).toBeGreaterThanOrEqual(links.length);
+    const linkRuns = new Set(links.map((c) => c.run));
+    expect(checks.filter((c) => linkRuns.has(c.run)), `no link status asked for in a run that linked: ${said}`).toEqual([]);
     expectClean(opened);
   }, 90_000);
 });

@@ -7,6 +7,7 @@ import { createEarlyInput } from "./early-input";
 import type { EdgeLod } from "./edges";
 import type { PreviewLayer } from "./preview";
 import { loadRenderer, makeSigma } from "./renderer";
+import { gpuDone } from "./sigma-gl";
 import { internals, processSteps, reduceSteps } from "./sigma-process";
 import type { SigmaEvents } from "./sigma-events";
 import { mounted, type MapState } from "./state";
@@ -98,7 +99,7 @@ export function createHandOver(s: MapState, o: HandOverOptions): HandOver {
     if (signal.aborted) return;
     try {
       performance.mark("map:renderer-start", { detail: { hurry } });
-      const r = await makeSigma(s, o.settings, step, (made) => {
+      const r = await makeSigma(s, o.settings, step, signal, (made) => {
         sigma.wire(made);
         sigma.showLayers();
         // Until its first frame is on screen the first view answers the pointer (early-input.ts), not sigma.
@@ -190,36 +191,4 @@ export function createHandOver(s: MapState, o: HandOverOptions): HandOver {
   }
 
   return { wake, soon, mount, changed: () => { if (mounting) stale = true; }, drawn: () => webglDrawn, kill: () => early.kill() };
-}
-
-/**
- * Resolves once the GPU has run every command given to these WebGL contexts so far: a WebGL2 fence in each, polled from
- * tasks of their own (the status is read without waiting for the GPU), at most MAX_GPU_WAIT_MS. On WebGL1 at once.
- */
-const MAX_GPU_WAIT_MS = 5_000;
-async function gpuDone(contexts: Array<WebGLRenderingContext | WebGL2RenderingContext>, signal: AbortSignal): Promise<void> {
-  const fences: Array<[WebGL2RenderingContext, WebGLSync]> = [];
-  for (const gl of contexts) {
-    if (typeof WebGL2RenderingContext === "undefined" || !(gl instanceof WebGL2RenderingContext)) continue;
-    const f = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
-    if (!f) continue;
-    gl.flush();
-    fences.push([gl, f]);
-  }
-  const end = performance.now() + MAX_GPU_WAIT_MS;
-  try {
-    while (fences.length && performance.now() < end) {
-      await new Promise((resolve) => setTimeout(resolve, 16));
-      if (signal.aborted) throw new Cancelled();
-      for (let i = fences.length - 1; i >= 0; i--) {
-        const [gl, f] = fences[i];
-        if (gl.getSyncParameter(f, gl.SYNC_STATUS) === gl.SIGNALED) {
-          gl.deleteSync(f);
-          fences.splice(i, 1);
-        }
-      }
-    }
-  } finally {
-    for (const [gl, f] of fences) gl.deleteSync(f);
-  }
 }

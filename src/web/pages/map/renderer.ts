@@ -5,6 +5,7 @@ import type Sigma from "sigma";
 import type { Settings } from "sigma/settings";
 import type { NodeDisplayData } from "sigma/types";
 import { labelSettings } from "./hover";
+import { finishLinks, issuingLinks, linksDone, loseCanvases, makeLayerCanvases, sigmaOnCanvases, type ProgramClass } from "./sigma-gl";
 import type { SigmaUtils } from "./sigma-process";
 import { hidden, highlighted, type EdgeLook, type MapState } from "./state";
 import type { EdgeAttrs, NodeAttrs } from "./types";
@@ -22,6 +23,8 @@ export interface Renderer {
   programs: { node: Settings<NodeAttrs, EdgeAttrs>["nodeProgramClasses"]; edge: Settings<NodeAttrs, EdgeAttrs>["edgeProgramClasses"] };
   /** sigma's own helpers, for its first intake of the graph in slices (sigma-process.ts). */
   utils: SigmaUtils;
+  /** sigma's Program base class, whose shader compiles are given to the GPU process without waiting (sigma-gl.ts). */
+  Program: ProgramClass;
 }
 
 let graphLib: Promise<typeof Graph> | null = null;
@@ -45,7 +48,8 @@ export function loadRenderer(): Promise<Renderer> {
     await yieldToMain();
     const { DEFAULT_NODE_PROGRAM_CLASSES, DEFAULT_EDGE_PROGRAM_CLASSES } = await import("sigma/settings");
     const utils = (await import("sigma/utils")) as unknown as SigmaUtils;
-    return { Graph, Sigma, programs: { node: DEFAULT_NODE_PROGRAM_CLASSES, edge: DEFAULT_EDGE_PROGRAM_CLASSES } as unknown as Renderer["programs"], utils };
+    const { Program } = await import("sigma/rendering");
+    return { Graph, Sigma, programs: { node: DEFAULT_NODE_PROGRAM_CLASSES, edge: DEFAULT_EDGE_PROGRAM_CLASSES } as unknown as Renderer["programs"], utils, Program };
   })();
   libs.catch(() => { libs = null; });
   return libs;
@@ -104,24 +108,33 @@ const pending = <T extends object>(classes: T): T =>
   Object.fromEntries(Object.keys(classes).map((k) => [k, PendingProgram])) as unknown as T;
 
 /**
- * Makes sigma on an empty graph in `container` (its contexts in one task), calls `made` (to wire its events), then swaps
- * in each real program in a task of its own, awaiting `step` before each. Throws what `step` throws (the renderer is
- * killed then).
+ * Makes sigma on an empty graph in `container`: its WebGL contexts one per task (sigma-gl.ts), then sigma itself, which
+ * takes them up; calls `made` (to wire its events), then swaps in each real program class in tasks of its own: its
+ * shaders given to the GPU process, waited for from tasks, then each program checked. Awaits `step` before each piece. Throws what `step`
+ * throws, or Cancelled once `signal` is aborted (the renderer is killed then).
  */
 export async function makeSigma(
   s: MapState,
   settings: Partial<Settings<NodeAttrs, EdgeAttrs>>,
   step: () => Promise<void>,
+  signal: AbortSignal,
   made: (r: Sigma<NodeAttrs, EdgeAttrs>) => void,
 ): Promise<Sigma<NodeAttrs, EdgeAttrs>> {
-  const { Graph: G, Sigma, programs } = await loadRenderer();
-  await step();
-  const r = new Sigma<NodeAttrs, EdgeAttrs>(new G<NodeAttrs, EdgeAttrs>({ multi: true, type: "directed" }), s.container, {
-    ...settings,
-    ...labelSettings<NodeAttrs, EdgeAttrs>(s.colours),
-    nodeProgramClasses: pending(programs.node),
-    edgeProgramClasses: pending(programs.edge),
-  });
+  const { Graph: G, Sigma, programs, Program } = await loadRenderer();
+  const canvases = await makeLayerCanvases(s.container, step);
+  let r: Sigma<NodeAttrs, EdgeAttrs>;
+  try {
+    await step();
+    const OnCanvases = sigmaOnCanvases(Sigma, canvases);
+    r = new OnCanvases<NodeAttrs, EdgeAttrs>(new G<NodeAttrs, EdgeAttrs>({ multi: true, type: "directed" }), s.container, {
+      ...settings,
+      ...labelSettings<NodeAttrs, EdgeAttrs>(s.colours),
+      nodeProgramClasses: pending(programs.node),
+      edgeProgramClasses: pending(programs.edge),
+    });
+  } finally {
+    loseCanvases(canvases); // those sigma did not take up (all of them if it was not made)
+  }
   performance.mark("map:contexts");
   made(r);
   // Each swap schedules a render of the (still empty) graph; without a GPU every frame that touches a WebGL canvas
@@ -132,16 +145,23 @@ export async function makeSigma(
     if (x.renderFrame !== null) cancelAnimationFrame(x.renderFrame);
     x.renderFrame = null;
   };
+  const swap = async (change: () => void) => {
+    await step();
+    const links = issuingLinks(Program, change);
+    unschedule();
+    await linksDone(links, signal);
+    // Checked a program per task: a check still waits if the GPU process has not finished that program's compile.
+    for (const link of links) {
+      await step();
+      finishLinks([link]);
+    }
+  };
   try {
     for (const type of Object.keys(programs.node)) {
-      await step();
-      r.setSetting("nodeProgramClasses", { ...r.getSetting("nodeProgramClasses"), [type]: programs.node[type] });
-      unschedule();
+      await swap(() => r.setSetting("nodeProgramClasses", { ...r.getSetting("nodeProgramClasses"), [type]: programs.node[type] }));
     }
     for (const type of Object.keys(programs.edge)) {
-      await step();
-      r.setSetting("edgeProgramClasses", { ...r.getSetting("edgeProgramClasses"), [type]: programs.edge[type] });
-      unschedule();
+      await swap(() => r.setSetting("edgeProgramClasses", { ...r.getSetting("edgeProgramClasses"), [type]: programs.edge[type] }));
     }
     await step();
   } catch (e) {
