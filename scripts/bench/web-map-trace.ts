@@ -68,7 +68,14 @@ try {
       const from = await at("map:renderer-start"), to = (await at("map:webgl-drawn")) + 250;
       const window = top.filter((e) => e.ts - nav >= from * 1000 && e.ts - nav <= to * 1000).sort((a, b) => b.dur - a.dur);
       console.log(`  sigma's window (renderer-start ${from.toFixed(0)} → webgl-drawn + 250 ms ${to.toFixed(0)}): ${window.filter((e) => e.dur > 50_000).length} tasks over 50 ms; the longest:`);
-      for (const t of window.slice(0, 5)) console.log(`    at ${((t.ts - nav) / 1000).toFixed(0)} ms, ${(t.dur / 1000).toFixed(0)} ms: ` + inside(t, 6));
+      // The mark each task came after says which step it is; its thread time beside its wall time says how much of it
+      // the thread spent running (the rest: descheduled on a loaded machine, or waiting on the GPU process).
+      const steps: Array<{ name: string; at: number; detail: unknown }> = await page.evaluate(() => performance.getEntriesByType("mark").filter((m: any) => m.name.startsWith("map:")).map((m: any) => ({ name: m.name, at: m.startTime, detail: m.detail })));
+      const after = (t: any) => {
+        const m = steps.filter((x) => x.at * 1000 <= t.ts - nav).pop();
+        return m ? `${m.name}${typeof m.detail === "string" ? ` ${m.detail}` : ""}` : "?";
+      };
+      for (const t of window.slice(0, 5)) console.log(`    at ${((t.ts - nav) / 1000).toFixed(0)} ms, ${(t.dur / 1000).toFixed(0)} ms (thread ${((t.tdur ?? 0) / 1000).toFixed(0)} ms), after ${after(t)}: ` + inside(t, 6));
     }
     await context.close();
   }

@@ -153,6 +153,10 @@ async function openMap(browser: Browser, server: WebBenchServer, typeWhileArrang
   // The slow keys with when they were pressed, to set beside the marks above (which task they waited for).
   const slow = keys.filter(([, l]) => l > 50).map(([t, l]) => `${t.toFixed(0)}: ${l.toFixed(0)} ms`);
   if (slow.length) console.error(`  keys over 50 ms (pressed at: latency): ${slow.join(", ")}`);
+  // sigma's window: from its start until 250 ms after its first frame is on screen (its set-up, intake and swap).
+  const rendererAt = await page.evaluate(() => performance.getEntriesByName("map:renderer-start")[0]?.startTime ?? Infinity);
+  const inSigma = keys.filter(([t]) => t >= rendererAt && t <= webglAt + 250).map(([, l]) => l);
+  if (typeWhileArranging) console.error(`  sigma's window (renderer-start → webgl-drawn + 250 ms): ${inSigma.length} keys, max ${fmtMs(Math.max(0, ...inSigma))}, over 50 ms: ${inSigma.filter((l) => l > 50).map((l) => l.toFixed(0)).join(", ") || "none"} (load ${loadavg()[0].toFixed(1)})`);
   return { page, close: () => context.close(), layoutMs: out.layoutMs, navToSettled: out.at, nodes: out.nodes, placed: out.placed, latency, handover };
 }
 
