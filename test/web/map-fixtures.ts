@@ -34,9 +34,10 @@ export interface OpenedMap extends Opened {
 /**
  * Opens /map signed in as `email` and waits for the first view (layout settled). `holdSigma`: sigma's chunk is held on
  * the network until `release()` (as a slow connection would), so "before sigma" is a state the test controls; it needs
- * the service worker blocked, so page.route() sees the request. `touch`: the page has a touch screen.
+ * the service worker blocked, so page.route() sees the request. `touch`: the page has a touch screen. `init`: a script
+ * run in the map's page before its own.
  */
-export async function openMap(web: ReturnType<typeof webScope>, server: WebServer, email: string, opts: { holdSigma?: boolean; touch?: boolean } = {}): Promise<OpenedMap> {
+export async function openMap(web: ReturnType<typeof webScope>, server: WebServer, email: string, opts: { holdSigma?: boolean; touch?: boolean; init?: () => void } = {}): Promise<OpenedMap> {
   const opened = await web.open(server.base, "/", opts.holdSigma ? { serviceWorkers: "block", hasTouch: opts.touch } : { hasTouch: opts.touch });
   await signIn(opened.page, email, "correct horse battery");
   let release: () => void = () => {};
@@ -49,6 +50,7 @@ export async function openMap(web: ReturnType<typeof webScope>, server: WebServe
       await route.continue();
     });
   }
+  if (opts.init) await opened.page.addInitScript(opts.init);
   await opened.page.goto(`${server.base}/map`);
   await opened.page.getByRole("heading", { level: 1, name: "Mind map" }).waitFor();
   await opened.page.waitForFunction(() => document.querySelector(".map-canvas")?.idearepoMap?.layoutMs != null, null, { timeout: 20_000 });

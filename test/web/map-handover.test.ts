@@ -68,12 +68,9 @@ describeBrowser("mind map hand-over to WebGL", () => {
 
   test("sigma's WebGL contexts are made one per run of script, and no program's link is waited for in the run that asked for it", async () => {
     const { email } = await smallMapAccount(server, "g");
-    const opened = await web.open(server.base, "/");
-    const { page } = opened;
-    await signIn(page, email, "correct horse battery");
     // Each WebGL context made, program linked and link status asked for, with the run of script it happened in: a run
     // ends when the script returns to the event loop (its microtasks done), so calls in one synchronous stretch share one.
-    await page.addInitScript(() => {
+    const opened = await openMap(web, server, email, { init: () => {
       const log: Array<{ kind: string; run: number }> = [];
       let run = 0, open = false;
       const note = (kind: string) => {
@@ -103,9 +100,8 @@ describeBrowser("mind map hand-over to WebGL", () => {
           return param.call(this, p, name);
         };
       }
-    });
-    await page.goto(`${server.base}/map`);
-    await page.waitForFunction(() => document.querySelector(".map-canvas")?.idearepoMap?.layoutMs != null, null, { timeout: 20_000 });
+    } });
+    const { page } = opened;
     const box = (await page.locator(".map-canvas").boundingBox())!;
     await page.mouse.move(box.x + 4, box.y + 4);
     await page.waitForFunction(() => document.querySelector(".map-canvas").idearepoMap.drawnBy() === "webgl", null, { timeout: 30_000 });
