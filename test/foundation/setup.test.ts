@@ -89,7 +89,7 @@ describe("GET /user/shortcuts", () => {
   test("this instance's own capture page, from the configured public address when there is one", async () => {
     const t = makeApp({ config: { public_base_url: "https://ideas.example.com/" } });
     const u = await makeUser(t);
-    expect((await call(t, "GET", "/user/shortcuts", { key: u.key })).body).toEqual({ quick_capture_url: "https://ideas.example.com/capture", capture_email: null });
+    expect((await call(t, "GET", "/user/shortcuts", { key: u.key })).body).toEqual({ quick_capture_url: "https://ideas.example.com/capture", capture_email: null, capture_email_can_authenticate: false, capture_email_can_reply: false });
     t.close();
   });
 });

@@ -116,7 +116,7 @@ describe("shortcuts and support link", () => {
     const ra = await call(t, "GET", "/user/shortcuts", { key: a.key });
     const rb = await call(t, "GET", "/user/shortcuts", { key: b.key });
     // No public address configured: the address the request came to (in-process requests use http://localhost).
-    expect(ra.body).toEqual({ quick_capture_url: "http://localhost/capture", capture_email: null }); // no mailbox configured: capture by e-mail is off
+    expect(ra.body).toEqual({ quick_capture_url: "http://localhost/capture", capture_email: null, capture_email_can_authenticate: false, capture_email_can_reply: false }); // no mailbox configured: capture by e-mail is off
     expect(rb.body).toEqual(ra.body);
   });
 

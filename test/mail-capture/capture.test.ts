@@ -48,7 +48,7 @@ describe.skipIf(!run)("the personal address", () => {
     const off = makeApp();
     try {
       const v = await makeUser(off);
-      expect((await call(off, "GET", "/user/shortcuts", { key: v.key })).body).toEqual({ quick_capture_url: "http://localhost/capture", capture_email: null });
+      expect((await call(off, "GET", "/user/shortcuts", { key: v.key })).body).toEqual({ quick_capture_url: "http://localhost/capture", capture_email: null, capture_email_can_authenticate: false, capture_email_can_reply: false });
       expect((await call(off, "POST", "/user/capture-email/regenerate", { key: v.key })).body).toEqual({ capture_email: null });
       expect((await call(off, "GET", "/health")).body.mail_capture).toEqual({ state: "off" });
     } finally {

@@ -11,6 +11,7 @@ import { parseCapture, type ParsedCapture } from "./parse";
 import { createMailCaptureRepo } from "./repo";
 import { MAX_LINKS_PER_MESSAGE, MAX_MESSAGE_BYTES, parseCaptureSettings } from "./model";
 import { senderRefusal } from "./senders";
+import { smtpUnavailableReason } from "../../mail/transport";
 
 /** What became of one message; the reader moves it (done or Unmatched) or leaves it for the next pass. */
 export type FileOutcome =
@@ -44,6 +45,19 @@ export function createMailCaptureService(deps: Deps) {
         token = repo.tokenFor(userId)!;
       }
       return captureAddress(box, token);
+    },
+
+    /**
+     * What this instance can do for the account's capture options (read-only, beside the address in GET
+     * /user/shortcuts): authenticate senders (a trusted mail server is configured, so email_capture_authenticated_only
+     * can file anything) and send replies (SMTP is configured). Both false while capture by e-mail is off.
+     */
+    abilities(): { capture_email_can_authenticate: boolean; capture_email_can_reply: boolean } {
+      const on = mailbox() !== null;
+      return {
+        capture_email_can_authenticate: on && deps.config.imap.trusted_authserv_ids.length > 0,
+        capture_email_can_reply: on && smtpUnavailableReason(deps.config) === null,
+      };
     },
 
     /** A new address; the old one files nothing from this moment (mail to it goes to Unmatched). */

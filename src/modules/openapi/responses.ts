@@ -169,7 +169,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   "DELETE /user/byok/:provider": obj({ success: { const: true }, provider: PROVIDER }),
   "POST /user/byok/:provider/test": obj({ ok: bool, error: str }, ["ok"]),
   "GET /user/byok/status": obj({ active_provider: nullable(PROVIDER), has_provider_a_key: bool, has_provider_b_key: bool, has_provider_c_key: bool }),
-  "GET /user/shortcuts": obj({ quick_capture_url: str, capture_email: nullable(str) }),
+  "GET /user/shortcuts": obj({ quick_capture_url: str, capture_email: nullable(str), capture_email_can_authenticate: bool, capture_email_can_reply: bool }),
   "POST /user/capture-email/regenerate": obj({ capture_email: nullable(str) }),
   "GET /user/support-link": obj({ url: str }),
   "POST /user/test-digest": obj({ success: { const: true }, content: str }),

@@ -75,7 +75,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   "POST /review/:ideaId/keep": { summary: "Keep a stale idea (resets its staleness)" },
 
   "GET /user/me": { summary: "The calling account" },
-  "PATCH /user/me": { summary: "Update display name, avatar or settings" },
+  "PATCH /user/me": { summary: "Update display name, avatar or settings", description: "settings_json: out-of-range values of the spec's keys are dropped silently. The capture-by-e-mail keys (additions, docs/email.md) are checked instead, because a bad allow-list would read as none: `email_capture_reply` and `email_capture_authenticated_only` must be true or false, `email_capture_senders` a list of up to 100 addresses (`name@example.com`) or domains (`@example.com`); otherwise 400 `{error:{settings_json:[<sentence naming the key>]}}`. A value equal to the one stored (or null) is accepted as it is." },
   "DELETE /user": {
     summary: "Delete your own account and everything it owns",
     description: "An addition to the spec. Body `{password}` (the account's password, re-entered), or `{email}` for an account that has no password. Removes the account, its ideas, tags, relations, keys, tokens, sessions and settings for good, and clears the session cookie. 400 with the password (or email) field error when it is missing; 403 `Password is incorrect`; 409 while a paid subscription runs or for the instance's only operator. Not for MCP tokens (account:admin).",
@@ -89,7 +89,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   "DELETE /user/byok/:provider": { summary: "Remove an AI provider key" },
   "POST /user/byok/:provider/test": { summary: "Test the stored provider key (Pro)", description: "Always 200; check ok." },
   "GET /user/byok/status": { summary: "Which provider keys are stored and which is active" },
-  "GET /user/shortcuts": { summary: "Quick-capture shortcut URL and the personal capture e-mail address", description: "capture_email (an addition to the spec): the account's own address for capture by e-mail (`ideas+<token>@…`, made on first ask), null when the instance does not read a mailbox. Treat it as a credential: whoever knows it can file ideas into the account." },
+  "GET /user/shortcuts": { summary: "Quick-capture shortcut URL and the personal capture e-mail address", description: "capture_email (an addition to the spec): the account's own address for capture by e-mail (`ideas+<token>@…`, made on first ask), null when the instance does not read a mailbox. Treat it as a credential: whoever knows it can file ideas into the account. capture_email_can_authenticate (an addition): this instance trusts a receiving mail server's Authentication-Results (`imap.trusted_authserv_ids`), so senders can be authenticated; without it an account with `email_capture_authenticated_only` files nothing. capture_email_can_reply (an addition): SMTP is configured, so `email_capture_reply` can send. Both false while capture by e-mail is off." },
   "POST /user/capture-email/regenerate": { summary: "A new capture e-mail address", description: "Addition to the spec. Replaces the account's capture address with a new random one; mail to the old address is no longer filed from this moment. `{capture_email}`, null when capture by e-mail is off." },
   "GET /user/support-link": { summary: "Single-use sign-in URL for the support site", errors: { 502: "The support service is unreachable" } },
   "POST /user/test-digest": { summary: "Send the weekly digest to yourself now" },

@@ -5,7 +5,8 @@ import { isTrialing, effectivePlan } from "../../auth/plans";
 import { addDays, fromStamp, toStamp } from "../../lib/time";
 import { createUsersRepo, type HistoryRow, type UserRow } from "./repo";
 import { EMAIL_RE, type UpdateMeBody } from "./model";
-import { sanitizeSettings } from "../../contract";
+import { sanitizeSettings, settingsRecord } from "../../contract";
+import { captureSettingsProblem } from "../mail-capture/model";
 import { createApiKeysService } from "../api-keys/service";
 import { createSessionsRepo } from "../../auth/sessions-repo";
 import { codePoints } from "../../contract";
@@ -118,7 +119,10 @@ export function createUsersService(deps: Deps) {
         if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
           throw fieldError("settings_json", "settings_json must be a JSON object string");
         }
-        // Out-of-range values are discarded silently (the default applies); unknown keys are the client's business.
+        // Capture by e-mail's keys (an addition, docs/email.md) are refused with a reason: a bad allow-list would read as none.
+        const problem = captureSettingsProblem(parsed as Record<string, unknown>, settingsRecord(row.settings_json));
+        if (problem !== null) throw fieldError("settings_json", problem);
+        // Out-of-range values of the spec's keys are discarded silently (the default applies); other keys are the client's business.
         fields.settings_json = JSON.stringify(sanitizeSettings(parsed as Record<string, unknown>));
       }
       if (Object.keys(fields).length > 0) {
