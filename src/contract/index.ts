@@ -6,4 +6,5 @@ export * from "./vocabularies";
 export * from "./limits";
 export * from "./text";
 export * from "./settings";
+export * from "./capture-settings";
 export type * from "./shapes";

@@ -34,8 +34,17 @@ export const deleteProviderKey = (provider: Provider) => del<{ success: true; pr
 /** Always 200: check `ok`. */
 export const testProviderKey = (provider: Provider) => post<{ ok: boolean; error?: string }>(`/user/byok/${provider}/test`);
 
-/** capture_email: the account's own address for capture by e-mail; null when the instance reads no mailbox. */
-export const getShortcuts = () => get<{ quick_capture_url: string; capture_email: string | null }>("/user/shortcuts");
+/** GET /user/shortcuts, with its additions for capture by e-mail (docs/email.md). */
+export interface Shortcuts {
+  quick_capture_url: string;
+  /** The account's own address for capture by e-mail; null when the instance reads no mailbox. */
+  capture_email: string | null;
+  /** The instance trusts a mail server's verdict on senders, so "only authenticated senders" can file anything. */
+  capture_email_can_authenticate: boolean;
+  /** The instance can send mail, so replies to mailed-in messages can go out. */
+  capture_email_can_reply: boolean;
+}
+export const getShortcuts = () => get<Shortcuts>("/user/shortcuts");
 /** A new capture address; the old one stops filing at once. */
 export const regenerateCaptureEmail = () => post<{ capture_email: string | null }>("/user/capture-email/regenerate");
 export const sendTestDigest = () => post<{ success: true; content: string }>("/user/test-digest");

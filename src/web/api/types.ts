@@ -3,6 +3,7 @@
 import type { IdeaStatus, LinkType, RelationType } from "../../contract";
 
 export {
+  MAX_ALLOWED_SENDERS, parseCaptureSettings, settingsRecord, type CaptureSettings,
   IDEA_STATUSES as STATUSES, LIMITS, LINK_TYPES, PROVIDERS, RELATION_TYPES, USER_RELATION_TYPES, codePoints,
   type IdeaStatus as Status, type LinkType, type Provider, type RelationType,
 } from "../../contract";

@@ -1,12 +1,14 @@
-// Capture by e-mail in Settings → Quick capture: the account's own address (a credential) with Copy and Regenerate.
+// Capture by e-mail in Settings → Quick capture: the account's own address (a credential) with Copy and Regenerate,
+// then the account's options for mail sent to it (capture-options.tsx). With capture off, only a sentence saying so.
 import { useRef, useState } from "preact/hooks";
 import { regenerateCaptureEmail } from "../../api/account";
 import { ConfirmDialog } from "../../components/dialog";
 import { notify, notifyError } from "../../components/toast";
 import { describeError } from "../../errors";
+import { CaptureOptions, type CaptureAbilities } from "./capture-options";
 import { copyText } from "./copy";
 
-export function CaptureEmail({ address, onChange }: { address: string | null; onChange: (a: string | null) => void }) {
+export function CaptureEmail({ address, abilities, onChange }: { address: string | null; abilities: CaptureAbilities; onChange: (a: string | null) => void }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const ref = useRef<HTMLElement>(null);
@@ -28,6 +30,7 @@ export function CaptureEmail({ address, onChange }: { address: string | null; on
         <button type="button" class="btn small" disabled={busy} onClick={() => setConfirming(true)}>Regenerate</button>
       </div>
       <p class="muted small">Keep it private: anyone who knows it can add ideas to your account. If it leaks, regenerate it.</p>
+      <CaptureOptions {...abilities} />
       <ConfirmDialog
         open={confirming}
         title="Regenerate the capture address?"

@@ -46,7 +46,11 @@ export function QuickCaptureSection() {
             <code ref={bmRef} class="secret-value bookmarklet" aria-labelledby="qc-bm">{code}</code>
             <button type="button" class="btn small" onClick={() => copyText(code, "Bookmarklet", bmRef.current)}>Copy bookmarklet</button>
           </div>
-          <CaptureEmail address={email} onChange={setEmail} />
+          <CaptureEmail
+            address={email}
+            abilities={{ canAuthenticate: data?.capture_email_can_authenticate === true, canReply: data?.capture_email_can_reply === true }}
+            onChange={setEmail}
+          />
         </>
       )}
     </Section>
