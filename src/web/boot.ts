@@ -2,7 +2,7 @@
 // when nobody is signed in, whether the instance needs setup), then the data of the page the URL opens. A signed-in
 // browser's shell carries those answers inline (src/modules/web/boot-data.ts): then nothing is asked, and the first
 // render is already the signed-in page with its data.
-import { forgetAnswers, prefetch, seedAnswers } from "./api/client";
+import { apiUrl, forgetAnswers, prefetch, seedAnswers } from "./api/client";
 import { getSession, getSetupStatus, type SetupStatus } from "./api/session";
 import type { User } from "./api/types";
 import { listQuery, readFilters } from "./pages/ideas/filters";
@@ -31,7 +31,7 @@ export function whoIsHere(opts: { prefetch?: boolean } = {}): Promise<Who> {
   }, nobody);
 }
 
-interface InlineBoot { session: { user: User | null }; answers: Record<string, unknown> }
+interface InlineBoot { session: { user: User | null }; review_counts?: unknown; answers: Record<string, unknown> }
 
 /** The shell's inline boot data, read once and taken out of the page. */
 function readInline(): InlineBoot | null {
@@ -55,6 +55,8 @@ export function startBoot(): void {
   if (inline?.session.user) {
     inlineUser = inline.session.user;
     seedAnswers(inline.answers);
+    // The navigation badge's counts, taken by its first render (api/review.ts) as GET /review/counts's answer.
+    if (inline.review_counts) seedAnswers({ [apiUrl("/review/counts")]: inline.review_counts });
     first = Promise.resolve({ user: inline.session.user });
   } else {
     first = whoIsHere({ prefetch: true });

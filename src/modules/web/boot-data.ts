@@ -1,6 +1,7 @@
 // The boot data a signed-in browser's app shell carries inline (docs/web.md, "Cold load"): the answer of
-// GET /auth/session and, on /ideas without filters, of the list's first page, so the app renders the rows in its very
-// first render instead of asking for them after its script has run.
+// GET /auth/session, the review counts of the navigation's badge (GET /review/counts) and, on /ideas without filters,
+// the list's first page, so the app renders the rows and the badge in its very first render instead of asking for them
+// after its script has run.
 //
 // Only for the session cookie (a browser navigation). The answers are built by the same services as the API routes,
 // so they are the same bytes the app would have fetched. The shell that carries them is per person: it goes out with
@@ -9,6 +10,7 @@ import type { Deps } from "../../deps";
 import { authenticate, type AuthKit } from "../../auth/plugin";
 import { createUsersService } from "../users/service";
 import { createIdeasService } from "../ideas/service";
+import { createReviewService } from "../review/service";
 import { IDEAS_FIRST_PAGE } from "../../web/route-table";
 
 /** What the shell's handler learns about a page request: whether a browser session is signed in, and its boot data. */
@@ -25,18 +27,23 @@ const scriptSafe = (json: string) => json.replace(/</g, "\\u003c");
 export function createBootData(deps: Deps, kit: AuthKit) {
   const users = createUsersService(deps);
   const ideas = createIdeasService(deps);
+  const review = createReviewService(deps);
   /** Null when no browser session is signed in (or its account can no longer read): the shell then carries nothing. */
   return (request: Request, url: URL): BootData | null => {
     if (kit.resolver.resolve(request.headers, deps.clock())?.via !== "session-cookie") return null;
     try {
       // The same check as GET /auth/session.
-      const userId = authenticate(deps, kit, request, { scope: "ideas:read" }).user.id;
+      const auth = authenticate(deps, kit, request, { scope: "ideas:read" });
+      const userId = auth.user.id;
       const session = JSON.stringify({ user: users.getMe(userId) });
+      // The badge in the shell's first render: fetched after it, its arrival widened the Review link and moved the rest
+      // of the navigation (a layout shift on every page of an account with something to review; docs/performance.md).
+      const counts = JSON.stringify(review.counts(userId, auth.plan));
       // The app's first GET of exactly this URL takes the answer (src/web/api/client.ts); any other page asks itself.
       const answers = url.pathname === "/ideas" && url.search === ""
         ? `{${JSON.stringify(IDEAS_FIRST_PAGE)}:${ideas.listJson(userId, { limit: "50", offset: "0" })}}`
         : "{}";
-      return { json: scriptSafe(`{"session":${session},"answers":${answers}}`) };
+      return { json: scriptSafe(`{"session":${session},"review_counts":${counts},"answers":${answers}}`) };
     } catch {
       return null; // the app asks GET /auth/session itself and shows what that answers
     }

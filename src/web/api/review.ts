@@ -1,5 +1,5 @@
 // The review queue: GET /review and "keep"; connections kept in this browser; the total shared with the navigation badge.
-import { get, post } from "./client";
+import { get, post, takeAnswer } from "./client";
 import type { Detection, RelationType, Status } from "./types";
 
 export interface StaleItem { id: number; number: number; title: string; body: string; status: Status; source: string; updated_at: string; days_stale: number }
@@ -83,11 +83,24 @@ export async function getReview(signal?: AbortSignal): Promise<ReviewQueue> {
 /** The queue's counts only (GET /review/counts, an addition: docs/ideas.md), published for the nav badge. */
 export interface ReviewCounts { counts: ReviewQueue["counts"]; connection_ids: number[]; stale_threshold_days: number }
 export async function getReviewTotal(signal?: AbortSignal): Promise<number> {
-  const c = await get<ReviewCounts>("/review/counts", { signal });
-  const kept = keptConnections();
-  const total = c.counts.total - c.connection_ids.filter((id) => kept.has(id)).length;
+  const total = totalOf(await get<ReviewCounts>("/review/counts", { signal }));
   publishReviewTotal(total);
   return total;
+}
+
+/** The total the badge shows: the connections kept in this browser counted out. */
+function totalOf(c: ReviewCounts): number {
+  const kept = keptConnections();
+  return c.counts.total - c.connection_ids.filter((id) => kept.has(id)).length;
+}
+
+/**
+ * The badge's total from the counts the signed-in shell carried inline (src/web/boot.ts), once, for the navigation's
+ * first render; null when it carried none (then the badge asks GET /review/counts).
+ */
+export function takeInlineReviewTotal(): number | null {
+  const c = takeAnswer<ReviewCounts>("/review/counts");
+  return c ? totalOf(c) : null;
 }
 
 export const keepIdea = (ideaId: number) => post<{ success: true }>(`/review/${ideaId}/keep`);

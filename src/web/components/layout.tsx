@@ -7,7 +7,7 @@ import { addShortcut } from "../lib/keys";
 import { setTheme, storedTheme, type Theme } from "../lib/theme";
 import { NAV } from "../routes";
 import { setOutboxUser, useOutbox } from "../api/outbox";
-import { getReviewTotal, onReviewTotal } from "../api/review";
+import { getReviewTotal, onReviewTotal, takeInlineReviewTotal } from "../api/review";
 import { Toasts } from "./toast";
 import { CommandPalette } from "./command-palette";
 import { ShortcutsHelp } from "./shortcuts-help";
@@ -107,11 +107,21 @@ export function Layout({ children }: { children: ComponentChildren }) {
   );
 }
 
-/** The review queue's total for the nav badge: re-read on each navigation (the review page publishes its own). */
+/**
+ * The review queue's total for the nav badge: re-read on each navigation (the review page publishes its own). A cold
+ * load's first render has it already, from the shell's inline counts: the badge coming in later widened the Review
+ * link and moved the links after it (at phone width one onto the next row), a layout shift on every page.
+ */
 function useReviewTotal(path: string): number | null {
-  const [total, setTotal] = useState<number | null>(null);
+  const [total, setTotal] = useState<number | null>(takeInlineReviewTotal);
+  /** The first page's count came with the shell: not asked again for that page. */
+  const fromShell = useRef(total !== null);
   useEffect(() => onReviewTotal(setTotal), []);
   useEffect(() => {
+    if (fromShell.current) {
+      fromShell.current = false;
+      return;
+    }
     if (path === "/review") return; // the page fetches the queue itself and publishes the total
     const ctl = new AbortController();
     // After the page's own requests: the queue is the heaviest read of the API at 10,000 ideas, and the server
