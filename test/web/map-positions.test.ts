@@ -4,7 +4,7 @@
 // at the default zoom and zoomed into a region of a bigger map, where every idea on screen is labelled unless another
 // label is in the way.
 // Functions passed to page.evaluate run in the browser, where these exist.
-declare const document: any;
+declare const document: any, MutationObserver: any;
 import { beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { api } from "../ops/harness";
@@ -102,6 +102,38 @@ describeBrowser("mind map positions", () => {
     near(after, three.positions);
     expectClean(second);
   }, 120_000);
+
+  test("a remembered map opens as it was left: its status never says arranging, Arrange again is never disabled", async () => {
+    const email = `r${Math.random().toString(36).slice(2, 9)}@example.com`;
+    const key = createAccount(server, email, "correct horse battery", "pro");
+    const ids: number[] = [];
+    for (const t of ["Rain barrel", "Compost bins", "Pollinator strip"]) ids.push(await seed(key, t));
+    for (const [s, t] of [[0, 1], [1, 2]]) {
+      expect((await api(server.base, key, "POST", "/map/relations", { source_idea_id: ids[s], target_idea_id: ids[t], relation_type: "related" })).status).toBe(201);
+    }
+    const first = await openDevice(email);
+    expect((await openMap(first.page)).placed).toBe(ids.length);
+    await waitSaved(key, ids.length);
+    expectClean(first);
+
+    // Another device, watched from its first byte: every text the map's status shows, and the button's every state.
+    const second = await openDevice(email);
+    await second.context.addInitScript(() => {
+      const w = globalThis as unknown as { seen: string[] };
+      w.seen = [];
+      new MutationObserver(() => {
+        const status = document.querySelector(".map-stats")?.textContent;
+        const button = [...document.querySelectorAll("button")].find((b: any) => b.textContent === "Arrange again") as any;
+        const now = `${status ?? "-"} | ${button ? (button.disabled ? "disabled" : "enabled") : "-"}`;
+        if (w.seen.at(-1) !== now) w.seen.push(now);
+      }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    expect((await openMap(second.page)).placed).toBe(0);
+    const seen = (await second.page.evaluate(() => (globalThis as unknown as { seen: string[] }).seen)) as string[];
+    expect(seen.filter((s) => s.includes("ideas ·")).length, seen.join("\n")).toBeGreaterThan(0);
+    expect(seen.filter((s) => s.includes("ideas ·") && (s.includes("arranging") || s.endsWith("| disabled"))), seen.join("\n")).toEqual([]);
+    expectClean(second);
+  }, 90_000);
 
   test("labels never overlap at the default zoom, and the most connected ideas are labelled", async () => {
     const email = `l${Math.random().toString(36).slice(2, 9)}@example.com`;

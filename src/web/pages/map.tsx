@@ -104,7 +104,10 @@ export function MapPage(_props: { params: Record<string, string> }) {
     const el = canvasRef.current;
     let view: MapView | null = null;
     const made = new AbortController();
-    setArranging(true);
+    // A map whose every idea has a remembered position opens as it was left, in the view's first draw: nothing to
+    // arrange, so no "arranging…" and no Arrange again disabled for a moment (each a render of the whole page while
+    // the map loads: docs/performance.md).
+    if (!data.nodes.every((n) => data.saved.has(n.id))) setArranging(true);
     // No WebGL (or the renderer failed): the list still reaches every idea.
     const cannotDraw = () => {
       setNoWebgl(true);
