@@ -1,25 +1,11 @@
 // Keyboard only, in a real browser: after an action the focus stays where the person was (a control disabled while
 // its request runs gets it back, an inline form closed returns it to the button that opened it), and a section that
 // cannot load says so instead of looking empty.
-// Functions passed to page.evaluate run in the browser, where these exist.
-declare const document: any;
 import { beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { api } from "../ops/harness";
 import { allowConsole, describeBrowser, expectClean, openSignedIn, webScope, type WebServer } from "./harness";
-
-/** The focused element's name as the tests name controls (aria-label, label or text); `expected` is passed through. */
-function focusedName(expected?: string): string | boolean {
-  const el = document.activeElement;
-  const name = !el || el === document.body ? "(nothing: the page body)" : (el.getAttribute("aria-label") || el.labels?.[0]?.textContent || el.textContent || "").trim();
-  return expected === undefined ? name : name === expected;
-}
-/** Waits (generously: the machine is loaded) for the focus to be on the control named `name`; fails naming where it is. */
-async function expectFocusOn(page: Page, name: string): Promise<void> {
-  // A function, not a string: the page's CSP forbids eval, which a string predicate needs.
-  await page.waitForFunction(focusedName, name, { timeout: 10_000 }).catch(() => {});
-  expect(await page.evaluate(focusedName, undefined)).toBe(name);
-}
+import { expectFocusOn, focusedName } from "./focus-helpers";
 
 describeBrowser("focus after actions", () => {
   const web = webScope("idearepo-web-focus-");

@@ -1,7 +1,7 @@
 // Modal dialogs on the native <dialog> element: focus is trapped and Escape closes, as the browser does it.
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
-import { focusedOrWaiting, focusIsLost } from "../lib/keep-focus";
+import { focusedOrWaiting, focusIsLost, returnFocusWhenEnabled } from "../lib/keep-focus";
 
 /**
  * A native <dialog> kept in step with `open`: shown modal when it turns true (then `onOpen`), closed when it turns
@@ -10,7 +10,8 @@ import { focusedOrWaiting, focusIsLost } from "../lib/keep-focus";
  * cancel that new question. So only a close this hook did not make is the person's and calls `onClose`.
  * `closeNow` closes at once, before the next render (a key pressed right after lands on the page).
  * The browser returns the focus to where it was when the dialog opened; when that was nowhere (the button that opened
- * it was disabled while its request ran, e.g. "Create API key"), the dialog returns it to that button itself.
+ * it was disabled while its request ran, e.g. "Create API key"), the dialog returns it to that button itself, and when
+ * that button is disabled still (busy with what the dialog asked for), once it is enabled again.
  */
 export function useModalDialog(open: boolean, onClose: () => void, onOpen?: () => void) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -34,7 +35,11 @@ export function useModalDialog(open: boolean, onClose: () => void, onOpen?: () =
   const dialogProps = {
     ref,
     onClose: () => {
-      if (focusIsLost() && opener.current?.isConnected) opener.current.focus();
+      if (focusIsLost() && opener.current?.isConnected) {
+        opener.current.focus();
+        // Still busy with what the dialog asked for (Archive…): it gets the focus once it is enabled again.
+        returnFocusWhenEnabled(opener.current);
+      }
       if (ownCloses.current > 0) ownCloses.current--;
       else onClose();
     },

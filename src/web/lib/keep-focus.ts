@@ -1,9 +1,13 @@
-// Gives the focus back to a control that lost it by being disabled while its request ran (a submit button, the
-// status select): Chromium moves the focus of a disabled element to <body>, and a keyboard user would have to start
-// again from the top of the page. Installed once, so every `disabled={busy}` in the app keeps the focus. Also the
-// one hook that returns the focus to the button of an inline form once the form closes.
+// Keeps the keyboard focus where the person is, installed once for the whole app. Two ways it gets lost in Chromium:
+// a control disabled while its request runs (a submit button, the status select) moves the focus to <body>, and so
+// does an element removed while it holds the focus (a revoked key's row, a bulk bar once nothing is selected, the
+// actions of an idea just archived). A keyboard user would have to start again from the top of the page each time.
+// The first gets the focus back once the control is enabled again; the second gives it to the nearest sensible place
+// (focus-rescue.ts) unless the page placed it itself first. Also the one hook that returns the focus to the button of
+// an inline form once the form closes.
 import type { RefObject } from "preact";
 import { useEffect, useRef } from "preact/hooks";
+import { placeAfterRemoval, removalSpot, type RemovalSpot } from "./focus-rescue";
 
 /** The control disabled while focused, until it is enabled again or the person moves the focus or clicks elsewhere. */
 let waiting: HTMLElement | null = null;
@@ -14,15 +18,43 @@ export const focusIsLost = () => !document.activeElement || document.activeEleme
 /** Where the focus is, or the control that lost it by being disabled (a dialog opened by a busy button returns there). */
 export const focusedOrWaiting = (): HTMLElement | null => (focusIsLost() ? waiting : (document.activeElement as HTMLElement));
 
+/**
+ * A control that could not take the focus back because it is disabled (a dialog's opener still busy with the request
+ * the dialog started): it gets the focus when it is enabled again, unless the person moves on first.
+ */
+export function returnFocusWhenEnabled(el: HTMLElement): void {
+  if (focusIsLost() && el.isConnected && isDisabled(el)) waiting = el;
+}
+
 export function installFocusKeeper(): void {
   let last: HTMLElement | null = null;
   document.addEventListener("focusin", (e) => {
     last = e.target as HTMLElement;
     waiting = null; // the focus is somewhere again: nothing to give back
   });
-  document.addEventListener("pointerdown", () => void (waiting = null), true);
+  // A click elsewhere is the person's own move: nothing to give back or to rescue.
+  document.addEventListener("pointerdown", () => void (waiting = last = null), true);
+  /**
+   * Runs after the page's own handlers have had their turn: their focus calls in the same task or its microtasks, and
+   * Preact's effects (useReturnFocus, a dialog's close), which run after the next frame (or 100 ms without frames).
+   */
+  const rescue = (spot: RemovalSpot) => {
+    let started = false;
+    const start = () => {
+      if (started) return;
+      started = true;
+      setTimeout(() => {
+        // A modal dialog is open (its own close returns the focus), or the page or the person placed the focus already.
+        if (!focusIsLost() || waiting?.isConnected || document.querySelector("dialog[open]")) return;
+        placeAfterRemoval(spot)?.focus();
+      }, 0);
+    };
+    requestAnimationFrame(start);
+    setTimeout(start, 120);
+  };
   new MutationObserver((records) => {
     for (const r of records) {
+      if (r.type !== "attributes") continue;
       const el = r.target as HTMLElement;
       if (el === last && isDisabled(el) && (document.activeElement === el || focusIsLost())) waiting = el;
       else if (el === waiting && !isDisabled(el)) {
@@ -30,7 +62,16 @@ export function installFocusKeeper(): void {
         if (el.isConnected && focusIsLost()) el.focus();
       }
     }
-  }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["disabled"] });
+    // What held the focus (or waited for it) left the page with it: find where it was.
+    const holder = waiting ?? last;
+    if (holder && !holder.isConnected && focusIsLost()) {
+      const spot = removalSpot(records, holder);
+      if (spot) {
+        waiting = last = null;
+        rescue(spot);
+      }
+    }
+  }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled"] });
 }
 
 /**

@@ -74,7 +74,8 @@ export function IdeasPage(_props: { params: Record<string, string> }) {
       {list.phase === "ready" && list.ideas.length > 0 && (
         <>
           <ListHead sel={sel} shown={list.ideas.length} />
-          {sel.ideas.length > 0 && (
+          {/* Kept while a bulk change runs, so the control that started it keeps its place until the change is done. */}
+          {(sel.ideas.length > 0 || sel.busy) && (
             <BulkBar
               count={sel.ideas.length}
               pageCount={list.ideas.length}

@@ -36,7 +36,8 @@ export function EditForm(props: {
 
   useEffect(() => {
     titleRef.current?.focus();
-    if (start.parent_id) getIdea(start.parent_id).then((p) => setParent({ id: p.id, label: `#${p.number} ${p.title}` }), () => {});
+    // Names the parent once read; a parent removed or changed meanwhile stays as the person left it.
+    if (start.parent_id) getIdea(start.parent_id).then((p) => setParent((cur) => (cur?.id === p.id ? { id: p.id, label: `#${p.number} ${p.title}` } : cur)), () => {});
   }, []);
 
   const tagList = tags;

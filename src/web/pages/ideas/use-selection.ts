@@ -1,10 +1,12 @@
 // The ideas list's selection and what is done to it: rows chosen (kept to rows still listed, cleared with new
-// filters), bulk status and tag changes (50 ids a request, each idea's refusal reported), and archive.
-import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
+// filters), bulk status and tag changes (50 ids a request, each idea's refusal reported), and archive; where the focus
+// goes when a bulk change takes the selected rows, and the bar with them, off the list.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { archiveIdea, bulkUpdate } from "../../api/ideas";
 import { LIMITS, type Idea } from "../../api/types";
 import { notify, notifyError } from "../../components/toast";
 import { describeError } from "../../errors";
+import { focusedOrWaiting, focusIsLost } from "../../lib/keep-focus";
 import { plural } from "../../lib/plural";
 import type { BulkAction } from "./bulk-bar";
 import type { IdeaList } from "./use-idea-list";
@@ -54,6 +56,24 @@ export function useSelection(list: IdeaList, filterKey: string) {
   }), []);
 
   const ideas = useMemo(() => list.ideas.filter((i) => selected.has(i.id)), [list.ideas, selected]);
+
+  // Where the first selected row was when a bulk change began. Once the change is done and the bar is gone (nothing
+  // left selected: archived, or moved out of the filter), the row now in that place takes the focus (its title, as
+  // j/k do), or the last row; the control that held the focus left with the bar. Before paint, so the focus is never
+  // seen on the page itself (and lib/keep-focus.ts finds nothing to rescue).
+  const anchor = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (busy || anchor.current === null) return;
+    const at = anchor.current;
+    anchor.current = null;
+    if (!focusIsLost() || focusedOrWaiting()?.isConnected || list.ideas.length === 0) return;
+    const row = list.ideas[Math.min(at, list.ideas.length - 1)];
+    document.getElementById(`idea-title-${row.id}`)?.focus();
+  }, [busy]);
+  const begin = () => {
+    anchor.current = Math.max(0, list.ideas.findIndex((i) => selected.has(i.id)));
+    setBusy(true);
+  };
   const allSelected = list.ideas.length > 0 && ideas.length === list.ideas.length;
   const selectAll = () => setSelected(new Set(list.ideas.map((i) => i.id)));
   const clear = () => setSelected(new Set());
@@ -61,7 +81,7 @@ export function useSelection(list: IdeaList, filterKey: string) {
   async function applyBulk(action: BulkAction) {
     const chosen = ideas;
     if (!chosen.length) return;
-    setBusy(true);
+    begin();
     setReport(null);
     try {
       const results: Array<{ id: number; status: "updated" | "error"; error?: string }> = [];
@@ -89,7 +109,7 @@ export function useSelection(list: IdeaList, filterKey: string) {
   async function archive() {
     const chosen = ideas;
     setConfirming(false);
-    setBusy(true);
+    begin();
     setReport(null);
     const failed: Array<{ idea: Idea; error: unknown }> = [];
     // A few at a time: quick for a page of 50 without flooding the server.
