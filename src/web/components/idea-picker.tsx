@@ -5,11 +5,13 @@
 // and title substrings as you type; keyword search (GET /ideas/search?mode=keyword, so it never spends a Free
 // account's semantic searches) adds matches in the body and whole words the list has not loaded. Archived ideas are
 // in neither, so they cannot be picked. Enter picks and never submits the form around the picker; Ctrl/Cmd+Enter
-// passes through to it.
+// passes through to it. The list sits under the field in the form's flow (never over the form's buttons) and closes on
+// Escape or when the field loses the focus, once a press of the pointer elsewhere is released (lib/after-press.ts).
 import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { listIdeas, searchIdeas } from "../api/ideas";
 import type { Status } from "../api/types";
 import { describeError } from "../errors";
+import { afterPress } from "../lib/after-press";
 import { IdeaNumber, StatusBadge } from "./badges";
 
 export interface PickedIdea { id: number; number: number; title: string; status: Status }
@@ -156,7 +158,7 @@ export function IdeaPicker(props: {
           setOpen(props.openOnFocus !== false || e.currentTarget.value.trim() !== "");
         }}
         onFocus={() => props.openOnFocus !== false && setOpen(true)}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        onBlur={() => afterPress(() => setOpen(false))}
         onKeyDown={onKeyDown}
       />
       <ul id={listId} role="listbox" aria-label={props.label} class="idea-picker-list" hidden={!showList}>

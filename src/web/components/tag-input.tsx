@@ -2,10 +2,12 @@
 //
 // Keyboard: Enter or comma adds what is typed (or the highlighted suggestion), Backspace in the empty box removes the
 // last tag, ↑/↓ move through suggestions, Escape closes them. Text left in the box is added when the box loses focus
-// and on Ctrl/Cmd+Enter (before the form's own handler sees the key, so a save includes the half-typed tag).
+// and on Ctrl/Cmd+Enter (before the form's own handler sees the key, so a save includes the half-typed tag). The
+// suggestions sit under the field in the form's flow, as the idea picker's list does, never over the form's button.
 import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { listTags } from "../api/tags";
 import { LIMITS, codePoints } from "../api/types";
+import { afterPress, holdHeightWhilePressed } from "../lib/after-press";
 
 export interface TagInputProps {
   value: string[];
@@ -46,6 +48,7 @@ export function TagInput({ value, onChange, label = "Tags", error, autoFocus }: 
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const input = useRef<HTMLInputElement>(null);
+  const root = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     let live = true;
@@ -107,7 +110,7 @@ export function TagInput({ value, onChange, label = "Tags", error, autoFocus }: 
   const invalid = !!(error || localError);
   const listId = `${id}-list`;
   return (
-    <div class={`field tag-input${invalid ? " invalid" : ""}`}>
+    <div class={`field tag-input${invalid ? " invalid" : ""}`} ref={root}>
       <label for={id}>{label}</label>
       <div class="tag-box" onClick={(e) => e.target === e.currentTarget && input.current?.focus()}>
         {value.length > 0 && (
@@ -151,7 +154,8 @@ export function TagInput({ value, onChange, label = "Tags", error, autoFocus }: 
           }}
           onKeyDown={onKeyDown}
           onBlur={() => {
-            setOpen(false);
+            holdHeightWhilePressed(root.current);
+            afterPress(() => setOpen(false));
             if (text.trim() && !localError) add(text);
           }}
         />
