@@ -75,6 +75,14 @@ try {
         const m = steps.filter((x) => x.at * 1000 <= t.ts - nav).pop();
         return m ? `${m.name}${typeof m.detail === "string" ? ` ${m.detail}` : ""}` : "?";
       };
+      // sigma's set-up (its contexts, its constructor, its programs): what the main thread waited on the GPU process for
+      // (a synchronous call: the command buffer's reply), per task.
+      const setUpEnd = await at("map:programs");
+      const setUp = top.filter((e) => e.ts - nav >= from * 1000 && e.ts - nav <= setUpEnd * 1000);
+      const gpuWait = (t: any) => events.filter((e) => e.ph === "X" && e.tid === t.tid && e.pid === t.pid && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + t.dur && (e.name === "ImplementationBase::WaitForCmd" || e.name === "CommandBufferProxyImpl::Initialize")).reduce((a, e) => a + e.dur, 0);
+      const waits = setUp.map(gpuWait);
+      const longest = setUp.reduce((a, e) => (e.dur > a.dur ? e : a), { dur: 0, tdur: 0 });
+      console.log(`  sigma's set-up (renderer-start → programs, ${(setUpEnd - from).toFixed(0)} ms): ${setUp.length} tasks, longest ${(longest.dur / 1000).toFixed(0)} ms (thread ${((longest.tdur ?? 0) / 1000).toFixed(0)} ms); waiting on the GPU process: longest in one task ${(Math.max(0, ...waits) / 1000).toFixed(0)} ms, in all ${(waits.reduce((a, b) => a + b, 0) / 1000).toFixed(0)} ms`);
       for (const t of window.slice(0, 5)) console.log(`    at ${((t.ts - nav) / 1000).toFixed(0)} ms, ${(t.dur / 1000).toFixed(0)} ms (thread ${((t.tdur ?? 0) / 1000).toFixed(0)} ms), after ${after(t)}: ` + inside(t, 6));
     }
     await context.close();
