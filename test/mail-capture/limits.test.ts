@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, type TestUser } from "../helpers";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
+import { fill } from "../import/hostile-inputs";
 import { smtpConfig } from "../mail/mail-app";
 import { requireDovecot, startDovecot, type Dovecot } from "./dovecot";
 import { captureEmailOf, compose, ideasOf, logged, makeUser, startCaptureApp, until, waitForFolder, waitForIdeas, type CaptureApp } from "./fixtures";
@@ -63,6 +64,21 @@ describe.skipIf(!run)("limits", () => {
     expect(idea.title).toEndWith("…");
     expect(subject.startsWith(idea.title.slice(0, -1) + " ")).toBe(true); // ends on a whole word
   }, 30_000);
+
+  test("messages made to be slow to read are filed within 5 s (200 KB of unclosed <a; a body of spaces under a 50 KB Delivered-To)", async () => {
+    // Before the readers were rewritten, each held the server's only thread for minutes (docs/email.md).
+    const u = await makeUser(app.t, { plan: "pro" });
+    const to = await captureEmailOf(app.t, u);
+    const started = Date.now();
+    await d.append(await compose({ to, subject: "Unclosed links", html: fill("<a") }));
+    await d.append(await compose({ to, subject: "Spaces", text: `${fill(" ")}x`, headers: { "Delivered-To": fill("a", 50_000) } }));
+    const titles = async () => (await ideasOf(app.t, u)).map((i) => i.title as string);
+    await until(async () => (await titles()).includes("Spaces") && (await titles()).includes("Unclosed links"), 60_000);
+    const ms = Date.now() - started;
+    expect(await titles()).toContain("Spaces");
+    expect((await titles()).filter((t) => t.startsWith("Unclosed links")).length).toBeGreaterThanOrEqual(1);
+    expect(ms, `filed in ${(ms / 1000).toFixed(1)} s`).toBeLessThan(5_000);
+  }, 90_000);
 
   test("a message over 10 MB is not downloaded: Unmatched, with the reason", async () => {
     const u = await makeUser(app.t, { plan: "pro" });

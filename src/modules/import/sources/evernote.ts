@@ -56,11 +56,37 @@ function cut(xml: string, tag: string, once = false): { inner: string[]; rest: s
   return { inner, rest: rest + xml.slice(at) };
 }
 
+/**
+ * The inner texts of `<tag>…</tag>` (or `<tag attrs>…`) in `xml`, as `<tag(?:\s[^>]*)?>([\s\S]*?)</tag>` found them, by
+ * search: that pattern went on to the end of the note from every unclosed `<tag>` (200 KB of `<tag>` took 97 s). When
+ * one has no `>` or no end tag after it, no later one has either, so the search stops there.
+ */
+function elementTexts(xml: string, tag: string, once: boolean): string[] {
+  const out: string[] = [];
+  const open = `<${tag}`;
+  for (let at = xml.indexOf(open); at >= 0; at = xml.indexOf(open, at + 1)) {
+    const next = xml[at + open.length];
+    let start: number;
+    if (next === ">") start = at + open.length + 1;
+    else if (next !== undefined && /\s/.test(next)) {
+      const gt = xml.indexOf(">", at + open.length);
+      if (gt < 0) break;
+      start = gt + 1;
+    } else continue;
+    const close = xml.indexOf(`</${tag}>`, start);
+    if (close < 0) break;
+    out.push(xml.slice(start, close));
+    if (once) break;
+    at = close + tag.length + 2;
+  }
+  return out;
+}
+
 const text = (xml: string, tag: string) => {
-  const m = new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`).exec(xml);
-  return m ? decodeEntities(m[1].replace(/^<!\[CDATA\[([\s\S]*)\]\]>$/, "$1")).trim() : undefined;
+  const [inner] = elementTexts(xml, tag, true);
+  return inner === undefined ? undefined : decodeEntities(inner.replace(/^<!\[CDATA\[([\s\S]*)\]\]>$/, "$1")).trim();
 };
-const all = (xml: string, tag: string) => [...xml.matchAll(new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, "g"))].map((m) => decodeEntities(m[1]).trim());
+const all = (xml: string, tag: string) => elementTexts(xml, tag, false).map((inner) => decodeEntities(inner).trim());
 
 export function enexNote(xml: string, file: string, seen: Map<string, number>): { note: SourceNote; skipped: SkippedItem[] } {
   // Resources carry base64 data and content carries ENML: cut both out before looking for the note's own fields.

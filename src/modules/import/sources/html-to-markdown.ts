@@ -1,5 +1,7 @@
 // A small, tolerant HTML/ENML → Markdown converter for note bodies (Evernote, Apple Notes): blocks, lists, checkboxes, links, emphasis.
 
+import { htmlTokens } from "./html-tokens";
+
 type El = { tag: string; attrs: Record<string, string>; children: Node[] };
 type Node = El | string;
 
@@ -31,10 +33,40 @@ export function decodeEntities(s: string): string {
   });
 }
 
+const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
+const isNameChar = (c: string) => !isSpace(c) && c !== "=" && c !== "/" && c !== ">";
+
+/**
+ * Attributes as `([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?` read them, written out: that pattern looked
+ * for a closing quote to the end of the tag from every quote that had none (`a'b="c'` a few thousand times took seconds).
+ */
 function parseAttrs(s: string): Record<string, string> {
   const attrs: Record<string, string> = {};
-  for (const m of s.matchAll(/([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) {
-    attrs[m[1].toLowerCase()] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? "");
+  const noCloser = { '"': Infinity, "'": Infinity } as Record<string, number>; // a quote at or past this has no closer
+  let i = 0;
+  while (i < s.length) {
+    if (!isNameChar(s[i])) { i++; continue; }
+    const start = i;
+    while (i < s.length && isNameChar(s[i])) i++;
+    const name = s.slice(start, i);
+    let value = "";
+    let j = i;
+    while (isSpace(s[j])) j++;
+    if (s[j] === "=") {
+      j++;
+      while (isSpace(s[j])) j++;
+      const q = s[j];
+      const close = (q === '"' || q === "'") && j < noCloser[q] ? s.indexOf(q, j + 1) : -1;
+      if (close >= 0) { value = s.slice(j + 1, close); i = close + 1; }
+      else if (j < s.length && s[j] !== ">") {
+        if (q === '"' || q === "'") noCloser[q] = Math.min(noCloser[q], j);
+        let k = j;
+        while (k < s.length && !isSpace(s[k]) && s[k] !== ">") k++;
+        value = s.slice(j, k);
+        i = k;
+      }
+    }
+    attrs[name.toLowerCase()] = decodeEntities(value);
   }
   return attrs;
 }
@@ -43,25 +75,25 @@ function parseAttrs(s: string): Record<string, string> {
 export function parseHtml(html: string): El {
   const root: El = { tag: "#root", attrs: {}, children: [] };
   const stack: El[] = [root];
-  const re = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[([\s\S]*?)(?:\]\]>|$)|<![^>]*>|<\?[\s\S]*?\?>|<\/\s*([a-zA-Z][\w:-]*)\s*>|<([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
+  const lists: number[] = [0]; // lists open at each level of the stack, itself included
   let last = 0;
   let skipUntil: string | null = null;
-  for (let m = re.exec(html); m; m = re.exec(html)) {
-    const text = html.slice(last, m.index);
-    last = re.lastIndex;
+  for (const tok of htmlTokens(html)) {
+    const text = html.slice(last, tok.start);
+    last = tok.end;
     if (skipUntil) {
-      if (m[2]?.toLowerCase() === skipUntil) skipUntil = null;
+      if (tok.kind === "end" && tok.name.toLowerCase() === skipUntil) skipUntil = null;
       continue;
     }
     if (text) stack[stack.length - 1].children.push(decodeEntities(text));
-    if (m[1] !== undefined) stack[stack.length - 1].children.push(m[1]);
-    else if (m[2]) {
-      const tag = m[2].toLowerCase();
+    if (tok.kind === "cdata") stack[stack.length - 1].children.push(tok.text);
+    else if (tok.kind === "end") {
+      const tag = tok.name.toLowerCase();
       const at = stack.map((e) => e.tag).lastIndexOf(tag);
-      if (at > 0) stack.length = at;
-    } else if (m[3]) {
-      const tag = m[3].toLowerCase();
-      const raw = m[4] ?? "";
+      if (at > 0) stack.length = lists.length = at;
+    } else if (tok.kind === "open") {
+      const tag = tok.name.toLowerCase();
+      const raw = tok.raw;
       const selfClosing = /\/\s*$/.test(raw);
       const el: El = { tag, attrs: parseAttrs(raw.replace(/\/\s*$/, "")), children: [] };
       if (SKIP.has(tag)) {
@@ -69,10 +101,13 @@ export function parseHtml(html: string): El {
         continue;
       }
       // A new <li>/<p> closes an open one, as browsers do.
-      if ((tag === "li" || tag === "p") && stack[stack.length - 1].tag === tag) stack.pop();
+      if ((tag === "li" || tag === "p") && stack[stack.length - 1].tag === tag) { stack.pop(); lists.pop(); }
       stack[stack.length - 1].children.push(el);
       // Past MAX_DEPTH the children join the element's parent: hostile nesting must not exhaust the converter's stack.
-      if (!VOID.has(tag) && !selfClosing && stack.length < MAX_DEPTH) stack.push(el);
+      // Lists stop deeper still: each level indents all the text below it again (200 KB of <ul><li> became 5 MB of
+      // Markdown in seconds); past MAX_LIST_DEPTH a list's items join the deepest list as its items.
+      const depth = lists[lists.length - 1] + (tag === "ul" || tag === "ol" ? 1 : 0);
+      if (!VOID.has(tag) && !selfClosing && stack.length < MAX_DEPTH && depth <= MAX_LIST_DEPTH) { stack.push(el); lists.push(depth); }
     }
   }
   if (!skipUntil && last < html.length) stack[stack.length - 1].children.push(decodeEntities(html.slice(last)));
@@ -80,6 +115,8 @@ export function parseHtml(html: string): El {
 }
 
 const MAX_DEPTH = 200;
+/** Deeper than any editor nests a list (Word and Google Docs stop at 9 levels). */
+const MAX_LIST_DEPTH = 16;
 const isEl = (n: Node): n is El => typeof n !== "string";
 const hasBlock = (el: El): boolean => el.children.some((c) => isEl(c) && (BLOCK.has(c.tag) || hasBlock(c)));
 const style = (el: El) => (el.attrs.style ?? "").toLowerCase().replace(/\s+/g, "");
@@ -91,10 +128,18 @@ const escapeLineStart = (s: string) => s.replace(/^(\s*)([#>+-]|\d+[.)])(?=\s|$)
 interface Ctx { problems: string[]; media: number; pre: boolean }
 type Block = { text: string; kind: "para" | "line" | "blank" };
 
+/** `mark` around the text of `inner`, its leading and trailing white space left outside (counted, not matched by a pattern). */
 function wrap(inner: string, mark: string): string {
-  const m = /^(\s*)([\s\S]*?)(\s*)$/.exec(inner)!;
-  return m[2] ? `${m[1]}${mark}${m[2]}${mark}${m[3]}` : inner;
+  let start = 0;
+  while (isSpace(inner[start])) start++;
+  if (start === inner.length) return inner;
+  let end = inner.length;
+  while (isSpace(inner[end - 1])) end--;
+  return `${inner.slice(0, start)}${mark}${inner.slice(start, end)}${mark}${inner.slice(end)}`;
 }
+
+/** `text-decoration[^;]*line-through` without its pattern, which went to the end of the style from every mention. */
+const struckThrough = (st: string) => st.split(";").some((d) => { const at = d.indexOf("text-decoration"); return at >= 0 && d.includes("line-through", at + 15); });
 
 function inline(nodes: Node[], ctx: Ctx): string {
   let out = "";
@@ -126,7 +171,7 @@ function inline(nodes: Node[], ctx: Ctx): string {
         let s = inner();
         if (/font-weight:(bold|[6-9]00)/.test(st)) s = wrap(s, "**");
         if (/font-style:italic/.test(st)) s = wrap(s, "*");
-        if (/text-decoration[^;]*line-through/.test(st)) s = wrap(s, "~~");
+        if (struckThrough(st)) s = wrap(s, "~~");
         out += s;
       }
     }
@@ -166,7 +211,8 @@ function listItems(el: El, ctx: Ctx): string {
   return lines.join("\n");
 }
 
-const indent = (s: string, pad: string) => s.split("\n").map((l, i) => (i === 0 || l === "" ? l : pad + l)).join("\n");
+/** Every line but the first and the empty ones, indented; one native pass, since nested lists indent their text once per level. */
+const indent = (s: string, pad: string) => s.replace(/\n(?=[^\n])/g, `\n${pad}`);
 
 function block(el: El, ctx: Ctx): Block | null {
   const t = el.tag;
@@ -230,14 +276,54 @@ export function htmlToMarkdown(html: string): Converted {
     return { markdown, media: ctx.media, problems: [...new Set(ctx.problems)] };
   } catch {
     // Whatever the markup, the words survive: tags stripped, with the loss said.
-    const text = decodeEntities(html.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ")).replace(/[ \t]+/g, " ").trim();
+    const text = decodeEntities(stripTags(html)).replace(/[ \t]+/g, " ").trim();
     return { markdown: text, media: 0, problems: ["the formatting could not be converted; imported as plain text"] };
   }
 }
 
-/** The text of a document's <title>, if any (Apple Notes exporters write the note's title there). */
+/**
+ * Scripts and styles with their content, then every `<…>`, each replaced by a space: what the patterns
+ * `<(script|style)[\s\S]*?<\/\1>` then `<[^>]*>` did, by search, as those patterns restarted at every unclosed `<`.
+ */
+function stripTags(html: string): string {
+  let out = "";
+  let at = 0;
+  const open = /<(script|style)/gi;
+  const unclosed = new Set<string>();
+  for (let m = open.exec(html); m; m = open.exec(html)) {
+    const name = m[1].toLowerCase();
+    if (unclosed.has(name)) continue;
+    const close = new RegExp(`</${name}>`, "gi");
+    close.lastIndex = open.lastIndex;
+    if (!close.exec(html)) { unclosed.add(name); continue; }
+    out += `${html.slice(at, m.index)} `;
+    at = open.lastIndex = close.lastIndex;
+  }
+  const rest = out + html.slice(at);
+  let text = "";
+  let i = 0;
+  for (let lt = rest.indexOf("<"); lt >= 0; lt = rest.indexOf("<", i)) {
+    const gt = rest.indexOf(">", lt);
+    if (gt < 0) break;
+    text += `${rest.slice(i, lt)} `;
+    i = gt + 1;
+  }
+  return text + rest.slice(i);
+}
+
+/**
+ * The text of a document's <title>, if any (Apple Notes exporters write the note's title there): the first `<title`,
+ * its `>` and the first `</title>` after it, as `<title[^>]*>([\s\S]*?)<\/title>` found them (when the first fails,
+ * every later one does), by search: the pattern scanned to the end from each unclosed `<title`.
+ */
 export function htmlTitle(html: string): string | null {
-  const m = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html);
-  const t = m ? decodeEntities(m[1]).replace(/\s+/g, " ").trim() : "";
+  const open = /<title/gi;
+  if (!open.exec(html)) return null;
+  const gt = html.indexOf(">", open.lastIndex);
+  if (gt < 0) return null;
+  const close = /<\/title>/gi;
+  close.lastIndex = gt + 1;
+  const end = close.exec(html);
+  const t = end ? decodeEntities(html.slice(gt + 1, end.index)).replace(/\s+/g, " ").trim() : "";
   return t || null;
 }

@@ -134,7 +134,9 @@ function readPage(page: Page, text: string, dbColumns: string[] | null): SourceN
   const body = lines.slice(i).join("\n").trim();
   const related: string[] = [];
   const links = externalLinks(body);
-  for (const m of body.matchAll(/\[[^\]\n]*\]\(([^)\s]+)\)/g)) {
+  // As in the Markdown reader: no square bracket in either part, so a failed start stops at the next "[" (from every
+  // "[" to the end of its line, 200 KB of "[[" took a minute); Notion encodes brackets in the file names it links.
+  for (const m of body.matchAll(/\[[^[\]\n]*\]\(([^)[\]\s]+)\)/g)) {
     const href = m[1];
     if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith("#")) continue;
     let decoded: string;
