@@ -131,11 +131,14 @@ describe("the Free plan cap", () => {
 });
 
 describe("validation", () => {
-  test("malformed JSON is 400", async () => {
+  test("malformed JSON is 400 saying the file is not valid JSON, and what the parser found", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const r = await call(t, "POST", "/user/import", { key: u.key, raw: "{oops", headers: { "content-type": "application/json" } });
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ error: "Invalid JSON body" });
+    expect(r.body.error).toStartWith("The file is not valid JSON: ");
+    expect(r.body.error.length).toBeGreaterThan("The file is not valid JSON: ".length);
+    const named = await call(t, "POST", "/user/import?from=idearepo", { key: u.key, raw: "", headers: { "content-type": "application/octet-stream" } });
+    expect([named.status, named.body.error]).toEqual([400, expect.stringMatching(/^The file is not valid JSON: ./)]);
   });
 
   test("a document that is not our export is refused by its format marker and version", async () => {
@@ -255,14 +258,14 @@ describe("our JSON read idea by idea from disk", () => {
     const u = await makeUser(t, { plan: "pro" });
     const many = Array.from({ length: 2_000 }, (_, i) => JSON.stringify(idea(i + 1)));
     const broken = `{"format":"idearepo-export","version":1,"ideas":[${many.slice(0, 1_000).join(",")},{"id":1001,"title":"x",},${many.slice(1_001).join(",")}]}`;
-    expect((await raw(u, broken)).body).toEqual({ error: "Invalid JSON body" });
+    expect((await raw(u, broken)).body).toEqual({ error: expect.stringMatching(/^The file is not valid JSON: ./) });
     const invalidUtf8 = new Uint8Array([...new TextEncoder().encode(`{"format":"idearepo-export","version":1,"ideas":[{"id":1,"title":"`), 0xff, 0xfe, ...new TextEncoder().encode(`"}]}`)]);
-    expect((await raw(u, invalidUtf8)).body).toEqual({ error: "Invalid JSON body" });
+    expect((await raw(u, invalidUtf8)).body).toEqual({ error: "The file is not valid JSON: it is not UTF-8 text" });
     // A repeated key reads as JSON.parse reads it: the last one wins (here: the empty list, so nothing is imported).
     const repeated = await raw(u, `{"format":"idearepo-export","version":1,"ideas":[${many.slice(0, 3).join(",")}],"ideas":[]}`);
     expect([repeated.status, repeated.body.imported.ideas]).toEqual([201, 0]);
     const trailing = `{"format":"idearepo-export","version":1,"ideas":[]} []`;
-    expect((await raw(u, trailing)).body).toEqual({ error: "Invalid JSON body" });
+    expect((await raw(u, trailing)).body).toEqual({ error: expect.stringMatching(/^The file is not valid JSON: ./) });
     const badField = `{"format":"idearepo-export","version":1,"ideas":[${many.slice(0, 1_500).join(",")},{"id":1501,"title":""}]}`;
     expect((await raw(u, badField)).body).toEqual({ error: { "ideas/1500/title": ["title must be 1-200 characters"] } });
     expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id)).toBe(0);

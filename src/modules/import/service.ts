@@ -75,14 +75,18 @@ export function createImportService(deps: Deps) {
         if (!(e instanceof NotStreamable)) throw e;
       }
     }
+    // What is wrong with the file, in words (not the API's "Invalid JSON body", which is about a request's own JSON).
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(entry ? await entry.bytes() : new Uint8Array());
+    } catch {
+      throw badRequest("The file is not valid JSON: it is not UTF-8 text");
+    }
     let doc: unknown;
     try {
-      let bytes: Uint8Array | null = entry ? await entry.bytes() : new Uint8Array();
-      const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-      bytes = null; // the parse below is the peak: the file's bytes need not live through it
-      doc = JSON.parse(text);
-    } catch {
-      throw badRequest("Invalid JSON body");
+      doc = JSON.parse(text); // the peak: the file's bytes were not kept past decoding
+    } catch (e) {
+      throw badRequest(`The file is not valid JSON: ${(e as Error).message.replace(/^JSON Parse error: /, "")}`);
     }
     return { doc: inMemory(validateImport(doc)), skippedFiles: [] };
   }
