@@ -92,6 +92,23 @@ const typeMatches = (t: string, v: unknown) =>
   t === "null" ? v === null : t === "array" ? Array.isArray(v) : t === "integer" ? Number.isInteger(v) : typeof v === t && !Array.isArray(v);
 const article = (t: string) => (t === "null" ? "null" : t === "integer" || t === "array" || t === "object" ? `an ${t}` : `a ${t}`);
 
+/** `links/0/relation_type` → `links[0].relation_type`: the place of a list's item as a client writes it. */
+const itemName = (segments: string[]) =>
+  segments.reduce((name, s, i) => (i === 0 ? s : /^\d+$/.test(s) ? `${name}[${s}]` : `${name}.${s}`), "");
+
+/**
+ * A failure inside a list (or an object) is reported under the list's name, as the spec's shape has it, and says
+ * which item: `tags[1] must be a string`, `links[0].relation_type must be one of …` (a member's own text naming it
+ * gets the item's place; another text is put after it).
+ */
+function itemMessage(segments: string[], issue: Issue): string {
+  const name = itemName(segments);
+  const custom = typeof issue.schema?.error === "string" ? issue.schema.error : null;
+  if (!custom) return describeIssue(name, issue) ?? `${name} is not valid`;
+  const member = segments.findLast((seg) => !/^\d+$/.test(seg)) ?? "";
+  return custom.startsWith(`${member} `) ? `${name}${custom.slice(member.length)}` : `${name}: ${custom}`;
+}
+
 /**
  * The message for one failed field, naming the kind of problem (docs/auth.md, "Validation messages"). A schema's own
  * `error` text is written for users but words one kind of failure (a limit, a format, the allowed values), so a
@@ -135,7 +152,9 @@ export function validationBody(issues: Array<{ path?: string; message?: string; 
     }
     const segments = (issue.path ?? "").replace(/^\//, "").split("/");
     const field = segments[0] || "body";
-    const msg = messageFor(field, segments.length === 1, issue as Issue) || issue.summary || issue.message || "Invalid value";
+    const msg = segments.length === 1
+      ? messageFor(field, true, issue as Issue) || issue.summary || issue.message || "Invalid value"
+      : itemMessage(segments, issue as Issue);
     (fields[field] ??= []).includes(msg) || fields[field].push(msg);
   }
   if (Object.keys(fields).length === 0) fields.body = ["Invalid request body"];

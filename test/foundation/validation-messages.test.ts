@@ -110,16 +110,41 @@ describe("each kind of wrong value gets a message of its kind", () => {
     await expectMessages("PATCH", "/ideas/bulk", u.key, [
       ["ids empty", { ids: [], status: "shipped" }, "ids", "ids must not be empty"],
       ["ids null", { ids: null, status: "shipped" }, "ids", "ids must be an array"],
-      ["ids of strings", { ids: ["a"], status: "shipped" }, "ids", "ids must be an idea id (an integer)"],
+      ["ids of strings", { ids: [1, "a"], status: "shipped" }, "ids", "ids[1] must be an idea id (an integer)"],
     ]);
   });
 
-  test("PUT /map/positions: a coordinate out of range inside the list keeps its own text; the list missing is required", async () => {
+  test("PUT /map/positions: a coordinate out of range inside the list keeps its own text, with the item's place; the list missing is required", async () => {
     const u = await makeUser(t);
     await expectMessages("PUT", "/map/positions", u.key, [
-      ["x out of range", { positions: [{ id: 1, x: 2e9, y: 0 }] }, "positions", "x must be a number between -1000000000 and 1000000000"],
+      ["x out of range", { positions: [{ id: 1, x: 0, y: 0 }, { id: 2, x: 2e9, y: 0 }] }, "positions", "positions[1].x must be a number between -1000000000 and 1000000000"],
       ["positions missing", {}, "positions", "positions is required"],
     ]);
+  });
+
+  test("a wrong item of a list is named by its place, under the list's name (the spec's shape)", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const r = await call(t, "POST", "/ideas", { key: u.key, body: { title: "x", tags: ["ok", 5, "x".repeat(60)] } });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ error: { tags: ["tags[1] must be a string", "tags[2] must be at most 50 characters"] } });
+    await expectMessages("POST", "/map/relations", u.key, [
+      ["a bulk link's type not a string", { links: [{ source_idea_id: 1, target_idea_id: 2 }, { source_idea_id: 1, target_idea_id: 2, relation_type: 5 }] }, "links", "links[1].relation_type must be one of related, parent, blocks, inspires, supersedes"],
+    ]);
+  });
+
+  test("relation_type is worded the same on POST and PATCH /map/relations, whatever was sent", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const idea = async (title: string) => (await call(t, "POST", "/ideas", { key: u.key, body: { title } })).body.id as number;
+    const [a, b] = [await idea("A"), await idea("B")];
+    const made = await call(t, "POST", "/map/relations", { key: u.key, body: { source_idea_id: a, target_idea_id: b } });
+    expect(made.status, made.text).toBe(201);
+    const words = "relation_type must be one of related, parent, blocks, inspires, supersedes";
+    for (const sent of ["bogus", "duplicate", 5, null]) {
+      const post = await call(t, "POST", "/map/relations", { key: u.key, body: { source_idea_id: a, target_idea_id: b, relation_type: sent } });
+      const patch = await call(t, "PATCH", `/map/relations/${made.body.relation.id}`, { key: u.key, body: { relation_type: sent } });
+      expect([post.status, post.body], String(sent)).toEqual([400, { error: { relation_type: [words] } }]);
+      expect([patch.status, patch.body], String(sent)).toEqual([400, { error: { relation_type: [words] } }]);
+    }
   });
 });
 
