@@ -173,3 +173,20 @@ describe.skipIf(!run)("without imap.trusted_authserv_ids (the default)", () => {
     });
   }, 30_000);
 });
+
+describe.skipIf(!run)("a stamp made to be slow to read", () => {
+  test("50 KB of spaces in an Authentication-Results value: the message is read within 5 s", async () => {
+    // Anyone can write such a header; its "=" and "/" were closed up by a pattern that took 37 s on this one.
+    const app = await startCaptureApp({ ...d.imap(), trusted_authserv_ids: [TRUSTED] });
+    try {
+      const u = await makeUser(app.t, { plan: "pro" });
+      const raw = stamped([ar(`${TRUSTED}; dmarc=pass${" ".repeat(50_000)}x header.from=example.com`)],
+        await compose({ from: "ann@example.com", to: await captureEmailOf(app.t, u), subject: "Forged stamp", text: "x" }));
+      const started = Date.now();
+      expect(await outcomeOf(app, raw)).toMatchObject({ msg: "mail captured" });
+      expect(Date.now() - started, "read in").toBeLessThan(5_000);
+    } finally {
+      await app.stop();
+    }
+  }, 60_000);
+});
