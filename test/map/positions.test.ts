@@ -58,14 +58,14 @@ describe("PUT /map/positions", () => {
   test("bad bodies are 400 with field errors in the spec's shape, and nothing is stored", async () => {
     const u = await makeUser(t);
     const a = seedIdea(t, u);
-    // Errors inside an entry are reported under `positions` (the body's field), naming the entry's field.
+    // Errors inside an entry are reported under `positions` (the body's field), naming the entry and its field.
     const bad: Array<[unknown, RegExp]> = [
       [{}, /positions/],
       [{ positions: "no" }, /must be/],
-      [{ positions: [{ id: a, x: "1", y: 2 }] }, /^x must be a number/],
+      [{ positions: [{ id: a, x: "1", y: 2 }] }, /^positions\[0\]\.x must be a number/],
       [{ positions: [{ id: a, x: 1 }] }, /\by\b/],
-      [{ positions: [{ id: 1.5, x: 1, y: 2 }] }, /^id must be an idea id/],
-      [{ positions: [{ id: a, x: 1e12, y: 2 }] }, /^x must be a number/],
+      [{ positions: [{ id: a, x: 1, y: 2 }, { id: 1.5, x: 1, y: 2 }] }, /^positions\[1\]\.id must be an idea id/],
+      [{ positions: [{ id: a, x: 1e12, y: 2 }] }, /^positions\[0\]\.x must be a number/],
       [{ positions: Array.from({ length: 10_001 }, () => ({ id: a, x: 0, y: 0 })) }, /at most 10000/],
     ];
     for (const [body, message] of bad) {
