@@ -88,6 +88,44 @@ describeBrowser("web app foundation", () => {
     expectClean(o);
   });
 
+  test("signing out, nothing of the account is asked any more: a page opened meanwhile sends no read, so no 401", async () => {
+    const o = await web.open(server.base, "/ideas");
+    const { page } = o;
+    await signIn(page, "cli@example.com", "cli password 1");
+    await page.getByRole("heading", { level: 1, name: "Ideas" }).waitFor();
+    // The server ends the session at once, but its answer is held: the app is still on screen, as on a slow link.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let loggedOut!: () => void;
+    const serverDone = new Promise<void>((r) => (loggedOut = r));
+    await page.route("**/api/v1/auth/logout", async (route) => {
+      const response = await route.fetch();
+      loggedOut();
+      await held;
+      await route.fulfill({ response });
+    });
+    const sentAfter: string[] = [];
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await serverDone;
+    page.on("request", (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith("/api/v1/") && !/^\/api\/v1\/(auth\/|setup$)/.test(path)) sentAfter.push(`${r.method()} ${path}`);
+    });
+    // A page opened while the answer is on its way: its reads, and the navigation badge's count 600 ms later, would
+    // all reach a server that has ended the session (each a 401 the browser logs as an error).
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Tags" }).click();
+    await page.waitForURL("**/tags");
+    await page.waitForTimeout(2000); // the badge's read is due 600 ms after the page opens: wait well past it
+    release();
+    await page.getByRole("heading", { name: "Sign in to idearepo" }).waitFor();
+    expect(sentAfter).toEqual([]);
+    // Signed in again, the account's reads go out again: the page shows its data.
+    await signIn(page, "cli@example.com", "cli password 1");
+    await page.getByRole("heading", { level: 1, name: "Tags" }).waitFor();
+    expect(sentAfter.some((r) => r.startsWith("GET /api/v1/tags"))).toBe(true);
+    expectClean(o);
+  });
+
   test("each page has its URL: reload keeps it, back returns to the previous page", async () => {
     const o = await web.open(server.base, "/ideas");
     const { page } = o;

@@ -29,6 +29,19 @@ export function onUnauthorized(fn: Listener): () => void {
   return () => unauthorizedListeners.delete(fn);
 }
 
+/**
+ * From the moment sign-out is asked until the next sign-in (or setup) answers, the account's reads are not sent: one
+ * started by a timer meanwhile (the navigation badge's, 600 ms after a page opens) would reach the server after the
+ * session ended and come back 401, which the browser logs as an error and which would reopen the sign-in page twice.
+ * Only /auth/* and /setup go out then; the rest reject as aborted, which every caller already takes as "never mind".
+ */
+let sessionEnded = false;
+/** Called by api/session.ts's signOut before it asks the server. */
+export function endSession(): void {
+  sessionEnded = true;
+}
+const SIGNED_OUT_PATH = /^\/(auth\/|setup$)/;
+
 export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | boolean | undefined | null>;
@@ -88,6 +101,8 @@ function takeEarly(url: string): Promise<unknown> | null {
 }
 
 export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  const signedOutPath = SIGNED_OUT_PATH.test(path);
+  if (sessionEnded && !signedOutPath) throw new DOMException("The session has ended", "AbortError");
   if (method === "GET" && !opts.raw && inlined.size) {
     const answer = takeAnswer<T>(path, opts.query);
     if (answer !== undefined) return answer;
@@ -111,6 +126,8 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
     throw new NetworkError();
   }
   if (res.status === 401 && !opts.quiet401) for (const fn of unauthorizedListeners) fn();
+  // Signed in again (or set up): the account's reads go out again. A sign-out's own answer does not reopen them.
+  if (res.ok && signedOutPath && method === "POST" && path !== "/auth/logout") sessionEnded = false;
   if (res.ok && opts.raw) return res as unknown as T;
   const text = await res.text();
   let parsed: unknown = null;

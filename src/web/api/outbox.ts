@@ -205,6 +205,7 @@ async function flushDue(): Promise<void> {
       for (const fn of sentListeners) fn(idea, fresh);
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) return; // signed out: wait for the next sign-in
+      if ((e as Error)?.name === "AbortError") return; // signing out (api/client.ts): not sent, kept for the next sign-in
       if (isRetryable(e)) {
         const attempts = fresh.attempts + 1;
         await putRecord({ ...fresh, attempts, nextAttemptAt: Date.now() + backoff(attempts), error: describeFailure(e) });

@@ -1,5 +1,5 @@
 // Setup, sign-in, registration and sign-out.
-import { get, post } from "./client";
+import { endSession, get, post } from "./client";
 import type { User } from "./types";
 
 export interface SetupStatus { needs_setup: boolean; registration_open: boolean }
@@ -12,4 +12,8 @@ export const completeSetup = (body: { setup_code: string; email: string; display
   post<SessionOut>("/setup", body);
 export const register = (body: { email: string; display_name: string; password: string }) => post<SessionOut>("/auth/register", body);
 export const signIn = (email: string, password: string) => post<SessionOut>("/auth/login", { email, password }, { quiet401: true });
-export const signOut = () => post<{ success: true }>("/auth/logout");
+/** Ends the session: from here the account's reads are not sent (api/client.ts), then the server is told. */
+export const signOut = () => {
+  endSession();
+  return post<{ success: true }>("/auth/logout");
+};
