@@ -151,6 +151,29 @@ describeBrowser("focus after the focused control is removed", () => {
     expectClean(pro);
   });
 
+  test("map: closing the selected idea's panel with × or Escape gives the focus back to the list's Show on map that opened it", async () => {
+    const pro = await openSignedIn(web, server, "/ideas");
+    const { page } = pro;
+    const [a, b] = await seed(pro.key, ["Buoy one", "Buoy two"]);
+    expect((await api(server.base, pro.key, "POST", "/map/relations", { source_idea_id: a.id, target_idea_id: b.id, relation_type: "related" })).status).toBe(201);
+    await page.goto(`${server.base}/map`);
+    await page.getByRole("heading", { level: 1, name: "Mind map" }).waitFor();
+    await page.getByText(/List of the ideas on the map/).click();
+    const show = `Show on map: #${b.number}`;
+    const panel = page.getByRole("complementary", { name: "Selected idea" });
+    await press(page, show);
+    await panel.getByRole("heading", { name: /Buoy two/ }).waitFor();
+    await press(page, "Close the selected idea");
+    await panel.waitFor({ state: "detached" });
+    await expectFocusOn(page, show);
+    await page.keyboard.press("Enter");
+    await panel.getByRole("heading", { name: /Buoy two/ }).waitFor();
+    await page.keyboard.press("Escape");
+    await panel.waitFor({ state: "detached" });
+    await expectFocusOn(page, show);
+    expectClean(pro);
+  });
+
   test("an idea's editor: Remove parent pressed before the parent's name is read stays removed when the name arrives", async () => {
     const pro = await openSignedIn(web, server, "/ideas");
     const { page } = pro;

@@ -16,7 +16,17 @@ interface Props {
 export function SidePanel({ node, canConnect, connectingFrom, onConnect, onClose }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
   const panel = useRef<HTMLElement>(null);
+  // What had the focus when the panel opened (a list's "Show on map", the map's search): closing the panel (×, Escape)
+  // gives it back there, rather than to the page's heading, so a keyboard user goes on from where they were.
+  const opener = useRef<HTMLElement | null>(null);
+  useEffect(() => () => {
+    const at = document.activeElement;
+    const inPanel = !at || at === document.body || !!panel.current?.contains(at);
+    if (inPanel && opener.current?.isConnected) opener.current.focus({ preventScroll: true });
+  }, []);
   useEffect(() => {
+    const at = document.activeElement as HTMLElement | null;
+    if (at && at !== document.body && !panel.current?.contains(at)) opener.current = at;
     heading.current?.focus({ preventScroll: true });
     // On a phone the panel sits under the map (map.css): bring it on screen, as little as needed.
     panel.current?.scrollIntoView({ block: "nearest" });
