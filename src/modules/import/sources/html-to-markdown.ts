@@ -1,6 +1,6 @@
 // A small, tolerant HTML/ENML → Markdown converter for note bodies (Evernote, Apple Notes): blocks, lists, checkboxes, links, emphasis.
 
-import { htmlTokens } from "./html-tokens";
+import { htmlTokens, isSpace, readAttributes } from "./html-tokens";
 
 type El = { tag: string; attrs: Record<string, string>; children: Node[] };
 type Node = El | string;
@@ -33,44 +33,6 @@ export function decodeEntities(s: string): string {
   });
 }
 
-const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
-const isNameChar = (c: string) => !isSpace(c) && c !== "=" && c !== "/" && c !== ">";
-
-/**
- * Attributes as `([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?` read them, written out: that pattern looked
- * for a closing quote to the end of the tag from every quote that had none (`a'b="c'` a few thousand times took seconds).
- */
-function parseAttrs(s: string): Record<string, string> {
-  const attrs: Record<string, string> = {};
-  const noCloser = { '"': Infinity, "'": Infinity } as Record<string, number>; // a quote at or past this has no closer
-  let i = 0;
-  while (i < s.length) {
-    if (!isNameChar(s[i])) { i++; continue; }
-    const start = i;
-    while (i < s.length && isNameChar(s[i])) i++;
-    const name = s.slice(start, i);
-    let value = "";
-    let j = i;
-    while (isSpace(s[j])) j++;
-    if (s[j] === "=") {
-      j++;
-      while (isSpace(s[j])) j++;
-      const q = s[j];
-      const close = (q === '"' || q === "'") && j < noCloser[q] ? s.indexOf(q, j + 1) : -1;
-      if (close >= 0) { value = s.slice(j + 1, close); i = close + 1; }
-      else if (j < s.length && s[j] !== ">") {
-        if (q === '"' || q === "'") noCloser[q] = Math.min(noCloser[q], j);
-        let k = j;
-        while (k < s.length && !isSpace(s[k]) && s[k] !== ">") k++;
-        value = s.slice(j, k);
-        i = k;
-      }
-    }
-    attrs[name.toLowerCase()] = decodeEntities(value);
-  }
-  return attrs;
-}
-
 /** Builds a forgiving tree: unclosed elements close with their parent, stray end tags are ignored. */
 export function parseHtml(html: string): El {
   const root: El = { tag: "#root", attrs: {}, children: [] };
@@ -95,7 +57,9 @@ export function parseHtml(html: string): El {
       const tag = tok.name.toLowerCase();
       const raw = tok.raw;
       const selfClosing = /\/\s*$/.test(raw);
-      const el: El = { tag, attrs: parseAttrs(raw.replace(/\/\s*$/, "")), children: [] };
+      const attrs = readAttributes(raw.replace(/\/\s*$/, ""));
+      for (const name of Object.keys(attrs)) attrs[name] = decodeEntities(attrs[name]);
+      const el: El = { tag, attrs, children: [] };
       if (SKIP.has(tag)) {
         if (!selfClosing) skipUntil = tag;
         continue;

@@ -1,4 +1,4 @@
-// The markup of an HTML/ENML text, token by token, read exactly as one regex once read it but in linear time on any input.
+// The markup of an HTML/ENML text, token by token, and a tag's attributes: read as patterns once read them, in linear time on any input.
 
 /**
  * One construct at `start`..`end`: a comment, `<!…>` or `<?…?>` (`skip`), CDATA (its text), an end tag or a start tag
@@ -110,4 +110,42 @@ class AttributeWalker {
     }
     return -1;
   }
+}
+
+export const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
+const isNameChar = (c: string) => !isSpace(c) && c !== "=" && c !== "/" && c !== ">";
+
+/**
+ * Attributes (names in lower case, values as written) as `([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?` read them, written out: that pattern looked
+ * for a closing quote to the end of the tag from every quote that had none (`a'b="c'` a few thousand times took seconds).
+ */
+export function readAttributes(s: string): Record<string, string> {
+  const attrs: Record<string, string> = {};
+  const noCloser = { '"': Infinity, "'": Infinity } as Record<string, number>; // a quote at or past this has no closer
+  let i = 0;
+  while (i < s.length) {
+    if (!isNameChar(s[i])) { i++; continue; }
+    const start = i;
+    while (i < s.length && isNameChar(s[i])) i++;
+    const name = s.slice(start, i);
+    let value = "";
+    let j = i;
+    while (isSpace(s[j])) j++;
+    if (s[j] === "=") {
+      j++;
+      while (isSpace(s[j])) j++;
+      const q = s[j];
+      const close = (q === '"' || q === "'") && j < noCloser[q] ? s.indexOf(q, j + 1) : -1;
+      if (close >= 0) { value = s.slice(j + 1, close); i = close + 1; }
+      else if (j < s.length && s[j] !== ">") {
+        if (q === '"' || q === "'") noCloser[q] = Math.min(noCloser[q], j);
+        let k = j;
+        while (k < s.length && !isSpace(s[k]) && s[k] !== ">") k++;
+        value = s.slice(j, k);
+        i = k;
+      }
+    }
+    attrs[name.toLowerCase()] = value; // character references are the caller's to decode
+  }
+  return attrs;
 }
