@@ -7,7 +7,8 @@
 // 2. Measures the maximum sustained mixed throughput (unless --rate is given): 16 closed-loop clients for a while,
 //    then the wait until the pipeline has caught up with what they sent; capacity = requests / (both times).
 // 3. Sends the same mix open-loop at half that rate for --seconds: captures, edits, semantic and keyword searches,
-//    lists, merges, exports and MCP tool calls. Every 10 s prints throughput, p50/p99 per route and the server's RSS.
+//    lists, merges, exports and MCP tool calls. Every 10 s prints throughput, p50/p99 per route, the server's RSS,
+//    the backlog and the most ideas seen being re-scored.
 // 4. Checks: no error (every answer the expected status), RSS (median of the 10 s samples of the first minute after
 //    warm-up against that of the last minute; thirds on short runs) grows ≤ 10%, the p99 of the last minute
 //    (last third on runs under three minutes) is within 1.5× of the first minute's (first third). Exit 1 otherwise.
@@ -179,10 +180,15 @@ async function one(at: number): Promise<void> {
   }
 }
 
-/** The pipeline's backlog as /health reports it (jobs not yet embedded and passed). */
+/** The pipeline's backlog as /health reports it (ideas not yet embedded). */
 async function backlog(): Promise<number> {
-  const h = (await (await fetch(`${base}/api/v1/health`)).json()) as { embeddings: { pending: number } };
-  return h.embeddings.pending;
+  return (await pipelineHealth()).pending;
+}
+
+/** /health's pipeline block: ideas without a vector, and ideas whose pairs are being judged again (re-scoring). */
+async function pipelineHealth(): Promise<{ pending: number; rescoring: number }> {
+  const h = (await (await fetch(`${base}/api/v1/health`)).json()) as { embeddings: { pending: number; rescoring: number } };
+  return h.embeddings;
 }
 
 /** Waits until the pipeline's backlog is empty, at most `ms`; returns whether it emptied. */
@@ -262,6 +268,13 @@ async function main() {
   let sent = 0;
   let nextWindow = t0 + WINDOW_MS;
   let windowStart = samples.length;
+  // Re-scoring passes (every idea of an account passed again once it grows by 25%; src/pipeline/rescore.ts) are not in
+  // the backlog and last seconds: the most seen in each window, asked every second. The accounts here grow in step,
+  // so their passes come together; one in the last stretch slows its searches (docs/performance.md).
+  let rescoringMax = 0;
+  const rescoringWatch = setInterval(() => {
+    pipelineHealth().then((h) => (rescoringMax = Math.max(rescoringMax, h.rescoring)), () => {});
+  }, 1000);
   while (performance.now() - t0 < SECONDS * 1000) {
     // Open loop: requests are due at a fixed rate whatever the latency (a slow server gets a queue, not a break).
     const due = Math.floor(((performance.now() - t0) / 1000) * rate);
@@ -276,20 +289,23 @@ async function main() {
       const mb = rssMb(server.proc.pid);
       // The pipeline's backlog: a queue that only grows means the mix asks more of the model than it can give.
       const pending = await backlog().catch(() => null);
+      const rescoring = rescoringMax;
+      rescoringMax = 0;
       rss.push(mb);
       const routes: Record<string, { n: number; p50: number; p99: number }> = {};
       for (const op of OPS) {
         const ms = w.filter((s) => s.route === op.route).map((s) => s.ms);
         if (ms.length) routes[op.route] = { n: ms.length, p50: pct(ms, 50), p99: pct(ms, 99) };
       }
-      const row = { t_s: Math.round((nextWindow - t0) / 1000), rps: Math.round(w.length / (WINDOW_MS / 1000)), rss_mb: mb, pending, p99_all: pct(w.map((s) => s.ms), 99), errors: w.filter((s) => s.error).length, routes };
+      const row = { t_s: Math.round((nextWindow - t0) / 1000), rps: Math.round(w.length / (WINDOW_MS / 1000)), rss_mb: mb, pending, rescoring, p99_all: pct(w.map((s) => s.ms), 99), errors: w.filter((s) => s.error).length, routes };
       windows.push(row);
-      say(`t=${row.t_s}s ${row.rps} req/s rss ${mb} MB backlog ${pending} p99 ${row.p99_all} ms errors ${row.errors} | ` +
+      say(`t=${row.t_s}s ${row.rps} req/s rss ${mb} MB backlog ${pending} re-scoring ${rescoring} p99 ${row.p99_all} ms errors ${row.errors} | ` +
         Object.entries(routes).map(([r, v]) => `${r} ${v.p50}/${v.p99}`).join(", "));
       nextWindow += WINDOW_MS;
     }
     await Bun.sleep(2);
   }
+  clearInterval(rescoringWatch);
   await Promise.all(inFlight);
 
   const errors = samples.filter((s) => s.error);

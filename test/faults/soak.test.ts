@@ -5,6 +5,9 @@
 // or a slowdown that compounds (a backlog that never drains) still crosses; the tight limits belong to the long pass.
 // 3× was crossed twice in CI by passes with nothing compounding (3.09× and 3.23×: backlog 0–2, RSS +2–3%, the last
 // stretch's p99 set by a few semantic searches and MCP calls near 320 ms, which the first stretch happened to lack).
+// Instrumented passes found nothing growing; the last stretch often holds the accounts' re-scoring passes (they grow
+// in step), which the backlog does not count, so each window also reports them (docs/performance.md, "What slows
+// the soak's last stretch"). The rest is the machine's CPU: the limit stays at 4×.
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { ROOT } from "../cli";
@@ -31,6 +34,7 @@ test("60 s soak: no error, RSS within 25% after warm-up, p99 of the last stretch
   expect(summary.p99_ratio).toBeLessThanOrEqual(MAX_P99_RATIO);
   // Every 10 s window reports throughput, RSS and per-route latency, the routes of the whole mix included.
   expect(summary.windows.length).toBeGreaterThanOrEqual(5);
+  for (const w of summary.windows) expect(typeof w.rescoring).toBe("number");
   const routes = new Set(summary.windows.flatMap((w: any) => Object.keys(w.routes)));
   for (const r of ["POST /ideas", "PATCH /ideas/:id", "GET /ideas", "GET /ideas/search semantic", "POST /mcp tools/call"]) expect(routes.has(r)).toBe(true);
   expect(code).toBe(0);
