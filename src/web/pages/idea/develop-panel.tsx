@@ -18,6 +18,12 @@ const providerLabel = (p: string) => PROVIDER_LABELS[p as Provider] ?? p;
 const SETTINGS_KEYS = "/settings#provider-keys";
 
 type Shown = { state: "loading" } | { state: "none" } | { state: "error"; message: string } | { state: "ready"; spec: StoredSpec };
+/** The last spec as the idea page read it, beside the idea (`readLastSpec`): the section is whole in its first frame. */
+export type LastSpec = Exclude<Shown, { state: "loading" }>;
+
+/** GET /ideas/:id/spec as the panel shows it; never throws (a failure is shown in the section). */
+export const readLastSpec = (id: number): Promise<LastSpec> =>
+  getLastSpec(id).then((spec) => (spec ? { state: "ready", spec } : { state: "none" }), (e) => ({ state: "error", message: describeError(e) }));
 type Failure = { kind: "byok"; message: string } | { kind: "provider"; provider: string; message: string } | { kind: "other"; message: string };
 
 // A develop call outlives the page that started it (it can take a minute): leaving and coming back picks it up again,
@@ -50,10 +56,11 @@ function toFailure(e: unknown): Failure {
 
 const nowStamp = () => new Date().toISOString().slice(0, 19).replace("T", " ");
 
-export function DevelopPanel({ idea }: { idea: Idea }) {
+/** `initial`: the last spec read with the idea; without it the panel reads it itself (showing "Reading the last spec"). */
+export function DevelopPanel({ idea, initial }: { idea: Idea; initial?: LastSpec }) {
   const { user } = useSession();
   const hasKey = user.has_provider_a_key || user.has_provider_b_key || user.has_provider_c_key;
-  const [shown, setShown] = useState<Shown>({ state: "loading" });
+  const [shown, setShown] = useState<Shown>(initial ?? { state: "loading" });
   const [busySince, setBusySince] = useState<number | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -75,10 +82,7 @@ export function DevelopPanel({ idea }: { idea: Idea }) {
     watched.set(idea.id, (watched.get(idea.id) ?? 0) + 1);
     const pending = running.get(idea.id);
     if (pending) follow(pending);
-    getLastSpec(idea.id).then(
-      (spec) => live && setShown((s) => (s.state === "ready" ? s : spec ? { state: "ready", spec } : { state: "none" })),
-      (e) => live && setShown({ state: "error", message: describeError(e) }),
-    );
+    if (!initial) readLastSpec(idea.id).then((last) => live && setShown((s) => (s.state === "ready" ? s : last)));
     return () => {
       live = false;
       watched.set(idea.id, (watched.get(idea.id) ?? 1) - 1);
