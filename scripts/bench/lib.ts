@@ -93,6 +93,19 @@ export async function spawnServer(cmd: string[], env: Record<string, string>, lo
   };
 }
 
+/** One JSON request to the API with an API key (none for public routes); throws on a status of 300 or more. */
+export async function apiJson(base: string, key: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${base}/api/v1${path}`, {
+    method,
+    headers: { ...(key ? { "x-api-key": key } : {}), ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(120_000),
+  });
+  const json = await res.json();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
 export interface LoadResult {
   rps: number;
   p50: number;

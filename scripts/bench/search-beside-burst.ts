@@ -11,7 +11,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { alternating, BUN, flag, fmtMs, machine, quantile, revisionTree, ROOT, spawnServer, tempDir, type Child } from "./lib";
+import { alternating, BUN, flag, fmtMs, machine, quantile, revisionTree, ROOT, spawnServer, tempDir, type Child, apiJson as req } from "./lib";
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -42,18 +42,6 @@ const idea = (i: number) => {
       `ask, which mistakes are common at the start and how to avoid them, and where to find cheap supplies nearby.`,
   };
 };
-
-async function req(base: string, key: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}/api/v1${path}`, {
-    method,
-    headers: { ...(key ? { "x-api-key": key } : {}), ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(120_000),
-  });
-  const json = await res.json();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 async function captureAll(base: string, key: string, from: number, n: number): Promise<void> {
   let next = from;

@@ -12,7 +12,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { BUN, flag, fmtMs, machine, quantile, ROOT, spawnServer, tempDir, type Child } from "./lib";
+import { BUN, flag, fmtMs, machine, quantile, ROOT, spawnServer, tempDir, type Child, apiJson as req } from "./lib";
 
 const RUNS = flag("runs", 2);
 const WAVES = flag("waves", 3);
@@ -24,18 +24,6 @@ const work = tempDir("idearepo-bench-search-rescore-");
 const WORDS = ["solar", "garden", "bike", "coffee", "music", "chess", "travel", "tax", "kitchen", "robot", "river", "paper"];
 let seq = 0;
 const words = (n: number) => Array.from({ length: n }, () => WORDS[(seq++ * 7) % WORDS.length]).join(" ");
-
-async function req(base: string, key: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}/api/v1${path}`, {
-    method,
-    headers: { ...(key ? { "x-api-key": key } : {}), ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(120_000),
-  });
-  const json = await res.json();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 interface Run { side: string; idle: number[]; rescoring: number[]; load: number }
 
