@@ -1,6 +1,7 @@
 // What every module receives: configuration, the database, the clock, the logger and the late-bound engines.
 import type { Config } from "./config";
 import type { Db } from "./db/open";
+import type { Store } from "./db/store";
 import type { Clock } from "./lib/time";
 import type { Logger } from "./lib/log";
 import type { Mailer } from "./mail/mailer";
@@ -11,7 +12,10 @@ import type { DurabilityBarrier } from "./db/durable";
 
 export interface Deps {
   config: Readonly<Config>;
+  /** The raw SQLite handle: only until every repo speaks through `store` (docs/architecture.md, The store boundary). */
   db: Db;
+  /** The async store boundary every repo runs its SQL through: SQLite by default, PostgreSQL with database.url. */
+  store: Store;
   clock: Clock;
   log: Logger;
   engines: Engines;

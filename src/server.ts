@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { GROUP_COMMIT, openDb } from "./db/open";
+import { sqliteStore } from "./db/sqlite-store";
 import { createDurabilityBarrier } from "./db/durable";
 import { noEngines, type Deps } from "./deps";
 import { createApp } from "./app";
@@ -54,7 +55,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   const db = openDb(dbPath(config), config.durability, { groupCommit });
   const checkpointer = startCheckpointer(db, dbPath(config), log);
   const durable = groupCommit ? createDurabilityBarrier(db, `${dbPath(config)}-wal`) : null;
-  const deps: Deps = { config, db, clock: systemClock, log, engines: { ...noEngines(), durable } };
+  const deps: Deps = { config, db, store: sqliteStore(db), clock: systemClock, log, engines: { ...noEngines(), durable } };
   // prom-client only when metrics are on (docs/performance.md, "Server footprint"); in before the first event.
   if (config.metrics.enabled) await loadMetrics();
   const processes: BackgroundProcess[] = [];

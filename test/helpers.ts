@@ -2,6 +2,7 @@
 import { dirname } from "node:path";
 import { loadConfig, type Config } from "../src/config";
 import { openDb } from "../src/db/open";
+import { sqliteStore } from "../src/db/sqlite-store";
 import { noEngines, type Deps } from "../src/deps";
 import { createApp } from "../src/app";
 import { createLogger } from "../src/lib/log";
@@ -47,7 +48,7 @@ export function makeApp(opts: MakeAppOptions = {}): TestApp {
   const clock = opts.clock ?? makeClock(opts.now);
   const db = openDb(opts.dbFile ?? ":memory:", config.durability);
   const log = opts.logs ? createLogger("debug", (l) => opts.logs!.push(l)) : createLogger("silent");
-  const deps: Deps = { config, db, clock: () => clock.now, log, engines: noEngines() };
+  const deps: Deps = { config, db, store: sqliteStore(db), clock: () => clock.now, log, engines: noEngines() };
   const created = createApp(deps);
   return {
     deps,

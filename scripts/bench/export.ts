@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../src/db/open";
+import { sqliteStore } from "../../src/db/sqlite-store";
 import { loadConfig } from "../../src/config";
 import { createLogger } from "../../src/lib/log";
 import { noEngines, type Deps } from "../../src/deps";
@@ -23,7 +24,8 @@ type Mode = (typeof MODES)[number];
 
 function depsFor(dbFile: string): Deps {
   const config = loadConfig({ IDEAREPO_DATA_DIR: tmpdir(), IDEAREPO_ENV: "test" }, { log_level: "silent" });
-  return { config, db: openDb(dbFile), clock: () => new Date(), log: createLogger("silent"), engines: noEngines() };
+  const db = openDb(dbFile);
+  return { config, db, store: sqliteStore(db), clock: () => new Date(), log: createLogger("silent"), engines: noEngines() };
 }
 
 async function seed(dbFile: string, ideas: number, bodyChars: number): Promise<{ userId: string; key: string; dataMb: number }> {

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
 import { openDb } from "../../src/db/open";
+import { sqliteStore } from "../../src/db/sqlite-store";
 import { loadConfig } from "../../src/config";
 import { createLogger } from "../../src/lib/log";
 import { noEngines, type Deps } from "../../src/deps";
@@ -65,7 +66,8 @@ function writeVaultZip(file: string, jsonFile: string, n: number, bodyChars: num
 
 function depsFor(dataDir: string): Deps {
   const config = loadConfig({ IDEAREPO_DATA_DIR: dataDir, IDEAREPO_ENV: "test" }, { log_level: "silent" });
-  return { config, db: openDb(join(dataDir, "bench.db")), clock: () => new Date(), log: createLogger("silent"), engines: noEngines() };
+  const db = openDb(join(dataDir, "bench.db"));
+  return { config, db, store: sqliteStore(db), clock: () => new Date(), log: createLogger("silent"), engines: noEngines() };
 }
 
 async function measure(mode: Mode, zipFile: string, jsonFile: string) {

@@ -3,6 +3,7 @@ import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { noEngines, type Deps } from "../../src/deps";
 import { openDb } from "../../src/db/open";
+import { sqliteStore } from "../../src/db/sqlite-store";
 import { createLogger } from "../../src/lib/log";
 import type { ModelClient } from "../../src/ml/client";
 import { createUsersService } from "../../src/modules/users/service";
@@ -19,7 +20,7 @@ export interface BenchApp {
 export async function benchApp(dbFile: string, model: ModelClient | null): Promise<BenchApp> {
   const config = loadConfig({ IDEAREPO_DATA_DIR: "/tmp/idearepo-bench-unused", IDEAREPO_ENV: "test" }, { log_level: "silent" });
   const db = openDb(dbFile);
-  const deps: Deps = { config, db, clock: () => new Date(), log: createLogger("warn"), engines: noEngines() };
+  const deps: Deps = { config, db, store: sqliteStore(db), clock: () => new Date(), log: createLogger("warn"), engines: noEngines() };
   const { app, close } = createApp(deps);
   let pipeline: PipelineProcess | null = null;
   if (model) {

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config";
 import { openDb } from "../../src/db/open";
+import { sqliteStore } from "../../src/db/sqlite-store";
 import { createApp } from "../../src/app";
 import { createLogger } from "../../src/lib/log";
 import { noEngines, type Deps } from "../../src/deps";
@@ -28,7 +29,7 @@ function fileApp(dataDir: string, masterKey: Uint8Array | null = null) {
     { log_level: "silent", providers: providersConfig(fakes), provider_timeout_ms: 1000 },
   );
   const db = openDb(join(dataDir, "idearepo.db"));
-  const deps: Deps = { config, db, clock: () => new Date(), log: createLogger("silent"), engines: { ...noEngines(), masterKey } };
+  const deps: Deps = { config, db, store: sqliteStore(db), clock: () => new Date(), log: createLogger("silent"), engines: { ...noEngines(), masterKey } };
   const { app, close } = createApp(deps);
   const req = async (method: string, path: string, key: string, body?: unknown) => {
     const res = await app.handle(new Request(`http://localhost/api/v1${path}`, {

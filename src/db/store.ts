@@ -1,0 +1,47 @@
+// The async store boundary: every repo runs its SQL through a Store, so the same feature code runs on SQLite or PostgreSQL.
+import type { Database } from "bun:sqlite";
+
+/** A bound value. Booleans are not used: SQLite has none, so flags are 0/1 integers on both stores. */
+export type SqlValue = string | number | bigint | null | Uint8Array;
+/** Positional (`?`, `?1`) or named (`$name`, bound as `{ name }`) parameters, as bun:sqlite takes them. */
+export type SqlParams = SqlValue[] | [Record<string, SqlValue>];
+
+export interface RunResult {
+  /** Rows inserted, updated or deleted by the statement itself (not by its triggers). */
+  changes: number;
+}
+
+/**
+ * One prepared statement. Methods mirror bun:sqlite's Statement so a repo keeps its shape: statements made once at
+ * the top, called with their parameters. Every call returns a promise; on SQLite the statement has already run when
+ * the call returns (the promise is only the boundary), on PostgreSQL it runs on the pool or the current transaction.
+ */
+export interface Stmt<Row, P extends SqlParams = SqlParams> {
+  get(...params: P): Promise<Row | null>;
+  all(...params: P): Promise<Row[]>;
+  run(...params: P): Promise<RunResult>;
+}
+
+export interface TxOptions {
+  /** Take the write lock at BEGIN (SQLite's BEGIN IMMEDIATE): for read-then-write transactions that must not be raced. */
+  immediate?: boolean;
+}
+
+export interface Store {
+  readonly dialect: "sqlite" | "postgres";
+  /** A statement over `sql` (SQLite's dialect; the PostgreSQL store translates what differs: src/db/pg/dialect.ts). */
+  query<Row = Record<string, unknown>, P extends SqlParams = SqlParams>(sql: string): Stmt<Row, P>;
+  /** Runs statements without results (DDL, PRAGMA-free maintenance); several may be separated by semicolons. */
+  exec(sql: string): Promise<void>;
+  /**
+   * Runs `fn` in one transaction: every statement it awaits runs inside it, on whichever store. Statements of other
+   * callers wait until it ends (SQLite has one connection; PostgreSQL gives the transaction a connection of its own).
+   * A nested call is a savepoint. Throwing rolls back and rethrows. Only store calls belong inside: no network, no model.
+   */
+  tx<T>(fn: () => Promise<T> | T, opts?: TxOptions): Promise<T>;
+  /** True inside a tx() of this call chain. */
+  inTx(): boolean;
+  /** The SQLite handle, for what only exists there (backup, checkpoints, sqlite-vec); null on PostgreSQL. */
+  readonly sqlite: Database | null;
+  close(): Promise<void>;
+}
