@@ -59,7 +59,7 @@ export function createMailCaptureReader(deps: Deps): BackgroundProcess {
         resolve();
       }
       kick = finish;
-      extra?.then(finish);
+      extra?.then(finish, finish); // a failed wait ends the pause too (and is not left unhandled)
     });
   }
   const wake = () => {
