@@ -1,5 +1,5 @@
 // SQL for what develop sends (the idea, its tags, unarchived related ideas, links) and for the last spec it made.
-import type { Db } from "../../db/open";
+import type { Store } from "../../db/store";
 
 export interface DevelopIdeaRow {
   id: number;
@@ -38,16 +38,16 @@ export interface SpecRow {
   created_at: string;
 }
 
-export function createDevelopRepo(db: Db) {
-  const idea = db.query<DevelopIdeaRow, [number, string]>(
+export function createDevelopRepo(store: Store) {
+  const idea = store.query<DevelopIdeaRow, [number, string]>(
     "SELECT id, number, title, body, status, is_archived FROM ideas WHERE id = ? AND user_id = ?",
   );
-  const tags = db.query<{ name: string }, [number]>(
+  const tags = store.query<{ name: string }, [number]>(
     "SELECT t.name FROM idea_tags it JOIN tags t ON t.id = it.tag_id WHERE it.idea_id = ? ORDER BY t.name",
   );
   // Both directions, live relations only (both ends unarchived and the caller's); user-made ones first (deliberate),
   // then by score.
-  const related = db.query<RelatedRow, [number, string, number]>(
+  const related = store.query<RelatedRow, [number, string, number]>(
     `SELECT r.relation_type, CASE WHEN r.source_idea_id = ?1 THEN 'outgoing' ELSE 'incoming' END AS direction,
             o.number, o.title, o.body, o.status
        FROM live_relations r
@@ -56,23 +56,23 @@ export function createDevelopRepo(db: Db) {
       ORDER BY r.created_by = 'user' DESC, r.score DESC, r.id
       LIMIT ?3`,
   );
-  const links = db.query<LinkRow, [number, number]>(
+  const links = store.query<LinkRow, [number, number]>(
     "SELECT url, title, link_type FROM links WHERE idea_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
   );
+  const saveSpec = store.query(
+    `INSERT INTO idea_specs (idea_id, user_id, spec, provider, model, input_tokens, output_tokens, created_at)
+     VALUES ($idea_id, $user_id, $spec, $provider, $model, $input_tokens, $output_tokens, $created_at)
+     ON CONFLICT (idea_id) DO UPDATE SET user_id = excluded.user_id, spec = excluded.spec, provider = excluded.provider,
+       model = excluded.model, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+       created_at = excluded.created_at`,
+  );
+  const findSpec = store.query<SpecRow, [number, string]>("SELECT * FROM idea_specs WHERE idea_id = ? AND user_id = ?");
   return {
     findIdea: (userId: string, id: number) => idea.get(id, userId),
-    tagNames: (ideaId: number) => tags.all(ideaId).map((r) => r.name),
+    tagNames: async (ideaId: number) => (await tags.all(ideaId)).map((r) => r.name),
     related: (userId: string, ideaId: number, limit: number) => related.all(ideaId, userId, limit),
     links: (ideaId: number, limit: number) => links.all(ideaId, limit),
-    saveSpec: (row: SpecRow) =>
-      db.query(
-        `INSERT INTO idea_specs (idea_id, user_id, spec, provider, model, input_tokens, output_tokens, created_at)
-         VALUES ($idea_id, $user_id, $spec, $provider, $model, $input_tokens, $output_tokens, $created_at)
-         ON CONFLICT (idea_id) DO UPDATE SET user_id = excluded.user_id, spec = excluded.spec, provider = excluded.provider,
-           model = excluded.model, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-           created_at = excluded.created_at`,
-      ).run({ ...row }),
-    findSpec: (userId: string, ideaId: number) =>
-      db.query<SpecRow, [number, string]>("SELECT * FROM idea_specs WHERE idea_id = ? AND user_id = ?").get(ideaId, userId),
+    saveSpec: (row: SpecRow) => saveSpec.run({ ...row }),
+    findSpec: (userId: string, ideaId: number) => findSpec.get(ideaId, userId),
   };
 }

@@ -17,7 +17,7 @@ const LINK_LIMIT = 50;
 const needsByok = (error: string) => new AppError(400, { error, needs_byok: true });
 
 export function createDevelopService(deps: Deps) {
-  const repo = createDevelopRepo(deps.db);
+  const repo = createDevelopRepo(deps.store);
   const byok = createByokService(deps);
 
   function credentialOrThrow(userId: string): ProviderCredential {
@@ -33,10 +33,10 @@ export function createDevelopService(deps: Deps) {
     return cred;
   }
 
-  function storedSpec(userId: string, rawId: string) {
+  async function storedSpec(userId: string, rawId: string) {
     const id = ideaId(rawId);
-    if (!repo.findIdea(userId, id)) throw notFound("Idea not found");
-    const row = repo.findSpec(userId, id);
+    if (!(await repo.findIdea(userId, id))) throw notFound("Idea not found");
+    const row = await repo.findSpec(userId, id);
     if (!row) return null;
     return {
       spec: row.spec,
@@ -51,14 +51,14 @@ export function createDevelopService(deps: Deps) {
     async develop(userId: string, rawId: string) {
       const id = ideaId(rawId);
       // Archived ideas stay readable through GET /ideas/:id, so they can be developed too.
-      const idea = repo.findIdea(userId, id);
+      const idea = await repo.findIdea(userId, id);
       if (!idea) throw notFound("Idea not found");
       const cred = credentialOrThrow(userId);
       const prompt = buildDevelopPrompt({
         idea,
-        tags: repo.tagNames(id),
-        related: repo.related(userId, id, RELATED_LIMIT),
-        links: repo.links(id, LINK_LIMIT),
+        tags: await repo.tagNames(id),
+        related: await repo.related(userId, id, RELATED_LIMIT),
+        links: await repo.links(id, LINK_LIMIT),
       });
       const started = performance.now();
       try {
@@ -72,7 +72,7 @@ export function createDevelopService(deps: Deps) {
           duration_ms: Math.round(performance.now() - started),
         });
         // Kept so reopening the idea shows the spec without paying for another call; only the last one is stored.
-        repo.saveSpec({
+        await repo.saveSpec({
           idea_id: id, user_id: userId, spec: out.text, provider: cred.provider, model: out.model,
           input_tokens: out.usage.input_tokens, output_tokens: out.usage.output_tokens, created_at: toStamp(deps.clock()),
         });
@@ -86,14 +86,14 @@ export function createDevelopService(deps: Deps) {
       }
     },
     /** The last spec develop made for the idea: the develop answer plus when it was made. */
-    lastSpec(userId: string, rawId: string) {
-      const spec = storedSpec(userId, rawId);
+    async lastSpec(userId: string, rawId: string) {
+      const spec = await storedSpec(userId, rawId);
       if (!spec) throw notFound("No spec yet");
       return spec;
     },
     /** GET /ideas/:id/spec: the same, but "none yet" is an answer (every field null), not a 404 the browser logs. */
-    specOrNone(userId: string, rawId: string) {
-      return storedSpec(userId, rawId) ?? { spec: null, provider: null, model: null, usage: null, created_at: null };
+    async specOrNone(userId: string, rawId: string) {
+      return (await storedSpec(userId, rawId)) ?? { spec: null, provider: null, model: null, usage: null, created_at: null };
     },
   };
 }
