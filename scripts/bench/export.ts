@@ -89,7 +89,7 @@ async function measure(mode: Mode, dbFile: string, userId: string, key: string) 
       bytes += value.length;
     }
   } else {
-    const prepared = createExportService(deps).prepare(userId, mode as ExportFormat);
+    const prepared = await createExportService(deps).prepare(userId, mode as ExportFormat);
     await drain(prepared.chunks, (b) => void (bytes += b.length));
   }
   const ms = performance.now() - t0;

@@ -53,7 +53,7 @@ export const exportCommand: CliCommand = {
     const deps = cliDeps();
     try {
       const user = createUsersService(deps).mustFindByEmail(requireFlag(p, "email"));
-      const prepared = createExportService(deps).prepare(user.id, format);
+      const prepared = await createExportService(deps).prepare(user.id, format);
       const sink = writeTo(out);
       let bytes = 0;
       try {

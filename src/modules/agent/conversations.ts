@@ -59,14 +59,14 @@ export function citedNumbers(text: string): number[] {
 }
 
 export function createConversations(deps: Deps) {
-  const repo = createAgentRepo(deps.db);
+  const repo = createAgentRepo(deps.store);
   const now = () => toStamp(deps.clock());
 
   return {
     /** The account's conversation, or a new one titled after the first question. */
-    openOrCreate(userId: string, id: string | undefined, firstText: string): ConversationRow {
+    async openOrCreate(userId: string, id: string | undefined, firstText: string): Promise<ConversationRow> {
       if (id !== undefined) {
-        const row = repo.find(userId, id);
+        const row = await repo.find(userId, id);
         if (!row) throw conversationNotFound();
         return row;
       }
@@ -75,15 +75,15 @@ export function createConversations(deps: Deps) {
         id: crypto.randomUUID(), user_id: userId, title: titleOf(firstText) || "Conversation",
         input_tokens: 0, output_tokens: 0, created_at: stamp, updated_at: stamp,
       };
-      repo.create(row);
+      await repo.create(row);
       return row;
     },
     /** The stored history in order, as the turn sends it (bounded by src/modules/agent/prompt.ts). */
-    history(conversationId: string): KeptMessage[] {
-      return repo.messages(conversationId).map((m) => JSON.parse(m.content_json) as KeptMessage);
+    async history(conversationId: string): Promise<KeptMessage[]> {
+      return (await repo.messages(conversationId)).map((m) => JSON.parse(m.content_json) as KeptMessage);
     },
-    append(conversationId: string, message: KeptMessage, meta?: AnswerMeta) {
-      repo.append({
+    async append(conversationId: string, message: KeptMessage, meta?: AnswerMeta) {
+      await repo.append({
         conversation_id: conversationId,
         role: message.role,
         content_json: JSON.stringify(message),
@@ -98,30 +98,30 @@ export function createConversations(deps: Deps) {
     cited(userId: string, text: string) {
       return repo.ideasByNumber(userId, citedNumbers(text));
     },
-    usage(userId: string, conversationId: string): Usage {
-      const row = repo.find(userId, conversationId);
+    async usage(userId: string, conversationId: string): Promise<Usage> {
+      const row = await repo.find(userId, conversationId);
       return row ? usageOf(row) : { input_tokens: 0, output_tokens: 0 };
     },
 
-    list(userId: string, q: ConversationListQuery) {
+    async list(userId: string, q: ConversationListQuery) {
       const limit = clampLimit(q.limit, CONVERSATIONS_DEFAULT_LIMIT, CONVERSATIONS_MAX_LIMIT);
-      const rows = repo.page(userId, limit, parseOffset(q.offset));
+      const rows = await repo.page(userId, limit, parseOffset(q.offset));
       return { conversations: rows.map((r) => ({ ...summaryView(r), message_count: r.message_count })), has_more: rows.length === limit };
     },
-    get(userId: string, id: string) {
-      const row = repo.find(userId, id);
+    async get(userId: string, id: string) {
+      const row = await repo.find(userId, id);
       if (!row) throw conversationNotFound();
-      const messages = repo.messages(id).map(messageView);
+      const messages = (await repo.messages(id)).map(messageView);
       const said = messages.map((m) => ("text" in m && m.role === "assistant" ? m.text : "")).join("\n");
-      return { conversation: { ...summaryView(row), messages, cited: repo.ideasByNumber(userId, citedNumbers(said)) } };
+      return { conversation: { ...summaryView(row), messages, cited: await repo.ideasByNumber(userId, citedNumbers(said)) } };
     },
-    delete(userId: string, id: string) {
-      if (!repo.delete(userId, id)) throw conversationNotFound();
+    async delete(userId: string, id: string) {
+      if (!(await repo.delete(userId, id))) throw conversationNotFound();
       return { success: true as const };
     },
     /** Every conversation of the account with its messages, oldest first (the JSON export). */
-    *exportAll(userId: string) {
-      for (const row of repo.all(userId)) yield { ...summaryView(row), messages: repo.messages(row.id).map(messageView) };
+    async *exportAll(userId: string) {
+      for (const row of await repo.all(userId)) yield { ...summaryView(row), messages: (await repo.messages(row.id)).map(messageView) };
     },
   };
 }

@@ -93,7 +93,7 @@ export function createSession(parts: SessionParts, headers: Headers, socket: Soc
       }
       if (!cred) return fail(NEEDS_KEY, { needs_byok: true });
       const about = msg.idea_id === undefined ? null : ideas.get(auth.user.id, msg.idea_id);
-      const conversation = conversations.openOrCreate(auth.user.id, msg.conversation_id, msg.text);
+      const conversation = await conversations.openOrCreate(auth.user.id, msg.conversation_id, msg.text);
       await runTurn(
         {
           deps, auth, cred, conversation, conversations, tools, signal: controller.signal, send, decide,

@@ -50,8 +50,8 @@ const DECLINED: Record<Exclude<Decision, "approved">, string> = {
 export async function runTurn(ctx: TurnContext, question: KeptMessage & { role: "user" }): Promise<void> {
   const { deps, cred, conversation, conversations } = ctx;
   const started = performance.now();
-  const history = conversations.history(conversation.id);
-  conversations.append(conversation.id, question);
+  const history = await conversations.history(conversation.id);
+  await conversations.append(conversation.id, question);
   history.push(question);
   const turnStart = history.length - 1;
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
@@ -62,8 +62,8 @@ export async function runTurn(ctx: TurnContext, question: KeptMessage & { role: 
   let rounds = 0;
   let said = "";
 
-  const keep = (message: KeptMessage, round?: ChatRound) => {
-    conversations.append(conversation.id, message, round ? { usage: round.usage, provider: cred.provider, model: round.model } : undefined);
+  const keep = async (message: KeptMessage, round?: ChatRound) => {
+    await conversations.append(conversation.id, message, round ? { usage: round.usage, provider: cred.provider, model: round.model } : undefined);
     history.push(message);
   };
   const finish = async (cancelled: boolean) => {
@@ -75,8 +75,8 @@ export async function runTurn(ctx: TurnContext, question: KeptMessage & { role: 
     if (!(await synced(deps, started))) return ctx.send({ type: "error", error: SYNC_FAILED_MESSAGE });
     ctx.send({
       type: "done", conversation_id: conversation.id, usage, provider: cred.provider, model,
-      conversation_usage: conversations.usage(ctx.auth.user.id, conversation.id), title: conversation.title,
-      cited: conversations.cited(ctx.auth.user.id, said),
+      conversation_usage: await conversations.usage(ctx.auth.user.id, conversation.id), title: conversation.title,
+      cited: await conversations.cited(ctx.auth.user.id, said),
       ...(cancelled ? { cancelled: true as const } : {}),
     });
   };
@@ -103,7 +103,7 @@ export async function runTurn(ctx: TurnContext, question: KeptMessage & { role: 
       });
     } catch (e) {
       // What was said stays in the conversation, marked as cut short; the usage of a broken round is not known.
-      if (partial) keep({ role: "assistant", text: partial, calls: [], ...(e instanceof ChatCancelled ? { cancelled: true as const } : { failed: true as const }) });
+      if (partial) await keep({ role: "assistant", text: partial, calls: [], ...(e instanceof ChatCancelled ? { cancelled: true as const } : { failed: true as const }) });
       if (e instanceof ChatCancelled) return finish(true);
       if (!(e instanceof ProviderError)) throw e;
       recordProviderError(cred.provider, "agent");
@@ -114,9 +114,9 @@ export async function runTurn(ctx: TurnContext, question: KeptMessage & { role: 
     usage.input_tokens += round.usage.input_tokens;
     usage.output_tokens += round.usage.output_tokens;
     model = round.model;
-    keep({ role: "assistant", text: round.text, calls: round.calls }, round);
+    await keep({ role: "assistant", text: round.text, calls: round.calls }, round);
     if (round.calls.length === 0) break;
-    keep({ role: "tool", results: await handleCalls(ctx, round.calls) });
+    await keep({ role: "tool", results: await handleCalls(ctx, round.calls) });
     if (ctx.signal.aborted) return finish(true);
     if (rounds > MAX_TOOL_ROUNDS) break; // calls despite tool_choice none were answered as not run; the turn ends here
     if (usage.input_tokens + usage.output_tokens >= TURN_TOKEN_BUDGET) {

@@ -6,11 +6,11 @@ import type { Chunks } from "./stream";
 
 export const CSV_COLUMNS = ["id", "number", "title", "body", "status", "tags", "source", "created_at"] as const;
 
-export function* csvExport(repo: ExportRepo, scope: ExportScope): Chunks {
+export async function* csvExport(repo: ExportRepo, scope: ExportScope): Chunks {
   yield UTF8_BOM + csvRow([...CSV_COLUMNS]);
-  for (const page of ideaPages(repo, scope)) {
-    yield page
-      .map((i) => csvRow([i.id, i.number, i.title, i.body, i.status, repo.tagNames(i.id).join(";"), i.source, i.created_at]))
-      .join("");
+  for await (const page of ideaPages(repo, scope)) {
+    let out = "";
+    for (const i of page) out += csvRow([i.id, i.number, i.title, i.body, i.status, (await repo.tagNames(i.id)).join(";"), i.source, i.created_at]);
+    yield out;
   }
 }

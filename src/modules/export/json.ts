@@ -17,11 +17,11 @@ const GC_EVERY_CHARS = 4 * 1024 * 1024;
  * Markdown, bytes, deflate) live outside the JS heap, and JSC otherwise lets them pile up until RSS roughly tracks
  * the whole export (measured in scripts/bench/export.ts).
  */
-export function* ideaPages(repo: ExportRepo, scope: ExportScope): Generator<ExportIdeaRow[], void, void> {
+export async function* ideaPages(repo: ExportRepo, scope: ExportScope): AsyncGenerator<ExportIdeaRow[], void, void> {
   let after = 0;
   let sinceGc = 0;
   for (;;) {
-    const rows = repo.page(scope.userId, after, scope.maxNumber);
+    const rows = await repo.page(scope.userId, after, scope.maxNumber);
     if (rows.length === 0) return;
     yield rows;
     after = rows[rows.length - 1].number;
@@ -33,35 +33,37 @@ export function* ideaPages(repo: ExportRepo, scope: ExportScope): Generator<Expo
   }
 }
 
-export function exportIdea(repo: ExportRepo, scope: ExportScope, i: ExportIdeaRow) {
+export async function exportIdea(repo: ExportRepo, scope: ExportScope, i: ExportIdeaRow) {
   return {
     ...i,
-    tags: repo.tagNames(i.id),
-    links: repo.links(i.id),
+    tags: await repo.tagNames(i.id),
+    links: await repo.links(i.id),
     // Each relation appears once, under its source idea; the other end is always inside the export.
-    relations: repo.outgoing(i.id, scope.maxNumber),
+    relations: await repo.outgoing(i.id, scope.maxNumber),
   };
 }
 
-export function* jsonExport(
+export async function* jsonExport(
   repo: ExportRepo,
   scope: ExportScope,
   head: { exported_at: string; idea_count: number; truncated: boolean; profile: unknown },
   /** The agent's conversations with their messages (an addition the importer ignores: docs/export-import.md). */
-  conversations: Iterable<unknown> = [],
+  conversations: AsyncIterable<unknown> | Iterable<unknown> = [],
 ): Chunks {
   const J = JSON.stringify;
   yield `{"format":${J(EXPORT_FORMAT)},"version":${EXPORT_VERSION},"exported_at":${J(head.exported_at)},` +
     `"idea_count":${head.idea_count},"truncated":${head.truncated},\n"profile":${J(head.profile)},\n` +
-    `"tags":${J(repo.tags(scope.userId))},\n"ideas":[`;
+    `"tags":${J(await repo.tags(scope.userId))},\n"ideas":[`;
   let first = true;
-  for (const page of ideaPages(repo, scope)) {
-    yield (first ? "\n" : ",\n") + page.map((i) => J(exportIdea(repo, scope, i))).join(",\n");
+  for await (const page of ideaPages(repo, scope)) {
+    const out: string[] = [];
+    for (const i of page) out.push(J(await exportIdea(repo, scope, i)));
+    yield (first ? "\n" : ",\n") + out.join(",\n");
     first = false;
   }
   yield '\n],\n"agent_conversations":[';
   first = true;
-  for (const c of conversations) {
+  for await (const c of conversations) {
     yield (first ? "\n" : ",\n") + J(c);
     first = false;
   }

@@ -10,10 +10,10 @@ import type { Chunks } from "./stream";
  * File stems for every exported idea: `NNNN-slug`. Numbers are unique per account, so stems are too; the suffix
  * loop only guards case-insensitive file systems against the unexpected.
  */
-export function fileStems(repo: ExportRepo, scope: ExportScope): Map<number, string> {
+export async function fileStems(repo: ExportRepo, scope: ExportScope): Promise<Map<number, string>> {
   const stems = new Map<number, string>();
   const taken = new Set<string>();
-  for (const row of repo.names(scope.userId, scope.maxNumber)) {
+  for (const row of await repo.names(scope.userId, scope.maxNumber)) {
     const base = ideaFileStem(row.number, row.title);
     let stem = base;
     for (let n = 2; taken.has(stem.toLowerCase()); n++) stem = `${base}-${n}`;
@@ -25,11 +25,11 @@ export function fileStems(repo: ExportRepo, scope: ExportScope): Map<number, str
 
 type RelationEnd = { relation_type: string; created_by: string; score: number | null; note: string | null };
 
-export function* markdownZipExport(repo: ExportRepo, scope: ExportScope): Chunks {
-  const stems = fileStems(repo, scope);
+export async function* markdownZipExport(repo: ExportRepo, scope: ExportScope): Chunks {
+  const stems = await fileStems(repo, scope);
   const zip = new ZipWriter();
   const enc = new TextEncoder();
-  for (const page of ideaPages(repo, scope)) {
+  for await (const page of ideaPages(repo, scope)) {
     const parts: Uint8Array[] = [];
     for (const i of page) {
       const stem = stems.get(i.id);
@@ -40,9 +40,9 @@ export function* markdownZipExport(repo: ExportRepo, scope: ExportScope): Chunks
         const other = stems.get(otherId);
         if (other) relations.push({ direction, stem: other, relation_type: r.relation_type, created_by: r.created_by, score: r.score, note: r.note });
       };
-      for (const r of repo.outgoing(i.id, scope.maxNumber)) add("out", r.target_idea_id, r);
-      for (const r of repo.incoming(i.id, scope.maxNumber)) add("in", r.source_idea_id, r);
-      const text = renderIdeaMarkdown({ ...i, tags: repo.tagNames(i.id), links: repo.links(i.id), relations });
+      for (const r of await repo.outgoing(i.id, scope.maxNumber)) add("out", r.target_idea_id, r);
+      for (const r of await repo.incoming(i.id, scope.maxNumber)) add("in", r.source_idea_id, r);
+      const text = renderIdeaMarkdown({ ...i, tags: await repo.tagNames(i.id), links: await repo.links(i.id), relations });
       parts.push(zip.add(`${stem}.md`, enc.encode(text), i.updated_at));
     }
     yield Buffer.concat(parts);

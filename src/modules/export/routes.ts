@@ -7,8 +7,8 @@ import { toByteStream } from "./stream";
 
 export function exportRoutes(deps: Deps, kit: AuthKit) {
   const exports = createExportService(deps);
-  const respond = (userId: string, format: ExportFormat) => {
-    const out = exports.prepare(userId, format);
+  const respond = async (userId: string, format: ExportFormat) => {
+    const out = await exports.prepare(userId, format);
     const headers: Record<string, string> = { "content-type": out.contentType, "cache-control": "no-store" };
     if (out.filename) headers["content-disposition"] = `attachment; filename="${out.filename}"`;
     if (out.truncated) headers["x-export-truncated"] = "true";

@@ -21,17 +21,17 @@ export interface PreparedExport {
 }
 
 export function createExportService(deps: Deps) {
-  const repo = createExportRepo(deps.db);
+  const repo = createExportRepo(deps.store);
   const users = createUsersService(deps);
 
   const conversations = createConversations(deps);
   return {
-    prepare(userId: string, format: ExportFormat): PreparedExport {
+    async prepare(userId: string, format: ExportFormat): Promise<PreparedExport> {
       const user = users.findById(userId);
       if (!user) throw notFound("User not found");
       const now = deps.clock();
-      const scope: ExportScope = { userId, maxNumber: repo.lastExportedNumber(userId) };
-      const active = repo.countActive(userId);
+      const scope: ExportScope = { userId, maxNumber: await repo.lastExportedNumber(userId) };
+      const active = await repo.countActive(userId);
       const truncated = active > EXPORT_IDEA_LIMIT;
       const day = utcDay(now);
       switch (format) {

@@ -1,15 +1,15 @@
-// Turns a synchronous chunk generator into a pull-driven byte stream: one chunk is produced per read, never ahead.
+// Turns an async chunk generator into a pull-driven byte stream: one chunk is produced per read, never ahead.
 import type { Logger } from "../../lib/log";
 
-export type Chunks = Generator<string | Uint8Array, void, void>;
+export type Chunks = AsyncGenerator<string | Uint8Array, void, void>;
 
 export function toByteStream(chunks: Chunks, log: Logger, what: string): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
   return new ReadableStream<Uint8Array>(
     {
-      pull(controller) {
+      async pull(controller) {
         try {
-          const next = chunks.next();
+          const next = await chunks.next();
           if (next.done) controller.close();
           else controller.enqueue(typeof next.value === "string" ? enc.encode(next.value) : next.value);
         } catch (e) {
@@ -18,8 +18,8 @@ export function toByteStream(chunks: Chunks, log: Logger, what: string): Readabl
           controller.error(e);
         }
       },
-      cancel() {
-        chunks.return();
+      async cancel() {
+        await chunks.return();
       },
     },
     { highWaterMark: 0 },
@@ -29,5 +29,5 @@ export function toByteStream(chunks: Chunks, log: Logger, what: string): Readabl
 /** Drains a chunk generator into a sink (the CLI writes files this way). */
 export async function drain(chunks: Chunks, write: (bytes: Uint8Array) => void | Promise<void>): Promise<void> {
   const enc = new TextEncoder();
-  for (const c of chunks) await write(typeof c === "string" ? enc.encode(c) : c);
+  for await (const c of chunks) await write(typeof c === "string" ? enc.encode(c) : c);
 }
