@@ -160,8 +160,8 @@ async function handleCalls(ctx: TurnContext, calls: ToolCall[]): Promise<KeptRes
       // Checked now (scope, plan, arguments), so the person is never asked to approve a call that cannot run.
       let summary: string;
       try {
-        const args = checkToolCall(deps, spec, auth, call.input);
-        summary = spec.propose?.(auth, args) ?? `Run ${spec.title.toLowerCase()}`;
+        const args = await checkToolCall(deps, spec, auth, call.input);
+        summary = (await spec.propose?.(auth, args)) ?? `Run ${spec.title.toLowerCase()}`;
       } catch (e) {
         refuse(toolError(deps, spec, e));
         continue;

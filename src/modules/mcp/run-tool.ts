@@ -9,16 +9,16 @@ import type { ToolSpec } from "./tools";
 export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: unknown };
 
 /** Everything short of running it: what a proposal checks before the person is asked (so they never approve a bad call). */
-export function checkToolCall(deps: Deps, spec: ToolSpec, auth: AuthContext, args: Record<string, unknown>): Record<string, unknown> {
+export async function checkToolCall(deps: Deps, spec: ToolSpec, auth: AuthContext, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   checkAccess(auth, spec.access, deps.config.upgrade_url);
-  spec.planRule?.(auth);
+  await spec.planRule?.(auth);
   return checkedArgs(spec.input, args);
 }
 
 /** The tool's answer, or the REST error body for it; an unexpected failure is logged and answered as the generic 500 body. */
 export async function runToolCall(deps: Deps, spec: ToolSpec, auth: AuthContext, args: Record<string, unknown>): Promise<ToolOutcome> {
   try {
-    return { ok: true, result: await spec.run(auth, checkToolCall(deps, spec, auth, args)) };
+    return { ok: true, result: await spec.run(auth, await checkToolCall(deps, spec, auth, args)) };
   } catch (e) {
     return { ok: false, error: toolError(deps, spec, e) };
   }

@@ -41,8 +41,8 @@ export function createMcpService(deps: Deps, kit: AuthKit) {
   const tools = createTools(deps);
 
   /** Keys and MCP tokens only (Bearer or X-API-Key): sessions belong to the web app, and a cookie could be ridden cross-site. */
-  function authenticate(request: Request): AuthContext | null {
-    const who = kit.resolver.resolve(request.headers, deps.clock());
+  async function authenticate(request: Request): Promise<AuthContext | null> {
+    const who = await kit.resolver.resolve(request.headers, deps.clock());
     return who && (who.via === "api-key-bearer" || who.via === "api-key-header") ? who : null;
   }
 
@@ -90,7 +90,7 @@ export function createMcpService(deps: Deps, kit: AuthKit) {
 
   return {
     async handle(request: Request, base: string): Promise<Response> {
-      const auth = authenticate(request);
+      const auth = await authenticate(request);
       if (!auth) {
         const presented = request.headers.has("authorization") || request.headers.has("x-api-key");
         const params = `${presented ? 'error="invalid_token", ' : ""}resource_metadata="${base}${RESOURCE_METADATA_PATH}"`;

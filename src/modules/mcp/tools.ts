@@ -29,14 +29,14 @@ export interface ToolSpec {
   /** The arguments (src/modules/mcp/input.ts): checked after access and `planRule`, as a REST body is. */
   input: TObject;
   /** A plan rule the REST route checks before validation (the Free idea cap), so the tool answers in the same order. */
-  planRule?(auth: AuthContext): void;
+  planRule?(auth: AuthContext): void | Promise<void>;
   /** The code-mode batch is not a request of the daily quota itself; each of its operations is. */
   uncounted?: true;
   /**
    * What a write would do, in a sentence for the person (the agent shows it and waits for their approval before
    * running it, src/modules/agent). Every ideas:write tool has one; test/agent/tools.test.ts fails otherwise.
    */
-  propose?(auth: AuthContext, args: Record<string, unknown>): string;
+  propose?(auth: AuthContext, args: Record<string, unknown>): string | Promise<string>;
   run(auth: AuthContext, args: Record<string, unknown>): unknown;
 }
 
@@ -44,7 +44,7 @@ export interface ToolSpec {
 export function defineTool<S extends TObject>(
   spec: Omit<ToolSpec, "input" | "run" | "propose"> & {
     input: S;
-    propose?(auth: AuthContext, args: S["static"]): string;
+    propose?(auth: AuthContext, args: S["static"]): string | Promise<string>;
     run(auth: AuthContext, args: S["static"]): unknown;
   },
 ): ToolSpec {
@@ -109,10 +109,10 @@ export function createTools(deps: Deps): ToolSpec[] {
   const duplicates = createDuplicatesService(deps);
   const map = createMapService(deps);
   /** "#12 “Title”" for a proposal; an id that is not the caller's is named as such (the run will refuse it). */
-  const label = (auth: AuthContext, id: number | null | undefined) => {
+  const label = async (auth: AuthContext, id: number | null | undefined) => {
     if (id === null || id === undefined) return "none";
     try {
-      const idea = ideas.get(auth.user.id, id);
+      const idea = await ideas.get(auth.user.id, id);
       return `#${idea.number} “${idea.title}”`;
     } catch {
       return `idea id ${id} (not found)`;
@@ -160,15 +160,15 @@ export function createTools(deps: Deps): ToolSpec[] {
       description: "Changes the given fields of an idea. body replaces the whole body; tags replaces all tags.",
       access: { scope: "ideas:write" },
       input: UpdateInput,
-      propose: (auth, { id, ...rest }) => {
+      propose: async (auth, { id, ...rest }) => {
         const changes = [
           rest.title !== undefined && `title → “${rest.title}”`,
           rest.status !== undefined && `status → ${rest.status}`,
           rest.tags !== undefined && `tags → ${rest.tags.length ? rest.tags.join(", ") : "(none)"}`,
-          rest.parent_id !== undefined && `parent → ${label(auth, rest.parent_id)}`,
+          rest.parent_id !== undefined && `parent → ${await label(auth, rest.parent_id)}`,
           rest.body !== undefined && `body replaced (${[...rest.body].length} characters)`,
         ].filter(Boolean);
-        return `Update ${label(auth, id)}: ${changes.length ? changes.join("; ") : "no changes"}`;
+        return `Update ${await label(auth, id)}: ${changes.length ? changes.join("; ") : "no changes"}`;
       },
       run: (auth, { id, ...rest }) => ideas.update(auth.user.id, id, rest),
     }),
@@ -186,7 +186,7 @@ export function createTools(deps: Deps): ToolSpec[] {
       description: "Attaches a URL (a chat, a repository, an issue, any page) to an idea. The URL is stored, never fetched.",
       access: { scope: "ideas:write" },
       input: LinkInput,
-      propose: (auth, args) => `Add the link ${args.url}${args.link_type ? ` (${args.link_type})` : ""} to ${label(auth, args.id)}`,
+      propose: async (auth, args) => `Add the link ${args.url}${args.link_type ? ` (${args.link_type})` : ""} to ${await label(auth, args.id)}`,
       run: (auth, { id, ...rest }) => links.create(auth.user.id, id, rest),
     }),
     defineTool({
@@ -195,7 +195,7 @@ export function createTools(deps: Deps): ToolSpec[] {
       description: "Creates a typed relation from one idea to another (Pro plan). blocks and parent chains may not loop.",
       access: { scope: "ideas:write", gate: "relations" },
       input: RelateInput,
-      propose: (auth, args) => `Relate ${label(auth, args.source_idea_id)} ${args.relation_type ?? "related"} ${label(auth, args.target_idea_id)}${args.note ? ` (note: ${args.note})` : ""}`,
+      propose: async (auth, args) => `Relate ${await label(auth, args.source_idea_id)} ${args.relation_type ?? "related"} ${await label(auth, args.target_idea_id)}${args.note ? ` (note: ${args.note})` : ""}`,
       run: (auth, { force, ...rest }) => relations.create(auth.user.id, rest, force === true),
     }),
     defineTool({
@@ -220,9 +220,9 @@ export function createTools(deps: Deps): ToolSpec[] {
       description: "The ideas related to one idea within a few relation steps, with the relations between them (a part of GET /map).",
       access: { scope: "ideas:read" },
       input: NeighbourhoodInput,
-      run: (auth, args) => {
-        ideas.get(auth.user.id, args.id); // the same 404 as get_idea for an idea that is not the caller's
-        return neighbourhood(map.graph(auth.user.id, {}), args.id, args.depth ?? 1);
+      run: async (auth, args) => {
+        await ideas.get(auth.user.id, args.id); // the same 404 as get_idea for an idea that is not the caller's
+        return neighbourhood(await map.graph(auth.user.id, {}), args.id, args.depth ?? 1);
       },
     }),
   ];
