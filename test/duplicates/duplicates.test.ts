@@ -24,7 +24,7 @@ async function pair(opts: { plan?: "free" | "pro"; score?: number } = {}) {
   const older = await newIdea(t, u, { title: "Older", body: "older body", tags: ["o", "both"], source: "web" });
   t.clock.advance(60_000);
   const newer = await newIdea(t, u, { title: "Newer", body: "newer body", tags: ["both", "n"], status: "exploring" });
-  const id = seedDetection(t, u, newer.id, older.id, opts.score ?? 0.88);
+  const id = await seedDetection(t, u, newer.id, older.id, opts.score ?? 0.88);
   return { u, older, newer, id };
 }
 
@@ -67,7 +67,7 @@ describe("GET /ideas/duplicates", () => {
     const longBody = "é😀".repeat(200);
     const a = await newIdea(t, u, { body: "x".repeat(281) });
     const b = await newIdea(t, u, { body: longBody });
-    seedDetection(t, u, b.id, a.id);
+    await seedDetection(t, u, b.id, a.id);
     const [d] = await listDups(u);
     expect(d.duplicate_body).toBe("x".repeat(280));
     expect(Array.from(d.idea_body as string)).toHaveLength(280);
@@ -78,17 +78,17 @@ describe("GET /ideas/duplicates", () => {
     const u = await makeUser(t, { plan: "pro" });
     const ideas = [];
     for (let i = 0; i < 4; i++) ideas.push(await newIdea(t, u, { title: `i${i}` }));
-    seedDetection(t, u, ideas[1].id, ideas[0].id, 0.8);
-    seedDetection(t, u, ideas[2].id, ideas[0].id, 0.95);
-    seedDetection(t, u, ideas[3].id, ideas[2].id, 0.77);
+    await seedDetection(t, u, ideas[1].id, ideas[0].id, 0.8);
+    await seedDetection(t, u, ideas[2].id, ideas[0].id, 0.95);
+    await seedDetection(t, u, ideas[3].id, ideas[2].id, 0.77);
     expect((await listDups(u)).map((d) => d.similarity_score)).toEqual([0.95, 0.8, 0.77]);
   });
 
   test("detections touching an archived idea, and resolved ones, are not listed", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const [a, b, c, d] = [await newIdea(t, u), await newIdea(t, u), await newIdea(t, u), await newIdea(t, u)];
-    seedDetection(t, u, b.id, a.id);
-    const cd = seedDetection(t, u, d.id, c.id);
+    await seedDetection(t, u, b.id, a.id);
+    const cd = await seedDetection(t, u, d.id, c.id);
     await call(t, "DELETE", `/ideas/${a.id}`, { key: u.key });
     expect((await listDups(u)).map((x) => x.id)).toEqual([cd]);
     await dismiss(u, cd);
@@ -120,7 +120,7 @@ describe("POST /ideas/duplicates/:id/dismiss", () => {
   test("a dismissed pair cannot be detected again, in either direction", async () => {
     const { u, older, newer, id } = await pair();
     await dismiss(u, id);
-    expect(() => seedDetection(t, u, older.id, newer.id)).toThrow("pair already detected");
+    await expect(seedDetection(t, u, older.id, newer.id)).rejects.toThrow("pair already detected");
   });
 
   test("already dismissed or merged, absent, another account's, or touching an archived idea: 404", async () => {

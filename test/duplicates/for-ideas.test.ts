@@ -12,10 +12,10 @@ const list = (u: TestUser, query = "") => call(t, "GET", `/ideas/duplicates${que
 async function account(plan: "pro" | "free" = "pro") {
   const u = await makeUser(t, { plan });
   const [a, b, c, d, e, f] = await newIdeas(t, u, 6);
-  const ba = addDetection(t, u, b.id, a.id, 0.9);
-  const dc = addDetection(t, u, d.id, c.id, 0.8);
-  const ea = addDetection(t, u, e.id, a.id, 0.7);
-  const fe = addDetection(t, u, f.id, e.id, 0.95);
+  const ba = await addDetection(t, u, b.id, a.id, 0.9);
+  const dc = await addDetection(t, u, d.id, c.id, 0.8);
+  const ea = await addDetection(t, u, e.id, a.id, 0.7);
+  const fe = await addDetection(t, u, f.id, e.id, 0.95);
   expect((await call(t, "POST", `/ideas/duplicates/${fe}/dismiss`, { key: u.key })).status).toBe(200);
   return { u, ideas: { a, b, c, d, e, f }, det: { ba, dc, ea, fe } };
 }

@@ -18,11 +18,11 @@ const counts = async (u: TestUser, ids: number[]) => Object.fromEntries((await s
 async function account(plan: "pro" | "free" = "pro") {
   const u = await makeUser(t, { plan });
   const [a, b, c, d, e, f] = await newIdeas(t, u, 6);
-  const ba = addDetection(t, u, b.id, a.id, 0.9);
+  const ba = await addDetection(t, u, b.id, a.id, 0.9);
   t.clock.advance(1000);
-  const dc = addDetection(t, u, d.id, c.id, 0.8);
-  const ea = addDetection(t, u, e.id, a.id, 0.7);
-  const fe = addDetection(t, u, f.id, e.id, 0.95);
+  const dc = await addDetection(t, u, d.id, c.id, 0.8);
+  const ea = await addDetection(t, u, e.id, a.id, 0.7);
+  const fe = await addDetection(t, u, f.id, e.id, 0.95);
   expect((await call(t, "POST", `/ideas/duplicates/${fe}/dismiss`, { key: u.key })).status).toBe(200);
   return { u, ideas: { a, b, c, d, e, f }, det: { ba, dc, ea, fe } };
 }
@@ -51,7 +51,7 @@ describe("GET /ideas/duplicates/summary", () => {
     let n = 0;
     for (let i = 1; i < ideas.length; i++) {
       for (let j = 0; j < i; j++) {
-        const id = addDetection(t, u, ideas[i].id, ideas[j].id, [0.81, 0.93, 0.77, 0.93, 0.88][n++ % 5]);
+        const id = await addDetection(t, u, ideas[i].id, ideas[j].id, [0.81, 0.93, 0.77, 0.93, 0.88][n++ % 5]);
         if (n % 7 === 0) expect((await call(t, "POST", `/ideas/duplicates/${id}/dismiss`, { key: u.key })).status).toBe(200);
         t.clock.advance(1000);
       }

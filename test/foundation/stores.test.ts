@@ -31,7 +31,7 @@ describe("one store per table", () => {
   });
 
   test("feature modules and the pipeline run SQL only in repo files", () => {
-    const sql = /\b(db|deps\.db)\.(query|prepare|run|exec)\b/;
+    const sql = /\b(db|deps\.db|store|deps\.store|store\.sqlite)\.(query|prepare|run|exec)\b/;
     // Import readers open the other app's database file (Memos), not ours.
     const outside = files.filter((f) => /^src\/(modules|pipeline)\//.test(f.path) && !/(^|\/|-)repo\.ts$/.test(f.path))
       .filter((f) => !f.path.startsWith("src/modules/import/sources/"))

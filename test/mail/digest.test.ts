@@ -22,7 +22,7 @@ describe("weekly digest content", () => {
     const gone = await captureAt(t, u, 1, { title: "Archived this week" });
     await call(t, "DELETE", `/ideas/${gone.id}`, { key: u.key });
     expect((await call(t, "POST", "/map/relations", { key: u.key, body: { source_idea_id: fresh2.id, target_idea_id: stale.id, relation_type: "inspires" } })).status).toBe(201);
-    seedDetection(t, u.id, fresh.id, fresh2.id, 0.91);
+    await seedDetection(t, u.id, fresh.id, fresh2.id, 0.91);
 
     const summary = await runWeeklyDigest(t.deps);
     expect(summary).toMatchObject({ sent: 1, failed: 0, period: "2026-W47" });
@@ -66,7 +66,7 @@ describe("weekly digest content", () => {
     const u = await makeUser(t, { plan: "free" });
     const x = await captureAt(t, u, 20, { title: "Twin one" });
     const y = await captureAt(t, u, 19, { title: "Twin two" });
-    seedDetection(t, u.id, y.id, x.id, 0.95);
+    await seedDetection(t, u.id, y.id, x.id, 0.95);
     expect((await runWeeklyDigest(t.deps)).nothing_to_report).toBe(1);
     expect(mailsTo(u.email)).toHaveLength(0);
 

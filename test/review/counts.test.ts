@@ -23,8 +23,8 @@ async function account(plan: "pro" | "free" = "pro") {
   seedRelation(t, u, { source: a.id, target: b.id, created_at: "2026-02-01 00:00:00" });
   const r1 = seedRelation(t, u, { source: c.id, target: d.id, created_at: "2026-02-28 00:00:00" });
   const r2 = seedRelation(t, u, { source: d.id, target: e.id, created_at: "2026-02-28 01:00:00", by: "system", score: 0.7 });
-  const d1 = seedDetection(t, u, d.id, c.id, 0.9);
-  seedDetection(t, u, e.id, c.id, 0.8);
+  const d1 = await seedDetection(t, u, d.id, c.id, 0.9);
+  await seedDetection(t, u, e.id, c.id, 0.8);
   return { u, ideas: { a, b, c, d, e }, relations: [r1, r2], detections: [d1] };
 }
 
@@ -75,7 +75,8 @@ describe("GET /review/counts on a large account", () => {
       seedRelation(t, u, { source: ids[i], target: ids[i + 1], created_at: `2026-02-${String(23 + (i % 6)).padStart(2, "0")} 00:00:00` });
       seedRelation(t, u, { source: ids[i], target: ids[i + 2], created_at: "2026-02-10 00:00:00" });
     }
-    const detections = Array.from({ length: ids.length - 3 }, (_, i) => seedDetection(t, u, ids[i + 3], ids[i], 0.5 + (i % 40) / 100));
+    const detections: number[] = [];
+    for (let i = 0; i < ids.length - 3; i++) detections.push(await seedDetection(t, u, ids[i + 3], ids[i], 0.5 + (i % 40) / 100));
     for (let i = 0; i < ids.length; i += 25) archiveIdea(t, ids[i]);
     for (const d of detections.slice(0, 10)) await call(t, "POST", `/ideas/duplicates/${d}/dismiss`, { key: u.key });
 

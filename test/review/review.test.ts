@@ -115,7 +115,7 @@ describe("GET /review", () => {
     for (const u of [pro, free]) {
       const a = await newIdea(t, u);
       const b = await newIdea(t, u);
-      seedDetection(t, u, b.id, a.id, 0.9);
+      await seedDetection(t, u, b.id, a.id, 0.9);
     }
     const listed = (await call(t, "GET", "/ideas/duplicates", { key: pro.key })).body.duplicates;
     const proBody = await review(pro);
@@ -131,7 +131,7 @@ describe("GET /review", () => {
     const [a, b] = [await newIdea(t, u), await newIdea(t, u)];
     t.clock.set("2026-03-01T00:00:00Z");
     seedRelation(t, u, { source: a.id, target: b.id });
-    seedDetection(t, u, b.id, a.id);
+    await seedDetection(t, u, b.id, a.id);
     expect((await review(u)).counts).toEqual({ stale: 2, connections: 1, duplicates: 1, total: 4 });
   });
 
@@ -142,7 +142,7 @@ describe("GET /review", () => {
     const [x, y] = [await newIdea(t, a), await newIdea(t, a)];
     t.clock.set("2026-03-01T00:00:00Z");
     seedRelation(t, a, { source: x.id, target: y.id });
-    seedDetection(t, a, y.id, x.id);
+    await seedDetection(t, a, y.id, x.id);
     expect((await review(b)).counts.total).toBe(0);
     expect((await review(a)).counts.total).toBe(4);
   });

@@ -1,6 +1,6 @@
 // SQL for duplicate detections: the pending listing with both ideas' display fields, per-idea summaries, lookups and
 // resolution.
-import type { Db } from "../../db/open";
+import type { Store } from "../../db/store";
 
 export const BODY_PREVIEW_CHARS = 280;
 
@@ -65,15 +65,15 @@ const PENDING_VIEW = `SELECT d.id, d.user_id,
             d.similarity_score, d.status, d.created_at
      ${PENDING_FROM}`;
 
-export function createDuplicatesRepo(db: Db) {
-  const pending = db.query<DetectionView, [string]>(
+export function createDuplicatesRepo(store: Store) {
+  const pending = store.query<DetectionView, [string]>(
     `${PENDING_VIEW}
      ${ACCOUNT_PENDING}
      ORDER BY d.similarity_score DESC, d.created_at DESC, d.id DESC`,
   );
-  const pendingCount = db.query<{ n: number }, [string]>(`SELECT count(*) AS n ${PENDING_FROM} ${ACCOUNT_PENDING}`);
+  const pendingCount = store.query<{ n: number }, [string]>(`SELECT count(*) AS n ${PENDING_FROM} ${ACCOUNT_PENDING}`);
   // The same rows, only those with either idea among the given ids (a JSON array): what a page of the list badges.
-  const pendingFor = db.query<DetectionView, [string, string, string]>(
+  const pendingFor = store.query<DetectionView, [string, string, string]>(
     `${PENDING_VIEW}
      WHERE d.id IN (SELECT id FROM duplicate_detections WHERE idea_id IN (SELECT value FROM json_each(?2))
                     UNION SELECT id FROM duplicate_detections WHERE duplicate_of_id IN (SELECT value FROM json_each(?3)))
@@ -83,7 +83,7 @@ export function createDuplicatesRepo(db: Db) {
   // Per given idea (a JSON array): its pending detections with a live other idea, counted, and the closest one (the
   // listing's order: score, then newest, then id). Each side is found through its own index, never a scan of the
   // account's detections; a detection pairing two given ideas counts for both.
-  const summaries = db.query<SummaryRow, [string, string]>(
+  const summaries = store.query<SummaryRow, [string, string]>(
     `WITH given(v) AS (SELECT DISTINCT value FROM json_each(?2)),
      sides AS (
        SELECT d.id, d.idea_id AS self, d.duplicate_of_id AS other, d.similarity_score, d.created_at
@@ -104,11 +104,11 @@ export function createDuplicatesRepo(db: Db) {
        FROM ranked WHERE rank = 1 ORDER BY self`,
   );
   // A detection whose idea was archived meanwhile is resolved for every purpose: it no longer shows and cannot be acted on.
-  const actionable = db.query<DetectionRow, [string, number]>(
+  const actionable = store.query<DetectionRow, [string, number]>(
     `SELECT d.* ${PENDING_FROM} WHERE d.user_id = ? AND d.id = ? AND d.status = 'pending'`,
   );
-  const resolve = db.query("UPDATE duplicate_detections SET status = ?, resolved_at = ? WHERE id = ? AND status = 'pending'");
-  const insert = db.query<{ id: number }, Record<string, string | number>>(
+  const resolve = store.query("UPDATE duplicate_detections SET status = ?, resolved_at = ? WHERE id = ? AND status = 'pending'");
+  const insert = store.query<{ id: number }, [Record<string, string | number>]>(
     `INSERT INTO duplicate_detections (user_id, idea_id, duplicate_of_id, similarity_score, status, created_at, pair_lo, pair_hi)
      VALUES ($user_id, $idea_id, $duplicate_of_id, $similarity_score, 'pending', $created_at, min($idea_id, $duplicate_of_id), max($idea_id, $duplicate_of_id))
      ON CONFLICT (pair_lo, pair_hi) DO NOTHING RETURNING id`,
@@ -117,7 +117,7 @@ export function createDuplicatesRepo(db: Db) {
   return {
     listPending: (userId: string) => pending.all(userId),
     /** How many `listPending` lists. */
-    countPending: (userId: string) => pendingCount.get(userId)!.n,
+    countPending: async (userId: string) => (await pendingCount.get(userId))!.n,
     /** Pending detections where either idea is one of `ideaIds` (the index on each side finds them). */
     listPendingFor: (userId: string, ideaIds: number[]) => {
       const ids = JSON.stringify(ideaIds);
@@ -127,10 +127,10 @@ export function createDuplicatesRepo(db: Db) {
     summarizePendingFor: (userId: string, ideaIds: number[]) => summaries.all(userId, JSON.stringify(ideaIds)),
     findActionable: (userId: string, id: number) => actionable.get(userId, id),
     /** Marks a pending detection; false when it was no longer pending. */
-    resolve: (id: number, status: "dismissed" | "merged", now: string) => resolve.run(status, now, id).changes > 0,
+    resolve: async (id: number, status: "dismissed" | "merged", now: string) => (await resolve.run(status, now, id)).changes > 0,
     /** Records a detection; null when the unordered pair was already detected (pending, dismissed or merged). */
-    insert(row: { user_id: string; idea_id: number; duplicate_of_id: number; similarity_score: number; created_at: string }): number | null {
-      return insert.get(row)?.id ?? null;
+    async insert(row: { user_id: string; idea_id: number; duplicate_of_id: number; similarity_score: number; created_at: string }): Promise<number | null> {
+      return (await insert.get(row))?.id ?? null;
     },
   };
 }

@@ -13,7 +13,7 @@ const unresolvable = () => notFound("Duplicate not found or already resolved");
 
 export function createDuplicatesService(deps: Deps) {
   const { db } = deps;
-  const repo = createDuplicatesRepo(db);
+  const repo = createDuplicatesRepo(deps.store);
   const ideas = createIdeasRepo(db);
   const merger = createIdeaMerger(deps);
 
@@ -22,13 +22,13 @@ export function createDuplicatesService(deps: Deps) {
      * Free accounts always get an empty list, without an error (detections may still be stored for them). With
      * `ideaIds`, only the detections that pair one of those ideas (docs/ideas.md, "Duplicates of given ideas").
      */
-    list(userId: string, plan: Plan, ideaIds?: number[]) {
+    async list(userId: string, plan: Plan, ideaIds?: number[]) {
       if (plan !== "pro") return { duplicates: [] };
-      return { duplicates: ideaIds === undefined ? repo.listPending(userId) : ideaIds.length ? repo.listPendingFor(userId, ideaIds) : [] };
+      return { duplicates: ideaIds === undefined ? await repo.listPending(userId) : ideaIds.length ? await repo.listPendingFor(userId, ideaIds) : [] };
     },
 
     /** How many `list` gives without `ideaIds` (the review queue's count), without building the list. */
-    count(userId: string, plan: Plan): number {
+    async count(userId: string, plan: Plan): Promise<number> {
       return plan === "pro" ? repo.countPending(userId) : 0;
     },
 
@@ -37,11 +37,11 @@ export function createDuplicatesService(deps: Deps) {
      * their count and the closest one. `idea_ids` is required here (the whole account's summary is not offered); Free
      * accounts get an empty list, as from the listing.
      */
-    summarize(userId: string, plan: Plan, ideaIds: number[] | undefined): { summaries: DuplicateSummary[] } {
+    async summarize(userId: string, plan: Plan, ideaIds: number[] | undefined): Promise<{ summaries: DuplicateSummary[] }> {
       if (ideaIds === undefined) throw fieldError("idea_ids", `comma-separated idea ids, at most ${MAX_IDEA_IDS}`);
       if (plan !== "pro" || ideaIds.length === 0) return { summaries: [] };
       return {
-        summaries: repo.summarizePendingFor(userId, ideaIds).map((r) => ({
+        summaries: (await repo.summarizePendingFor(userId, ideaIds)).map((r) => ({
           idea_id: r.idea_id,
           pending: r.pending,
           closest: { duplicate_id: r.duplicate_id, idea_id: r.other_id, number: r.number, title: r.title, similarity_score: r.similarity_score, created_at: r.created_at },
@@ -49,22 +49,22 @@ export function createDuplicatesService(deps: Deps) {
       };
     },
 
-    dismiss(userId: string, id: number) {
-      if (!repo.findActionable(userId, id)) throw unresolvable();
-      repo.resolve(id, "dismissed", toStamp(deps.clock()));
+    async dismiss(userId: string, id: number) {
+      if (!(await repo.findActionable(userId, id))) throw unresolvable();
+      await repo.resolve(id, "dismissed", toStamp(deps.clock()));
       return { success: true as const };
     },
 
     /** The idea whose capture triggered the detection survives; the older one is archived with its status unchanged. */
-    merge(userId: string, id: number) {
-      const d = repo.findActionable(userId, id);
+    async merge(userId: string, id: number) {
+      const d = await repo.findActionable(userId, id);
       if (!d) throw unresolvable();
       const p = merger.plan(ideas.findOwned(userId, d.idea_id)!, ideas.findOwned(userId, d.duplicate_of_id)!);
       const now = toStamp(deps.clock());
-      db.transaction(() => {
+      await deps.store.tx(async () => {
         merger.apply(p, userId, now, false);
-        repo.resolve(id, "merged", now);
-      })();
+        await repo.resolve(id, "merged", now);
+      });
       merger.finish(p);
       return { success: true as const };
     },

@@ -6,20 +6,20 @@ import { createMapPositionsRepo } from "./repo";
 import type { SavePositionsBody } from "./model";
 
 export function createMapPositionsService(deps: Deps) {
-  const repo = createMapPositionsRepo(deps.db);
+  const repo = createMapPositionsRepo(deps.store);
   return {
-    list: (userId: string) => ({ positions: repo.listPositions(userId) }),
+    list: async (userId: string) => ({ positions: await repo.listPositions(userId) }),
 
     /** Upserts the given positions; others keep theirs. `saved` counts the ideas stored, `ignored` the rest. */
-    save(userId: string, body: SavePositionsBody) {
+    async save(userId: string, body: SavePositionsBody) {
       const unique = new Map(body.positions.map((p) => [p.id, p]));
-      const saved = unique.size === 0 ? 0 : repo.upsertPositions(userId, [...unique.values()], toStamp(deps.clock()));
+      const saved = unique.size === 0 ? 0 : await repo.upsertPositions(userId, [...unique.values()], toStamp(deps.clock()));
       return { saved, ignored: body.positions.length - saved };
     },
 
     /** Forgets every position of the account: the next visit lays the whole map out afresh. */
-    clear: (userId: string) => {
-      repo.clearPositions(userId);
+    clear: async (userId: string) => {
+      await repo.clearPositions(userId);
       return { success: true as const };
     },
   };

@@ -1,5 +1,5 @@
 // SQL for the mind map: unarchived ideas in a created_at window, their tags, and the relations among them.
-import type { Db } from "../../db/open";
+import type { Store } from "../../db/store";
 import type { IdeaStatus } from "../../contract";
 import type { MapEdge } from "./model";
 
@@ -15,17 +15,17 @@ export interface MapIdeaRow {
 const IN_WINDOW = (alias: string) =>
   `${alias}.is_archived = 0 AND (?2 IS NULL OR ${alias}.created_at >= ?2) AND (?3 IS NULL OR ${alias}.created_at <= ?3)`;
 
-export function createMapRepo(db: Db) {
-  const ideas = db.query<MapIdeaRow, [string, string | null, string | null]>(
+export function createMapRepo(store: Store) {
+  const ideas = store.query<MapIdeaRow, [string, string | null, string | null]>(
     `SELECT i.id, i.number, i.title, i.status, i.created_at FROM ideas i
      WHERE i.user_id = ?1 AND ${IN_WINDOW("i")} ORDER BY i.created_at DESC, i.id DESC`,
   );
-  const tags = db.query<{ idea_id: number; name: string }, [string, string | null, string | null]>(
+  const tags = store.query<{ idea_id: number; name: string }, [string, string | null, string | null]>(
     `SELECT it.idea_id, t.name FROM idea_tags it JOIN tags t ON t.id = it.tag_id JOIN ideas i ON i.id = it.idea_id
      WHERE i.user_id = ?1 AND ${IN_WINDOW("i")} ORDER BY t.name`,
   );
   // Edges by descending score, unscored last, then newest first so the order is total and stable.
-  const edges = db.query<MapEdge, [string, string | null, string | null]>(
+  const edges = store.query<MapEdge, [string, string | null, string | null]>(
     `SELECT r.id, r.source_idea_id AS source, r.target_idea_id AS target, r.relation_type AS type,
             r.score, r.note, r.created_by, r.created_at
      FROM live_relations r JOIN ideas s ON s.id = r.source_idea_id JOIN ideas t ON t.id = r.target_idea_id

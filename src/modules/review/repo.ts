@@ -1,5 +1,5 @@
 // SQL for the review queue: stale captured ideas and the week's new connections between live ideas (not imported ones).
-import type { Db } from "../../db/open";
+import type { Store } from "../../db/store";
 import type { IdeaRow } from "../ideas/repo";
 
 export type StaleRow = Pick<IdeaRow, "id" | "number" | "title" | "body" | "source" | "updated_at"> & { status: string };
@@ -28,29 +28,29 @@ const CONNECTIONS = `FROM live_relations r
      WHERE r.user_id = ? AND r.created_at >= ? AND r.imported = 0`;
 const CONNECTIONS_ORDER = "ORDER BY r.created_at DESC, r.id DESC";
 
-export function createReviewRepo(db: Db) {
-  const stale = db.query<StaleRow, [string, string]>(
+export function createReviewRepo(store: Store) {
+  const stale = store.query<StaleRow, [string, string]>(
     `SELECT id, number, title, body, status, source, updated_at ${STALE} ORDER BY updated_at ASC, id ASC`,
   );
-  const staleCount = db.query<{ n: number }, [string, string]>(`SELECT count(*) AS n ${STALE}`);
-  const connections = db.query<ConnectionRow, [string, string]>(
+  const staleCount = store.query<{ n: number }, [string, string]>(`SELECT count(*) AS n ${STALE}`);
+  const connections = store.query<ConnectionRow, [string, string]>(
     `SELECT r.id, r.relation_type, r.score, r.created_by, r.created_at,
             s.id AS source_idea_id, s.number AS source_number, s.title AS source_title,
             g.id AS target_idea_id, g.number AS target_number, g.title AS target_title
      ${CONNECTIONS} ${CONNECTIONS_ORDER}`,
   );
-  const connectionIds = db.query<{ id: number }, [string, string]>(`SELECT r.id ${CONNECTIONS} ${CONNECTIONS_ORDER}`);
-  const touch = db.query("UPDATE ideas SET updated_at = ? WHERE user_id = ? AND id = ?");
+  const connectionIds = store.query<{ id: number }, [string, string]>(`SELECT r.id ${CONNECTIONS} ${CONNECTIONS_ORDER}`);
+  const touch = store.query("UPDATE ideas SET updated_at = ? WHERE user_id = ? AND id = ?");
   return {
     /** Captured, live ideas last updated strictly before `cutoff`, oldest first. */
     stale: (userId: string, cutoff: string) => stale.all(userId, cutoff),
     /** How many `stale` lists. */
-    countStale: (userId: string, cutoff: string) => staleCount.get(userId, cutoff)!.n,
+    countStale: async (userId: string, cutoff: string) => (await staleCount.get(userId, cutoff))!.n,
     /** Relations created at or after `since` whose two ends are live, newest first; an import's are not new. */
     connectionsSince: (userId: string, since: string) => connections.all(userId, since),
     /** The ids of what `connectionsSince` lists, in its order. */
-    connectionIdsSince: (userId: string, since: string) => connectionIds.all(userId, since).map((r) => r.id),
+    connectionIdsSince: async (userId: string, since: string) => (await connectionIds.all(userId, since)).map((r) => r.id),
     /** Sets updated_at only; false when the idea is not the caller's. */
-    touch: (userId: string, ideaId: number, now: string) => touch.run(now, userId, ideaId).changes > 0,
+    touch: async (userId: string, ideaId: number, now: string) => (await touch.run(now, userId, ideaId)).changes > 0,
   };
 }

@@ -13,7 +13,7 @@ export const CONNECTIONS_WINDOW_DAYS = 7;
 const DAY_MS = 86_400_000;
 
 export function createReviewService(deps: Deps) {
-  const repo = createReviewRepo(deps.db);
+  const repo = createReviewRepo(deps.store);
   const users = createUsersRepo(deps.db);
   const duplicates = createDuplicatesService(deps);
 
@@ -29,15 +29,15 @@ export function createReviewService(deps: Deps) {
   const countsOf = (stale: number, connections: number, duplicates: number) => ({ stale, connections, duplicates, total: stale + connections + duplicates });
 
   return {
-    queue(userId: string, plan: Plan) {
+    async queue(userId: string, plan: Plan) {
       const w = windowOf(userId);
-      const stale = repo.stale(userId, w.staleBefore).map((r) => ({
+      const stale = (await repo.stale(userId, w.staleBefore)).map((r) => ({
         ...r,
         // whole days since the last update, rounded down
         days_stale: Math.floor((w.now.getTime() - fromStamp(r.updated_at).getTime()) / DAY_MS),
       }));
-      const connections = repo.connectionsSince(userId, w.connectionsSince);
-      const dups = duplicates.list(userId, plan).duplicates;
+      const connections = await repo.connectionsSince(userId, w.connectionsSince);
+      const dups = (await duplicates.list(userId, plan)).duplicates;
       return {
         stale,
         connections,
@@ -52,19 +52,19 @@ export function createReviewService(deps: Deps) {
      * the queue's own FROM and WHERE (repo.ts), against the same window, so the numbers always agree with `queue`;
      * `connection_ids` lets a client that hides connections itself (the web app's "kept") count them out.
      */
-    counts(userId: string, plan: Plan) {
+    async counts(userId: string, plan: Plan) {
       const w = windowOf(userId);
-      const connectionIds = repo.connectionIdsSince(userId, w.connectionsSince);
+      const connectionIds = await repo.connectionIdsSince(userId, w.connectionsSince);
       return {
-        counts: countsOf(repo.countStale(userId, w.staleBefore), connectionIds.length, duplicates.count(userId, plan)),
+        counts: countsOf(await repo.countStale(userId, w.staleBefore), connectionIds.length, await duplicates.count(userId, plan)),
         connection_ids: connectionIds,
         stale_threshold_days: w.threshold,
       };
     },
 
     /** "Keep": the idea leaves the stale group for another threshold period; nothing but updated_at changes. */
-    keep(userId: string, ideaId: number) {
-      if (!repo.touch(userId, ideaId, toStamp(deps.clock()))) throw ideaNotFound();
+    async keep(userId: string, ideaId: number) {
+      if (!(await repo.touch(userId, ideaId, toStamp(deps.clock())))) throw ideaNotFound();
       return { success: true as const };
     },
   };

@@ -29,7 +29,7 @@ export function createBootData(deps: Deps, kit: AuthKit) {
   const ideas = createIdeasService(deps);
   const review = createReviewService(deps);
   /** Null when no browser session is signed in (or its account can no longer read): the shell then carries nothing. */
-  return (request: Request, url: URL): BootData | null => {
+  return async (request: Request, url: URL): Promise<BootData | null> => {
     if (kit.resolver.resolve(request.headers, deps.clock())?.via !== "session-cookie") return null;
     try {
       // The same check as GET /auth/session.
@@ -38,7 +38,7 @@ export function createBootData(deps: Deps, kit: AuthKit) {
       const session = JSON.stringify({ user: users.getMe(userId) });
       // The badge in the shell's first render: fetched after it, its arrival widened the Review link and moved the rest
       // of the navigation (a layout shift on every page of an account with something to review; docs/performance.md).
-      const counts = JSON.stringify(review.counts(userId, auth.plan));
+      const counts = JSON.stringify(await review.counts(userId, auth.plan));
       // The app's first GET of exactly this URL takes the answer (src/web/api/client.ts); any other page asks itself.
       const answers = url.pathname === "/ideas" && url.search === ""
         ? `{${JSON.stringify(IDEAS_FIRST_PAGE)}:${ideas.listJson(userId, { limit: "50", offset: "0" })}}`

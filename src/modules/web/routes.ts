@@ -74,7 +74,7 @@ function signedInShell(request: Request, shell: WebAsset, boot: BootData, link: 
 }
 
 /** `boot` gives a signed-in browser session's boot data, or null (src/modules/web/boot-data.ts). */
-export function webHandler(deps: Deps, boot: (request: Request, url: URL) => BootData | null) {
+export function webHandler(deps: Deps, boot: (request: Request, url: URL) => Promise<BootData | null>) {
   return async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const path = url.pathname;
@@ -91,7 +91,7 @@ export function webHandler(deps: Deps, boot: (request: Request, url: URL) => Boo
     // A path that names a file we do not have is a missing file, not a page of the app.
     if (/\.[a-z0-9]{1,12}$/i.test(path)) return json(404, { error: "Not found" });
     const shell = assets.get("/index.html")!;
-    const data = boot(request, url);
+    const data = await boot(request, url);
     if (data) return signedInShell(request, shell, data, preloadLinks(url, true, shell.chunks));
     return respond(request, shell, "no-cache", { link: preloadLinks(url, false, shell.chunks) });
   };
