@@ -6,7 +6,7 @@ import type { Plan } from "../../auth/plans";
 import { toStamp } from "../../lib/time";
 import { createFiling } from "../filing/write";
 import type { Arrival } from "../filing/arrival";
-import { createNotesRepo } from "./notes-repo";
+import { createNotesRepo, type OriginRow } from "./notes-repo";
 import { createRelationsRepo } from "../relations/repo";
 import { draftsOf, type Draft } from "./shape";
 import { createResolver } from "./resolve";
@@ -39,7 +39,7 @@ const REASONS: Record<Action, string> = {
 
 export function createNotesImporter(deps: Deps) {
   const filing = createFiling(deps);
-  const notes = createNotesRepo(deps.db);
+  const notes = createNotesRepo(deps.store);
   const relations = createRelationsRepo(deps.db);
 
   function emptyReport(source: string, dryRun: boolean): NotesReport {
@@ -66,7 +66,7 @@ export function createNotesImporter(deps: Deps) {
       if ("skipped" in x) { skip(report, x); continue; }
       for (const d of draftsOf(x)) {
         if (planned.has(d.origin)) { skip(report, { skipped: d.origin, reason: "a second note with the same origin in this import" }); continue; }
-        const row = notes.findOrigin(userId, store, d.origin);
+        const row = await notes.findOrigin(userId, store, d.origin);
         const action: Action = !row ? "create" : row.content_hash === d.hash ? "unchanged" : "update";
         planned.set(d.origin, {
           origin: d.origin, title: d.title, aliases: d.aliases, related: d.related, action,
@@ -76,8 +76,8 @@ export function createNotesImporter(deps: Deps) {
         for (const p of d.problems) report.problems.push({ origin: d.origin, problem: p });
         report.imported[action === "create" ? "created" : action === "update" ? "updated" : "unchanged"]++;
         if (action !== "unchanged") {
-          for (const t of d.tags) if (!newTags.has(t) && !notes.tagExists(userId, t)) newTags.add(t);
-          const have = row ? notes.linkUrls(row.idea_id) : new Set<string>();
+          for (const t of d.tags) if (!newTags.has(t) && !(await notes.tagExists(userId, t))) newTags.add(t);
+          const have = row ? await notes.linkUrls(row.idea_id) : new Set<string>();
           report.imported.links += d.links.filter((l) => !have.has(l.url)).length;
           if (!d.archived && !(row?.is_archived === 1)) report.queued++;
         }
@@ -111,38 +111,40 @@ export function createNotesImporter(deps: Deps) {
   }
 
   /** One batch in one transaction. `tagIds` caches names → ids for the whole import; `fresh` collects created ideas. */
-  function write(userId: string, store: string, batch: Draft[], plan: Plan, arrival: Arrival, report: NotesReport, ids: Map<string, number>, archived: Set<number>, tagIds: Map<string, number>, fresh: Set<number>) {
+  async function write(userId: string, store: string, batch: Draft[], plan: Plan, arrival: Arrival, report: NotesReport, ids: Map<string, number>, archived: Set<number>, tagIds: Map<string, number>, fresh: Set<number>) {
     const { now } = arrival;
-    deps.db.transaction(() => {
-      const rows = batch.map((d) => notes.findOrigin(userId, store, d.origin));
+    await deps.store.tx(async () => {
+      const rows: Array<OriginRow | null> = [];
+      for (const d of batch) rows.push(await notes.findOrigin(userId, store, d.origin));
       const creating = rows.filter((r) => !r).length;
       if (plan === "free") {
         const active = batch.filter((d, i) => !d.archived && !rows[i]).length;
-        if (active > 0) filing.checkImportCap(plan, userId, active);
+        if (active > 0) await filing.checkImportCap(plan, userId, active);
       }
       // Numbers for the whole batch at once, in reading order.
-      let number = creating > 0 ? filing.reserveNumbers(userId, creating) : 0;
-      batch.forEach((d, k) => {
+      let number = creating > 0 ? await filing.reserveNumbers(userId, creating) : 0;
+      for (const [k, d] of batch.entries()) {
         const row = rows[k];
         if (row && row.content_hash === d.hash) {
           ids.set(d.origin, row.idea_id);
           if (row.is_archived) archived.add(row.idea_id);
           report.imported.unchanged++;
-          return;
+          continue;
         }
         // A re-import that updates an idea: the note's date, else now. A new idea's dates: filing/arrival.ts.
         const updated = d.updated_at ? toStamp(d.updated_at) : now;
-        const tags = d.tags.map((name) => {
+        const tags: number[] = [];
+        for (const name of d.tags) {
           let tag = tagIds.get(name);
           if (tag === undefined) {
-            const t = filing.ensureTag(userId, name, now);
+            const t = await filing.ensureTag(userId, name, now);
             if (t.created) report.imported.tags++;
             tag = t.id;
           }
           tagIds.set(name, tag);
-          return tag;
-        });
-        const have = row ? notes.linkUrls(row.idea_id) : new Set<string>();
+          tags.push(tag);
+        }
+        const have = row ? await notes.linkUrls(row.idea_id) : new Set<string>();
         // Links of a new note take its date (the write path's rule); links added on a re-import are added now.
         const links = d.links.filter((l) => !have.has(l.url)).map((l) => ({ url: l.url, title: l.title, link_type: "url", created_at: null }));
         report.imported.links += links.length;
@@ -150,7 +152,7 @@ export function createNotesImporter(deps: Deps) {
         const live = !d.archived && !row?.is_archived;
         let id: number;
         if (!row) {
-          id = filing.insertIdea(userId, {
+          id = await filing.insertIdea(userId, {
             number: number++, title: d.title, body: d.body, status: d.status ?? null, source: "api", source_url: null, source_summary: null,
             parent_id: null, created_at: d.created_at ? toStamp(d.created_at) : null, updated_at: d.updated_at ? toStamp(d.updated_at) : null,
             tagIds: tags, links, archived: d.archived,
@@ -159,17 +161,17 @@ export function createNotesImporter(deps: Deps) {
           report.imported.created++;
         } else {
           id = row.idea_id;
-          notes.updateIdea(id, { title: d.title, body: d.body, status: d.status ?? null, updated_at: updated, archived: d.archived });
-          filing.addToIdea(id, tags, links.map((l) => ({ ...l, created_at: now })));
-          if (live) filing.jobs.fullPass(id, now);
+          await notes.updateIdea(id, { title: d.title, body: d.body, status: d.status ?? null, updated_at: updated, archived: d.archived });
+          await filing.addToIdea(id, tags, links.map((l) => ({ ...l, created_at: now })));
+          if (live) await filing.jobs.fullPass(id, now);
           report.imported.updated++;
         }
         if (live) report.queued++;
         else archived.add(id);
-        notes.rememberOrigin(userId, store, d.origin, id, d.hash, now);
+        await notes.rememberOrigin(userId, store, d.origin, id, d.hash, now);
         ids.set(d.origin, id);
-      });
-    })();
+      }
+    });
   }
 
   return {
@@ -180,12 +182,12 @@ export function createNotesImporter(deps: Deps) {
       const planned = await planImport(userId, reader, input, planReport, opts.onProgress);
       const pairs = pairsOf(planned, planReport);
       const creating = [...planned.values()].filter((p) => p.action === "create" && !p.archived).length;
-      if (creating > 0) filing.checkImportCap(plan, userId, creating);
+      if (creating > 0) await filing.checkImportCap(plan, userId, creating);
       if (opts.dryRun) {
         for (const [a, b] of pairs) {
           const pa = planned.get(a)!, pb = planned.get(b)!;
           if (pa.archived || pb.archived) planReport.skipped.relations++;
-          else if (!(pa.ideaId && pb.ideaId && relations.hasUserRelationEitherWay(pa.ideaId, pb.ideaId))) planReport.imported.relations++;
+          else if (!(pa.ideaId && pb.ideaId && (await relations.hasUserRelationEitherWay(pa.ideaId, pb.ideaId)))) planReport.imported.relations++;
         }
         return planReport;
       }
@@ -193,7 +195,7 @@ export function createNotesImporter(deps: Deps) {
       const report = emptyReport(reader.id, false);
       report.skipped = { ...planReport.skipped, items: planReport.skipped.items, files: planReport.skipped.files, relations: planReport.skipped.relations };
       report.problems = planReport.problems;
-      const arrival = filing.arrival(userId);
+      const arrival = await filing.arrival(userId);
       const { now } = arrival;
       const ids = new Map<string, number>();
       const archived = new Set<number>();
@@ -210,8 +212,8 @@ export function createNotesImporter(deps: Deps) {
       }
       const toWrite = [...planned.values()].filter((p) => p.action !== "unchanged").length;
       report.imported.unchanged = planned.size - toWrite;
-      const flush = () => {
-        if (batch.length) write(userId, store, batch, plan, arrival, report, ids, archived, tagIds, fresh);
+      const flush = async () => {
+        if (batch.length) await write(userId, store, batch, plan, arrival, report, ids, archived, tagIds, fresh);
         opts.onProgress?.("writing", written.size, toWrite);
         batch = [];
         chars = 0;
@@ -224,28 +226,28 @@ export function createNotesImporter(deps: Deps) {
           written.add(d.origin);
           batch.push(d);
           chars += d.body.length;
-          if (batch.length >= BATCH_NOTES || chars >= BATCH_CHARS) flush();
+          if (batch.length >= BATCH_NOTES || chars >= BATCH_CHARS) await flush();
         }
       }
-      flush();
+      await flush();
 
-      deps.db.transaction(() => {
+      await deps.store.tx(async () => {
         for (const [a, b] of pairs) {
           const source = ids.get(a), target = ids.get(b);
           if (source === undefined || target === undefined) continue;
           if (archived.has(source) || archived.has(target)) { report.skipped.relations++; continue; }
           // Only two ideas that were there before this import can already be related.
-          if (!fresh.has(source) && !fresh.has(target) && relations.hasUserRelationEitherWay(source, target)) continue;
+          if (!fresh.has(source) && !fresh.has(target) && (await relations.hasUserRelationEitherWay(source, target))) continue;
           // The author's link, dated with the note that made it and marked imported: not a new connection to review.
           const at = planned.get(a)!.at;
           const row = { user_id: userId, source_idea_id: source, target_idea_id: target, relation_type: "related" };
-          if (relations.insertRowIfNew({ ...row, score: null, note: null, created_by: "user", created_at: at ? toStamp(at) : now, imported: true })) {
+          if (await relations.insertRowIfNew({ ...row, score: null, note: null, created_by: "user", created_at: at ? toStamp(at) : now, imported: true })) {
             report.imported.relations++;
           }
           // The background pass may have suggested the pair before this transaction: the author's link replaces it.
-          relations.dropSystemRelatedBetween(source, target);
+          await relations.dropSystemRelatedBetween(source, target);
         }
-      })();
+      });
       report.imported.ideas = report.imported.created + report.imported.updated;
       if (report.queued > 0) filing.wake();
       return report;

@@ -45,7 +45,7 @@ export interface ImportOptions {
 class DryRunRollback extends Error {}
 
 export function createImportService(deps: Deps) {
-  const repo = createImportRepo(deps.db);
+  const repo = createImportRepo(deps.store);
   const relations = createRelationsRepo(deps.db);
   const filing = createFiling(deps);
 
@@ -92,29 +92,29 @@ export function createImportService(deps: Deps) {
   }
 
   /** Everything in one transaction, through the write path (filing/write.ts): a failure leaves the account exactly as it was. */
-  function write(userId: string, plan: Plan, file: WriteSource, onProgress?: Progress, dryRun = false): ImportResult {
-    const arrival = filing.arrival(userId);
+  async function write(userId: string, plan: Plan, file: WriteSource, onProgress?: Progress, dryRun = false): Promise<ImportResult> {
+    const arrival = await filing.arrival(userId);
     const now = arrival.now;
     const total = file.count;
     const result: ImportResult = { imported: { ideas: 0, tags: 0, links: 0, relations: 0 }, skipped: { relations: 0, files: [] } };
-    deps.db.transaction(() => {
-      filing.checkImportCap(plan, userId, total);
+    await deps.store.tx(async () => {
+      await filing.checkImportCap(plan, userId, total);
       const vocabulary = new Map((file.tags ?? []).map((t) => [t.name, t]));
       const tagIds = new Map<string, number>();
-      const ensureTag = (name: string): number => {
+      const ensureTag = async (name: string): Promise<number> => {
         const known = tagIds.get(name);
         if (known !== undefined) return known;
         const wanted = vocabulary.get(name);
-        const tag = filing.ensureTag(userId, name, now, { color: wanted?.color, created_at: wanted?.created_at });
+        const tag = await filing.ensureTag(userId, name, now, { color: wanted?.color, created_at: wanted?.created_at });
         if (tag.created) result.imported.tags++;
         // The account's own colour wins; a colourless existing tag takes the imported one.
-        else if (tag.color === null && wanted?.color) repo.fillTagColor(tag.id, wanted.color);
+        else if (tag.color === null && wanted?.color) await repo.fillTagColor(tag.id, wanted.color);
         tagIds.set(name, tag.id);
         return tag.id;
       };
-      for (const name of vocabulary.keys()) ensureTag(name);
+      for (const name of vocabulary.keys()) await ensureTag(name);
 
-      const first = filing.reserveNumbers(userId, total);
+      const first = await filing.reserveNumbers(userId, total);
       const newId = new Map<number, number>();
       // Parents and relations need every idea's new id: kept (small) until all ideas are in.
       // `at`: the idea's own last date; a relation without a date of its own takes it (like a note's reference).
@@ -122,7 +122,9 @@ export function createImportService(deps: Deps) {
       for (const { idea, rank } of file.ideas()) {
         const links = (idea.links ?? []).map((l) => ({ url: l.url, title: l.title ?? null, link_type: l.link_type ?? "url", created_at: l.created_at ?? null }));
         // Imported ideas get the whole background pass: embedding, auto-relations, duplicate check.
-        const id = filing.insertIdea(userId, {
+        const ideaTagIds: number[] = [];
+        for (const name of new Set(idea.tags ?? [])) ideaTagIds.push(await ensureTag(name));
+        const id = await filing.insertIdea(userId, {
           number: first + rank,
           title: idea.title,
           body: idea.body ?? "",
@@ -133,7 +135,7 @@ export function createImportService(deps: Deps) {
           parent_id: null, // set once every idea of the file has its new id
           created_at: idea.created_at ?? null,
           updated_at: idea.updated_at ?? null,
-          tagIds: [...new Set(idea.tags ?? [])].map(ensureTag),
+          tagIds: ideaTagIds,
           links,
         }, arrival);
         newId.set(idea.id, id);
@@ -150,7 +152,7 @@ export function createImportService(deps: Deps) {
 
       for (const idea of later) {
         const parent = idea.parent_id == null ? undefined : newId.get(idea.parent_id);
-        if (parent !== undefined && parent !== newId.get(idea.id)) repo.setParent(newId.get(idea.id)!, parent);
+        if (parent !== undefined && parent !== newId.get(idea.id)) await repo.setParent(newId.get(idea.id)!, parent);
       }
 
       for (const idea of later) {
@@ -159,7 +161,7 @@ export function createImportService(deps: Deps) {
           const target = newId.get(r.target_idea_id);
           // Ends outside the file (or a self-pair) cannot be recreated; a repeated pair is stored once.
           const stored = source !== undefined && target !== undefined && source !== target &&
-            relations.insertRowIfNew({
+            await relations.insertRowIfNew({
               user_id: userId, source_idea_id: source, target_idea_id: target, relation_type: r.relation_type,
               score: r.score ?? null, note: truncateNote(r.note), created_by: r.created_by === "system" ? "system" : "user",
               created_at: r.created_at ?? idea.at, imported: true,
@@ -168,19 +170,19 @@ export function createImportService(deps: Deps) {
           else result.skipped.relations++;
         }
       }
-    })();
+    });
     if (!dryRun) filing.wake();
     return result;
   }
 
   /** Our own export: the same write as a real import inside a transaction that is then rolled back. */
-  function dryWrite(userId: string, plan: Plan, file: WriteSource): ImportResult {
+  async function dryWrite(userId: string, plan: Plan, file: WriteSource): Promise<ImportResult> {
     let result: ImportResult | null = null;
     try {
-      deps.db.transaction(() => {
-        result = write(userId, plan, file, undefined, true);
+      await deps.store.tx(async () => {
+        result = await write(userId, plan, file, undefined, true);
         throw new DryRunRollback();
-      })();
+      });
     } catch (e) {
       if (!(e instanceof DryRunRollback)) throw e;
     }
@@ -221,7 +223,7 @@ export function createImportService(deps: Deps) {
 
   async function importOwn(userId: string, plan: Plan, input: OpenedInput, opts: ImportOptions): Promise<ImportResult> {
     const { doc, skippedFiles } = await read(input);
-    const result = opts.dryRun ? dryWrite(userId, plan, doc) : write(userId, plan, doc, opts.onProgress);
+    const result = opts.dryRun ? await dryWrite(userId, plan, doc) : await write(userId, plan, doc, opts.onProgress);
     result.skipped.files = skippedFiles;
     return result;
   }
