@@ -31,6 +31,7 @@ import { mapPositionsRoutes } from "./modules/map-positions/routes";
 import { exportRoutes } from "./modules/export/routes";
 import { tagsRoutes } from "./modules/tags/routes";
 import { linksRoutes } from "./modules/links/routes";
+import { versionsRoutes } from "./modules/versions/routes";
 import { reviewRoutes } from "./modules/review/routes";
 import { duplicatesRoutes } from "./modules/duplicates/routes";
 import { importRoutes } from "./modules/import/routes";
@@ -110,6 +111,7 @@ export function createApp(deps: Deps) {
     .use(exportRoutes(deps, kit))
     .use(tagsRoutes(deps, kit))
     .use(linksRoutes(deps, kit))
+    .use(versionsRoutes(deps, kit))
     .use(reviewRoutes(deps, kit))
     .use(duplicatesRoutes(deps, kit))
     .use(importRoutes(deps, kit))

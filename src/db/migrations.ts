@@ -18,6 +18,7 @@ import m0016 from "../../migrations/0016_mail_capture.sql" with { type: "text" }
 import m0017 from "../../migrations/0017_map_positions.sql" with { type: "text" };
 import m0018 from "../../migrations/0018_fts_owner.sql" with { type: "text" };
 import m0019 from "../../migrations/0019_rescore_specific.sql" with { type: "text" };
+import m0020 from "../../migrations/0020_idea_versions.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
@@ -41,4 +42,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 17, name: "0017_map_positions", sql: m0017 },
   { version: 18, name: "0018_fts_owner", sql: m0018 },
   { version: 19, name: "0019_rescore_specific", sql: m0019 },
+  { version: 20, name: "0020_idea_versions", sql: m0020 },
 ];

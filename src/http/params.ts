@@ -23,6 +23,7 @@ export const tagId = (raw: string | undefined) => parseId(raw, () => badRequest(
 export const linkId = (raw: string | undefined) => parseId(raw, () => badRequest("Invalid link ID"));
 export const relationId = (raw: string | undefined) => parseId(raw, () => badRequest("Invalid relation ID"));
 export const duplicateId = (raw: string | undefined) => parseId(raw, () => badRequest("Invalid duplicate ID"));
+export const versionNumber = (raw: string | undefined) => parseId(raw, () => badRequest("Invalid version"));
 
 /**
  * A comma-separated list of ids in a query parameter ("3,17,42"; "" is an empty list): undefined when absent, a

@@ -17,7 +17,7 @@ export interface AgentTools {
 
 export function createAgentTools(deps: Deps): AgentTools {
   // The code-mode batch (run_operations) is an MCP client setting and never part of the agent: every write is its own proposal.
-  const specs = createTools(deps);
+  const specs = createTools(deps, "agent");
   const declarations = new Map(specs.map((s) => [s.name, { name: s.name, description: s.description, schema: advertisedInput(s.input) as Record<string, unknown> }]));
   return {
     byName: new Map(specs.map((s) => [s.name, s])),

@@ -29,7 +29,8 @@ export interface IdeaFilter {
   offset: number;
 }
 
-export type IdeaChanges = Partial<Pick<IdeaRow, "title" | "body" | "status" | "parent_id" | "created_at" | "updated_at">>;
+/** last_writer: who made the new text (idea versions record it, migrations/0020); set beside a title or body. */
+export type IdeaChanges = Partial<Pick<IdeaRow, "title" | "body" | "status" | "parent_id" | "created_at" | "updated_at"> & { last_writer: string }>;
 
 export function createIdeasRepo(db: Db) {
   const owned = db.query<IdeaRow, [string, number]>(

@@ -8,6 +8,7 @@ import { createBulkIdeasService } from "./service-bulk";
 import { createIdeaMerger } from "./service-merge";
 import { BulkUpdateBody, CreateIdeaBody, ListIdeasQuery, MergeBody, UpdateIdeaBody } from "./model";
 import { ideaId } from "../../http/params";
+import { restWriter } from "../versions/writer";
 
 const IdParams = t.Object({ id: t.String() });
 // The id is checked in transform, before body validation, so a non-numeric id is always "Invalid idea ID".
@@ -35,7 +36,7 @@ export function ideasRoutes(deps: Deps, kit: AuthKit) {
     })
     .patch("/bulk", ({ auth, body }) => bulk.update(auth.user.id, body), { access: { scope: "ideas:write" }, body: BulkUpdateBody })
     .get("/:id", ({ auth, params }) => ideas.get(auth.user.id, ideaId(params.id)), { ...byId, access: { scope: "ideas:read" } })
-    .patch("/:id", ({ auth, params, body }) => ideas.update(auth.user.id, ideaId(params.id), body), { ...byId, access: { scope: "ideas:write" }, body: UpdateIdeaBody })
+    .patch("/:id", ({ auth, params, body }) => ideas.update(auth.user.id, ideaId(params.id), body, restWriter(auth)), { ...byId, access: { scope: "ideas:write" }, body: UpdateIdeaBody })
     .delete("/:id", ({ auth, params }) => ideas.archive(auth.user.id, ideaId(params.id)), { ...byId, access: { scope: "ideas:write" } })
     .post("/:id/merge", ({ auth, params, body }) => merger.merge(auth.user.id, ideaId(params.id), body.absorb_id), {
       ...byId,

@@ -50,6 +50,7 @@ export function createIdeaMerger(deps: Deps) {
       const createdAt = p.absorbed.created_at < p.kept.created_at ? p.absorbed.created_at : p.kept.created_at;
       repo.update(p.kept.id, {
         body: p.body,
+        last_writer: "merge",
         created_at: createdAt,
         updated_at: now,
         // a kept idea whose parent was the absorbed one would otherwise point at itself

@@ -102,7 +102,8 @@ export function createIdeasService(deps: Deps) {
       return { ...view(row), links: links.listForIdea(id), relations: relations.listTouching(id) };
     },
 
-    update(userId: string, id: number, body: UpdateIdeaBody) {
+    /** `writer` is recorded with the version a new title or body makes (src/modules/versions/writer.ts). */
+    update(userId: string, id: number, body: UpdateIdeaBody, writer: string = "api") {
       const row = mustOwn(userId, id);
       const changes: IdeaChanges = {};
       if (body.title !== undefined && cleanTitle(body.title) !== row.title) changes.title = cleanTitle(body.title);
@@ -121,6 +122,7 @@ export function createIdeasService(deps: Deps) {
       }
       if (Object.keys(changes).length === 0 && newTags === null) return view(row); // nothing changed: no write, no job
 
+      if ("title" in changes || "body" in changes) changes.last_writer = writer;
       const reembed = "title" in changes || "body" in changes || "parent_id" in changes;
       const now = stamp();
       db.transaction(() => {

@@ -14,7 +14,7 @@ export function createNotesRepo(store: Store) {
        imported_at = excluded.imported_at`,
   );
   const update = store.query(
-    `UPDATE ideas SET title = $title, body = $body, status = coalesce($status, status), updated_at = $updated_at,
+    `UPDATE ideas SET title = $title, body = $body, last_writer = 'import', status = coalesce($status, status), updated_at = $updated_at,
        is_archived = max(is_archived, $archived) WHERE id = $id`,
   );
   const linkUrls = store.query<{ url: string }, [number]>("SELECT url FROM links WHERE idea_id = ?");

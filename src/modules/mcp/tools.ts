@@ -99,7 +99,8 @@ const NeighbourhoodInput = toolInput(
   { id: ID_NOTE, depth: `How many relation steps away, 1 (default) to ${MAX_DEPTH}` },
 );
 
-export function createTools(deps: Deps): ToolSpec[] {
+/** `writer`: the name an edit's new version records (the agent runs these same tools as "agent"). */
+export function createTools(deps: Deps, writer: "mcp" | "agent" = "mcp"): ToolSpec[] {
   const ideas = createIdeasService(deps);
   const search = createSearchService(deps);
   const tagsService = createTagsService(deps);
@@ -170,7 +171,7 @@ export function createTools(deps: Deps): ToolSpec[] {
         ].filter(Boolean);
         return `Update ${await label(auth, id)}: ${changes.length ? changes.join("; ") : "no changes"}`;
       },
-      run: (auth, { id, ...rest }) => ideas.update(auth.user.id, id, rest),
+      run: (auth, { id, ...rest }) => ideas.update(auth.user.id, id, rest, writer),
     }),
     defineTool({
       name: "list_tags",

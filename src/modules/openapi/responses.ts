@@ -38,6 +38,8 @@ const Idea = obj(ideaFields);
 const Link = obj({ id: int, idea_id: int, url: str, title: nullable(str), link_type: str, created_at: stamp });
 const Tag = obj({ id: int, user_id: str, name: str, color: nullable(str), vectorize_id: nullable(str), created_at: stamp });
 const Success = obj({ success: { const: true } });
+// body is string|null in the shape (room for a version whose text is not kept); this server always has it.
+const IdeaVersion = obj({ version: int, title: str, body: nullable(str), writer: str, created_at: stamp });
 const relationRow = obj({
   id: int,
   relation_type: RELATION_TYPE,
@@ -120,6 +122,9 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   "POST /ideas/:id/links": wrap("link", Link),
   "DELETE /ideas/:id/links/:linkId": Success,
   "GET /ideas/:id/relations": obj({ outgoing: list(relationRow), incoming: list(relationRow) }),
+  "GET /ideas/:id/versions": wrap("versions", list(IdeaVersion)),
+  "GET /ideas/:id/versions/:version": IdeaVersion,
+  "POST /ideas/:id/versions/:version/restore": obj({ ...ideaFields, links: list(Link), relations: list(ideaRelation) }),
 
   "GET /tags": wrap("tags", list(obj({ ...Tag.properties as Record<string, JsonSchema>, idea_count: int }))),
   "GET /tags/similar": obj({ similar: list(obj({ name: str, idea_count: int, similarity: num })), message: str }, ["similar"]),

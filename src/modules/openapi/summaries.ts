@@ -52,6 +52,9 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   "POST /ideas/:id/links": { summary: "Attach a link to an idea", status: 201 },
   "DELETE /ideas/:id/links/:linkId": { summary: "Remove a link", description: "Answers success also for a link that does not exist." },
   "GET /ideas/:id/relations": { summary: "Outgoing and incoming relations of an idea" },
+  "GET /ideas/:id/versions": { summary: "Every version of an idea's title and body, newest first", description: "`{versions:[{version, title, body, writer, created_at}]}`; the first is the current text. Version 1 is the capture; every change of title or body by any writer adds one. writer: web, api, mcp, agent, import, merge, restore, or the capture's source for version 1." },
+  "GET /ideas/:id/versions/:version": { summary: "One version of an idea", description: "404 `Version not found` when the idea has no such version; 400 `Invalid version` when it is not an integer.", errors: { 404: "`Idea not found` (absent or another account's), or `Version not found`" } },
+  "POST /ideas/:id/versions/:version/restore": { summary: "Restore a version's title and body", description: "Answers the idea as GET /ideas/:id does. The restore is itself a new version (writer restore); restoring the current text changes nothing.", errors: { 404: "`Idea not found` (absent or another account's), or `Version not found`" } },
 
   "GET /tags": { summary: "Every tag with its idea count" },
   "GET /tags/similar": { summary: "Tags similar to a given tag", errors: { 404: "`Tag \"<name>\" not found`" } },
