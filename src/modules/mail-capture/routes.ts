@@ -8,5 +8,5 @@ export function mailCaptureRoutes(deps: Deps, kit: AuthKit) {
   const capture = createMailCaptureService(deps);
   return new Elysia({ prefix: "/user/capture-email" })
     .use(authPlugin(deps, kit))
-    .post("/regenerate", ({ auth }) => ({ capture_email: capture.regenerate(auth.user.id) }), { access: { scope: "account:admin" } });
+    .post("/regenerate", async ({ auth }) => ({ capture_email: await capture.regenerate(auth.user.id) }), { access: { scope: "account:admin" } });
 }

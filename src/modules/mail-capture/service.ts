@@ -28,7 +28,7 @@ const errorText = (e: AppError): string => {
 };
 
 export function createMailCaptureService(deps: Deps) {
-  const repo = createMailCaptureRepo(deps.db);
+  const repo = createMailCaptureRepo(deps.store);
   const filing = createFiling(deps);
   const ideas = createIdeasRepo(deps.db);
   const relations = createRelationsService(deps);
@@ -36,13 +36,13 @@ export function createMailCaptureService(deps: Deps) {
 
   return {
     /** The account's capture address, made on first ask; null when capture by e-mail is off. */
-    addressFor(userId: string): string | null {
+    async addressFor(userId: string): Promise<string | null> {
       const box = mailbox();
       if (box === null) return null;
-      let token = repo.tokenFor(userId);
+      let token = await repo.tokenFor(userId);
       if (token === null) {
-        repo.addTokenIfMissing(userId, newToken(), toStamp(deps.clock()));
-        token = repo.tokenFor(userId)!;
+        await repo.addTokenIfMissing(userId, newToken(), toStamp(deps.clock()));
+        token = (await repo.tokenFor(userId))!;
       }
       return captureAddress(box, token);
     },
@@ -61,11 +61,11 @@ export function createMailCaptureService(deps: Deps) {
     },
 
     /** A new address; the old one files nothing from this moment (mail to it goes to Unmatched). */
-    regenerate(userId: string): string | null {
+    async regenerate(userId: string): Promise<string | null> {
       const box = mailbox();
       if (box === null) return null;
       const token = newToken();
-      repo.setToken(userId, token, toStamp(deps.clock()));
+      await repo.setToken(userId, token, toStamp(deps.clock()));
       return captureAddress(box, token);
     },
 
@@ -84,19 +84,21 @@ export function createMailCaptureService(deps: Deps) {
       } catch (e) {
         return { kind: "refused", reason: `unreadable message: ${(e as Error).message}`, userId: null, mail: null };
       }
-      const owner = tokensIn(box, mail.recipients).map((t) => repo.ownerOfToken(t)).find((o) => o !== null);
+      let owner = null;
+      for (const t of tokensIn(box, mail.recipients)) if ((owner = await repo.ownerOfToken(t)) !== null) break;
       if (!owner) return { kind: "refused", reason: "no live capture address among the recipients", userId: null, mail };
       const userId = owner.user_id;
       const refusal = senderRefusal(mail, parseCaptureSettings(owner.settings_json));
       if (refusal !== null) return { kind: "refused", reason: refusal, userId, mail };
       const filer = { plan: owner.plan, user: { id: userId } };
       try {
-        const outcome = deps.db.transaction((): FileOutcome => {
-          const seen = repo.capturedIdea(userId, mail.messageKey);
+        // Immediate: the duplicate check and the hourly limit are read, then written, and must not be raced.
+        const outcome = await deps.store.tx(async (): Promise<FileOutcome> => {
+          const seen = await repo.capturedIdea(userId, mail.messageKey);
           if (seen !== undefined) return { kind: "duplicate", userId, ideaId: seen };
           const now = deps.clock();
           const hourAgo = toStamp(new Date(now.getTime() - 3_600_000));
-          if (repo.capturesSince(userId, hourAgo) >= deps.config.imap.hourly_limit) {
+          if ((await repo.capturesSince(userId, hourAgo)) >= deps.config.imap.hourly_limit) {
             return { kind: "refused", reason: `more than ${deps.config.imap.hourly_limit} messages in the last hour (imap.hourly_limit)`, userId, mail };
           }
           const drafts = draftsOf({ origin: mail.messageKey, title: mail.title, body: mail.body, tags: mail.tags, links: mail.links, related: [], problems: [] });
@@ -104,15 +106,15 @@ export function createMailCaptureService(deps: Deps) {
           const stamp = toStamp(now);
           for (const d of drafts) {
             // The write path (filing/write.ts): Free cap, number, row, tags, jobs; a savepoint inside this transaction.
-            const id = filing.fileIdea(filer, { title: d.title, body: d.body, status: "captured", source: "email", source_url: null, parent_id: null, tags: d.tags });
+            const id = await filing.fileIdea(filer, { title: d.title, body: d.body, status: "captured", source: "email", source_url: null, parent_id: null, tags: d.tags });
             const links = d.links.slice(0, MAX_LINKS_PER_MESSAGE).map((l) => ({ url: l.url, title: l.title, link_type: "url", created_at: stamp }));
-            filing.addToIdea(id, [], links);
-            made.push({ id, number: ideas.findOwned(userId, id)!.number, title: d.title });
-            if (made.length > 1) relations.create(userId, { source_idea_id: id, target_idea_id: made[0].id, relation_type: "related" }, false);
+            await filing.addToIdea(id, [], links);
+            made.push({ id, number: (await ideas.findOwned(userId, id))!.number, title: d.title });
+            if (made.length > 1) await relations.create(userId, { source_idea_id: id, target_idea_id: made[0].id, relation_type: "related" }, false);
           }
-          repo.recordCapture(userId, mail.messageKey, made[0].id, stamp);
+          await repo.recordCapture(userId, mail.messageKey, made[0].id, stamp);
           return { kind: "captured", userId, ideas: made, mail };
-        })();
+        }, { immediate: true });
         // fileIdea woke the worker inside this transaction; once more now that the jobs are committed.
         if (outcome.kind === "captured") filing.wake();
         return outcome;

@@ -26,9 +26,9 @@ export function usersRoutes(deps: Deps, kit: AuthKit) {
     // The web app's capture page pre-fills from ?title=&body=&url=, so bookmarklets, iOS Shortcuts and Android shares work.
     // capture_email: the account's personal address for capture by e-mail (docs/email.md), null when that is off;
     // capture_email_can_authenticate / _can_reply: what the instance can do for the account's capture options.
-    .get("/shortcuts", ({ auth, request, server }) => ({
+    .get("/shortcuts", async ({ auth, request, server }) => ({
       quick_capture_url: deps.config.quick_capture_url ?? `${baseUrl(deps.config, request, server?.requestIP(request)?.address)}/capture`,
-      capture_email: mailCapture.addressFor(auth.user.id),
+      capture_email: await mailCapture.addressFor(auth.user.id),
       ...mailCapture.abilities(),
     }), { access: { scope: "account:admin" } });
 }
