@@ -1,4 +1,4 @@
-// An idea's page: its Markdown body, edited in place; status, tags and parent; links; relations; merge and archive.
+// An idea's page: its Markdown body, edited in place; status, tags and parent; links; relations; history; merge and archive.
 //
 // The page owns the idea and its relations; the sections below are small components that report changes back.
 import { useEffect, useState } from "preact/hooks";
@@ -19,6 +19,7 @@ import { RelationsSection } from "./idea/relations";
 import { DuplicateNotice } from "./idea/duplicate-notice";
 import { IdeaActions } from "./idea/actions";
 import { DevelopPanel, readLastSpec, type LastSpec } from "./idea/develop-panel";
+import { HistorySection } from "./idea/history";
 
 export function IdeaPage({ params }: { params: Record<string, string> }) {
   const session = useSession();
@@ -156,6 +157,7 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
 
           <RelationsSection idea={it} relations={relations} pro={pro} readOnly={readOnly} onChanged={fetchRelations} />
           <LinksSection idea={it} readOnly={readOnly} onChanged={(links) => load.update((l) => l && { ...l, links })} />
+          <HistorySection idea={it} readOnly={readOnly || editing} onRestored={(next) => { setIdea(next); fetchRelations(); }} />
         </div>
         <aside class="idea-side" aria-label="Details">
           <IdeaDetails idea={it} readOnly={readOnly} onChanged={setIdea} />
