@@ -1,0 +1,151 @@
+// A real PostgreSQL for the store tests: Debian's server started from its own binaries in a temp folder, on loopback.
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SQL } from "bun";
+import { migratePg } from "../../src/db/pg/migrate";
+
+/** The newest server Debian installed (postgresql-15 on Debian 12), or null. */
+function binDir(): string | null {
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  return versions.length > 0 ? join(root, versions[0], "bin") : null;
+}
+
+/**
+ * Why PostgreSQL cannot run here, or null when it can. In CI a missing server is a failure (.ci/run installs it); on a
+ * person's machine the tests skip and print this.
+ */
+export function postgresMissing(): string | null {
+  if (binDir() === null) return "PostgreSQL's server is not installed (Debian: apt-get install postgresql)";
+  if (process.getuid!() === 0 && spawnSync("id", ["-u", "postgres"]).status !== 0) return "running as root and there is no postgres user to run the server as";
+  return null;
+}
+
+/** Skips the file's tests with a message on a person's machine; in CI (process.env.CI) a missing PostgreSQL fails. */
+export function requirePostgres(): boolean {
+  const missing = postgresMissing();
+  if (missing === null) return true;
+  if (process.env.CI) throw new Error(`PostgreSQL is required in CI: ${missing}`);
+  console.warn(`skipping the PostgreSQL tests: ${missing}`);
+  return false;
+}
+
+/** The server refuses to run as root: as root its programs run as the package's `postgres` user. */
+function owner(): { uid: number; gid: number } {
+  if (process.getuid!() !== 0) return { uid: process.getuid!(), gid: process.getgid!() };
+  const id = (flag: string) => Number(spawnSync("id", [flag, "postgres"]).stdout.toString().trim());
+  return { uid: id("-u"), gid: id("-g") };
+}
+
+export interface Cluster {
+  port: number;
+  dir: string;
+  /** The superuser's password: it is in every URL, so a test can look for it where a secret must not be. */
+  password: string;
+  /** A URL for `database` (the superuser's, with its password). */
+  url(database: string): string;
+  /** `pg_ctl stop`; "immediate" is a crash as far as the server knows (recovery at the next start). */
+  stop(mode?: "fast" | "immediate"): void;
+  start(): void;
+  /** How long `initdb` plus the first start took, in ms (docs/performance.md notes it). */
+  startedInMs: number;
+}
+
+let cluster: Cluster | null = null;
+
+/**
+ * The one cluster of this test process (files run in one process), made on first use and stopped when the process
+ * exits. Durability is the product's setting, not the test cluster's: fsync is off here, which a `pg_ctl -m immediate`
+ * stop does not undo (the OS keeps what the server wrote).
+ */
+export function testCluster(): Cluster {
+  return (cluster ??= makeCluster());
+}
+
+function makeCluster(): Cluster {
+  const bin = binDir()!;
+  const began = performance.now();
+  const dir = mkdtempSync(join(tmpdir(), "idearepo-pg-"));
+  chmodSync(dir, 0o700);
+  const who = owner();
+  chownSync(dir, who.uid, who.gid);
+  const password = `pw-${crypto.randomUUID()}`;
+  const pwfile = join(dir, "pwfile");
+  writeFileSync(pwfile, `${password}\n`);
+  chownSync(pwfile, who.uid, who.gid);
+  const data = join(dir, "data");
+  const run = (cmd: string, args: string[]): SpawnSyncReturns<Buffer> => {
+    const r = spawnSync(join(bin, cmd), args, { uid: who.uid, gid: who.gid, cwd: dir, env: { ...process.env, LC_ALL: "C.UTF-8" } });
+    if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr?.toString() ?? ""}${r.stdout?.toString() ?? ""}`);
+    return r;
+  };
+  run("initdb", ["-D", data, "-U", "postgres", "--pwfile", pwfile, "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
+  rmSync(pwfile);
+  const chosen = pickPortSync();
+  const options = [
+    `-p ${chosen}`, "-c listen_addresses=127.0.0.1", `-c unix_socket_directories=${dir}`,
+    "-c fsync=off", "-c full_page_writes=off", "-c max_connections=200", "-c shared_buffers=32MB",
+  ].join(" ");
+  const log = join(dir, "server.log");
+  const start = () => {
+    const r = spawnSync(join(bin, "pg_ctl"), ["-D", data, "-l", log, "-o", options, "-w", "-t", "30", "start"], { uid: who.uid, gid: who.gid, cwd: dir });
+    if (r.status !== 0) throw new Error(`pg_ctl start failed: ${r.stdout?.toString()}\n${existsSync(log) ? readFileSync(log, "utf8").slice(-2000) : ""}`);
+  };
+  const stop = (mode: "fast" | "immediate" = "fast") => {
+    spawnSync(join(bin, "pg_ctl"), ["-D", data, "-m", mode, "-w", "-t", "30", "stop"], { uid: who.uid, gid: who.gid, cwd: dir });
+  };
+  start();
+  const startedInMs = performance.now() - began;
+  process.once("exit", () => {
+    stop("immediate");
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    port: chosen, dir, password, startedInMs,
+    url: (database) => `postgres://postgres:${password}@127.0.0.1:${chosen}/${database}`,
+    stop, start,
+  };
+}
+
+/** A free port, found synchronously (the cluster is made in a sync call): a child process asks the OS for one. */
+function pickPortSync(): number {
+  const r = spawnSync(process.execPath, ["-e", "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"]);
+  const port = Number(r.stdout.toString().trim());
+  if (!Number.isInteger(port) || port <= 0) throw new Error("could not find a free port for PostgreSQL");
+  return port;
+}
+
+const templates = new Map<string, Promise<void>>();
+let made = 0;
+
+/**
+ * A database of its own for one suite, cloned (CREATE DATABASE … TEMPLATE) from a template that `prepare` fills once
+ * per process under the name `template` (the store's migrations, so a clone starts migrated); without one, an empty
+ * database. Returns its URL and how long the clone took.
+ */
+export async function freshDatabase(template?: { name: string; prepare: (url: string) => Promise<void> }): Promise<{ url: string; name: string; clonedInMs: number }> {
+  const c = testCluster();
+  const admin = new SQL({ url: c.url("postgres"), max: 1 });
+  try {
+    const from = template ? `template_${template.name}` : "template1";
+    if (template && !templates.has(from)) {
+      templates.set(from, (async () => {
+        await admin.unsafe(`CREATE DATABASE ${from}`);
+        await template.prepare(c.url(from));
+      })());
+    }
+    await templates.get(from);
+    const name = `t${process.pid}_${++made}`;
+    const began = performance.now();
+    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${from}`);
+    return { url: c.url(name), name, clonedInMs: performance.now() - began };
+  } finally {
+    await admin.close();
+  }
+}
+
+/** A fresh database with the PostgreSQL store's migrations applied (cloned from a template migrated once per process). */
+export const migratedDatabase = () => freshDatabase({ name: "migrated", prepare: async (url) => void (await migratePg(url)) });
