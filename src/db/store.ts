@@ -45,3 +45,15 @@ export interface Store {
   readonly sqlite: Database | null;
   close(): Promise<void>;
 }
+
+/**
+ * The database cannot be reached (PostgreSQL down, restarting, or too slow to accept a connection): thrown within
+ * seconds rather than waiting, and answered as `503 {error: "Database unavailable"}` (the health probe's words), with
+ * no stack trace. Its message never carries the connection URL.
+ */
+export class StoreUnavailableError extends Error {
+  readonly status = 503;
+  constructor() {
+    super("Database unavailable");
+  }
+}

@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { AppError, json, validationBody } from "../errors";
 import type { Logger } from "../lib/log";
 import type { StorageMonitor } from "../db/storage";
+import { StoreUnavailableError } from "../db/store";
 import { bodyOverflowed } from "./body-limit";
 import { jsonRefusal } from "./json-body";
 
@@ -40,6 +41,11 @@ function mapError(log: Logger, storage: Pick<StorageMonitor, "failed"> | undefin
   if (status === 413) return json(413, { error: "Request body too large" });
   // A full disk or failing storage is the operator's to fix, not a bug: a plain sentence (logged once by the
   // monitor), no stack trace.
+  // PostgreSQL down or restarting: the health probe's words, quickly, and one log line without a stack trace.
+  if (error instanceof StoreUnavailableError) {
+    log.warn("database unavailable", { method: request.method, path: new URL(request.url).pathname });
+    return json(503, { error: error.message });
+  }
   const refused = storage?.failed(error);
   if (refused) return json(500, { error: refused });
   log.error("unhandled error", {

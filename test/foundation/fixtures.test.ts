@@ -17,8 +17,13 @@ describe("one fixtures module (test/fixtures/seed.ts)", () => {
     const insert = /\bINSERT\s+(OR\s+\w+\s+)?INTO\s+(ideas|tags|idea_tags|relations|links|duplicate_detections)\b/i;
     // The four upgrade tests build a database as an older schema left it (version 7; version 17, before the keyword
     // index knew each idea's account; version 18, before migration 19 queued the re-scoring pass; version 19, before
-    // ideas kept versions), which today's repos cannot write to.
-    expect(filesMatching(insert)).toEqual(["test/pipeline/specific.test.ts", "test/search/cjk.test.ts", "test/search/fts-owner.test.ts", "test/versions/upgrade.test.ts"]);
+    // ideas kept versions), which today's repos cannot write to. The PostgreSQL store's test runs its schema's
+    // triggers (list_json, user_id) under the repos' own statements, on a bare store the write path does not run on
+    // yet (issue 34).
+    expect(filesMatching(insert)).toEqual([
+      "test/pipeline/specific.test.ts", "test/search/cjk.test.ts", "test/search/fts-owner.test.ts", "test/store/pg-store.test.ts",
+      "test/versions/upgrade.test.ts",
+    ]);
   });
 
   test("only the fixtures module seeds through the write path and the feature repos", () => {

@@ -1,0 +1,322 @@
+// SQLite's dialect (what the repos write) into PostgreSQL's: parameters and the few named differences, once per statement.
+
+/**
+ * The statement as PostgreSQL takes it, and how to bind the repo's parameters to its `$n`. `names` is set when the
+ * statement used named parameters (`$name`, `:name`, `@name`): `$n` is `names[n-1]`, bound from the one object the
+ * repo passes (bun:sqlite's strict mode, keys without the prefix). Otherwise the repo's values bind in order.
+ */
+export interface PgStatement {
+  sql: string;
+  names: string[] | null;
+}
+
+/** Thrown for SQL the dialect cannot translate mechanically; the message says what to write instead (in both dialects). */
+export class DialectError extends Error {}
+
+type Kind = "ws" | "comment" | "str" | "qident" | "word" | "num" | "param" | "punct";
+interface Tok { kind: Kind; text: string }
+
+/** Splits SQL into tokens; strings, quoted identifiers and comments stay whole, so nothing inside them is touched. */
+function tokenize(sql: string): Tok[] {
+  const out: Tok[] = [];
+  let i = 0;
+  const take = (kind: Kind, end: number) => {
+    out.push({ kind, text: sql.slice(i, end) });
+    i = end;
+  };
+  while (i < sql.length) {
+    const c = sql[i];
+    if (/\s/.test(c)) {
+      let j = i + 1;
+      while (j < sql.length && /\s/.test(sql[j])) j++;
+      take("ws", j);
+    } else if (c === "-" && sql[i + 1] === "-") {
+      const j = sql.indexOf("\n", i);
+      take("comment", j < 0 ? sql.length : j);
+    } else if (c === "/" && sql[i + 1] === "*") {
+      const j = sql.indexOf("*/", i + 2);
+      take("comment", j < 0 ? sql.length : j + 2);
+    } else if (c === "'" || c === '"' || c === "`") {
+      let j = i + 1;
+      for (;;) {
+        if (j >= sql.length) break;
+        if (sql[j] === c) {
+          if (sql[j + 1] === c) j += 2;
+          else { j++; break; }
+        } else j++;
+      }
+      if (c === "'") take("str", j);
+      else {
+        // A backquoted name is SQLite's alternative quoting; PostgreSQL knows only the double quote.
+        const name = sql.slice(i + 1, j - 1);
+        out.push({ kind: "qident", text: c === "`" ? `"${name.replace(/"/g, '""')}"` : sql.slice(i, j) });
+        i = j;
+      }
+    } else if (c === "?" || ((c === "$" || c === ":" || c === "@") && /[A-Za-z_]/.test(sql[i + 1] ?? ""))) {
+      let j = i + 1;
+      while (j < sql.length && /[\w]/.test(sql[j])) j++;
+      take("param", j);
+    } else if (/[A-Za-z_]/.test(c)) {
+      let j = i + 1;
+      while (j < sql.length && /[\w$]/.test(sql[j])) j++;
+      take("word", j);
+    } else if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(sql[i + 1] ?? ""))) {
+      let j = i + 1;
+      while (j < sql.length && /[0-9.eE]/.test(sql[j])) j++;
+      take("num", j);
+    } else if (c === ":" && sql[i + 1] === ":") take("punct", i + 2);
+    else if (c === "|" && sql[i + 1] === "|") take("punct", i + 2);
+    else take("punct", i + 1);
+  }
+  return out;
+}
+
+const upper = (t: Tok | undefined) => (t && t.kind === "word" ? t.text.toUpperCase() : "");
+const code = (t: Tok) => t.kind !== "ws" && t.kind !== "comment";
+
+/** Index of the next token that is not space or comment, from `i` on. */
+function next(toks: Tok[], i: number): number {
+  while (i < toks.length && !code(toks[i])) i++;
+  return i;
+}
+function prev(toks: Tok[], i: number): number {
+  while (i >= 0 && !code(toks[i])) i--;
+  return i;
+}
+
+/** The index of the `)` that closes the `(` at `open`. */
+function closing(toks: Tok[], open: number): number {
+  let depth = 0;
+  for (let i = open; i < toks.length; i++) {
+    if (toks[i].text === "(") depth++;
+    else if (toks[i].text === ")" && --depth === 0) return i;
+  }
+  throw new DialectError("unbalanced parentheses");
+}
+
+/** The top-level arguments of the call whose `(` is at `open`, as token ranges [from, to). */
+function args(toks: Tok[], open: number): [number, number][] {
+  const close = closing(toks, open);
+  const out: [number, number][] = [];
+  let depth = 0;
+  let from = open + 1;
+  for (let i = open + 1; i < close; i++) {
+    const t = toks[i].text;
+    if (t === "(") depth++;
+    else if (t === ")") depth--;
+    else if (t === "," && depth === 0) {
+      out.push([from, i]);
+      from = i + 1;
+    }
+  }
+  if (toks.slice(from, close).some(code)) out.push([from, close]);
+  return out;
+}
+
+const text = (toks: Tok[], from: number, to: number) => toks.slice(from, to).map((t) => t.text).join("");
+/** Replaces tokens [from, to) with one token of `sql` (already translated). */
+const splice = (toks: Tok[], from: number, to: number, sql: string) => toks.splice(from, to - from, { kind: "word", text: sql });
+
+/** Aggregates that a one-argument max()/min() is; with two or more arguments they are SQLite's scalar forms. */
+const SCALAR = { MAX: "GREATEST", MIN: "LEAST" } as const;
+const TYPES: Record<string, string> = { REAL: "double precision", INTEGER: "bigint", INT: "bigint", TEXT: "text", BLOB: "bytea", NUMERIC: "numeric" };
+
+/**
+ * Rewrites function calls, innermost first (an argument is translated before the call around it is). Each rewrite is
+ * a named difference of the two dialects; docs/architecture.md lists them beside the ones that need a helper.
+ */
+function rewriteCalls(toks: Tok[]): void {
+  for (let i = toks.length - 1; i >= 0; i--) {
+    const name = upper(toks[i]);
+    if (!name) continue;
+    const open = next(toks, i + 1);
+    if (toks[open]?.text !== "(") continue;
+    // Not a call when it is a column of a table (`t.max`) or the name of a CREATE'd thing.
+    const before = toks[prev(toks, i - 1)];
+    if (before?.text === ".") continue;
+    switch (name) {
+      case "IFNULL":
+        toks[i] = { kind: "word", text: "COALESCE" };
+        break;
+      case "MAX":
+      case "MIN":
+        if (args(toks, open).length >= 2) toks[i] = { kind: "word", text: SCALAR[name] };
+        break;
+      case "INSTR": {
+        // instr(haystack, needle) is strpos(haystack, needle): both count characters from 1, 0 when absent.
+        toks[i] = { kind: "word", text: "strpos" };
+        break;
+      }
+      case "GROUP_CONCAT": {
+        const a = args(toks, open);
+        const close = closing(toks, open);
+        const sep = a.length > 1 ? text(toks, a[1][0], a[1][1]) : "','";
+        splice(toks, i, close + 1, `string_agg(CAST(${text(toks, a[0][0], a[0][1])} AS text), ${sep})`);
+        break;
+      }
+      case "JSON_OBJECT": {
+        toks[i] = { kind: "word", text: "json_build_object" };
+        break;
+      }
+      case "JSON_GROUP_ARRAY": {
+        // SQLite answers '[]' over no rows; json_agg answers NULL.
+        const close = closing(toks, open);
+        splice(toks, i, close + 1, `COALESCE(json_agg(${text(toks, open + 1, close)}), '[]'::json)`);
+        break;
+      }
+      case "JSON": {
+        // json(x) of SQLite validates and minifies; PostgreSQL's json type keeps the text and nests as JSON.
+        const close = closing(toks, open);
+        splice(toks, i, close + 1, `CAST(CAST(${text(toks, open + 1, close)} AS text) AS json)`);
+        break;
+      }
+      case "JSON_EACH": {
+        // Over an array (the only use in the repos: a list bound as JSON text), `value` is each element. As jsonb it
+        // comes back as SQLite gives it (a number as a number, a string as a string), and the schema's operators
+        // compare it with a bigint or a text column (migrations/pg/0001: the SQLite compatibility section). The cast
+        // to text first: Bun would send a string bound straight to a json parameter as a JSON string.
+        const a = args(toks, open);
+        if (a.length !== 1) throw new DialectError("json_each with a path: select the array first");
+        const close = closing(toks, open);
+        const call = `jsonb_array_elements(CAST(CAST(${text(toks, a[0][0], a[0][1])} AS text) AS jsonb))`;
+        // `json_each(?) j` / `json_each(?) AS j` names the rows j, with their column `value`.
+        let alias = next(toks, close + 1);
+        if (upper(toks[alias]) === "AS") alias = next(toks, alias + 1);
+        if (toks[alias]?.kind === "word" && !KEYWORDS.has(upper(toks[alias]))) splice(toks, i, alias + 1, `${call} AS ${toks[alias].text}(value)`);
+        else splice(toks, i, close + 1, `${call} AS json_each(value)`);
+        break;
+      }
+      case "JSON_EXTRACT": {
+        const a = args(toks, open);
+        const path = text(toks, a[1][0], a[1][1]).trim();
+        const m = /^'\$\.([A-Za-z_]\w*)'$/.exec(path);
+        if (a.length !== 2 || !m) throw new DialectError("json_extract: only one '$.key' path translates");
+        const close = closing(toks, open);
+        splice(toks, i, close + 1, `(CAST(CAST(${text(toks, a[0][0], a[0][1])} AS text) AS json) ->> '${m[1]}')`);
+        break;
+      }
+      case "CAST": {
+        const close = closing(toks, open);
+        const as = prev(toks, close - 1);
+        const type = TYPES[upper(toks[as])];
+        if (type && upper(toks[prev(toks, as - 1)]) === "AS") toks[as] = { kind: "word", text: type };
+        break;
+      }
+      case "DATETIME":
+      case "STRFTIME":
+      case "JULIANDAY":
+      case "TOTAL_CHANGES":
+      case "LAST_INSERT_ROWID":
+        throw new DialectError(`${name.toLowerCase()}() has no PostgreSQL translation: compute it in the service (lib/time.ts) or use RETURNING`);
+    }
+  }
+}
+
+/** Words after which a name is not a table alias (`json_each(?) WHERE …`). */
+const KEYWORDS = new Set(["WHERE", "JOIN", "CROSS", "INNER", "LEFT", "ON", "ORDER", "GROUP", "LIMIT", "UNION", "AS", "USING", "HAVING", "WINDOW", "EXCEPT", "INTERSECT", "NATURAL", "RIGHT", "FULL"]);
+
+/**
+ * `INSERT OR IGNORE` becomes `INSERT … ON CONFLICT DO NOTHING` (before a RETURNING, else at the end). `INSERT OR
+ * REPLACE` needs its conflict target, which the statement does not name: write `ON CONFLICT (key) DO UPDATE` instead.
+ */
+function rewriteInsertOr(toks: Tok[]): void {
+  const first = next(toks, 0);
+  if (upper(toks[first]) !== "INSERT") return;
+  const or = next(toks, first + 1);
+  if (upper(toks[or]) !== "OR") return;
+  const what = next(toks, or + 1);
+  const verb = upper(toks[what]);
+  if (verb !== "IGNORE") {
+    throw new DialectError(`INSERT OR ${verb} does not translate: write INSERT … ON CONFLICT (key) DO UPDATE SET …, which both stores read`);
+  }
+  toks.splice(or, what + 1 - or);
+  let depth = 0;
+  let at = toks.length;
+  for (let i = 0; i < toks.length; i++) {
+    if (toks[i].text === "(") depth++;
+    else if (toks[i].text === ")") depth--;
+    else if (depth === 0 && upper(toks[i]) === "RETURNING") { at = i; break; }
+    else if (depth === 0 && toks[i].text === ";") { at = i; break; }
+    else if (depth === 0 && upper(toks[i]) === "ON" && upper(toks[next(toks, i + 1)]) === "CONFLICT") return;
+  }
+  toks.splice(at, 0, { kind: "word", text: at === toks.length ? " ON CONFLICT DO NOTHING" : "ON CONFLICT DO NOTHING " });
+}
+
+/** SQLite's LIKE ignores ASCII case; PostgreSQL's does not (ILIKE does). GLOB is case-sensitive LIKE with other wildcards. */
+function rewriteLike(toks: Tok[]): void {
+  for (let i = 0; i < toks.length; i++) {
+    if (upper(toks[i]) === "LIKE") toks[i] = { kind: "word", text: "ILIKE" };
+    else if (upper(toks[i]) === "GLOB") throw new DialectError("GLOB does not translate: use LIKE (with ESCAPE) or a helper");
+    else if (upper(toks[i]) === "COLLATE") {
+      const n = next(toks, i + 1);
+      // COLLATE NOCASE compares ignoring ASCII case: lower() on both sides is the helper's job, not a mechanical one.
+      if (upper(toks[n]) === "BINARY") toks.splice(i, n + 1 - i, { kind: "word", text: 'COLLATE "C"' });
+      else throw new DialectError(`COLLATE ${toks[n]?.text} does not translate: compare lower() of both sides`);
+    }
+  }
+}
+
+/** SQLite takes `CROSS JOIN t ON …` (a join whose order the planner keeps); PostgreSQL's CROSS JOIN has no ON. */
+function rewriteCrossJoinOn(toks: Tok[]): void {
+  for (let i = 0; i < toks.length; i++) {
+    if (upper(toks[i]) !== "CROSS" || upper(toks[next(toks, i + 1)]) !== "JOIN") continue;
+    let j = next(toks, next(toks, i + 1) + 1); // the table
+    j = next(toks, j + 1);
+    if (upper(toks[j]) === "AS") j = next(toks, j + 1);
+    if (toks[j]?.kind === "word" && upper(toks[j]) !== "ON") j = next(toks, j + 1); // its alias
+    if (upper(toks[j]) === "ON") toks[i] = { kind: "word", text: "INNER" };
+  }
+}
+
+/** `?`, `?N`, `$name`/`:name`/`@name` into `$n`. Mixing named and positional parameters is refused, as SQLite's strict mode does. */
+function rewriteParams(toks: Tok[]): string[] | null {
+  let names: string[] | null = null;
+  let max = 0;
+  let positional = false;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t.kind !== "param") continue;
+    let n: number;
+    if (t.text === "?") {
+      n = ++max;
+      positional = true;
+    } else if (t.text[0] === "?") {
+      n = Number(t.text.slice(1));
+      max = Math.max(max, n);
+      positional = true;
+    } else {
+      names ??= [];
+      const name = t.text.slice(1);
+      const at = names.indexOf(name);
+      n = at >= 0 ? at + 1 : names.push(name);
+    }
+    toks[i] = { kind: "param", text: `$${n}` };
+  }
+  if (positional && names) throw new DialectError("a statement mixes named and positional parameters");
+  return names;
+}
+
+/** One statement of SQLite's dialect in PostgreSQL's (DialectError for what needs a helper). */
+export function translate(sql: string): PgStatement {
+  const toks = tokenize(sql);
+  // Parameters first: the call rewrites below re-emit their arguments as text, where a parameter is no longer a token.
+  const names = rewriteParams(toks);
+  rewriteInsertOr(toks);
+  rewriteCalls(toks);
+  rewriteLike(toks);
+  rewriteCrossJoinOn(toks);
+  return { sql: toks.map((t) => t.text).join(""), names };
+}
+
+const cache = new Map<string, PgStatement>();
+
+/** translate(), once per distinct statement text: a repo makes its statements once, but exec() and tests repeat them. */
+export function translated(sql: string): PgStatement {
+  let hit = cache.get(sql);
+  if (!hit) {
+    hit = translate(sql);
+    if (cache.size > 5000) cache.clear();
+    cache.set(sql, hit);
+  }
+  return hit;
+}

@@ -1,0 +1,258 @@
+// The PostgreSQL store: Bun's SQL client behind the async Store boundary, a transaction on a connection of its own.
+import { SQL } from "bun";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { StoreUnavailableError, type RunResult, type SqlParams, type SqlValue, type Stmt, type Store, type TxOptions } from "../store";
+import { translated, type PgStatement } from "./dialect";
+
+/** What runs a statement: the pool, or the one connection of the current transaction. */
+type Runner = Pick<SQL, "unsafe">;
+
+interface TxFrame {
+  conn: Runner;
+  depth: number;
+}
+
+export interface PgStoreOptions {
+  /** Connections in the pool (each transaction holds one until it ends). */
+  max?: number;
+  /** How long a statement may wait for a connection before it fails with StoreUnavailableError. */
+  connectSeconds?: number;
+}
+
+/** The key of the advisory lock an `immediate` transaction takes: one writer at a time, as SQLite's BEGIN IMMEDIATE. */
+const IMMEDIATE_LOCK = 0x1dea;
+
+// Type OIDs whose values Bun hands back in a shape SQLite's store does not: converted per column, found once per result.
+const INT8 = 20;
+const NUMERIC = 1700;
+const BOOL = 16;
+const JSON_OID = 114;
+
+/**
+ * The connection URL is a secret: it never reaches a log line or an error message. Errors are rebuilt from their code
+ * and message with the URL's parts struck out (a server message can quote a user or database name).
+ */
+function scrubber(url: string): (s: string) => string {
+  const parts: string[] = [url];
+  try {
+    const u = new URL(url);
+    if (u.password) parts.push(decodeURIComponent(u.password), u.password);
+    if (u.username) parts.push(`${u.username}:`);
+  } catch {
+    // Not a URL Bun could use either; the whole string is struck out below.
+  }
+  const known = parts.filter((p) => p.length >= 4);
+  return (s) => known.reduce((out, p) => out.split(p).join("[redacted]"), s);
+}
+
+/**
+ * SQLSTATEs that mean "the server is not there for us right now", not "this statement is wrong": connection failures,
+ * a shutdown or a start in progress, too many connections, and a login or database the server refuses (the URL is wrong).
+ */
+const UNAVAILABLE_STATE = /^(08|28|3D000|57P0[1-3]|53300)/;
+
+function isUnavailable(e: unknown): boolean {
+  const err = e as { code?: string; errno?: string } | null;
+  if (!err || typeof err !== "object") return false;
+  if (typeof err.errno === "string" && UNAVAILABLE_STATE.test(err.errno)) return true;
+  const code = err.code ?? "";
+  return /^ERR_POSTGRES_(CONNECTION|CONNECT|SOCKET|IDLE_TIMEOUT|LIFETIME_TIMEOUT|TLS)/.test(code) || /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|ConnectionRefused|ConnectionClosed)$/.test(code)
+    || (e as Error).name === "AbortError" || (e as Error).name === "TimeoutError";
+}
+
+export class PgStatementError extends Error {
+  constructor(message: string, readonly code: string | undefined, readonly sqlState: string | undefined) {
+    super(message);
+  }
+}
+
+function storeError(e: unknown, scrub: (s: string) => string): Error {
+  if (e instanceof StoreUnavailableError || e instanceof PgStatementError) return e;
+  if (isUnavailable(e)) return new StoreUnavailableError();
+  const err = e as { message?: string; code?: string; errno?: string; constraint?: string };
+  // A unique violation reads as SQLite's, which the services already recognise (tags, relations).
+  if (err.errno === "23505") {
+    return new PgStatementError(scrub(`UNIQUE constraint failed: ${err.constraint ?? "unique"}`), "SQLITE_CONSTRAINT_UNIQUE", err.errno);
+  }
+  return new PgStatementError(scrub(String(err.message ?? e)), err.code, err.errno);
+}
+
+interface Column { name: string; type: number }
+
+/** Makes rows look as bun:sqlite's do: integers and sums as numbers, flags as 0/1, JSON as its text. */
+function convert<Row>(rows: Record<string, unknown>[] & { columns?: Column[] | null }): Row[] {
+  const cols = rows.columns;
+  if (!cols || rows.length === 0) return rows as unknown as Row[];
+  const fix: [string, number][] = [];
+  for (const c of cols) if (c.type === INT8 || c.type === NUMERIC || c.type === BOOL || c.type === JSON_OID) fix.push([c.name, c.type]);
+  if (fix.length === 0) return rows as unknown as Row[];
+  for (const row of rows) {
+    for (const [name, type] of fix) {
+      const v = row[name];
+      if (v === null || v === undefined) continue;
+      if (type === INT8) {
+        // Beyond 2^53 a number would lose digits: such a value stays the exact string PostgreSQL sent.
+        const n = Number(v);
+        if (Number.isSafeInteger(n)) row[name] = n;
+      } else if (type === NUMERIC) row[name] = Number(v);
+      else if (type === BOOL) row[name] = v ? 1 : 0;
+      else if (typeof v !== "string") row[name] = JSON.stringify(v);
+    }
+  }
+  return rows as unknown as Row[];
+}
+
+/** The values for `$1…$n`: in order, or from the one object of named parameters (keys with or without their prefix). */
+function bind(stmt: PgStatement, params: SqlParams): unknown[] {
+  if (stmt.names === null) return params as SqlValue[];
+  const obj = (params[0] ?? {}) as Record<string, SqlValue>;
+  return stmt.names.map((n) => {
+    const v = obj[n] ?? obj[`$${n}`] ?? obj[`:${n}`] ?? obj[`@${n}`];
+    return v === undefined ? null : v;
+  });
+}
+
+export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
+  const scrub = scrubber(url);
+  const connectSeconds = opts.connectSeconds ?? 5;
+  const connect = () => new SQL({
+    url,
+    max: opts.max ?? 10,
+    // A dead or unreachable server fails a statement within this bound instead of hanging the request.
+    connectionTimeout: connectSeconds,
+    idleTimeout: 60,
+    // An acknowledged write is on disk: the server's default, stated so a server-wide `off` cannot weaken it.
+    connection: { synchronous_commit: "on", application_name: "idearepo" },
+  });
+  let sql = connect();
+  /** Whether the current pool has run a statement since it was made (a new pool is made once per outage, not per failure). */
+  let proven = false;
+  const frames = new AsyncLocalStorage<TxFrame>();
+
+  /**
+   * After the server went away, the pool still holds its dead connections and would fail one statement on each of
+   * them once the server is back. So the first connection failure retires the pool (its statements in flight finish
+   * or fail as they would, then it closes) and the next statement opens a fresh one: the store recovers by itself.
+   */
+  function retire(failed: SQL): void {
+    if (failed !== sql || !proven) return;
+    proven = false;
+    sql = connect();
+    void failed.close({ timeout: 5 }).catch(() => {});
+  }
+
+  /** A statement that only reads may run again on a fresh pool; a write may have committed, so it is never repeated. */
+  const readOnly = (text: string) => /^\s*(SELECT|WITH)\b/i.test(text) && !/\b(INSERT|UPDATE|DELETE)\b/i.test(text);
+
+  async function run(stmt: PgStatement, params: SqlParams): Promise<Record<string, unknown>[] & { affectedRows?: number; columns?: Column[] | null }> {
+    const frame = frames.getStore();
+    const values = bind(stmt, params);
+    for (let attempt = 0; ; attempt++) {
+      const pool = sql;
+      try {
+        const out = (await (frame?.conn ?? pool).unsafe(stmt.sql, values)) as Record<string, unknown>[] & { affectedRows: number; columns: Column[] };
+        if (!frame) proven = true;
+        return out;
+      } catch (e) {
+        const err = storeError(e, scrub);
+        if (frame || !(err instanceof StoreUnavailableError)) throw err;
+        const wasProven = proven && pool === sql;
+        retire(pool);
+        // Retried once, and only when the pool had worked: a dead connection of an old pool, not a dead server.
+        if (attempt > 0 || !wasProven || !readOnly(stmt.sql)) throw err;
+      }
+    }
+  }
+
+  function statement<Row, P extends SqlParams>(text: string): Stmt<Row, P> {
+    // Translated now, like SQLite prepares now: SQL that does not translate fails when the repo is made.
+    const stmt = translated(text);
+    return {
+      get: async (...p) => convert<Row>(await run(stmt, p))[0] ?? null,
+      all: async (...p) => convert<Row>(await run(stmt, p)),
+      run: async (...p): Promise<RunResult> => ({ changes: (await run(stmt, p)).affectedRows ?? 0 }),
+    };
+  }
+
+  async function exec(text: string): Promise<void> {
+    const conn: Runner = frames.getStore()?.conn ?? sql;
+    try {
+      await conn.unsafe(translated(text).sql).simple();
+    } catch (e) {
+      throw storeError(e, scrub);
+    }
+  }
+
+  async function nested<T>(frame: TxFrame, fn: () => Promise<T> | T): Promise<T> {
+    const name = `sp${++frame.depth}`;
+    const raw = (s: string) => frame.conn.unsafe(s).catch((e: unknown) => { throw storeError(e, scrub); });
+    await raw(`SAVEPOINT ${name}`);
+    try {
+      const out = await fn();
+      await raw(`RELEASE SAVEPOINT ${name}`);
+      return out;
+    } catch (e) {
+      await raw(`ROLLBACK TO SAVEPOINT ${name}`);
+      await raw(`RELEASE SAVEPOINT ${name}`);
+      throw e;
+    } finally {
+      frame.depth--;
+    }
+  }
+
+  /**
+   * A connection of the transaction's own: other callers' statements run beside it on other connections and see
+   * only what it has committed. `immediate` takes one advisory lock for the transaction's length, so immediate
+   * transactions run one after another as on SQLite (read-then-write rules: the Free cap, a claim).
+   */
+  async function tx<T>(fn: () => Promise<T> | T, txOpts: TxOptions = {}): Promise<T> {
+    const frame = frames.getStore();
+    if (frame) return nested(frame, fn);
+    for (let attempt = 0; ; attempt++) {
+      const pool = sql;
+      let conn: Awaited<ReturnType<SQL["reserve"]>>;
+      try {
+        conn = await pool.reserve({ signal: AbortSignal.timeout(connectSeconds * 1000) });
+        await conn.unsafe("BEGIN").catch((e: unknown) => {
+          void conn.release().catch(() => {});
+          throw e;
+        });
+      } catch (e) {
+        const err = storeError(e, scrub);
+        if (!(err instanceof StoreUnavailableError)) throw err;
+        const wasProven = proven && pool === sql;
+        retire(pool);
+        // Nothing of the transaction ran yet: a dead connection of the old pool earns one more try on a fresh one.
+        if (attempt > 0 || !wasProven) throw err;
+        continue;
+      }
+      proven = true;
+      const raw = (q: string) => conn.unsafe(q).catch((e: unknown) => { throw storeError(e, scrub); });
+      let open = true;
+      try {
+        if (txOpts.immediate) await raw(`SELECT pg_advisory_xact_lock(${IMMEDIATE_LOCK})`);
+        const out = await frames.run({ conn, depth: 0 }, fn);
+        await raw("COMMIT");
+        open = false;
+        return out;
+      } catch (e) {
+        // What fn threw is rethrown as it is (an AppError stays one); statements already turned theirs into store errors.
+        if (e instanceof StoreUnavailableError) retire(pool);
+        if (open) await conn.unsafe("ROLLBACK").catch(() => {});
+        throw e;
+      } finally {
+        void conn.release().catch(() => {});
+      }
+    }
+  }
+
+  return {
+    dialect: "postgres",
+    sqlite: null,
+    query: statement,
+    exec,
+    tx,
+    inTx: () => frames.getStore() !== undefined,
+    close: () => sql.close({ timeout: 5 }),
+  };
+}
