@@ -144,7 +144,7 @@ describe.skipIf(!run)("postgres store", () => {
     expect(agg!.e).toBe("[]");
   });
 
-  test("the schema keeps an idea's list entry and a child row's account, as SQLite's triggers do", async () => {
+  test("the schema keeps an idea's list entry, its versions and a child row's account, as SQLite's triggers do", async () => {
     const at = "2026-01-01 00:00:00";
     await store.query("INSERT INTO users (id, email, display_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").run("u1", "A@Example.org", "A", at, at);
     expect(await store.query("SELECT id FROM users WHERE email = ?").get("a@example.ORG")).toEqual({ id: "u1" });
@@ -166,6 +166,11 @@ describe.skipIf(!run)("postgres store", () => {
       vectorize_id: null, is_archived: 0, tags: ["Alpha", "beta"], created_at: at, updated_at: at,
     });
     expect(Object.keys(entry)[0]).toBe("id");
+    // Versions (SQLite's 0020): a real change of the text adds one, the same text adds none.
+    await store.query("UPDATE ideas SET title = 'T2', last_writer = 'web' WHERE id = ?").run(id);
+    await store.query("UPDATE ideas SET title = 'T2' WHERE id = ?").run(id);
+    const versions = await store.query("SELECT version, title, writer, user_id FROM idea_versions WHERE idea_id = ? ORDER BY version").all(id);
+    expect(versions).toEqual([{ version: 1, title: "T", writer: "api", user_id: "u1" }, { version: 2, title: "T2", writer: "web", user_id: "u1" }]);
   });
 
   test("the URL (a secret) is in no error message", async () => {

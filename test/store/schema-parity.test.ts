@@ -27,7 +27,7 @@ const PG_ONLY = new Set(["idearepo_schema"]);
  */
 const PG_ONLY_COLUMNS = new Set([
   "idea_tags.user_id", "links.user_id", "jobs.user_id", "idea_nudges.user_id", "agent_messages.user_id",
-  "ideas_fts_cjk_pending.user_id",
+  "ideas_fts_cjk_pending.user_id", "idea_versions.user_id",
 ]);
 
 /** SQLite's declared types and PostgreSQL's, by family. */

@@ -1,7 +1,9 @@
 // The embedded, ordered list of PostgreSQL migrations (migrations/pg); text imports make them part of the binary.
 import type { Migration } from "../migrations";
 import p0001 from "../../../migrations/pg/0001_init.sql" with { type: "text" };
+import p0002 from "../../../migrations/pg/0002_idea_versions.sql" with { type: "text" };
 
 export const PG_MIGRATIONS: Migration[] = [
   { version: 1, name: "0001_init", sql: p0001 },
+  { version: 2, name: "0002_idea_versions", sql: p0002 },
 ];
