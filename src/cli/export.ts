@@ -52,7 +52,7 @@ export const exportCommand: CliCommand = {
     const out = optionalFlag(p, "out");
     const deps = cliDeps();
     try {
-      const user = createUsersService(deps).mustFindByEmail(requireFlag(p, "email"));
+      const user = await createUsersService(deps).mustFindByEmail(requireFlag(p, "email"));
       const prepared = await createExportService(deps).prepare(user.id, format);
       const sink = writeTo(out);
       let bytes = 0;
@@ -69,7 +69,7 @@ export const exportCommand: CliCommand = {
       if (prepared.truncated) process.stderr.write("note: only the first 10,000 ideas were exported\n");
       if (out) process.stderr.write(`wrote ${bytes} bytes to ${out}\n`);
     } finally {
-      deps.db.close();
+      await deps.store.close();
     }
   },
 };

@@ -54,7 +54,7 @@ export const importCommand: CliCommand = {
     const isDir = statSync(file).isDirectory();
     const deps = cliDeps();
     try {
-      const user = createUsersService(deps).mustFindByEmail(email);
+      const user = await createUsersService(deps).mustFindByEmail(email);
       process.stderr.write(isDir ? `reading folder ${file}\n` : `reading ${file} (${mb(statSync(file).size)})\n`);
       const input = isDir ? directoryInput(resolve(file)) : fileInput(file, basename(file), /\.zip$/i.test(file));
       const started = performance.now();
@@ -67,7 +67,7 @@ export const importCommand: CliCommand = {
       process.stderr.write(`done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
       printJson(result);
     } finally {
-      deps.db.close();
+      await deps.store.close();
     }
   },
 };

@@ -25,17 +25,17 @@ async function run(argv: string[]): Promise<void> {
   const deps = cliDeps();
   try {
     if (sub === "status") {
-      printJson(inspectSealedKeys(deps));
+      printJson(await inspectSealedKeys(deps));
       return;
     }
-    const result = rotateMasterKey(deps, { newKey, dropUnreadable: p.flags["drop-unreadable"] === true });
+    const result = await rotateMasterKey(deps, { newKey, dropUnreadable: p.flags["drop-unreadable"] === true });
     printJson(
       result.source === "config"
         ? { ...result, next_step: "Set master_key / IDEAREPO_MASTER_KEY to the new key before starting the server again" }
         : result,
     );
   } finally {
-    deps.db.close();
+    await deps.store.close();
   }
 }
 

@@ -71,7 +71,7 @@ export const reindexCommand: CliCommand = {
         await models.close();
       }
     } finally {
-      deps.db.close();
+      await deps.store.close();
     }
   },
 };

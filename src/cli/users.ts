@@ -50,36 +50,36 @@ export async function usersCommand(argv: string[]): Promise<void> {
       }
       case "set-plan":
         rejectUnknown(p, ["email", "plan"]);
-        printJson({ user: users.setPlan(users.mustFindByEmail(requireFlag(p, "email")).id, requireFlag(p, "plan")) });
+        printJson({ user: await users.setPlan((await users.mustFindByEmail(requireFlag(p, "email"))).id, requireFlag(p, "plan")) });
         return;
       case "trial": {
         rejectUnknown(p, ["email", "days"]);
         const days = requireFlag(p, "days");
         if (!/^\d+$/.test(days)) throw new UsageError("--days must be a whole number");
-        printJson({ user: users.startTrial(users.mustFindByEmail(requireFlag(p, "email")).id, Number(days)) });
+        printJson({ user: await users.startTrial((await users.mustFindByEmail(requireFlag(p, "email"))).id, Number(days)) });
         return;
       }
       case "set-password":
         rejectUnknown(p, ["email", "password-stdin"]);
         if (!p.flags["password-stdin"]) throw new UsageError("users set-password needs --password-stdin");
-        await users.setPassword(users.mustFindByEmail(requireFlag(p, "email")).id, await readStdin());
+        await users.setPassword((await users.mustFindByEmail(requireFlag(p, "email"))).id, await readStdin());
         printJson({ success: true });
         return;
       case "list":
         rejectUnknown(p, []);
-        printJson({ users: users.list() });
+        printJson({ users: await users.list() });
         return;
       case "delete": {
         rejectUnknown(p, ["email", "yes"]);
-        const row = users.mustFindByEmail(requireFlag(p, "email"));
-        const ideas = users.list().find((u) => u.id === row.id)?.active_idea_count ?? 0;
+        const row = await users.mustFindByEmail(requireFlag(p, "email"));
+        const ideas = (await users.list()).find((u) => u.id === row.id)?.active_idea_count ?? 0;
         await confirmDeletion(row.email, ideas, p.flags.yes === true);
-        const deleted = createAccountDeletion(deps).deleteAccount(row.id, "cli");
+        const deleted = await createAccountDeletion(deps).deleteAccount(row.id, "cli");
         // A paid subscription is the payment provider's: it is not cancelled here, so the operator is told which one.
         const left = row.subscription_id ? { subscription_id: row.subscription_id, note: "The account's subscription was not cancelled: cancel it at the payment provider" } : {};
         // Backups are copies of the whole database: the ones taken before still hold the account (docs/auth.md).
         const backups = {
-          known: knownBackupFiles(deps),
+          known: await knownBackupFiles(deps),
           note: "Backups taken before this deletion still hold the account (these files, and any other copy or download): docs/auth.md, Deleting an account",
         };
         printJson({ deleted: { ...deleted, email: row.email }, ...left, backups });
@@ -89,7 +89,7 @@ export async function usersCommand(argv: string[]): Promise<void> {
         throw new UsageError(`Unknown users command "${sub ?? ""}". Use: create, set-plan, trial, set-password, list, delete`);
     }
   } finally {
-    deps.db.close();
+    await deps.store.close();
   }
 }
 
@@ -103,16 +103,16 @@ export async function keysCommand(argv: string[]): Promise<void> {
     switch (sub) {
       case "create": {
         rejectUnknown(p, ["email", "label"]);
-        const user = users.mustFindByEmail(requireFlag(p, "email"));
+        const user = await users.mustFindByEmail(requireFlag(p, "email"));
         const label = optionalFlag(p, "label") ?? "default";
         if (label.length > 100) throw new UsageError("--label must be at most 100 characters");
-        printJson(keys.mint(user.id, label, null, "manual"));
+        printJson(await keys.mint(user.id, label, null, "manual"));
         return;
       }
       case "revoke": {
         rejectUnknown(p, ["id"]);
         const id = requireFlag(p, "id");
-        if (!keys.revokeAny(id)) throw new UsageError(`No API key with id ${id}`);
+        if (!(await keys.revokeAny(id))) throw new UsageError(`No API key with id ${id}`);
         printJson({ success: true });
         return;
       }
@@ -120,6 +120,6 @@ export async function keysCommand(argv: string[]): Promise<void> {
         throw new UsageError(`Unknown keys command "${sub ?? ""}". Use: create, revoke`);
     }
   } finally {
-    deps.db.close();
+    await deps.store.close();
   }
 }

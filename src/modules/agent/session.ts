@@ -70,29 +70,30 @@ export function createSession(parts: SessionParts, headers: Headers, socket: Soc
 
   async function ask(msg: AskMessage) {
     if (turn) return fail("A turn is already running: wait for done, or send cancel");
-    // The credential is resolved again for every question, so a revoked key or an ended plan stops the agent at once.
-    const auth = kit.resolver.resolve(headers, deps.clock());
-    if (!auth) {
-      fail("Unauthorized");
-      open = false;
-      socket.close(1008, "Unauthorized");
-      return;
-    }
+    // Claimed before the first await, so a second ask sent meanwhile is refused rather than run beside this one.
     const controller = new AbortController();
     turn = controller;
     try {
+      // The credential is resolved again for every question, so a revoked key or an ended plan stops the agent at once.
+      const auth = await kit.resolver.resolve(headers, deps.clock());
+      if (!auth) {
+        fail("Unauthorized");
+        open = false;
+        socket.close(1008, "Unauthorized");
+        return;
+      }
       checkAccess(auth, AGENT_ACCESS, deps.config.upgrade_url);
       // A turn is one request of the daily quota, whatever the credential (docs/agent.md, "Quota").
       if (!kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], deps.clock())) throw rateLimited();
       let cred;
       try {
-        cred = byok.activeCredential(auth.user.id);
+        cred = await byok.activeCredential(auth.user.id);
       } catch (e) {
         if (e instanceof UnreadableKeyError) return fail(e.message, { needs_byok: true });
         throw e;
       }
       if (!cred) return fail(NEEDS_KEY, { needs_byok: true });
-      const about = msg.idea_id === undefined ? null : ideas.get(auth.user.id, msg.idea_id);
+      const about = msg.idea_id === undefined ? null : await ideas.get(auth.user.id, msg.idea_id);
       const conversation = await conversations.openOrCreate(auth.user.id, msg.conversation_id, msg.text);
       await runTurn(
         {

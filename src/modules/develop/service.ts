@@ -20,10 +20,10 @@ export function createDevelopService(deps: Deps) {
   const repo = createDevelopRepo(deps.store);
   const byok = createByokService(deps);
 
-  function credentialOrThrow(userId: string): ProviderCredential {
+  async function credentialOrThrow(userId: string): Promise<ProviderCredential> {
     let cred: ProviderCredential | null;
     try {
-      cred = byok.activeCredential(userId);
+      cred = await byok.activeCredential(userId);
     } catch (e) {
       // An undecryptable key is as good as none: the fix is the same (store the key again).
       if (e instanceof UnreadableKeyError) throw needsByok(e.message);
@@ -53,7 +53,7 @@ export function createDevelopService(deps: Deps) {
       // Archived ideas stay readable through GET /ideas/:id, so they can be developed too.
       const idea = await repo.findIdea(userId, id);
       if (!idea) throw notFound("Idea not found");
-      const cred = credentialOrThrow(userId);
+      const cred = await credentialOrThrow(userId);
       const prompt = buildDevelopPrompt({
         idea,
         tags: await repo.tagNames(id),

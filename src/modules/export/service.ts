@@ -27,7 +27,7 @@ export function createExportService(deps: Deps) {
   const conversations = createConversations(deps);
   return {
     async prepare(userId: string, format: ExportFormat): Promise<PreparedExport> {
-      const user = users.findById(userId);
+      const user = await users.findById(userId);
       if (!user) throw notFound("User not found");
       const now = deps.clock();
       const scope: ExportScope = { userId, maxNumber: await repo.lastExportedNumber(userId) };
