@@ -85,6 +85,8 @@ export function buildOpenApiDocument(routes: readonly RouteEntry[], info: Docume
     info: {
       title: "idearepo API",
       version: info.version,
+      // The project's licence (LICENSE at the repository's top level); Redocly's recommended rules ask for it.
+      license: { name: "MIT", identifier: "MIT" },
       description:
         "Per-account idea repository. Every route under /api/v1 except health and this reference needs a credential: " +
         "`X-API-Key: svc_…`, `Authorization: Bearer <API key or session token>`, or the `svc_session` cookie. " +
