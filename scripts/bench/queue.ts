@@ -8,6 +8,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { migrate } from "../../src/db/migrate";
 import { openDb, type Db } from "../../src/db/open";
+import { sqliteStore } from "../../src/db/sqlite-store";
 import { enqueueJob, type JobRow } from "../../src/jobs/queue";
 import { pipelineQueue, PIPELINE_JOB_KINDS } from "../../src/pipeline/batch";
 import { createPipelineRepo } from "../../src/pipeline/repo";
@@ -58,44 +59,47 @@ function rawQueue(d: Db) {
   };
 }
 
-const product = pipelineQueue(db);
-const repo = createPipelineRepo(db);
+const store = sqliteStore(db);
+const product = pipelineQueue(store);
+const repo = createPipelineRepo(store);
 const raw = rawQueue(db);
 
 /** Claims and completes the whole backlog in claims of 256; ms per claim+complete round. */
-function drain(q: { claim(now: string, limit: number): Array<{ id: number }>; complete(id: number): void }): number {
+type Awaitable<T> = T | Promise<T>;
+
+async function drain(q: { claim(now: string, limit: number): Awaitable<Array<{ id: number }>>; complete(id: number): Awaitable<void> }): Promise<number> {
   fill(true);
   let claims = 0;
   const t0 = performance.now();
   for (;;) {
-    const rows = q.claim(NOW, CLAIM);
+    const rows = await q.claim(NOW, CLAIM);
     if (rows.length === 0) break;
-    db.transaction(() => {
-      for (const r of rows) q.complete(r.id);
-    })();
+    await store.tx(async () => {
+      for (const r of rows) await q.complete(r.id);
+    });
     claims++;
   }
   return (performance.now() - t0) / claims;
 }
 
-function lookup(fn: () => number[], queued: boolean, expect: number): number {
+async function lookup(fn: () => Awaitable<number[]>, queued: boolean, expect: number): Promise<number> {
   fill(queued);
-  fn();
+  await fn();
   const t0 = performance.now();
   const reps = 5;
-  for (let i = 0; i < reps; i++) if (fn().length !== expect) throw new Error("the two look-ups disagree");
+  for (let i = 0; i < reps; i++) if ((await fn()).length !== expect) throw new Error("the two look-ups disagree");
   return (performance.now() - t0) / reps;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const m = { claimP: [] as number[], claimR: [] as number[], allP: [] as number[], allR: [] as number[], noneP: [] as number[], noneR: [] as number[] };
 for (let r = 0; r < ROUNDS; r++) {
-  m.claimR.push(drain(raw));
-  m.claimP.push(drain(product));
-  m.allR.push(lookup(raw.unqueued, true, 0));
-  m.allP.push(lookup(() => product.withoutJob("full", repo.unembeddedIdeaIds()), true, 0));
-  m.noneR.push(lookup(raw.unqueued, false, JOBS));
-  m.noneP.push(lookup(() => product.withoutJob("full", repo.unembeddedIdeaIds()), false, JOBS));
+  m.claimR.push(await drain(raw));
+  m.claimP.push(await drain(product));
+  m.allR.push(await lookup(raw.unqueued, true, 0));
+  m.allP.push(await lookup(async () => product.withoutJob("full", await repo.unembeddedIdeaIds()), true, 0));
+  m.noneR.push(await lookup(raw.unqueued, false, JOBS));
+  m.noneP.push(await lookup(async () => product.withoutJob("full", await repo.unembeddedIdeaIds()), false, JOBS));
 }
 db.close();
 rmSync(dir, { recursive: true, force: true });

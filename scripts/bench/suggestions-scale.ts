@@ -139,7 +139,7 @@ for (const size of sizes) {
     store.forgetSubjects(user.id);
     store.markDirty(user.id);
     const t = performance.now();
-    const queued = queueRescores(db, store, [user.id], toStamp(new Date()));
+    const queued = await queueRescores(app.deps.store, store, [user.id], toStamp(new Date()));
     await runner.drain();
     return { queued, s: (performance.now() - t) / 1000, load: loadavg()[0] };
   };

@@ -26,7 +26,7 @@ export const reindexCommand: CliCommand = {
     const deps = cliDeps();
     try {
       if (p.flags.status) {
-        printJson(embeddingsHealth(deps.db).embeddings);
+        printJson((await embeddingsHealth(deps.store)).embeddings);
         return;
       }
       const { models, state } = await startModelSet(deps.config, deps.db, toStamp(deps.clock()), deps.log, { force: !!p.flags.force });

@@ -21,7 +21,7 @@ const fileBytes = (path: string) => {
 export async function scrapeMetrics(deps: Deps, storage: Pick<StorageMonitor, "health">): Promise<string> {
   const { metrics, registry } = await loadMetrics();
   const now = deps.clock().getTime();
-  const pending = new Map(pendingJobsByKind(deps.db).map((r) => [r.kind, r]));
+  const pending = new Map((await pendingJobsByKind(deps.store)).map((r) => [r.kind, r]));
   let oldest = 0;
   for (const kind of JOB_KINDS) {
     const row = pending.get(kind);
@@ -29,9 +29,9 @@ export async function scrapeMetrics(deps: Deps, storage: Pick<StorageMonitor, "h
     if (row) oldest = Math.max(oldest, (now - fromStamp(row.oldest).getTime()) / 1000);
   }
   metrics.oldestPendingAge.set(oldest);
-  metrics.jobsRunning.set(countJobs(deps.db).locked);
+  metrics.jobsRunning.set((await countJobs(deps.store)).locked);
 
-  const { embeddings } = embeddingsHealth(deps.db);
+  const { embeddings } = await embeddingsHealth(deps.store);
   metrics.embeddingsPending.set(embeddings.pending);
   metrics.reindexing.set(embeddings.reindexing ? 1 : 0);
   metrics.ideas.set(embeddings.total);

@@ -1,13 +1,14 @@
 // Archiving takes an idea out of semantic search: its vectors leave every live generation and vectorize_id is cleared.
-import type { Db } from "../db/open";
+import type { Store } from "../db/store";
 import { readState } from "../vectors/generations";
-import { vectorStore } from "../vectors/store";
+import { vectorDb, vectorStore } from "../vectors/store";
 import { createPipelineRepo } from "./repo";
 
-export function removeIdeaVectors(db: Db, ideaId: number): void {
-  db.transaction(() => {
+export async function removeIdeaVectors(store: Store, ideaId: number): Promise<void> {
+  const db = vectorDb(store);
+  await store.tx(async () => {
     const s = readState(db);
     for (const g of [s.active, s.building]) if (g) vectorStore(db, g).deleteIdea(ideaId);
-    createPipelineRepo(db).clearArchivedVectorId(ideaId);
-  })();
+    await createPipelineRepo(store).clearArchivedVectorId(ideaId);
+  });
 }

@@ -1,6 +1,7 @@
 // One unit of background work: claimed jobs (or a slice of the reindex backlog), their texts, the new vectors and
 // how they are stored; also the pipeline's view of the job queue (its kinds).
 import type { Db } from "../db/open";
+import type { Store } from "../db/store";
 import { createQueue, type JobKind, type JobRow, type TagEmbedPayload } from "../jobs/queue";
 import type { Logger } from "../lib/log";
 import { targetGeneration, vectorId, type EmbeddingState, type Generation } from "../vectors/generations";
@@ -12,7 +13,7 @@ import type { PipelineRepo } from "./repo";
 /** The job kinds the pipeline consumes; itemsForJobs says what each one embeds. */
 export const PIPELINE_JOB_KINDS = ["full", "light", "tag-embed"] as const satisfies readonly JobKind[];
 /** The queue as the pipeline sees it: only its own kinds are claimed or released. */
-export const pipelineQueue = (db: Db) => createQueue(db, PIPELINE_JOB_KINDS);
+export const pipelineQueue = (store: Store) => createQueue(store, PIPELINE_JOB_KINDS);
 
 export interface Batch {
   kind: "jobs" | "reindex";
@@ -34,22 +35,22 @@ export function writableGenerations(state: EmbeddingState, models: ModelSet): Ge
 const tagItem = (t: { id: number; user_id: string; name: string }): EmbedItem => ({ kind: "tag", id: t.id, userId: t.user_id, text: t.name });
 
 /** What each claimed job needs embedded: a full pass its idea, a light pass its tags that lack a current vector. */
-export function itemsForJobs(db: Db, repo: PipelineRepo, state: EmbeddingState, jobs: JobRow[]): Map<number, EmbedItem[]> {
+export async function itemsForJobs(db: Db, repo: PipelineRepo, state: EmbeddingState, jobs: JobRow[]): Promise<Map<number, EmbedItem[]>> {
   const target = targetGeneration(state)!;
   const out = new Map<number, EmbedItem[]>();
   for (const job of jobs) {
     const items: EmbedItem[] = [];
     if (job.kind === "full" && job.idea_id !== null) {
-      const idea = repo.idea(job.idea_id);
+      const idea = await repo.idea(job.idea_id);
       if (idea && !idea.is_archived) items.push({ kind: "idea", id: idea.id, userId: idea.user_id, text: ideaText(idea.title, idea.body) });
     } else if (job.kind === "light" && job.idea_id !== null) {
-      for (const t of repo.tagsOfIdea(job.idea_id)) {
+      for (const t of await repo.tagsOfIdea(job.idea_id)) {
         const item = tagItem(t);
         if (!isCurrent(db, target, item)) items.push(item);
       }
     } else if (job.kind === "tag-embed") {
       const tagId = parseTagId(job.payload);
-      const tag = tagId === null ? null : repo.tag(tagId);
+      const tag = tagId === null ? null : await repo.tag(tagId);
       if (tag) items.push(tagItem(tag));
     }
     out.set(job.id, items);
@@ -97,7 +98,7 @@ export const freshVector = (batch: Batch, gen: number, item: Pick<EmbedItem, "ki
  * Writes an item's new vectors to every writable generation, then points its vectorize_id at the target generation
  * once that holds a current vector. Call inside a transaction.
  */
-export function storeItem(db: Db, repo: PipelineRepo, batch: Batch, item: EmbedItem): void {
+export async function storeItem(db: Db, repo: PipelineRepo, batch: Batch, item: EmbedItem): Promise<void> {
   const target = targetGeneration(batch.state)!;
   let current = false;
   for (const g of batch.gens) {
@@ -112,6 +113,6 @@ export function storeItem(db: Db, repo: PipelineRepo, batch: Batch, item: EmbedI
   // Without a current vector of the target generation (its model not loaded here, or embedding failed) the id
   // stays as it is, so the item is picked up again.
   if (!current) return;
-  if (item.kind === "idea") repo.setIdeaVectorId(item.id, vectorId(target.gen, item.id));
-  else repo.setTagVectorId(item.id, vectorId(target.gen, item.id));
+  if (item.kind === "idea") await repo.setIdeaVectorId(item.id, vectorId(target.gen, item.id));
+  else await repo.setTagVectorId(item.id, vectorId(target.gen, item.id));
 }

@@ -1,15 +1,16 @@
 // The pipeline's part of GET /health (also the operator page, the metrics scrape and `reindex --status`): which model
 // new vectors come from, which one searches use, and how far the background pass is.
-import type { Db } from "../db/open";
+import type { Store } from "../db/store";
 import { readState, targetGeneration } from "../vectors/generations";
+import { vectorDb } from "../vectors/store";
 import { createPipelineRepo, type PipelineRepo } from "./repo";
 import { fittingIdeas } from "../vectors/subjects-fitter";
 
 /** GET /health reads the summary on every call: one repo per database rather than its statements looked up each time. */
-const repos = new WeakMap<Db, PipelineRepo>();
-function repoOf(db: Db): PipelineRepo {
-  let repo = repos.get(db);
-  if (!repo) repos.set(db, (repo = createPipelineRepo(db)));
+const repos = new WeakMap<Store, PipelineRepo>();
+function repoOf(store: Store): PipelineRepo {
+  let repo = repos.get(store);
+  if (!repo) repos.set(store, (repo = createPipelineRepo(store)));
   return repo;
 }
 
@@ -17,20 +18,20 @@ function repoOf(db: Db): PipelineRepo {
  * The `embeddings` block of GET /health: the model new vectors come from, the one searches use, and how many live
  * ideas still lack a vector of the former (the reindex progress while `reindexing`).
  */
-export function embeddingsHealth(db: Db) {
-  const s = readState(db);
+export async function embeddingsHealth(store: Store) {
+  const s = readState(vectorDb(store));
   const target = targetGeneration(s);
-  const repo = repoOf(db);
-  const total = repo.countLiveIdeas();
+  const repo = repoOf(store);
+  const total = await repo.countLiveIdeas();
   return {
     embeddings: {
       model: target?.model_id ?? null,
       search_model: s.active?.model_id ?? null,
       reindexing: s.building !== null,
-      pending: target ? repo.countLiveIdeasOutsideGen(target.gen) : total,
+      pending: target ? await repo.countLiveIdeasOutsideGen(target.gen) : total,
       total,
       // Ideas whose pairs are being judged again after their account's calibration moved (rescore.ts).
-      rescoring: target ? repo.countRescoring(target.gen) : 0,
+      rescoring: target ? await repo.countRescoring(target.gen) : 0,
       // Ideas whose account's subjects (the duplicate score's, src/vectors/subjects.ts) are being fitted in the
       // subjects worker now; that account's steps wait for the fit, requests do not.
       subjects_fitting: fittingIdeas(),

@@ -26,8 +26,8 @@ export interface PipelineOptions {
 }
 
 /** Jobs a dead process had claimed go back to the queue (at-least-once); other features' job kinds are theirs. */
-function releaseOwnLocks(deps: Deps): number {
-  return pipelineQueue(deps.db).releaseClaimed("released after restart");
+function releaseOwnLocks(deps: Deps): Promise<number> {
+  return pipelineQueue(deps.store).releaseClaimed("released after restart");
 }
 
 /** Takes off the engines start() put on (masterKey is not this process's): readers go back to their "not running" answers. */
@@ -45,8 +45,8 @@ export function createPipelineProcess(deps: Deps, opts: PipelineOptions = {}): P
     name: "pipeline",
     async start() {
       // Archiving must drop vectors even if the model never loads.
-      deps.engines.onIdeaArchived = (ideaId) => removeIdeaVectors(deps.db, ideaId);
-      const released = releaseOwnLocks(deps);
+      deps.engines.onIdeaArchived = (ideaId) => removeIdeaVectors(deps.store, ideaId);
+      const released = await releaseOwnLocks(deps);
       if (released > 0) deps.log.info("pipeline: released jobs of a previous run", { count: released });
       try {
         ({ models } = await startModelSet(deps.config, deps.db, toStamp(deps.clock()), deps.log, { target: opts.models, force: opts.force }));
@@ -63,7 +63,7 @@ export function createPipelineProcess(deps: Deps, opts: PipelineOptions = {}): P
       deps.engines.models = set;
       deps.engines.onJobQueued = () => r.wake();
       deps.engines.tagSimilar = createSimilarTags(deps.db, set);
-      const requeued = requeueUnprocessed(deps);
+      const requeued = await requeueUnprocessed(deps);
       if (requeued > 0) deps.log.info("pipeline: queued ideas that were never processed", { count: requeued });
       if (opts.autoStart !== false) r.start();
     },

@@ -13,33 +13,33 @@ import { createPipelineRepo } from "./repo";
  * Queues a full pass for every live idea that was never embedded and has no full pass queued. Ideas embedded by an
  * older model need no job: the runner's reindex slices pick them up by their vectorize_id generation.
  */
-export function requeueUnprocessed(deps: Deps): number {
-  const repo = createPipelineRepo(deps.db);
+export async function requeueUnprocessed(deps: Deps): Promise<number> {
+  const repo = createPipelineRepo(deps.store);
   const now = toStamp(deps.clock());
   const jobs = createJobs(deps.db);
-  return deps.db.transaction(() => {
-    const ids = pipelineQueue(deps.db).withoutJob("full", repo.unembeddedIdeaIds());
-    for (const id of ids) jobs.fullPass(id, now);
+  return deps.store.tx(async () => {
+    const ids = await pipelineQueue(deps.store).withoutJob("full", await repo.unembeddedIdeaIds());
+    for (const id of ids) await jobs.fullPass(id, now);
     return ids.length;
-  })();
+  });
 }
 
 /** Renamed tags keep their old vector until this pass (or the tag-embed job their rename queued) re-embeds them. */
-export function requeueRenamedTags(deps: Deps): number {
+export async function requeueRenamedTags(deps: Deps): Promise<number> {
   const s = readState(deps.db);
   const now = toStamp(deps.clock());
   const jobs = createJobs(deps.db);
-  return deps.db.transaction(() => {
+  return deps.store.tx(async () => {
     let n = 0;
     for (const g of [s.active, s.building]) {
       if (!g) continue;
       for (const id of vectorStore(deps.db, g).renamedTagIds()) {
-        jobs.tagEmbedding(id, now);
+        await jobs.tagEmbedding(id, now);
         n++;
       }
     }
     return n;
-  })();
+  });
 }
 
 export function pruneOrphanVectors(deps: Deps): number {
@@ -49,8 +49,8 @@ export function pruneOrphanVectors(deps: Deps): number {
   )();
 }
 
-export function runRecovery(deps: Deps): { requeued: number; renamed: number; pruned: number } {
-  const out = { requeued: requeueUnprocessed(deps), renamed: requeueRenamedTags(deps), pruned: pruneOrphanVectors(deps) };
+export async function runRecovery(deps: Deps): Promise<{ requeued: number; renamed: number; pruned: number }> {
+  const out = { requeued: await requeueUnprocessed(deps), renamed: await requeueRenamedTags(deps), pruned: pruneOrphanVectors(deps) };
   if (out.requeued || out.renamed || out.pruned) deps.log.info("pipeline recovery", out);
   wakeWorker(deps); // the running worker picks the requeued jobs up now
   return out;
@@ -59,5 +59,5 @@ export function runRecovery(deps: Deps): { requeued: number; renamed: number; pr
 export const pipelineRecoveryJob: ScheduledJob = {
   name: "pipeline-recovery",
   pattern: "17 * * * *", // hourly, off the top of the hour when other schedules run
-  run: (deps) => void runRecovery(deps),
+  run: async (deps) => void (await runRecovery(deps)),
 };

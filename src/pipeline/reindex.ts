@@ -27,9 +27,9 @@ export function createReindexer(deps: Deps, models: ModelSet, repo: PipelineRepo
       const target = targetGeneration(state)!;
       const free = (kind: "idea" | "tag", id: number) => !inFlight.has(`${kind}:${id}`) && !poisoned.has(`${kind}:${id}`);
       const items: EmbedItem[] = [
-        ...repo.ideasOutsideGen(target.gen, REINDEX_BATCH * 2).filter((i) => free("idea", i.id))
+        ...(await repo.ideasOutsideGen(target.gen, REINDEX_BATCH * 2)).filter((i) => free("idea", i.id))
           .map((i): EmbedItem => ({ kind: "idea", id: i.id, userId: i.user_id, text: ideaText(i.title, i.body) })),
-        ...repo.tagsOutsideGen(target.gen, REINDEX_BATCH * 2).filter((t) => free("tag", t.id))
+        ...(await repo.tagsOutsideGen(target.gen, REINDEX_BATCH * 2)).filter((t) => free("tag", t.id))
           .map((t): EmbedItem => ({ kind: "tag", id: t.id, userId: t.user_id, text: t.name })),
       ].slice(0, REINDEX_BATCH);
       if (items.length === 0) {
@@ -52,10 +52,10 @@ export function createReindexer(deps: Deps, models: ModelSet, repo: PipelineRepo
     async apply(batch: Batch): Promise<number> {
       const items = batch.items.get(0)!;
       for (const item of items) {
-        db.transaction(() => {
-          const live = item.kind === "idea" ? repo.idea(item.id) : repo.tag(item.id);
-          if (live && !("is_archived" in live && live.is_archived)) storeItem(db, repo, batch, item);
-        })();
+        await deps.store.tx(async () => {
+          const live = item.kind === "idea" ? await repo.idea(item.id) : await repo.tag(item.id);
+          if (live && !("is_archived" in live && live.is_archived)) await storeItem(db, repo, batch, item);
+        });
         inFlight.delete(key(item));
       }
       await yieldToHttp();

@@ -1,6 +1,6 @@
 // SQL the background pipeline runs: idea/tag rows, auto-tags, duplicate detections (the queue is jobs/queue.ts, system
 // relations the relations repo).
-import type { Db } from "../db/open";
+import type { Store } from "../db/store";
 import { vectorIdRange } from "../vectors/generations";
 import { countFullPassesOfLiveIdeas } from "../jobs/queue";
 
@@ -26,60 +26,60 @@ export interface PipelineTag {
   vectorize_id: string | null;
 }
 
-export function createPipelineRepo(db: Db) {
-  const idea = db.query<PipelineIdea, [number]>(
+export function createPipelineRepo(store: Store) {
+  const idea = store.query<PipelineIdea, [number]>(
     `SELECT i.id, i.user_id, i.title, i.body, i.parent_id, i.is_archived, i.vectorize_id, i.created_at,
             u.plan, u.trial_ends_at, u.subscription_id, u.settings_json
      FROM ideas i JOIN users u ON u.id = i.user_id WHERE i.id = ?`,
   );
-  const setIdeaVector = db.query("UPDATE ideas SET vectorize_id = ? WHERE id = ?");
-  const tag = db.query<PipelineTag, [number]>("SELECT id, user_id, name, vectorize_id FROM tags WHERE id = ?");
-  const tagsOfIdea = db.query<PipelineTag, [number]>(
+  const setIdeaVector = store.query("UPDATE ideas SET vectorize_id = ? WHERE id = ?");
+  const tag = store.query<PipelineTag, [number]>("SELECT id, user_id, name, vectorize_id FROM tags WHERE id = ?");
+  const tagsOfIdea = store.query<PipelineTag, [number]>(
     "SELECT t.id, t.user_id, t.name, t.vectorize_id FROM idea_tags it JOIN tags t ON t.id = it.tag_id WHERE it.idea_id = ?",
   );
-  const setTagVector = db.query("UPDATE tags SET vectorize_id = ? WHERE id = ?");
-  const tagCount = db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM idea_tags WHERE idea_id = ?");
-  const attachTag = db.query("INSERT OR IGNORE INTO idea_tags (idea_id, tag_id) VALUES (?, ?)");
-  const tagIdsOf = db.query<{ idea_id: number; tag_id: number }, [string]>(
+  const setTagVector = store.query("UPDATE tags SET vectorize_id = ? WHERE id = ?");
+  const tagCount = store.query<{ n: number }, [number]>("SELECT count(*) AS n FROM idea_tags WHERE idea_id = ?");
+  const attachTag = store.query("INSERT INTO idea_tags (idea_id, tag_id) VALUES (?, ?) ON CONFLICT DO NOTHING");
+  const tagIdsOf = store.query<{ idea_id: number; tag_id: number }, [string]>(
     "SELECT idea_id, tag_id FROM idea_tags WHERE idea_id IN (SELECT value FROM json_each(?))",
   );
-  const texts = db.query<{ id: number; title: string; body: string }, [string]>(
+  const texts = store.query<{ id: number; title: string; body: string }, [string]>(
     "SELECT id, title, body FROM ideas WHERE is_archived = 0 AND id IN (SELECT value FROM json_each(?))",
   );
-  const ideaAges = db.query<{ id: number; created_at: string }, [string]>(
+  const ideaAges = store.query<{ id: number; created_at: string }, [string]>(
     "SELECT id, created_at FROM ideas WHERE is_archived = 0 AND id IN (SELECT value FROM json_each(?))",
   );
   // The unordered pair is unique: a dismissed or merged pair is never detected again; a pending one keeps its row.
-  const upsertDetection = db.query(
+  const upsertDetection = store.query(
     `INSERT INTO duplicate_detections (user_id, idea_id, duplicate_of_id, similarity_score, status, created_at, pair_lo, pair_hi)
      VALUES (?1, ?2, ?3, ?4, 'pending', ?5, min(?2, ?3), max(?2, ?3))
      ON CONFLICT (pair_lo, pair_hi) DO UPDATE SET similarity_score = excluded.similarity_score WHERE status = 'pending'`,
   );
-  const pendingOf = db.query<{ id: number; other: number }, [number]>(
+  const pendingOf = store.query<{ id: number; other: number }, [number]>(
     `SELECT id, CASE WHEN idea_id = ?1 THEN duplicate_of_id ELSE idea_id END AS other FROM duplicate_detections
      WHERE status = 'pending' AND (idea_id = ?1 OR duplicate_of_id = ?1)`,
   );
-  const deleteDetection = db.query("DELETE FROM duplicate_detections WHERE id = ? AND status = 'pending'");
+  const deleteDetection = store.query("DELETE FROM duplicate_detections WHERE id = ? AND status = 'pending'");
   // Two ranges of the partial index ideas_embedding_state, one per side of the generation's ids: written as one
   // `vectorize_id < ?1 OR vectorize_id >= ?2`, SQLite scanned the whole table (~200 ms at 200,000 ideas), and this
   // runs each time the job queue runs dry.
-  const staleIdeas = db.query<{ id: number; user_id: string; title: string; body: string }, [string, string, number]>(
+  const staleIdeas = store.query<{ id: number; user_id: string; title: string; body: string }, [string, string, number]>(
     `SELECT id, user_id, title, body FROM ideas WHERE is_archived = 0 AND vectorize_id < ?1
      UNION ALL
      SELECT id, user_id, title, body FROM ideas WHERE is_archived = 0 AND vectorize_id >= ?2
      LIMIT ?3`,
   );
-  const staleTags = db.query<PipelineTag, [string, string, number]>(
+  const staleTags = store.query<PipelineTag, [string, string, number]>(
     `SELECT id, user_id, name, vectorize_id FROM tags
      WHERE vectorize_id IS NULL OR vectorize_id < ?1 OR vectorize_id >= ?2 LIMIT ?3`,
   );
-  const unembedded = db.query<{ id: number }, []>("SELECT id FROM ideas WHERE is_archived = 0 AND vectorize_id IS NULL");
-  const clearArchivedVector = db.query("UPDATE ideas SET vectorize_id = NULL WHERE id = ? AND is_archived = 1");
-  const liveIdeas = db.query<{ n: number }, []>("SELECT count(*) AS n FROM ideas WHERE is_archived = 0");
+  const unembedded = store.query<{ id: number }, []>("SELECT id FROM ideas WHERE is_archived = 0 AND vectorize_id IS NULL");
+  const clearArchivedVector = store.query("UPDATE ideas SET vectorize_id = NULL WHERE id = ? AND is_archived = 1");
+  const liveIdeas = store.query<{ n: number }, []>("SELECT count(*) AS n FROM ideas WHERE is_archived = 0");
   // Counted as the three small ranges of ideas_embedding_state outside the generation (never embedded, older, newer)
   // rather than as every live idea minus those inside it: GET /health reads it, and the ideas inside are nearly all
   // of them (~110 ms at 200,000 ideas against ~0.05 ms).
-  const liveIdeasOutsideGen = db.query<{ n: number }, [string, string]>(
+  const liveIdeasOutsideGen = store.query<{ n: number }, [string, string]>(
     `SELECT (SELECT count(*) FROM ideas WHERE is_archived = 0 AND vectorize_id IS NULL)
           + (SELECT count(*) FROM ideas WHERE is_archived = 0 AND vectorize_id < ?1)
           + (SELECT count(*) FROM ideas WHERE is_archived = 0 AND vectorize_id >= ?2) AS n`,
@@ -87,41 +87,41 @@ export function createPipelineRepo(db: Db) {
 
   return {
     idea: (id: number) => idea.get(id),
-    setIdeaVectorId: (id: number, vid: string | null) => void setIdeaVector.run(vid, id),
+    setIdeaVectorId: async (id: number, vid: string | null) => void (await setIdeaVector.run(vid, id)),
     tag: (id: number) => tag.get(id),
     tagsOfIdea: (ideaId: number) => tagsOfIdea.all(ideaId),
-    setTagVectorId: (id: number, vid: string | null) => void setTagVector.run(vid, id),
-    tagCount: (ideaId: number) => tagCount.get(ideaId)!.n,
-    attachTag: (ideaId: number, tagId: number) => attachTag.run(ideaId, tagId).changes > 0,
+    setTagVectorId: async (id: number, vid: string | null) => void (await setTagVector.run(vid, id)),
+    tagCount: async (ideaId: number) => (await tagCount.get(ideaId))!.n,
+    attachTag: async (ideaId: number, tagId: number) => (await attachTag.run(ideaId, tagId)).changes > 0,
     /** Tag ids per idea for the given ideas. */
-    tagIdsOf(ideaIds: number[]): Map<number, number[]> {
+    async tagIdsOf(ideaIds: number[]): Promise<Map<number, number[]>> {
       const out = new Map<number, number[]>(ideaIds.map((id) => [id, []]));
-      if (ideaIds.length > 0) for (const r of tagIdsOf.all(JSON.stringify(ideaIds))) out.get(r.idea_id)!.push(r.tag_id);
+      if (ideaIds.length > 0) for (const r of await tagIdsOf.all(JSON.stringify(ideaIds))) out.get(r.idea_id)!.push(r.tag_id);
       return out;
     },
     /** Title and body of the live ideas among `ids` (archived and missing ones are absent). */
-    liveTexts: (ids: number[]) =>
-      new Map(ids.length ? texts.all(JSON.stringify(ids)).map((r) => [r.id, r]) : []),
+    liveTexts: async (ids: number[]) =>
+      new Map(ids.length ? (await texts.all(JSON.stringify(ids))).map((r) => [r.id, r]) : []),
     /** created_at of the live ideas among `ids` (archived and missing ones are absent). */
-    liveCreatedAt: (ids: number[]) =>
-      new Map(ids.length ? ideaAges.all(JSON.stringify(ids)).map((r) => [r.id, r.created_at]) : []),
-    upsertDetection: (userId: string, ideaId: number, duplicateOf: number, score: number, now: string) =>
-      void upsertDetection.run(userId, ideaId, duplicateOf, score, now),
+    liveCreatedAt: async (ids: number[]) =>
+      new Map(ids.length ? (await ideaAges.all(JSON.stringify(ids))).map((r) => [r.id, r.created_at]) : []),
+    upsertDetection: async (userId: string, ideaId: number, duplicateOf: number, score: number, now: string) =>
+      void (await upsertDetection.run(userId, ideaId, duplicateOf, score, now)),
     pendingDetectionsOf: (ideaId: number) => pendingOf.all(ideaId),
-    deletePendingDetection: (id: number) => void deleteDetection.run(id),
+    deletePendingDetection: async (id: number) => void (await deleteDetection.run(id)),
     /** Live ideas whose vector is of another generation than `gen` (the reindex backlog). */
     ideasOutsideGen: (gen: number, limit: number) => staleIdeas.all(...vectorIdRange(gen), limit),
     /** Tags without a vector of generation `gen` (new, or of an older generation). */
     tagsOutsideGen: (gen: number, limit: number) => staleTags.all(...vectorIdRange(gen), limit),
     /** Live ideas never embedded (the recovery job keeps those with no full pass queued). */
-    unembeddedIdeaIds: () => unembedded.all().map((r) => r.id),
+    unembeddedIdeaIds: async () => (await unembedded.all()).map((r) => r.id),
     /** Clears an archived idea's vectorize_id (its vectors are gone); a live idea is left alone. */
-    clearArchivedVectorId: (id: number) => void clearArchivedVector.run(id),
-    countLiveIdeas: () => liveIdeas.get()!.n,
+    clearArchivedVectorId: async (id: number) => void (await clearArchivedVector.run(id)),
+    countLiveIdeas: async () => (await liveIdeas.get())!.n,
     /** Full passes queued for ideas that already have a vector of `gen`: re-scoring (or an edit not yet embedded). */
-    countRescoring: (gen: number) => countFullPassesOfLiveIdeas(db, ...vectorIdRange(gen)),
+    countRescoring: (gen: number) => countFullPassesOfLiveIdeas(store, ...vectorIdRange(gen)),
     /** Live ideas without a vector of generation `gen` (never embedded, or of another generation). */
-    countLiveIdeasOutsideGen: (gen: number) => liveIdeasOutsideGen.get(...vectorIdRange(gen))!.n,
+    countLiveIdeasOutsideGen: async (gen: number) => (await liveIdeasOutsideGen.get(...vectorIdRange(gen)))!.n,
   };
 }
 export type PipelineRepo = ReturnType<typeof createPipelineRepo>;

@@ -1,6 +1,6 @@
 // Re-scoring an account whose calibration moved: every pair score is taken over vectors minus what the account's ideas
 // share (src/vectors/calibration.ts), so when that shared part changes, earlier detections and relations are re-judged.
-import type { Db } from "../db/open";
+import type { Store } from "../db/store";
 import { enqueueAccountJobs, hasAccountJobs } from "../jobs/queue";
 import type { VectorStore } from "../vectors/store";
 
@@ -32,18 +32,18 @@ export function deferSteps(store: VectorStore, userId: string, added: number): b
 }
 
 /** Queues the re-scoring pass for each of the accounts whose calibration moved; returns how many ideas were queued. */
-export function queueRescores(db: Db, store: VectorStore, userIds: Iterable<string>, now: string): number {
+export async function queueRescores(store: Store, vectors: VectorStore, userIds: Iterable<string>, now: string): Promise<number> {
   let queued = 0;
   for (const userId of userIds) {
-    db.transaction(() => {
-      const s = store.shared(userId);
+    await store.tx(async () => {
+      const s = vectors.shared(userId);
       if (!needsRescore(s.n, s.scoredN)) return;
       // While the account still has full passes waiting (an import, a backlog) it keeps growing: one re-score once
       // they are done, not one per batch.
-      if (hasAccountJobs(db, "full", userId)) return;
-      queued += enqueueAccountJobs(db, "full", userId, now);
-      store.markScored(userId);
-    })();
+      if (await hasAccountJobs(store, "full", userId)) return;
+      queued += await enqueueAccountJobs(store, "full", userId, now);
+      vectors.markScored(userId);
+    });
   }
   return queued;
 }

@@ -45,9 +45,9 @@ export interface RunnerOptions {
 
 export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions = {}) {
   const { db, log } = deps;
-  const repo = createPipelineRepo(db);
+  const repo = createPipelineRepo(deps.store);
   const relations = createRelationsRepo(db);
-  const queue = pipelineQueue(db);
+  const queue = pipelineQueue(deps.store);
   const reindex = createReindexer(deps, models, repo);
   const stamp = () => toStamp(deps.clock());
   let stopped = false;
@@ -69,9 +69,10 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     const target = targetGeneration(state);
     if (!target) return null;
     const gens = writableGenerations(state, models);
-    const jobs = opts.jobs === false ? [] : queue.claim(stamp(), BATCH_JOBS);
+    const jobs = opts.jobs === false ? [] : await queue.claim(stamp(), BATCH_JOBS);
     if (jobs.length > 0) {
-      return embedBatch(db, models, log, { kind: "jobs", jobs, state, gens, items: itemsForJobs(db, repo, state, jobs) });
+      // Read before the model call and written after it: no transaction is open while the texts are embedded.
+      return embedBatch(db, models, log, { kind: "jobs", jobs, state, gens, items: await itemsForJobs(db, repo, state, jobs) });
     }
     if (!models.clientFor(target)) return null;
     return reindex.prepare(state);
@@ -83,8 +84,8 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
    * steps wait for the re-scoring pass. That is decided once per account and batch, at its first job and before the
    * batch stores any of its vectors (rescore.ts counts them as `added`).
    */
-  function fullPass(batch: Batch, ideaId: number, accounts: Map<string, boolean>, added: Map<string, number>) {
-    const idea = repo.idea(ideaId);
+  async function fullPass(batch: Batch, ideaId: number, accounts: Map<string, boolean>, added: Map<string, number>) {
+    const idea = await repo.idea(ideaId);
     if (!idea) return null;
     const serving = servingGeneration(batch.state, models);
     if (idea.is_archived || !serving) return { idea, serving: null };
@@ -93,22 +94,22 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     return { idea, serving: { gen: serving.gen, store, deferred: accounts.get(idea.user_id)! } };
   }
 
-  function applyJob(batch: Batch, job: JobRow, now: string, accounts: Map<string, boolean>, added: Map<string, number>): void {
+  async function applyJob(batch: Batch, job: JobRow, now: string, accounts: Map<string, boolean>, added: Map<string, number>): Promise<void> {
     const items = batch.items.get(job.id) ?? [];
-    db.transaction(() => {
+    await deps.store.tx(async () => {
       if (job.kind !== "full" || job.idea_id === null) {
-        for (const item of items) if (item.kind !== "tag" || repo.tag(item.id)) storeItem(db, repo, batch, item);
+        for (const item of items) if (item.kind !== "tag" || (await repo.tag(item.id))) await storeItem(db, repo, batch, item);
         return;
       }
-      const pass = fullPass(batch, job.idea_id, accounts, added);
+      const pass = await fullPass(batch, job.idea_id, accounts, added);
       if (!pass) return;
       const { idea, serving } = pass;
       if (idea.is_archived) {
-        removeIdeaVectors(db, job.idea_id);
+        await removeIdeaVectors(deps.store, job.idea_id);
         return;
       }
       const item = items.find((i) => i.kind === "idea");
-      if (item) storeItem(db, repo, batch, item);
+      if (item) await storeItem(db, repo, batch, item);
       if (!serving) return;
       const vector = (item && freshVector(batch, serving.gen, item)) ?? serving.store.ideaVector(idea.id);
       if (!vector) return;
@@ -117,8 +118,8 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
         return;
       }
       const settings = parseSettings(idea.settings_json);
-      runIdeaSteps({ repo, relations, store: serving.store, now, plan: effectivePlan(idea, deps.clock()), settings }, idea, vector);
-    })();
+      await runIdeaSteps({ repo, relations, store: serving.store, now, plan: effectivePlan(idea, deps.clock()), settings }, idea, vector);
+    });
   }
 
   /**
@@ -128,7 +129,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
    */
   async function prepareJob(batch: Batch, job: JobRow, accounts: Map<string, boolean>, added: Map<string, number>): Promise<void> {
     if (job.kind !== "full" || job.idea_id === null || batch.failed.has(job.id)) return;
-    const pass = fullPass(batch, job.idea_id, accounts, added);
+    const pass = await fullPass(batch, job.idea_id, accounts, added);
     if (!pass?.serving || pass.serving.deferred) return;
     const ready = pass.serving.store.subjectsReady(pass.idea.user_id, (error) => log.warn("subjects worker failed; fitting on the pipeline's thread", { error }));
     if (ready) await ready;
@@ -148,8 +149,8 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       try {
         if (failure) throw new Error(failure);
         await prepareJob(batch, job, accounts, added);
-        applyJob(batch, job, stamp(), accounts, added);
-        queue.complete(job.id);
+        await applyJob(batch, job, stamp(), accounts, added);
+        await queue.complete(job.id);
         processed++;
         recordPipelineJob(job.kind, "done", (deps.clock().getTime() - fromStamp(job.created_at).getTime()) / 1000);
       } catch (e) {
@@ -157,7 +158,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
         if (isStorageFault(e)) throw e;
         const message = (e as Error).message;
         log.warn("pipeline job failed; retrying later", { job_id: job.id, kind: job.kind, idea_id: job.idea_id, attempts: job.attempts, error: message });
-        queue.retry(job.id, toStamp(new Date(deps.clock().getTime() + backoffMs(job.attempts))), message);
+        await queue.retry(job.id, toStamp(new Date(deps.clock().getTime() + backoffMs(job.attempts))), message);
         recordPipelineJob(job.kind, "retried");
       }
       await yieldToHttp();
@@ -165,7 +166,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     // Accounts whose shared component moved (an import, steady growth) have every pair judged again (rescore.ts).
     const serving = servingGeneration(currentState(), models);
     if (serving && accounts.size > 0) {
-      const queued = queueRescores(db, vectorStore(db, serving), accounts.keys(), stamp());
+      const queued = await queueRescores(deps.store, vectorStore(db, serving), accounts.keys(), stamp());
       if (queued > 0) log.info("calibration moved; re-scoring", { ideas: queued, accounts: accounts.size });
     }
   }
@@ -213,13 +214,13 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
    * restart; this runner is the only consumer of pipeline jobs in the process, so with no round running it can
    * release every claim (at-least-once, as after a crash).
    */
-  function releaseClaims(): void {
-    queue.releaseClaimed("released after a failed pipeline round");
+  async function releaseClaims(): Promise<void> {
+    await queue.releaseClaimed("released after a failed pipeline round");
   }
 
   /** Hands a claimed but unwritten batch back at shutdown; its jobs run again on the next start. */
-  function release(batch: Batch): void {
-    for (const job of batch.jobs) queue.retry(job.id, stamp(), "released at shutdown");
+  async function release(batch: Batch): Promise<void> {
+    for (const job of batch.jobs) await queue.retry(job.id, stamp(), "released at shutdown");
     if (batch.kind === "reindex") reindex.release(batch);
   }
 
@@ -230,19 +231,24 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     return running;
   }
 
-  function sleep(minMs = 50): Promise<void> {
+  async function sleep(minMs = 50): Promise<void> {
     if (woken) {
       woken = false;
-      return Promise.resolve();
+      return;
     }
     let untilDue = IDLE_MS;
     try {
-      const due = queue.nextRunAfter();
+      const due = await queue.nextRunAfter();
       if (due) untilDue = new Date(due.replace(" ", "T") + "Z").getTime() - deps.clock().getTime();
     } catch {
       // the database is failing: the minimum pause applies
     }
-    return new Promise((resolve) => {
+    // A wake-up (or stop) that arrived while the queue was read must not be slept through.
+    if (woken || stopped) {
+      woken = false;
+      return;
+    }
+    return new Promise<void>((resolve) => {
       const timer = setTimeout(done, Math.max(minMs, Math.min(IDLE_MS, untilDue)));
       function done() {
         clearTimeout(timer);
@@ -261,7 +267,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
         while (!stopped) {
           try {
             // Claims a failed round could not hand back (the release is a write too) are released before going on.
-            if (failures > 0) releaseClaims();
+            if (failures > 0) await releaseClaims();
             await exclusive();
             if (failures > 0) log.info("pipeline loop recovered", { failed_rounds: failures });
             failures = 0;

@@ -42,17 +42,17 @@ export interface StepContext {
 }
 
 /** Runs the steps for one idea whose vector in `ctx.store` is `vector`. Call inside a transaction. */
-export function runIdeaSteps(pass: StepContext, idea: PipelineIdea, vector: Float32Array): void {
+export async function runIdeaSteps(pass: StepContext, idea: PipelineIdea, vector: Float32Array): Promise<void> {
   const ctx: StepContext = { ...pass, words: new Map() };
   // Pairs and Pro auto-tags are judged by the calibrated cosine (src/vectors/calibration.ts); Free auto-tags by raw.
   const near = ctx.store.nearestCalibrated(idea.user_id, vector, NEIGHBOURS + 1).filter((n) => n.id !== idea.id);
   // Vectors of archived ideas are removed on archive; filtering again covers a missed hook.
-  const createdAt = ctx.repo.liveCreatedAt(near.map((n) => n.id));
+  const createdAt = await ctx.repo.liveCreatedAt(near.map((n) => n.id));
   const neighbours = near.filter((n) => createdAt.has(n.id));
-  autoTag(ctx, idea, vector);
-  syncRelated(ctx, idea, vector, neighbours);
-  syncDuplicates(ctx, idea, vector, neighbours, createdAt);
-  syncParent(ctx, idea);
+  await autoTag(ctx, idea, vector);
+  await syncRelated(ctx, idea, vector, neighbours);
+  await syncDuplicates(ctx, idea, vector, neighbours, createdAt);
+  await syncParent(ctx, idea);
 }
 
 /**
@@ -63,19 +63,20 @@ export function runIdeaSteps(pass: StepContext, idea: PipelineIdea, vector: Floa
  * and the threshold is the person's setting (spec default 0.5), not ours to re-tune; in a handful of ideas it also
  * lost an obvious shared tag (test/pipeline/pass.test.ts). docs/search.md, *Tags*.
  */
-function autoTag(ctx: StepContext, idea: PipelineIdea, vector: Float32Array): void {
-  if (ctx.repo.tagCount(idea.id) > 0) return;
-  const neighbours = () => {
+async function autoTag(ctx: StepContext, idea: PipelineIdea, vector: Float32Array): Promise<void> {
+  if ((await ctx.repo.tagCount(idea.id)) > 0) return;
+  const neighbours = async () => {
     const near = ctx.store.nearestIdeas(idea.user_id, vector, NEIGHBOURS + 1).filter((n) => n.id !== idea.id);
-    const live = ctx.repo.liveCreatedAt(near.map((n) => n.id));
+    const live = await ctx.repo.liveCreatedAt(near.map((n) => n.id));
     return near.filter((n) => live.has(n.id));
   };
-  const picked = ctx.plan === "pro" ? vocabularyTags(ctx, idea, vector) : neighbourTags(ctx, neighbours());
-  for (const tagId of picked) ctx.repo.attachTag(idea.id, tagId);
+  const picked = ctx.plan === "pro" ? await vocabularyTags(ctx, idea, vector) : await neighbourTags(ctx, await neighbours());
+  for (const tagId of picked) await ctx.repo.attachTag(idea.id, tagId);
 }
 
-function vocabularyTags(ctx: StepContext, idea: PipelineIdea, vector: Float32Array): number[] {
-  const candidates = ctx.store.nearestTagsCalibrated(idea.user_id, vector, AUTO_TAGS_MAX * 3).filter((t) => ctx.repo.tag(t.id));
+async function vocabularyTags(ctx: StepContext, idea: PipelineIdea, vector: Float32Array): Promise<number[]> {
+  const candidates: Neighbour[] = [];
+  for (const t of ctx.store.nearestTagsCalibrated(idea.user_id, vector, AUTO_TAGS_MAX * 3)) if (await ctx.repo.tag(t.id)) candidates.push(t);
   return pickVocabularyTags(candidates);
 }
 
@@ -89,9 +90,9 @@ export function pickVocabularyTags(candidates: Neighbour[], min = PRO_TAG_MIN, m
     .map((t) => t.id);
 }
 
-function neighbourTags(ctx: StepContext, neighbours: Neighbour[]): number[] {
+async function neighbourTags(ctx: StepContext, neighbours: Neighbour[]): Promise<number[]> {
   const similar = neighbours.filter((n) => n.score > ctx.settings.related_threshold);
-  return pickNeighbourTags(similar, ctx.repo.tagIdsOf(similar.map((n) => n.id)));
+  return pickNeighbourTags(similar, await ctx.repo.tagIdsOf(similar.map((n) => n.id)));
 }
 
 /** Free's rule over the neighbours above related_threshold: tags at least FREE_TAG_MIN_SHARED of them carry, most votes first. */
@@ -120,25 +121,25 @@ export function pickNeighbourTags(similar: Neighbour[], tagsOf: Map<number, numb
  * neighbour's weakest suggestion may fall out: every idea touched here is brought back to its own best. A suggestion
  * the user gave a note is theirs and is never removed here.
  */
-function syncRelated(ctx: StepContext, idea: PipelineIdea, vector: Float32Array, neighbours: Neighbour[]): void {
-  const mine = relatedCandidates(ctx, idea.user_id, idea.id, vector, neighbours);
+async function syncRelated(ctx: StepContext, idea: PipelineIdea, vector: Float32Array, neighbours: Neighbour[]): Promise<void> {
+  const mine = await relatedCandidates(ctx, idea.user_id, idea.id, vector, neighbours);
   const keep = new Map<number, number>();
   for (const n of mine) {
-    const theirs = candidatesOf(ctx, idea.user_id, n.id);
+    const theirs = await candidatesOf(ctx, idea.user_id, n.id);
     if (theirs === null) continue; // not embedded in this generation yet: decided when it is
     const theirIds = new Set(theirs.map((x) => x.id));
-    pruneRelated(ctx, n.id, theirIds);
+    await pruneRelated(ctx, n.id, theirIds);
     if (!theirIds.has(idea.id)) continue;
     keep.set(n.id, n.score);
-    const existing = ctx.relations.systemRelationsBetween(idea.id, n.id);
-    if (existing.length === 0) ctx.relations.insertSystemRelation(idea.user_id, idea.id, n.id, "related", n.score, ctx.now);
-    for (const r of existing) if (r.relation_type === "related") ctx.relations.rescore(r.id, "related", n.score);
+    const existing = await ctx.relations.systemRelationsBetween(idea.id, n.id);
+    if (existing.length === 0) await ctx.relations.insertSystemRelation(idea.user_id, idea.id, n.id, "related", n.score, ctx.now);
+    for (const r of existing) if (r.relation_type === "related") await ctx.relations.rescore(r.id, "related", n.score);
   }
-  for (const r of ctx.relations.systemRelationsTouching(idea.id, "related")) {
+  for (const r of await ctx.relations.systemRelationsTouching(idea.id, "related")) {
     const other = r.source_idea_id === idea.id ? r.target_idea_id : r.source_idea_id;
     if (keep.has(other) || r.note !== null) continue;
     if (pairScore(ctx, idea, vector, other) === null) continue; // other side archived or not embedded yet: hidden anyway
-    ctx.relations.deleteById(r.id);
+    await ctx.relations.deleteById(r.id);
   }
 }
 
@@ -151,12 +152,15 @@ function syncRelated(ctx: StepContext, idea: PipelineIdea, vector: Float32Array,
  * the subject (Git's manual in a 2,000-idea account: 38% → 45% of the suggestions agree with the authors' links;
  * docs/search.md, *Related relations in a large account*).
  */
-function relatedCandidates(ctx: StepContext, userId: string, ideaId: number, vector: Float32Array, neighbours: Neighbour[]): Neighbour[] {
-  const mine = ctx.relations.userRelatedIds(ideaId);
-  const eligible = neighbours.filter((n) => n.score > ctx.settings.related_threshold && !mine.has(n.id) && !ctx.relations.isRejectedPair(ideaId, n.id));
+async function relatedCandidates(ctx: StepContext, userId: string, ideaId: number, vector: Float32Array, neighbours: Neighbour[]): Promise<Neighbour[]> {
+  const mine = await ctx.relations.userRelatedIds(ideaId);
+  const eligible: Neighbour[] = [];
+  for (const n of neighbours) {
+    if (n.score > ctx.settings.related_threshold && !mine.has(n.id) && !(await ctx.relations.isRejectedPair(ideaId, n.id))) eligible.push(n);
+  }
   if (eligible.length <= RELATED_MAX) return eligible;
   const ids = eligible.map((n) => n.id);
-  const words = wordsOf(ctx, [ideaId, ...ids]);
+  const words = await wordsOf(ctx, [ideaId, ...ids]);
   const own = words.get(ideaId);
   const local = ctx.store.localScores(userId, vector, ids, own && specificOf(own, words));
   const rank = (n: Neighbour) => local.get(n.id) ?? -1;
@@ -168,21 +172,21 @@ function relatedCandidates(ctx: StepContext, userId: string, ideaId: number, vec
 }
 
 /** Another idea's candidates, from its own neighbours; null when it has no vector in the serving generation. */
-function candidatesOf(ctx: StepContext, userId: string, ideaId: number): Neighbour[] | null {
+async function candidatesOf(ctx: StepContext, userId: string, ideaId: number): Promise<Neighbour[] | null> {
   const vector = ctx.store.ideaVector(ideaId);
   if (!vector) return null;
   const near = ctx.store.nearestCalibrated(userId, vector, NEIGHBOURS + 1).filter((n) => n.id !== ideaId);
-  const live = ctx.repo.liveCreatedAt(near.map((n) => n.id));
+  const live = await ctx.repo.liveCreatedAt(near.map((n) => n.id));
   return relatedCandidates(ctx, userId, ideaId, vector, near.filter((n) => live.has(n.id)));
 }
 
 /** Removes an idea's automatic suggestions that are no longer among its best (unless the user annotated them). */
-function pruneRelated(ctx: StepContext, ideaId: number, best: Set<number>): void {
-  for (const r of ctx.relations.systemRelationsTouching(ideaId, "related")) {
+async function pruneRelated(ctx: StepContext, ideaId: number, best: Set<number>): Promise<void> {
+  for (const r of await ctx.relations.systemRelationsTouching(ideaId, "related")) {
     const other = r.source_idea_id === ideaId ? r.target_idea_id : r.source_idea_id;
     if (best.has(other) || r.note !== null) continue;
     if (!ctx.store.ideaVector(other)) continue; // other side archived or not embedded yet: decided when it is
-    ctx.relations.deleteById(r.id);
+    await ctx.relations.deleteById(r.id);
   }
 }
 
@@ -191,18 +195,18 @@ function pruneRelated(ctx: StepContext, ideaId: number, best: Set<number>): void
  * (the survivor of a duplicate merge), the older `duplicate_of_id`. The pair key is unordered, so a dismissed pair
  * never comes back; a pending detection whose pair fell to or below the threshold after an edit is withdrawn.
  */
-function syncDuplicates(
+async function syncDuplicates(
   ctx: StepContext,
   idea: PipelineIdea,
   vector: Float32Array,
   neighbours: Neighbour[],
   createdAt: Map<number, string>,
-): void {
+): Promise<void> {
   const threshold = ctx.settings.dedup_threshold;
   const mine = wordCounts(idea.title, idea.body);
-  const pending = ctx.repo.pendingDetectionsOf(idea.id);
+  const pending = await ctx.repo.pendingDetectionsOf(idea.id);
   const ids = [...neighbours.map((n) => n.id), ...pending.map((d) => d.other)];
-  const words = wordsOf(ctx, ids);
+  const words = await wordsOf(ctx, ids);
   // The embedding side of the duplicate score: the calibrated cosine with the pair's subjects' shared part removed too,
   // in proportion to each text's specificity (src/vectors/subjects.ts, text-overlap.ts); the neighbours themselves are
   // the nearest by the account's calibration.
@@ -215,12 +219,12 @@ function syncDuplicates(
     const me = { id: idea.id, at: idea.created_at };
     const other = { id: n.id, at: createdAt.get(n.id)! };
     const [newer, older] = isNewer(me, other) ? [me, other] : [other, me];
-    ctx.repo.upsertDetection(idea.user_id, newer.id, older.id, score, ctx.now);
+    await ctx.repo.upsertDetection(idea.user_id, newer.id, older.id, score, ctx.now);
   }
   for (const d of pending) {
     const cos = local.get(d.other);
     const score = cos === undefined ? null : duplicateScore(words, mine, d.other, cos);
-    if (score !== null && score <= threshold) ctx.repo.deletePendingDetection(d.id);
+    if (score !== null && score <= threshold) await ctx.repo.deletePendingDetection(d.id);
   }
 }
 
@@ -239,10 +243,10 @@ function duplicateScore(words: Map<number, Map<string, number>>, mine: Map<strin
  * The word counts (text-overlap.ts) of the live ideas among `ids`, by id; read once per pass (ctx.words): relations
  * ask for an idea's candidates and for each candidate's own, ~80 texts a pass, ~0.1 ms each for a manual page.
  */
-function wordsOf(ctx: StepContext, ids: number[]): Map<number, Map<string, number>> {
+async function wordsOf(ctx: StepContext, ids: number[]): Promise<Map<number, Map<string, number>>> {
   const memo = (ctx.words ??= new Map());
   const missing = ids.filter((id) => !memo.has(id));
-  for (const [id, t] of ctx.repo.liveTexts(missing)) memo.set(id, wordCounts(t.title, t.body));
+  for (const [id, t] of await ctx.repo.liveTexts(missing)) memo.set(id, wordCounts(t.title, t.body));
   const out = new Map<number, Map<string, number>>();
   for (const id of ids) {
     const w = memo.get(id);
@@ -261,18 +265,18 @@ function specificOf(mine: Map<string, number>, words: Map<number, Map<string, nu
  * the system because it mirrors a field: it follows parent_id (moved or removed with it) and never blocks a
  * relation the user makes for the same pair. A system `related` relation of the same ordered pair is upgraded.
  */
-function syncParent(ctx: StepContext, idea: PipelineIdea): void {
+async function syncParent(ctx: StepContext, idea: PipelineIdea): Promise<void> {
   const parent = idea.parent_id;
-  const parentLive = parent !== null && ctx.repo.liveCreatedAt([parent]).has(parent);
-  for (const r of ctx.relations.systemRelationsTouching(idea.id, "parent")) {
-    if (r.source_idea_id === idea.id && !(parentLive && r.target_idea_id === parent)) ctx.relations.deleteById(r.id);
+  const parentLive = parent !== null && (await ctx.repo.liveCreatedAt([parent])).has(parent);
+  for (const r of await ctx.relations.systemRelationsTouching(idea.id, "parent")) {
+    if (r.source_idea_id === idea.id && !(parentLive && r.target_idea_id === parent)) await ctx.relations.deleteById(r.id);
   }
   if (!parentLive) return;
-  const sameDirection = ctx.relations.systemRelationsBetween(idea.id, parent).find((r) => r.source_idea_id === idea.id);
+  const sameDirection = (await ctx.relations.systemRelationsBetween(idea.id, parent)).find((r) => r.source_idea_id === idea.id);
   if (sameDirection) {
-    if (sameDirection.relation_type !== "parent") ctx.relations.rescore(sameDirection.id, "parent", null);
+    if (sameDirection.relation_type !== "parent") await ctx.relations.rescore(sameDirection.id, "parent", null);
   } else {
-    ctx.relations.insertSystemRelation(idea.user_id, idea.id, parent, "parent", null, ctx.now);
+    await ctx.relations.insertSystemRelation(idea.user_id, idea.id, parent, "parent", null, ctx.now);
   }
 }
 

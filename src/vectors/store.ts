@@ -1,5 +1,6 @@
 // Prepared SQL over one generation's vector tables: put/delete vectors, read them back, per-account KNN.
 import type { Db } from "../db/open";
+import type { Store } from "../db/store";
 import { asScore, calibrate, type Centre, centreOf, dot } from "./calibration";
 import { binaryCode, CodeCache } from "./codes";
 import { NeighbourMemo } from "./neighbour-memo";
@@ -414,6 +415,15 @@ function createStore(db: Db, g: Generation) {
   }
 }
 export type VectorStore = ReturnType<typeof createStore>;
+
+/**
+ * The SQLite handle the vector tables live on: sqlite-vec (vec0 tag tables, vec_distance_cosine) is SQLite-only, so
+ * this is where a vector feature asks for it. A store without one (PostgreSQL) has no vector index yet.
+ */
+export function vectorDb(store: Store): Db {
+  if (!store.sqlite) throw new Error("the vector index needs the SQLite store (sqlite-vec)");
+  return store.sqlite;
+}
 
 // Statements are prepared once per generation; a dropped generation's entry is evicted before its tables vanish.
 const cache = new WeakMap<Db, Map<number, VectorStore>>();

@@ -39,13 +39,13 @@ export function createInstanceService(deps: Deps) {
   const repo = createAdminRepo(deps.db);
 
   return {
-    info: () => ({
+    info: async () => ({
       version: pkg.version,
       durability: deps.config.durability,
       data_dir_bytes: folderBytes(deps.config.data_dir),
       database_bytes: repo.databaseBytes(),
-      queue: countJobs(deps.db),
-      embeddings: embeddingsHealth(deps.db).embeddings,
+      queue: await countJobs(deps.store),
+      embeddings: (await embeddingsHealth(deps.store)).embeddings,
       last_backup: lastBackup(deps.db),
       scheduled_backups: scheduledBackups(deps),
     }),
