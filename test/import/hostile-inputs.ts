@@ -16,6 +16,7 @@ export const hostileNotes = (size = SIZE): { name: string; source: string; note:
   { name: "unclosed quotes in a tag (HTML)", source: "apple-notes", note: "iCloud/Ideas/quotes.html", text: `<a ${fill("a'b=\"c'", size)}>x</a>` },
   { name: "a long run of spaces in bold (HTML)", source: "apple-notes", note: "iCloud/Ideas/bold.html", text: `<b>a${fill("\u2003", size)}b</b>` },
   { name: "a long struck-through style (HTML)", source: "apple-notes", note: "iCloud/Ideas/style.html", text: `<span style="${fill("text-decoration", size)}">x</span>` },
+  { name: "open tags, then as many stray end tags (HTML)", source: "apple-notes", note: "iCloud/Ideas/stray.html", text: fill("<b>", size / 2) + fill("</i>", size / 2) },
   { name: "lists nested without end (HTML)", source: "apple-notes", note: "iCloud/Ideas/lists.html", text: fill("<ul><li>", size) },
   { name: "unclosed <a in ENML, unclosed <tag>", source: "evernote", note: "Notebook.enex", text: enex(fill("<a", size), fill("<tag>", size)) },
   { name: "a run of letters (Markdown)", source: "markdown", note: "letters.md", text: fill("a", size) },

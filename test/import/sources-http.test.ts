@@ -97,6 +97,21 @@ describe("POST /user/import from other apps", () => {
     const idea = byTitle(await ideas(t, u), "Only an update date");
     expect([idea.created_at, idea.updated_at]).toEqual(["2024-01-05 10:15:00", "2024-01-05 10:15:00"]);
   });
+
+  test("named character references from the whole HTML table arrive as characters, in .enex and in Apple Notes HTML", async () => {
+    const u = await makeUser(t, { plan: "pro" });
+    const body = "<div>Serve <b>cr&egrave;me</b> br&ucirc;l&eacute;e &ndash; &frac12; cup, &hearts; &Ouml;l &rarr; &#x20AC;3 &nosuchname;</div>";
+    const enex = `<?xml version="1.0" encoding="UTF-8"?><en-export><note><title>Cr&#232;me dessert</title>` +
+      `<content><![CDATA[<en-note>${body}<div><a href="https://example.org/?a=1&amp;b=2&eacute;">r&eacute;sum&eacute;</a></div></en-note>]]></content></note></en-export>`;
+    const html = `<html><head><title>Cr&egrave;me notes</title></head><body>${body}</body></html>`;
+    const zip = zipSync({ "Desserts.enex": new TextEncoder().encode(enex) });
+    expect(await post(u, zip)).toMatchObject({ status: 201, body: { source: "evernote", imported: { created: 1 } } });
+    expect(await post(u, zipSync({ "iCloud/Desserts/Crème.html": new TextEncoder().encode(html) }))).toMatchObject({ status: 201, body: { source: "apple-notes", imported: { created: 1 } } });
+    const all = await ideas(t, u);
+    const text = "Serve **crème** brûlée – ½ cup, ♥ Öl → €3 &nosuchname;";
+    expect(byTitle(all, "Crème dessert").body).toBe(`${text}\n[résumé](https://example.org/?a=1&b=2é)`);
+    expect(byTitle(all, "Crème notes").body).toBe(text);
+  });
 });
 
 // A Memos database is anyone's upload, and SQLite runs what a view, a virtual table or a computed column holds when it is

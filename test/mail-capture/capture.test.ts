@@ -129,11 +129,22 @@ describe.skipIf(!run)("a message becomes an idea", () => {
     expect(byTitle["アイデア"]).toBe("アイデア");
   }, 20_000);
 
+  test("HTML only in ISO-8859-1 with named character references: every reference arrives as its character", async () => {
+    // As an older mail client writes it: Latin-1 bytes (quoted-printable) beside references from the whole HTML table.
+    const raw = ["From: chef@example.com", `To: ${address}`, "Subject: Dessert", "Message-ID: <latin1-html@example.com>", "MIME-Version: 1.0",
+      "Content-Type: text/html; charset=ISO-8859-1", "Content-Transfer-Encoding: quoted-printable", "",
+      "<html><body><p>Serve <b>cr&egrave;me</b> br&ucirc;l&eacute;e</p><p>for caf=E9 guests &ndash; &frac12; cup =",
+      "of sugar, &hearts;&nbsp;&amp;&nbsp;&Ouml;l &rarr; &#8364;3 &nosuchname;</p></body></html>", ""].join("\r\n");
+    const ideas = await deliver(raw, 7);
+    const idea = ideas.find((i) => i.title === "Dessert");
+    expect(idea?.body).toBe("Serve **crème** brûlée\n\nfor café guests – ½ cup of sugar, ♥ & Öl → €3 &nosuchname;");
+  }, 20_000);
+
   test("a 60 KB body is split as the importer splits: part 2 titled and related to the first", async () => {
     const para = (i: number) => `Paragraph ${i}: ${"lorem ipsum dolor sit amet ".repeat(20).trim()}.`;
     const text = Array.from({ length: 110 }, (_, i) => para(i)).join("\n\n");
     expect(text.length).toBeGreaterThan(60_000);
-    const ideas = await deliver(await compose({ to: address, subject: "Long read", text }), 8);
+    const ideas = await deliver(await compose({ to: address, subject: "Long read", text }), 9);
     const first = ideas.find((i) => i.title === "Long read")!;
     const second = ideas.find((i) => i.title === "Long read (part 2 of 2)")!;
     expect([...first.body].length).toBeLessThanOrEqual(50_000);
@@ -143,12 +154,12 @@ describe.skipIf(!run)("a message becomes an idea", () => {
 
   test("the same Message-ID twice files one idea; the second copy is moved to done too", async () => {
     const raw = await compose({ to: address, subject: "Only once", text: "delivered twice", messageId: "<twice@example.com>" });
-    await deliver(raw, 9);
+    await deliver(raw, 10);
     await d.append(raw);
     done++;
     await waitForFolder(d, "idearepo/Done", done);
     await until(() => logged(app.logs, "mail already captured").length > 0, 3000);
-    const ideas = await waitForIdeas(app.t, u, 9);
+    const ideas = await waitForIdeas(app.t, u, 10);
     expect(ideas.filter((i) => i.title === "Only once")).toHaveLength(1);
   }, 20_000);
 });
@@ -172,7 +183,7 @@ describe.skipIf(!run)("refused messages stay out, in Unmatched, with the reason 
     await d.append(await compose({ from: "me@example.net", to: address, subject: "Allowed sender", text: "fine" }));
     done++;
     await waitForFolder(d, "idearepo/Done", done);
-    expect((await waitForIdeas(app.t, u, 10)).some((i) => i.title === "Allowed sender")).toBe(true);
+    expect((await waitForIdeas(app.t, u, 11)).some((i) => i.title === "Allowed sender")).toBe(true);
     await call(app.t, "PATCH", "/user/me", { key: u.key, body: { settings_json: "{}" } });
   }, 20_000);
 
@@ -186,7 +197,7 @@ describe.skipIf(!run)("refused messages stay out, in Unmatched, with the reason 
     await waitForFolder(d, "idearepo/Unmatched", 3);
     const fresh = r.body.capture_email;
     address = fresh;
-    const ideas = await deliver(await compose({ to: fresh, subject: "To the new address", text: "y" }), 11);
+    const ideas = await deliver(await compose({ to: fresh, subject: "To the new address", text: "y" }), 12);
     expect(ideas.map((i) => i.title)).toContain("To the new address");
     expect(ideas.map((i) => i.title)).not.toContain("To the old address");
   }, 20_000);

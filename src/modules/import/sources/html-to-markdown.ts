@@ -1,6 +1,7 @@
-// A small, tolerant HTML/ENML → Markdown converter for note bodies (Evernote, Apple Notes): blocks, lists, checkboxes, links, emphasis.
+// A small, tolerant HTML/ENML → Markdown converter for note bodies (Evernote, Apple Notes, HTML e-mail) over htmlparser2: blocks, lists, checkboxes, links, emphasis.
 
-import { htmlTokens, isSpace, readAttributes } from "./html-tokens";
+import { decodeHTML } from "entities";
+import { Tokenizer } from "htmlparser2";
 
 type El = { tag: string; attrs: Record<string, string>; children: Node[] };
 type Node = El | string;
@@ -14,73 +15,75 @@ const BLOCK = new Set([
   "tr", "en-note", "body", "html", "section", "article", "header", "footer", "main", "aside", "nav", "dl", "dt", "dd", "figure", "center",
 ]);
 
-const NAMED: Record<string, string> = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", ensp: " ", emsp: " ", thinsp: " ", mdash: "—", ndash: "–",
-  hellip: "…", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", laquo: "«", raquo: "»", copy: "©", reg: "®", trade: "™",
-  bull: "•", middot: "·", euro: "€", pound: "£", yen: "¥", deg: "°", times: "×", divide: "÷", larr: "←", rarr: "→", shy: "",
-};
+/** Decodes character references with the WHATWG table (every named one); unknown names stay as written. */
+export const decodeEntities = (s: string): string => decodeHTML(s);
 
-/** Decodes character references; unknown named ones stay as written. */
-export function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);/gi, (whole, ref: string) => {
-    if (ref[0] === "#") {
-      const cp = ref[1] === "x" || ref[1] === "X" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : "�";
-    }
-    // Own names only: "&constructor;" found Object's constructor and wrote "function Object() { [native code] }".
-    const name = ref.toLowerCase();
-    return Object.hasOwn(NAMED, name) ? NAMED[name] : whole;
-  });
-}
-
-/** Builds a forgiving tree: unclosed elements close with their parent, stray end tags are ignored. */
+/**
+ * A forgiving tree from htmlparser2's tokenizer (maintained, linear on any input, the WHATWG entity table, script and
+ * style read as raw text): unclosed elements close with their parent, stray end tags are ignored. The tree is built
+ * here rather than by its Parser, whose stack of open elements is unbounded and walked per end tag (quadratic on
+ * 100 KB of nested tags then stray end tags); this one stops at MAX_DEPTH.
+ */
 export function parseHtml(html: string): El {
   const root: El = { tag: "#root", attrs: {}, children: [] };
   const stack: El[] = [root];
   const lists: number[] = [0]; // lists open at each level of the stack, itself included
-  let last = 0;
   let skipUntil: string | null = null;
-  for (const tok of htmlTokens(html)) {
-    const text = html.slice(last, tok.start);
-    last = tok.end;
-    if (skipUntil) {
-      if (tok.kind === "end" && tok.name.toLowerCase() === skipUntil) skipUntil = null;
-      continue;
+  let tag = "";
+  let attrs: Record<string, string> = {};
+  let attrName = "";
+  let attrValue = "";
+  const text = (s: string) => {
+    if (skipUntil) return;
+    // Text comes in pieces (around each reference): one string per run, as the converter expects.
+    const c = stack[stack.length - 1].children;
+    if (typeof c[c.length - 1] === "string") c[c.length - 1] += s;
+    else c.push(s);
+  };
+  const openTag = (selfClosing: boolean) => {
+    const el: El = { tag, attrs, children: [] };
+    attrs = {};
+    if (skipUntil) return;
+    if (SKIP.has(tag)) {
+      if (!selfClosing) skipUntil = tag;
+      return;
     }
-    if (text) stack[stack.length - 1].children.push(decodeEntities(text));
-    if (tok.kind === "cdata") stack[stack.length - 1].children.push(tok.text);
-    else if (tok.kind === "end") {
-      const tag = tok.name.toLowerCase();
-      const at = stack.map((e) => e.tag).lastIndexOf(tag);
-      if (at > 0) stack.length = lists.length = at;
-    } else if (tok.kind === "open") {
-      const tag = tok.name.toLowerCase();
-      const raw = tok.raw;
-      const selfClosing = /\/\s*$/.test(raw);
-      const attrs = readAttributes(raw.replace(/\/\s*$/, ""));
-      for (const name of Object.keys(attrs)) attrs[name] = decodeEntities(attrs[name]);
-      const el: El = { tag, attrs, children: [] };
-      if (SKIP.has(tag)) {
-        if (!selfClosing) skipUntil = tag;
-        continue;
-      }
-      // A new <li>/<p> closes an open one, as browsers do.
-      if ((tag === "li" || tag === "p") && stack[stack.length - 1].tag === tag) { stack.pop(); lists.pop(); }
-      stack[stack.length - 1].children.push(el);
-      // Past MAX_DEPTH the children join the element's parent: hostile nesting must not exhaust the converter's stack.
-      // Lists stop deeper still: each level indents all the text below it again (200 KB of <ul><li> became 5 MB of
-      // Markdown in seconds); past MAX_LIST_DEPTH a list's items join the deepest list as its items.
-      const depth = lists[lists.length - 1] + (tag === "ul" || tag === "ol" ? 1 : 0);
-      if (!VOID.has(tag) && !selfClosing && stack.length < MAX_DEPTH && depth <= MAX_LIST_DEPTH) { stack.push(el); lists.push(depth); }
-    }
-  }
-  if (!skipUntil && last < html.length) stack[stack.length - 1].children.push(decodeEntities(html.slice(last)));
+    // A new <li>/<p> closes an open one, as browsers do.
+    if ((tag === "li" || tag === "p") && stack[stack.length - 1].tag === tag) { stack.pop(); lists.pop(); }
+    stack[stack.length - 1].children.push(el);
+    // Past MAX_DEPTH the children join the element's parent: hostile nesting must not exhaust the converter's stack.
+    // Lists stop deeper still: each level indents all the text below it again (200 KB of <ul><li> became 5 MB of
+    // Markdown in seconds); past MAX_LIST_DEPTH a list's items join the deepest list as its items.
+    const depth = lists[lists.length - 1] + (tag === "ul" || tag === "ol" ? 1 : 0);
+    if (!VOID.has(tag) && !selfClosing && stack.length < MAX_DEPTH && depth <= MAX_LIST_DEPTH) { stack.push(el); lists.push(depth); }
+  };
+  const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, {
+    ontext: (start, end) => text(html.slice(start, end)),
+    ontextentity: (cp) => text(String.fromCodePoint(cp)),
+    oncdata: (start, end, offset) => text(html.slice(start, end - offset)),
+    onopentagname: (start, end) => { tag = html.slice(start, end).toLowerCase(); },
+    onattribname: (start, end) => { attrName = html.slice(start, end).toLowerCase(); attrValue = ""; },
+    onattribdata: (start, end) => { attrValue += html.slice(start, end); },
+    onattribentity: (cp) => { attrValue += String.fromCodePoint(cp); },
+    onattribend: () => { if (!Object.hasOwn(attrs, attrName)) attrs[attrName] = attrValue; },
+    onopentagend: () => openTag(false),
+    onselfclosingtag: () => openTag(true),
+    onclosetag: (start, end) => {
+      const name = html.slice(start, end).toLowerCase();
+      if (skipUntil) { if (name === skipUntil) skipUntil = null; return; }
+      for (let at = stack.length - 1; at > 0; at--) if (stack[at].tag === name) { stack.length = lists.length = at; break; }
+    },
+    oncomment: () => {}, ondeclaration: () => {}, onprocessinginstruction: () => {}, onend: () => {},
+  });
+  tokenizer.write(html);
+  tokenizer.end();
   return root;
 }
 
 const MAX_DEPTH = 200;
 /** Deeper than any editor nests a list (Word and Google Docs stop at 9 levels). */
 const MAX_LIST_DEPTH = 16;
+const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
 const isEl = (n: Node): n is El => typeof n !== "string";
 const hasBlock = (el: El): boolean => el.children.some((c) => isEl(c) && (BLOCK.has(c.tag) || hasBlock(c)));
 const style = (el: El) => (el.attrs.style ?? "").toLowerCase().replace(/\s+/g, "");
