@@ -22,6 +22,13 @@ const provider = (protocol: "anthropic" | "openai" | "gemini", base_url: string,
 export const ConfigSchema = T.Object({
   env: oneOf(["production", "development", "test"], "production"),
   data_dir: T.String({ default: "./data" }),
+  /**
+   * Where the data lives: null keeps it in the SQLite file in data_dir; a postgres:// URL names a PostgreSQL database
+   * (src/db/open-store.ts, which checks its form). A secret (it holds the password): never logged, never in an error.
+   */
+  database: T.Object({
+    url: nullable(T.String()),
+  }),
   host: T.String({ default: "127.0.0.1" }),
   port: T.Integer({ minimum: 0, maximum: 65535, default: 8787 }),
   tls_cert_file: nullable(T.String()),

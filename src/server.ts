@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { GROUP_COMMIT, openDb } from "./db/open";
 import { sqliteStore } from "./db/sqlite-store";
+import { refuseDatabaseUrlForNow } from "./db/open-store";
 import { createDurabilityBarrier } from "./db/durable";
 import { noEngines, type Deps } from "./deps";
 import { createApp } from "./app";
@@ -41,6 +42,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   }
   // Half a billing configuration would take payments it cannot turn into Pro (or offer an Upgrade that cannot work).
   billingSettings(config);
+  refuseDatabaseUrlForNow(config);
   let tls: { cert: string; key: string } | undefined;
   try {
     tls = config.tls_cert_file && config.tls_key_file

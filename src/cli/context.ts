@@ -2,6 +2,7 @@
 import { loadConfig, type Config } from "../config";
 import { openDb } from "../db/open";
 import { sqliteStore } from "../db/sqlite-store";
+import { refuseDatabaseUrlForNow } from "../db/open-store";
 import { noEngines, type Deps } from "../deps";
 import { createLogger } from "../lib/log";
 import { systemClock } from "../lib/time";
@@ -13,6 +14,7 @@ export function dbPath(cfg: Readonly<Config>): string {
 
 export function cliDeps(): Deps {
   const config = loadConfig();
+  refuseDatabaseUrlForNow(config);
   const db = openDb(dbPath(config), config.durability);
   return { config, db, store: sqliteStore(db), clock: systemClock, log: createLogger("warn"), engines: noEngines() };
 }

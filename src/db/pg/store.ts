@@ -32,7 +32,7 @@ const JSON_OID = 114;
  * The connection URL is a secret: it never reaches a log line or an error message. Errors are rebuilt from their code
  * and message with the URL's parts struck out (a server message can quote a user or database name).
  */
-function scrubber(url: string): (s: string) => string {
+export function scrubber(url: string): (s: string) => string {
   const parts: string[] = [url];
   try {
     const u = new URL(url);
