@@ -4,6 +4,7 @@ import { Value } from "@sinclair/typebox/value";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { OperatorError } from "./lib/operator-error";
+import { DEFAULT_PORT } from "./lib/default-port";
 
 // A setting is one line here: its type, its `default`, and (from its path) its env variable. Env names are
 // IDEAREPO_ + the path in upper case joined by "_"; an object can drop its own segment (envSegment: "") or join its
@@ -30,7 +31,7 @@ export const ConfigSchema = T.Object({
     url: nullable(T.String()),
   }),
   host: T.String({ default: "127.0.0.1" }),
-  port: T.Integer({ minimum: 0, maximum: 65535, default: 8787 }),
+  port: T.Integer({ minimum: 0, maximum: 65535, default: DEFAULT_PORT }),
   tls_cert_file: nullable(T.String()),
   tls_key_file: nullable(T.String()),
   /** Addresses whose X-Forwarded-Proto/For headers are believed (a reverse proxy in front of us). */

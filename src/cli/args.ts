@@ -1,5 +1,5 @@
 // Minimal flag parser for the operator CLI: --name value, --name=value and boolean --flag.
-import { OperatorError } from "../errors";
+import { OperatorError } from "../lib/operator-error";
 
 /** A command line the CLI cannot run (unknown option, missing value, bad argument): printed as one line, exit 2. */
 export class UsageError extends OperatorError {}

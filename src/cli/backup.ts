@@ -107,7 +107,6 @@ export function restoreFrom(cfg: Readonly<Config>, source: string, force: boolea
 }
 
 export const backupCommand: CliCommand = {
-  usage: "idearepo backup FILE                              consistent copy of the database (safe while serving)",
   async run(argv) {
     const p = parseArgs(argv);
     rejectUnknown(p, []);
@@ -118,7 +117,6 @@ export const backupCommand: CliCommand = {
 };
 
 export const restoreCommand: CliCommand = {
-  usage: "idearepo restore FILE [--force]                   replace the database with a backup (server stopped)",
   async run(argv) {
     const p = parseArgs(argv, ["force"]);
     rejectUnknown(p, ["force"]);

@@ -3,11 +3,11 @@
 import type { CliCommand } from "./command";
 import { parseArgs, rejectUnknown, UsageError, type Parsed } from "./args";
 import { RemoteFailure } from "./failure";
-import { DEFAULTS } from "../config";
+import { DEFAULT_PORT } from "../lib/default-port";
 
 /** A capture is one insert (processing is queued): a server that has not answered by then is not going to. */
 const TIMEOUT_MS = 15_000;
-const DEFAULT_SERVER = `http://127.0.0.1:${DEFAULTS.port}`;
+const DEFAULT_SERVER = `http://127.0.0.1:${DEFAULT_PORT}`;
 
 interface Idea { id: number; number: number; title: string; [k: string]: unknown }
 
@@ -73,7 +73,6 @@ async function readStdin(): Promise<string> {
 }
 
 export const captureCommand: CliCommand = {
-  usage: 'idearepo capture "TITLE" [--body TEXT | --body-stdin | --stdin] [--tag T ...] [--url URL] [--server URL] [--key-stdin] [--json]   file an idea on a server (IDEAREPO_API_KEY)',
   async run(argv) {
     const { rest, tags } = takeTags(argv);
     const p = parseArgs(rest, ["body-stdin", "stdin", "key-stdin", "json"]);

@@ -42,7 +42,6 @@ function writeTo(path: string | undefined) {
 }
 
 export const exportCommand: CliCommand = {
-  usage: "idearepo export --email E [--format json|csv|markdown] [--out FILE]   write an account's export",
   async run(argv) {
     const p = parseArgs(argv);
     rejectUnknown(p, ["email", "format", "out"]);

@@ -12,7 +12,6 @@ function localUrl(host: string, port: number, tls: boolean): string {
 }
 
 export const healthCommand: CliCommand = {
-  usage: "idearepo health                                  exit 0 when the local server answers /api/v1/health with ok, else 1",
   async run() {
     const config = loadConfig();
     const tls = config.tls_cert_file !== null;

@@ -39,8 +39,6 @@ function notesProgress(tty: boolean) {
 }
 
 export const importCommand: CliCommand = {
-  usage: `idearepo import FILE|DIR --email E [--from SOURCE] [--dry-run]
-                                                   import an export (ours, or: ${SOURCE_IDS.slice(1).join(", ")}) into an account`,
   async run(argv) {
     const p = parseArgs(argv, ["dry-run"]);
     rejectUnknown(p, ["email", "from", "dry-run"]);

@@ -40,6 +40,5 @@ async function run(argv: string[]): Promise<void> {
 }
 
 export const masterKeyCommand: CliCommand = {
-  usage: "idearepo master-key rotate [--new-key-stdin] [--drop-unreadable]   (stop the server first)\n  idearepo master-key status",
   run,
 };

@@ -53,7 +53,6 @@ async function pull(argv: string[]): Promise<void> {
 }
 
 export const modelsCommand: CliCommand = {
-  usage: "idearepo models pull NAME [--base-url URL] | models list   fetch an ONNX model into the models folder / list installed models",
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === "pull") return pull(rest);

@@ -19,7 +19,6 @@ export function progressLine(done: number, total: number, perSecond: number): st
 }
 
 export const reindexCommand: CliCommand = {
-  usage: "idearepo reindex [--force] [--status]            re-embed ideas and tags with the configured model (progress bar)",
   async run(argv) {
     const p = parseArgs(argv, ["force", "status"]);
     rejectUnknown(p, ["force", "status"]);

@@ -33,3 +33,6 @@ export function tokenize(q: string): string[] {
     .split(/\s+/)
     .filter((t) => [...t].length > 1 && !STOP_WORDS.has(t));
 }
+
+/** What the API accepts as an e-mail address: something@something.something, no spaces. */
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

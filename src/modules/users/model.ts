@@ -12,7 +12,6 @@ export const UpdateMeBody = t.Object(
 );
 export type UpdateMeBody = typeof UpdateMeBody.static;
 
-export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** DELETE /user: the password re-entered; an account without a password types its e-mail instead. */
 export const DeleteAccountBody = t.Object(
