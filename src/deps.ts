@@ -52,9 +52,15 @@ export interface Engines {
   durable: DurabilityBarrier | null;
   /** A master key handed over by a host process. null: master_key from the configuration, else <data_dir>/master.key. */
   masterKey: Uint8Array | null;
+  /**
+   * The server listens before its background processes start (src/server.ts): this resolves once they have (the
+   * models loaded, or failed to). A reader of `models` or `tagSimilar` awaits it first, so a request in that window
+   * waits for the model instead of answering as if none were configured. null: nothing is starting here.
+   */
+  started: Promise<void> | null;
 }
 
 /** Engines with nothing running: what a process (server, CLI command, test) has before its background processes start. */
 export function noEngines(): Engines {
-  return { models: null, onJobQueued: null, onIdeaArchived: null, tagSimilar: null, mailer: null, mailCapture: null, durable: null, masterKey: null };
+  return { models: null, onJobQueued: null, onIdeaArchived: null, tagSimilar: null, mailer: null, mailCapture: null, durable: null, masterKey: null, started: null };
 }

@@ -1,4 +1,4 @@
-// `serve`: opens the data dir, starts background processes, listens (TLS when configured), shuts down gracefully.
+// `serve`: opens the data dir, listens (TLS when configured), then starts the background processes; shuts down gracefully.
 import { readFileSync } from "node:fs";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { GROUP_COMMIT, openDb } from "./db/open";
@@ -11,13 +11,13 @@ import { loadMetrics } from "./metrics/registry";
 import { createLogger } from "./lib/log";
 import { systemClock } from "./lib/time";
 import { dbPath } from "./cli/context";
-import { BACKGROUND_PROCESSES } from "./background";
 import type { BackgroundProcess } from "./background-process";
 import { DataDirBusyError, liveServerPid, removePidFile, writePidFile } from "./lib/pid-file";
 import { startCheckpointer } from "./db/checkpointer";
 import { createSetupService } from "./modules/setup/service";
 import { raiseNativeHeaderLimit } from "./http/transport";
 import { billingSettings } from "./modules/billing/settings";
+import { loadWebAssets, webAppEmbedded } from "./modules/web/assets";
 import pkg from "../package.json" with { type: "json" };
 
 /** How long shutdown waits for in-flight requests, then for each background process, before cutting them off. */
@@ -60,12 +60,11 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   const deps: Deps = { config, db, store: sqliteStore(db), clock: systemClock, log, engines: { ...noEngines(), durable } };
   // prom-client only when metrics are on (docs/performance.md, "Server footprint"); in before the first event.
   if (config.metrics.enabled) await loadMetrics();
+  // The background processes start once the listener is up (below); until then a request that needs one of their
+  // engines (the models behind semantic search and similar tags) waits on this instead of finding it missing.
+  let started!: () => void;
+  deps.engines.started = new Promise<void>((resolve) => (started = resolve));
   const processes: BackgroundProcess[] = [];
-  for (const make of BACKGROUND_PROCESSES) {
-    const s = make(deps);
-    await s.start(deps);
-    processes.push(s);
-  }
   const { app, close, closeSockets } = createApp(deps);
   raiseNativeHeaderLimit();
   try {
@@ -84,25 +83,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   }
   const port = app.server!.port;
   writePidFile(config.data_dir);
-  // Logged before "idearepo started", so whoever waits for that line has the code too.
-  // First run: whoever opens the web app needs this code (from the log, i.e. the machine's owner) to claim the instance.
-  const setupCode = createSetupService(deps).currentCode();
-  if (setupCode) {
-    log.warn("first run: open the web app and enter this setup code to create the owner account", {
-      url: `${tls ? "https" : "http"}://${config.host}:${port}/`,
-      setup_code: setupCode,
-    });
-  }
-  log.info("idearepo started", {
-    version: pkg.version,
-    pid: process.pid,
-    data_dir: config.data_dir,
-    embed_model: config.embed_model,
-    rerank_model: config.rerank_model,
-    listen: `${tls ? "https" : "http"}://${config.host}:${port}`,
-    startup_ms: Math.round(performance.now() - t0),
-  });
-
+  const listeningMs = Math.round(performance.now() - t0);
   // Shutdown order: stop accepting and let in-flight requests answer (every acknowledged write is committed, since
   // handlers commit before they respond), then stop background processes (they finish or release their jobs, which
   // stay durable in the jobs table either way), then flush counters and close the database.
@@ -138,5 +119,46 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
       removePidFile(config.data_dir);
       log.info("stopped");
     })());
+
+  // Logged as soon as the listener is up (and before "idearepo started", so whoever waits for that line has it too).
+  // First run: whoever opens the web app needs this code (from the log, i.e. the machine's owner) to claim the instance.
+  const setupCode = createSetupService(deps).currentCode();
+  if (setupCode) {
+    log.warn("first run: open the web app and enter this setup code to create the owner account", {
+      url: `${tls ? "https" : "http"}://${config.host}:${port}/`,
+      setup_code: setupCode,
+    });
+  }
+
+  // The model worker, the pipeline, the IMAP reader, the scheduler and the master-key check: /health has answered
+  // since the listener opened, and requests that need none of them are served meanwhile. A process that cannot
+  // start (a bad master key) still stops the boot, as it did when they started first.
+  try {
+    const { BACKGROUND_PROCESSES } = await import("./background");
+    for (const make of BACKGROUND_PROCESSES) {
+      const s = make(deps);
+      await s.start(deps);
+      processes.push(s);
+    }
+  } catch (e) {
+    await stop("a background process failed to start");
+    throw e;
+  } finally {
+    started();
+  }
+  // The embedded web app is parsed now rather than on the first page request (a checkout bundles on demand).
+  if (webAppEmbedded()) void loadWebAssets().catch((e: Error) => log.error("web app unreadable", { error: e.message }));
+
+  log.info("idearepo started", {
+    version: pkg.version,
+    pid: process.pid,
+    data_dir: config.data_dir,
+    embed_model: config.embed_model,
+    rerank_model: config.rerank_model,
+    listen: `${tls ? "https" : "http"}://${config.host}:${port}`,
+    listening_ms: listeningMs,
+    startup_ms: Math.round(performance.now() - t0),
+  });
+
   return { app, port, deps, stop };
 }

@@ -61,6 +61,7 @@ export async function semanticSearch(
   q: string,
   opts: SemanticOptions,
 ): Promise<{ hits: Neighbour[]; rows: Map<number, SearchRow> } | null> {
+  await deps.engines.started; // a server that is still loading its model answers once it has
   const models = deps.engines.models;
   if (!models) return null; // no model loaded in this process: keyword results
   // Two tries: a reindex may switch generations (dropping the old tables) while the query is being embedded.

@@ -97,6 +97,7 @@ export function createTagsService(deps: Deps) {
       if (!tag) throw notFound(`Tag "${name}" not found`);
       if (tag.vectorize_id === null) return { similar: [], message: "Tag has no embedding yet" };
       const limit = clampLimit(q.limit, SIMILAR_DEFAULT_LIMIT, SIMILAR_MAX_LIMIT);
+      await deps.engines.started; // a server that is still loading its model answers once it has
       const engine = deps.engines.tagSimilar;
       if (!engine) return { similar: [] }; // no model loaded in this process
       const found = await engine(userId, tag.id, limit);

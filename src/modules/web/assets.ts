@@ -134,11 +134,14 @@ async function toFile(path: string, type: string, blob: Blob): Promise<BundledFi
   return TEXT.test(type) ? { path, type, text: await blob.text() } : { path, type, base64: Buffer.from(await blob.arrayBuffer()).toString("base64") };
 }
 
-let embedded: BundledFile[] | null = null;
-/** Called by the compiled binary's entry with the files scripts/build.ts embedded. */
-export function setEmbeddedWebApp(files: BundledFile[]): void {
-  embedded = files;
+let embedded: (() => Promise<BundledFile[]>) | null = null;
+/** Called by the compiled binary's entry (for `serve` only) with a reader of the files scripts/build.ts embedded. */
+export function setEmbeddedWebApp(read: () => Promise<BundledFile[]>): void {
+  embedded = read;
 }
+
+/** true in the compiled binary, whose web app is read rather than bundled (the server warms it after listening). */
+export const webAppEmbedded = (): boolean => embedded !== null;
 
 /** The servable files by URL path; each file's bytes, compressed copy and ETag are made when it is first asked for. */
 export interface WebAssets {
@@ -166,7 +169,7 @@ let loading: Promise<WebAssets> | null = null;
 /** The servable files by URL path, listed once per process. */
 export function loadWebAssets(): Promise<WebAssets> {
   return (loading ??= (async () => {
-    const files = new Map((embedded ?? (await bundleWebApp())).map((f) => [f.path, f]));
+    const files = new Map((await (embedded ?? bundleWebApp)()).map((f) => [f.path, f]));
     const made = new Map<string, WebAsset>();
     return {
       get(path: string) {
