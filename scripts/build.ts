@@ -196,9 +196,15 @@ export async function analyzeBinary(opts: BuildOptions = {}): Promise<BinaryPart
     walk(outdir);
     // The code as one line: the entrypoints and the chunks the splitting made (a command reads only its own).
     const code = parts.filter((p) => p.part.endsWith(".js"));
-    const rest = parts.filter((p) => !p.part.endsWith(".js"));
+    const shards = parts.filter((p) => p.part.startsWith("group1-shard"));
+    const rest = parts.filter((p) => !code.includes(p) && !shards.includes(p));
+    const sum = (ps: BinaryPart[]) => ps.reduce((n, p) => n + p.bytes, 0);
     parts.length = 0;
-    parts.push(...rest, { part: `code: ${code.length} entrypoints and chunks (JavaScript, minified)`, bytes: code.reduce((n, p) => n + p.bytes, 0) });
+    parts.push(
+      ...rest,
+      { part: `code: ${code.length} entrypoints and chunks (JavaScript, minified)`, bytes: sum(code) },
+      { part: `the default model's weights (USE-lite, ${shards.length} shards)`, bytes: sum(shards) },
+    );
     const hello = join(work, "hello.ts");
     writeFileSync(hello, 'console.log("hello");\n');
     check(await Bun.build({ entrypoints: [hello], compile: { outfile: join(work, "hello") }, minify: true }));

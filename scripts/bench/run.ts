@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark in one go, each in its own process, then one summary table.
 //
-//   bun scripts/bench/run.ts [--quick] [--only http,capture,durability,coldstart,footprint,search,drain,export,model,stsb,search-quality,email-capture,web,sizing]
+//   bun scripts/bench/run.ts [--quick] [--only http,capture,durability,coldstart,cli-start,footprint,search,drain,export,model,stsb,search-quality,email-capture,web,sizing]
 //
 // The operations benches (http, capture, coldstart) and the web bench report rows that are collected into the summary; the feature
 // benches (search, drain, export, model, stsb, search-quality) print their own tables, passed through as they run.
@@ -20,6 +20,7 @@ const BENCHES: Bench[] = [
   { name: "capture", file: "capture.ts", args: [], quickArgs: ["--duration", "3"], rows: true },
   { name: "durability", file: "durability.ts", args: [], quickArgs: ["--rounds", "1", "--duration", "3"], rows: true },
   { name: "coldstart", file: "coldstart.ts", args: [], quickArgs: ["--runs", "3"], rows: true },
+  { name: "cli-start", file: "cli-start.ts", args: [], quickArgs: ["--runs", "3"], rows: true },
   { name: "footprint", file: "footprint.ts", args: [], quickArgs: ["--rounds", "1"], rows: true },
   { name: "search", file: "search.ts", args: [], quickArgs: ["--sizes", "10000", "--queries", "10"], rows: false },
   { name: "drain", file: "drain.ts", args: [], quickArgs: ["--ideas", "1000", "--raw-sample", "500"], rows: false },

@@ -1,0 +1,137 @@
+// How fast the compiled binary starts (issue 40): `--help`, `health`, `capture` against a running server, and `serve`
+// until /health answers, each beside its raw baseline in the same run, alternating one product run with one baseline
+// run: a compiled hello world (console.log) for the commands, curl doing capture's POST, and a compiled Bun.serve
+// hello world for the server. Then what the binary is made of (scripts/build.ts analyzeBinary).
+//
+//   bun scripts/bench/cli-start.ts [--runs 7] [--json] [--binary PATH]   (PATH: an already built dist/idearepo)
+//
+// Wall time is spawn to exit (to the first 200 of /health for servers); CPU and max RSS are the child's own
+// (Subprocess.resourceUsage). Medians of --runs.
+import { copyFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { analyzeBinary, buildBinary } from "../build.ts";
+import { flag, median, report, row, tempDir, type Row } from "./lib";
+
+const runs = flag("runs", 7);
+const given = process.argv.includes("--binary") ? process.argv[process.argv.indexOf("--binary") + 1] : null;
+
+interface Run { ms: number; cpuMs: number; rssMb: number }
+
+async function timed(cmd: string[], env: Record<string, string>, stdin?: string): Promise<Run & { code: number }> {
+  const t0 = performance.now();
+  const p = Bun.spawn(cmd, { env, stdout: "ignore", stderr: "ignore", stdin: stdin === undefined ? "ignore" : new Blob([stdin]) });
+  const code = await p.exited;
+  const ms = performance.now() - t0;
+  const u = p.resourceUsage()!;
+  return { code, ms, cpuMs: Number(u.cpuTime.user + u.cpuTime.system) / 1000, rssMb: u.maxRSS / 1024 / 1024 };
+}
+
+function freePort(): number {
+  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = s.port;
+  s.stop(true);
+  return port;
+}
+
+/** Spawns a server and polls /api/v1/health every 2 ms until it answers 200. */
+async function serveUntilHealthy(cmd: string[], env: Record<string, string>) {
+  const port = freePort();
+  const t0 = performance.now();
+  const proc = Bun.spawn(cmd, { env: { ...env, IDEAREPO_PORT: String(port), PORT: String(port) }, stdout: "ignore", stderr: "ignore" });
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/v1/health`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (proc.exitCode !== null) throw new Error(`${cmd.join(" ")} exited with ${proc.exitCode}`);
+    await Bun.sleep(2);
+  }
+  return { ms: performance.now() - t0, proc, base: `http://127.0.0.1:${port}` };
+}
+
+async function stop(p: ReturnType<typeof Bun.spawn>): Promise<void> {
+  p.kill("SIGTERM");
+  await p.exited;
+}
+
+async function compile(dir: string, name: string, source: string): Promise<string> {
+  const src = join(dir, `${name}.ts`);
+  writeFileSync(src, source);
+  const out = join(dir, name);
+  const r = await Bun.build({ entrypoints: [src], compile: { outfile: out }, target: "bun", minify: true });
+  if (!r.success) throw new Error(`${name} build failed`);
+  return out;
+}
+
+const dir = tempDir("idearepo-bench-cli-");
+const rows: Row[] = [];
+try {
+  const home = join(dir, "home");
+  Bun.spawnSync(["mkdir", "-p", home]);
+  const bin = join(home, "idearepo");
+  copyFileSync(given ?? (await buildBinary({ outfile: join(dir, "build", "idearepo") })).outfile, bin);
+  Bun.spawnSync(["chmod", "+x", bin]);
+  const hello = await compile(dir, "hello", 'console.log("hello");\n');
+  const helloServe = await compile(dir, "hello-serve", 'Bun.serve({ hostname: "127.0.0.1", port: Number(process.env.PORT), fetch: () => Response.json({ status: "ok" }) });\n');
+  const env = { HOME: home, TMPDIR: home, PATH: "/usr/bin:/bin", IDEAREPO_DATA_DIR: join(home, "data"), IDEAREPO_LOG_LEVEL: "warn" };
+  const created = Bun.spawnSync([bin, "users", "create", "--email", "bench@example.com", "--plan", "pro"], { env });
+  const key = JSON.parse(created.stdout.toString()).api_key as string;
+
+  // The client commands, against a running server (health and capture need one).
+  const server = await serveUntilHealthy([bin, "serve"], env);
+  const port = new URL(server.base).port;
+  const clientEnv = { ...env, IDEAREPO_PORT: port, IDEAREPO_SERVER: server.base, IDEAREPO_API_KEY: key };
+  const body = (i: number) => JSON.stringify({ title: `curl capture ${i}`, source: "cli" });
+  const pairs: Array<{ name: string; product: (i: number) => string[]; baseline: (i: number) => string[]; baselineName: string }> = [
+    { name: "--help", product: () => [bin, "--help"], baseline: () => [hello], baselineName: "compiled hello world" },
+    { name: "health", product: () => [bin, "health"], baseline: () => [hello], baselineName: "compiled hello world" },
+    {
+      name: "capture",
+      product: (i) => [bin, "capture", `cli capture ${i}`],
+      baseline: (i) => ["curl", "-sf", "-o", "/dev/null", "-X", "POST", "-H", `authorization: Bearer ${key}`, "-H", "content-type: application/json", "--data", body(i), `${server.base}/api/v1/ideas`],
+      baselineName: "curl, the same POST",
+    },
+  ];
+  for (const pair of pairs) {
+    const mine: Run[] = [];
+    const base: Run[] = [];
+    for (let i = 0; i < runs + 1; i++) {
+      const a = await timed(pair.product(i), clientEnv);
+      const b = await timed(pair.baseline(i), clientEnv);
+      if (a.code !== 0 || b.code !== 0) throw new Error(`${pair.name}: exit ${a.code} / baseline ${b.code}`);
+      if (i === 0) continue; // the first pair warms the page cache
+      mine.push(a);
+      base.push(b);
+    }
+    const m = (xs: Run[], k: keyof Run) => median(xs.map((x) => x[k]));
+    rows.push(row("cli-start", `${pair.name}: wall time`, m(mine, "ms"), "ms", { baseline: { name: pair.baselineName, value: m(base, "ms") }, target: "≤ 100 ms", ok: m(mine, "ms") <= 100 }));
+    rows.push(row("cli-start", `${pair.name}: CPU`, m(mine, "cpuMs"), "ms", { baseline: { name: pair.baselineName, value: m(base, "cpuMs") }, ...(pair.name === "health" ? { target: "< 20 ms", ok: m(mine, "cpuMs") < 20 } : {}) }));
+    rows.push(row("cli-start", `${pair.name}: max RSS`, m(mine, "rssMb"), "MB", { baseline: { name: pair.baselineName, value: m(base, "rssMb") }, target: "≤ 50 MB", ok: m(mine, "rssMb") <= 50 }));
+  }
+  await stop(server.proc);
+
+  // serve until /health answers, existing data dir, alternating with a compiled Bun.serve.
+  const serveMs: number[] = [];
+  const helloMs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const a = await serveUntilHealthy([bin, "serve"], env);
+    serveMs.push(a.ms);
+    await stop(a.proc);
+    const b = await serveUntilHealthy([helloServe], env);
+    helloMs.push(b.ms);
+    await stop(b.proc);
+  }
+  rows.push(row("cli-start", "serve until /health answers (existing data dir)", median(serveMs), "ms", { baseline: { name: "compiled Bun.serve", value: median(helloMs) }, target: "≤ 200 ms", ok: median(serveMs) <= 200 }));
+
+  // What the binary is made of.
+  const size = statSync(bin).size;
+  const parts = await analyzeBinary();
+  const listed = parts.reduce((n, p) => n + p.bytes, 0);
+  rows.push(row("cli-start", "binary size", size / 1024 / 1024, "MB", { baseline: { name: "compiled hello world", value: statSync(hello).size / 1024 / 1024 } }));
+  for (const p of parts) rows.push(row("binary", p.part, p.bytes / 1024 / 1024, "MB"));
+  rows.push(row("binary", "bytecode and the executable's own tables (the rest)", (size - listed) / 1024 / 1024, "MB"));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+report(rows);
