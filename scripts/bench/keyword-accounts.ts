@@ -17,7 +17,8 @@ import { join } from "node:path";
 import { STOP_WORDS } from "../../src/contract";
 import { migrate } from "../../src/db/migrate";
 import { createKeywordSearch } from "../../src/modules/search/keyword";
-import { createSearchRepo } from "../../src/modules/search/repo";
+import { createSearchRepo, type SearchRow } from "../../src/modules/search/repo";
+import { sqliteStore } from "../../src/db/sqlite-store";
 import { flag, machine, ROOT, tempDir } from "./lib";
 import { ms, percentile } from "./search-lib";
 import { parseSts } from "./stsb";
@@ -52,8 +53,12 @@ execSync(`mkdir -p ${beforeTree} && git archive ${BEFORE} src migrations | tar -
 symlinkSync(join(ROOT, "node_modules"), join(beforeTree, "node_modules"));
 const old = {
   migrate: (await import(join(beforeTree, "src/db/migrate.ts"))).migrate as typeof migrate,
-  repo: (await import(join(beforeTree, "src/modules/search/repo.ts"))).createSearchRepo as typeof createSearchRepo,
-  keyword: (await import(join(beforeTree, "src/modules/search/keyword.ts"))).createKeywordSearch as typeof createKeywordSearch,
+  repo: (await import(join(beforeTree, "src/modules/search/repo.ts"))).createSearchRepo as (db: unknown) => unknown,
+  keyword: (await import(join(beforeTree, "src/modules/search/keyword.ts"))).createKeywordSearch as (repo: unknown) => {
+    rows(userId: string, q: string, mode: "or", wanted: number): SearchRow[] | Promise<SearchRow[]>;
+  },
+  /** Trees from issue 34 on take the async store; older ones the bun:sqlite handle. */
+  onStore: readFileSync(join(beforeTree, "src/modules/search/repo.ts"), "utf8").includes("store: Store"),
 };
 
 const open = (file: string) => {
@@ -96,7 +101,7 @@ function commonWords(file: string, n: number): string[] {
 
 interface Side {
   name: string;
-  rows: (userId: string, q: string) => number[];
+  rows: (userId: string, q: string) => Promise<number[]>;
 }
 
 /** bm25() of `ids` for `q` (or mode) on the before database, in the order of `ids`: to tell ties from reorderings. */
@@ -104,7 +109,7 @@ let beforeScores: (q: string, ids: number[]) => number[] = () => [];
 
 function sides(beforeFile: string, nowFile: string): { before: Side; now: Side; upgradeMs: number } {
   const a = open(beforeFile);
-  const beforeKw = old.keyword(old.repo(a));
+  const beforeKw = old.keyword(old.repo(old.onStore ? sqliteStore(a) : a));
   const score = a.query<{ id: number; s: number }, [string, string]>(
     "SELECT rowid AS id, bm25(ideas_fts, 2.0, 1.0) AS s FROM ideas_fts WHERE ideas_fts MATCH ?1 AND rowid IN (SELECT value FROM json_each(?2))",
   );
@@ -117,16 +122,16 @@ function sides(beforeFile: string, nowFile: string): { before: Side; now: Side; 
   const b = open(nowFile);
   migrate(b);
   const upgradeMs = performance.now() - t0;
-  const nowKw = createKeywordSearch(createSearchRepo(b));
+  const nowKw = createKeywordSearch(createSearchRepo(sqliteStore(b)));
   return {
-    before: { name: "before", rows: (u, q) => beforeKw.rows(u, q, "or", WANTED).map((r) => r.id) },
-    now: { name: "now", rows: (u, q) => nowKw.rows(u, q, "or", WANTED).map((r) => r.id) },
+    before: { name: "before", rows: async (u, q) => (await beforeKw.rows(u, q, "or", WANTED)).map((r) => r.id) },
+    now: { name: "now", rows: async (u, q) => (await nowKw.rows(u, q, "or", WANTED)).map((r) => r.id) },
     upgradeMs,
   };
 }
 
 /** Runs each query on both sides, alternating which goes first; p50/p99 per side and how many answers differ. */
-function compare(label: string, s: { before: Side; now: Side }, queries: Array<{ user: string; q: string }>) {
+async function compare(label: string, s: { before: Side; now: Side }, queries: Array<{ user: string; q: string }>) {
   const times = { before: [] as number[], now: [] as number[] };
   let differ = 0;
   let sameSet = 0;
@@ -136,7 +141,7 @@ function compare(label: string, s: { before: Side; now: Side }, queries: Array<{
     const got: Record<string, number[]> = {};
     for (const side of order) {
       const t0 = performance.now();
-      got[side.name] = side.rows(user, q);
+      got[side.name] = await side.rows(user, q);
       times[side.name as "before" | "now"].push(performance.now() - t0);
     }
     if (got.before.join() !== got.now.join()) {
@@ -158,13 +163,13 @@ function compare(label: string, s: { before: Side; now: Side }, queries: Array<{
 
 console.log(`keyword-accounts: ${machine()}; before = ${BEFORE} (${execSync(`git rev-parse --short ${BEFORE}`, { cwd: ROOT }).toString().trim()})`);
 try {
-  if (ACCOUNTS > 0) manyAccounts();
-  if (BIG > 0) oneBigAccount();
+  if (ACCOUNTS > 0) await manyAccounts();
+  if (BIG > 0) await oneBigAccount();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 
-function manyAccounts() {
+async function manyAccounts() {
   const beforeFile = join(dir, "many-before.db");
   const nowFile = join(dir, "many-now.db");
   const t0 = performance.now();
@@ -175,11 +180,11 @@ function manyAccounts() {
   const many = sides(beforeFile, nowFile);
   console.log(`migration 0018 on ${(ACCOUNTS * IDEAS).toLocaleString("en")} ideas: ${(many.upgradeMs / 1000).toFixed(1)} s`);
   console.log(`many accounts: common words ${common.join(", ")}`);
-  compare("a common word, one account", many, Array.from({ length: QUERIES }, () => ({ user: pick(accounts), q: pick(common) })));
-  compare("search-box queries, one account", many, Array.from({ length: QUERIES }, () => ({ user: pick(accounts), q: pick(boxQueries) })));
+  await compare("a common word, one account", many, Array.from({ length: QUERIES }, () => ({ user: pick(accounts), q: pick(common) })));
+  await compare("search-box queries, one account", many, Array.from({ length: QUERIES }, () => ({ user: pick(accounts), q: pick(boxQueries) })));
 }
 
-function oneBigAccount() {
+async function oneBigAccount() {
   const bigBefore = join(dir, "big-before.db");
   const bigNow = join(dir, "big-now.db");
   const t0 = performance.now();
@@ -188,6 +193,6 @@ function oneBigAccount() {
   copyFileSync(bigBefore, bigNow);
   const big = sides(bigBefore, bigNow);
   const bigCommon = commonWords(bigBefore, 8);
-  compare("one account alone: a common word", big, Array.from({ length: QUERIES }, () => ({ user: owner, q: pick(bigCommon) })));
-  compare("one account alone: search-box queries", big, Array.from({ length: QUERIES }, () => ({ user: owner, q: pick(boxQueries) })));
+  await compare("one account alone: a common word", big, Array.from({ length: QUERIES }, () => ({ user: owner, q: pick(bigCommon) })));
+  await compare("one account alone: search-box queries", big, Array.from({ length: QUERIES }, () => ({ user: owner, q: pick(boxQueries) })));
 }

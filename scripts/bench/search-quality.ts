@@ -89,7 +89,7 @@ function fusions(): Map<string, Fusion> {
 }
 
 async function explore(app: Awaited<ReturnType<typeof benchApp>>, userId: string, queries: Array<{ a: string; self: number; want: number }>) {
-  const repo = createSearchRepo(app.deps.db);
+  const repo = createSearchRepo(app.deps.store);
   const fs = fusions();
   const hits = new Map([...fs.keys()].map((k) => [k, 0]));
   const quote = (ws: string[]) => ws.map((w) => `"${w}"`).join(" OR ");
@@ -100,13 +100,13 @@ async function explore(app: Awaited<ReturnType<typeof benchApp>>, userId: string
     const words = tokenize(q.a);
     const all = q.a.toLowerCase().replace(/[^\p{L}\p{N}\p{M}\s]+/gu, " ").split(/\s+/).filter((w) => w !== "");
     const pairs = words.slice(1).map((w, i) => `${words[i]} ${w}`);
-    const get = (match: string) => {
-      const m = match ? repo.keywordScoresAmong(match, ids) : new Map<number, number>();
+    const get = async (match: string) => {
+      const m = match ? await repo.keywordScoresAmong(match, ids) : new Map<number, number>();
       return ids.map((id) => m.get(id) ?? 0);
     };
-    const bm = get(quote([...new Set(words)]));
-    const phrase = get(quote([...new Set(pairs)]));
-    const withStop = get(quote([...new Set(all.filter((w) => [...w].length > 1 || STOP_WORDS.has(w)))]));
+    const bm = await get(quote([...new Set(words)]));
+    const phrase = await get(quote([...new Set(pairs)]));
+    const withStop = await get(quote([...new Set(all.filter((w) => [...w].length > 1 || STOP_WORDS.has(w)))]));
     const cos = cands.map((h) => h.score);
     for (const [name, fuse] of fs) {
       const s = fuse(cos, bm, { phrase, withStop });
@@ -158,7 +158,7 @@ async function runSplit(split: string, dataDir: string, sweep: boolean): Promise
     }
 
     // The product: GET /ideas/search (with the second stage), and the same search with the second stage off.
-    const repo = createSearchRepo(app.deps.db);
+    const repo = createSearchRepo(app.deps.store);
     const firstOther = (ids: number[], self: number) => ids.find((id) => id !== self);
     let httpHits = 0;
     let plainHits = 0;
@@ -218,7 +218,7 @@ interface Scored { label: string; hit1: number; mrr: number; recall: number; n: 
  * idea (a wanted idea scoring at or below the floor is not found: the floor's cost is part of the figure).
  */
 async function raw_vs_calibrated(app: Awaited<ReturnType<typeof benchApp>>, userId: string, queries: Array<{ q: string; self: number | null; want: number }>): Promise<Scored[]> {
-  const repo = createSearchRepo(app.deps.db);
+  const repo = createSearchRepo(app.deps.store);
   const configs: Array<{ label: string; scoring: Scoring; secondStage: boolean; floor: number }> = [
     { label: "raw cosine, without second stage", scoring: "raw", secondStage: false, floor: 0.2 },
     { label: "calibrated cosine, without second stage", scoring: "calibrated", secondStage: false, floor: 0.2 },

@@ -30,16 +30,23 @@ const OWN_SCORING_MAX = 200;
 const DRAIN_BATCH = 500;
 
 export function createKeywordSearch(repo: SearchRepo) {
+  /** Rows of the main index holding each term, in the order of `terms`. */
+  const docsWithTerms = async (terms: string[]) => {
+    const out: number[] = [];
+    for (const t of terms) out.push(await repo.docsWithTerm(t));
+    return out;
+  };
+
   /**
    * Writes the bigram view of every idea the triggers queued. Read and write share one IMMEDIATE transaction, so an
    * edit cannot slip between reading a title and storing its view (the edit's trigger would be overwritten).
    * Runs before every query that reads the bigram index, so a search always sees the ideas as they are now.
    */
-  const indexPending = () => {
+  const indexPending = async () => {
     for (;;) {
-      const n = repo.immediate(() => {
-        const rows = repo.pendingCjk(DRAIN_BATCH);
-        repo.writeCjk(rows.map((r) => ({
+      const n = await repo.immediate(async () => {
+        const rows = await repo.pendingCjk(DRAIN_BATCH);
+        await repo.writeCjk(rows.map((r) => ({
           id: r.id,
           view: r.title === null ? null : { title: segmentText(r.title), body: segmentText(r.body ?? "") },
         })));
@@ -58,31 +65,31 @@ export function createKeywordSearch(repo: SearchRepo) {
    * share of the matches, and when that top holds enough of theirs it is exactly their top (any other match of
    * theirs ranks below all of these); only when it does not does the restricted bm25() query run.
    */
-  const mainRows = (userId: string, q: string, mode: FtsMode, match: string, wanted: number): SearchRow[] => {
-    const own = repo.ownMatchIds(match, userId, OWN_MATCHES_MAX + 1);
+  const mainRows = async (userId: string, q: string, mode: FtsMode, match: string, wanted: number): Promise<SearchRow[]> => {
+    const own = await repo.ownMatchIds(match, userId, OWN_MATCHES_MAX + 1);
     if (own.length === 0) return [];
     const terms = mode === "exact" ? null : plainTerms(q);
     if (own.length <= OWN_MATCHES_MAX) {
       if (terms && terms.length > 0 && own.length <= OWN_SCORING_MAX) return ownScored(userId, terms, mode === "and", own, wanted);
       // The instance's matches (at most): when the caller owns most of them, the instance-wide top is as cheap and
       // holds theirs (one account alone on its instance); otherwise bm25() over the restricted match.
-      const dfs = terms?.map(repo.docsWithTerm) ?? [];
+      const dfs = terms ? await docsWithTerms(terms) : [];
       const instance = dfs.length === 0 ? Infinity : mode === "and" ? Math.min(...dfs) : dfs.reduce((a, b) => a + b, 0);
-      if (2 * own.length < instance) return repo.rowsInOrder(userId, repo.keywordIds(match, userId, wanted));
+      if (2 * own.length < instance) return repo.rowsInOrder(userId, await repo.keywordIds(match, userId, wanted));
     }
-    const top = repo.keywordIdsAnyone(match, OVERFETCH * wanted);
-    const mine = repo.firstRowsInOrder(userId, top, wanted);
+    const top = await repo.keywordIdsAnyone(match, OVERFETCH * wanted);
+    const mine = await repo.firstRowsInOrder(userId, top, wanted);
     if (mine.length >= wanted || top.length < OVERFETCH * wanted) return mine;
-    return repo.rowsInOrder(userId, repo.keywordIds(match, userId, wanted));
+    return repo.rowsInOrder(userId, await repo.keywordIds(match, userId, wanted));
   };
 
   /**
    * The caller's best rows among `ids` (their matches for plain `terms`, archived ones included) by BM25 from the
    * index's counts, occurrences counted in the rows' own text: the same scores as bm25(), ties in id order.
    */
-  const ownScored = (userId: string, terms: string[], all: boolean, ids: number[], wanted: number): SearchRow[] => {
-    const rows = new Map(repo.rowsInOrder(userId, ids).map((r) => [r.id, r]));
-    const scores = plainScoresAmong(terms, [...rows.keys()], all, rows);
+  const ownScored = async (userId: string, terms: string[], all: boolean, ids: number[], wanted: number): Promise<SearchRow[]> => {
+    const rows = new Map((await repo.rowsInOrder(userId, ids)).map((r) => [r.id, r]));
+    const scores = await plainScoresAmong(terms, [...rows.keys()], all, rows);
     return [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, wanted).map(([id]) => rows.get(id)!);
   };
 
@@ -91,16 +98,16 @@ export function createKeywordSearch(repo: SearchRepo) {
    * An idea found by both keeps its better BM25 (the bigram index holds all of such an idea's words, so its score
    * there covers the whole query). The union's top `wanted` is within each side's top `wanted`, so each side is cut.
    */
-  const segmentedRows = (userId: string, q: { cjk: string | null; main: string | null }, wanted: number): SearchRow[] => {
+  const segmentedRows = async (userId: string, q: { cjk: string | null; main: string | null }, wanted: number): Promise<SearchRow[]> => {
     const best = new Map<number, number>();
     const add = (rows: Array<{ id: number; bm25: number }>) => {
       for (const r of rows) best.set(r.id, Math.min(r.bm25, best.get(r.id) ?? Infinity));
     };
     if (q.cjk) {
-      indexPending();
-      add(repo.keywordScored("cjk", q.cjk, userId, wanted));
+      await indexPending();
+      add(await repo.keywordScored("cjk", q.cjk, userId, wanted));
     }
-    if (q.main) add(repo.keywordScored("main", q.main, userId, wanted));
+    if (q.main) add(await repo.keywordScored("main", q.main, userId, wanted));
     const ids = [...best].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, wanted).map(([id]) => id);
     return repo.rowsInOrder(userId, ids);
   };
@@ -111,9 +118,9 @@ export function createKeywordSearch(repo: SearchRepo) {
    * the ids' own text at hand (the second stage's candidates), their occurrences are counted in it (term-count.ts)
    * unless a token there could be read differently by the index.
    */
-  const plainScoresAmong = (terms: string[], ids: number[], all = false, texts?: Map<number, SearchRow>): Map<number, number> => {
+  const plainScoresAmong = async (terms: string[], ids: number[], all = false, texts?: Map<number, SearchRow>): Promise<Map<number, number>> => {
     const counted = texts ? countTerms(terms, ids.flatMap((id) => texts.get(id) ?? [])) : null;
-    let hits: TermHit[] = (counted ?? repo.termHits(terms, ids)).map((h) => ({ term: h.term, doc: h.doc, weight: COLUMN_WEIGHTS[h.col] ?? 1 }));
+    let hits: TermHit[] = (counted ?? (await repo.termHits(terms, ids))).map((h) => ({ term: h.term, doc: h.doc, weight: COLUMN_WEIGHTS[h.col] ?? 1 }));
     if (all) {
       // `and` mode: only rows holding every term match.
       const seen = new Map<number, Set<number>>();
@@ -122,11 +129,11 @@ export function createKeywordSearch(repo: SearchRepo) {
     }
     if (hits.length === 0) return new Map();
     const docs = [...new Set(hits.map((h) => h.doc))];
-    return bm25Scores(repo.indexTotals(), terms.map(repo.docsWithTerm), hits, repo.tokenCounts(docs));
+    return bm25Scores(await repo.indexTotals(), await docsWithTerms(terms), hits, await repo.tokenCounts(docs));
   };
 
   /** Main-index BM25 among `ids` for an `or` query: from the vocabulary when every word is plain, else bm25() itself. */
-  const mainScoresAmong = (q: string, ids: number[], texts?: Map<number, SearchRow>): Map<number, number> => {
+  const mainScoresAmong = async (q: string, ids: number[], texts?: Map<number, SearchRow>): Promise<Map<number, number>> => {
     const terms = plainTerms(q);
     if (terms === null) return repo.keywordScoresAmong(ftsQuery(q, "or")!, ids);
     return terms.length === 0 || ids.length === 0 ? new Map() : plainScoresAmong(terms, ids, false, texts);
@@ -134,20 +141,20 @@ export function createKeywordSearch(repo: SearchRepo) {
 
   return {
     /** The caller's live ideas matching `q` in `mode`, best BM25 first, at most `wanted`. */
-    rows(userId: string, q: string, mode: FtsMode, wanted: number): SearchRow[] {
+    async rows(userId: string, q: string, mode: FtsMode, wanted: number): Promise<SearchRow[]> {
       const segmented = segmentedQuery(q, mode);
       if (segmented) return segmentedRows(userId, segmented, wanted);
       const match = ftsQuery(q, mode);
       return match ? mainRows(userId, q, mode, match, wanted) : [];
     },
     /** BM25 relevance (higher = better) of those of `ids` that match `q` in `or` mode: the second stage's evidence. */
-    scoresAmong(q: string, ids: number[], texts?: Map<number, SearchRow>): Map<number, number> {
+    async scoresAmong(q: string, ids: number[], texts?: Map<number, SearchRow>): Promise<Map<number, number>> {
       const segmented = segmentedQuery(q, "or");
       if (!segmented) return mainScoresAmong(q, ids, texts);
-      const scores = segmented.main ? repo.keywordScoresAmong(segmented.main, ids) : new Map<number, number>();
+      const scores = segmented.main ? await repo.keywordScoresAmong(segmented.main, ids) : new Map<number, number>();
       if (segmented.cjk) {
-        indexPending();
-        for (const [id, s] of repo.cjkScoresAmong(segmented.cjk, ids)) scores.set(id, Math.max(s, scores.get(id) ?? -Infinity));
+        await indexPending();
+        for (const [id, s] of await repo.cjkScoresAmong(segmented.cjk, ids)) scores.set(id, Math.max(s, scores.get(id) ?? -Infinity));
       }
       return scores;
     },

@@ -92,7 +92,7 @@ export async function semanticSearch(
 }
 
 async function secondStage(models: ModelSet, repo: SearchRepo, userId: string, q: string, candidates: Neighbour[], opts: SemanticOptions) {
-  const rows = new Map(repo.rowsInOrder(userId, candidates.map((c) => c.id)).map((r) => [r.id, r]));
+  const rows = new Map((await repo.rowsInOrder(userId, candidates.map((c) => c.id))).map((r) => [r.id, r]));
   const hits = candidates.filter((c) => rows.has(c.id));
   if (opts.secondStage === false || hits.length < 2) return { hits: hits.slice(0, opts.limit), rows };
   const byId = new Map(hits.map((h) => [h.id, h]));
@@ -103,7 +103,7 @@ async function secondStage(models: ModelSet, repo: SearchRepo, userId: string, q
     const ranked = head.map((h, i) => ({ id: h.id, s: scores[i] })).sort((a, b) => b.s - a.s).map((x) => x.id);
     order = [...ranked, ...hits.slice(CROSS_ENCODER_MAX).map((h) => h.id)];
   } else {
-    const keyword = createKeywordSearch(repo).scoresAmong(q, hits.map((h) => h.id), rows);
+    const keyword = await createKeywordSearch(repo).scoresAmong(q, hits.map((h) => h.id), rows);
     order = fuseScores(hits, keyword, opts.keywordWeight);
   }
   return { hits: order.slice(0, opts.limit).map((id) => byId.get(id)!), rows };

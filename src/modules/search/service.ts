@@ -29,12 +29,12 @@ function parseMinScore(raw: string | undefined): number | null {
 }
 
 export function createSearchService(deps: Deps) {
-  const repo = createSearchRepo(deps.db);
+  const repo = createSearchRepo(deps.store);
   const tags = createTagsRepo(deps.db);
   const keywordSearch = createKeywordSearch(repo);
 
-  const shape = (rows: SearchRow[], scores: Map<number, number> | null) => {
-    const names = tags.namesForIdeas(rows.map((r) => r.id));
+  const shape = async (rows: SearchRow[], scores: Map<number, number> | null) => {
+    const names = await tags.namesForIdeas(rows.map((r) => r.id));
     return rows.map((r) => ({
       id: r.id,
       number: r.number,
@@ -51,19 +51,19 @@ export function createSearchService(deps: Deps) {
     }));
   };
 
-  const keyword = (userId: string, q: string, ftsMode: FtsMode, limit: number) => {
-    const rows = keywordSearch.rows(userId, q, ftsMode, KEYWORD_FACTOR * limit);
-    return { query: q, search_type: "fts" as const, fts_mode: ftsMode, results: shape(rows, null) };
+  const keyword = async (userId: string, q: string, ftsMode: FtsMode, limit: number) => {
+    const rows = await keywordSearch.rows(userId, q, ftsMode, KEYWORD_FACTOR * limit);
+    return { query: q, search_type: "fts" as const, fts_mode: ftsMode, results: await shape(rows, null) };
   };
 
   /** Counts one semantic search for a Free account; false once this month's allowance is spent (nothing counted). */
-  const takeSemanticQuota = (userId: string): boolean =>
-    deps.db.transaction(() => {
+  const takeSemanticQuota = (userId: string): Promise<boolean> =>
+    repo.immediate(async () => {
       const period = utcMonth(deps.clock());
-      if (repo.usageCount(userId, SEMANTIC_USAGE_KIND, period) >= FREE_SEMANTIC_MONTHLY) return false;
-      repo.bumpUsage(userId, SEMANTIC_USAGE_KIND, period);
+      if ((await repo.usageCount(userId, SEMANTIC_USAGE_KIND, period)) >= FREE_SEMANTIC_MONTHLY) return false;
+      await repo.bumpUsage(userId, SEMANTIC_USAGE_KIND, period);
       return true;
-    }).immediate();
+    });
 
   return {
     async search(auth: Pick<AuthContext, "user" | "plan">, query: SearchQuery) {
@@ -76,8 +76,8 @@ export function createSearchService(deps: Deps) {
       const q = query.q;
 
       if (mode === "keyword") return keyword(userId, q, ftsMode, limit);
-      if (auth.plan !== "pro" && !takeSemanticQuota(userId)) {
-        return { ...keyword(userId, q, ftsMode, limit), semantic_limit_reached: true as const, semantic_limit_message: SEMANTIC_LIMIT_MESSAGE };
+      if (auth.plan !== "pro" && !(await takeSemanticQuota(userId))) {
+        return { ...(await keyword(userId, q, ftsMode, limit)), semantic_limit_reached: true as const, semantic_limit_message: SEMANTIC_LIMIT_MESSAGE };
       }
       const floor = minScore ?? parseSettings(auth.user.settings_json).search_threshold;
       const found = await semanticSearch(deps, repo, userId, q, { floor, limit });
@@ -85,7 +85,7 @@ export function createSearchService(deps: Deps) {
       if (!found) return keyword(userId, q, ftsMode, limit);
       const rows = found.hits.map((h) => found.rows.get(h.id)!);
       const scores = new Map(found.hits.map((h) => [h.id, h.score]));
-      return { query: q, search_type: "semantic" as const, results: shape(rows, scores) };
+      return { query: q, search_type: "semantic" as const, results: await shape(rows, scores) };
     },
   };
 }
