@@ -177,9 +177,9 @@ export function createApp(deps: Deps) {
     closeSockets() {
       for (const ws of [...agentSockets]) ws.close(1001, "Server shutting down");
     },
-    /** Flushes in-memory counters; the caller closes the database. */
-    close() {
-      kit.limiter.close();
+    /** Flushes in-memory counters; the caller awaits it, then closes the database. */
+    close(): Promise<void> {
+      return kit.limiter.close();
     },
   };
 }

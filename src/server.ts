@@ -107,7 +107,11 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
           log.error("background process stop failed", { process: s.name, error: (e as Error).message });
         }
       }
-      close();
+      try {
+        await close();
+      } catch (e) {
+        log.error("flushing the request counters failed", { error: (e as Error).message });
+      }
       await durable?.close(); // the answers are out; closing the database below checkpoints and syncs the rest
       await checkpointer.stop(); // closing the last connection below checkpoints everything that is left
       try {

@@ -13,7 +13,8 @@ export interface TestApp {
   /** The Elysia app itself, for tests that need a real listener (WebSockets: `app.listen`). */
   app: ReturnType<typeof createApp>["app"];
   handle: (req: Request) => Promise<Response>;
-  close: () => void;
+  /** Flushes the counters, then closes the database: await it when the database is read afterwards. */
+  close: () => Promise<void>;
   /** Moves the injectable clock; every rule that reads time in the app sees it. */
   clock: { now: Date; set(d: Date | string): void; advance(ms: number): void };
 }
@@ -54,8 +55,8 @@ export function makeApp(opts: MakeAppOptions = {}): TestApp {
     deps,
     app: created.app,
     handle: (req) => created.app.handle(req),
-    close: () => {
-      created.close();
+    close: async () => {
+      await created.close();
       db.close();
     },
     clock,

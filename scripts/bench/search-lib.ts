@@ -33,7 +33,7 @@ export async function benchApp(dbFile: string, model: ModelClient | null): Promi
     pipeline,
     async close() {
       await pipeline?.stop();
-      close();
+      await close();
       db.close();
     },
   };

@@ -41,22 +41,23 @@ function decodeCookieValue(raw: string): string {
 }
 
 export function createCredentialResolver(deps: Deps) {
-  const sessions = createSessionsRepo(deps.db);
-  const keys = createApiKeysRepo(deps.db);
+  const sessions = createSessionsRepo(deps.store);
+  const keys = createApiKeysRepo(deps.store);
   const users = createUsersRepo(deps.db);
   const lastTouch = new Map<string, number>();
   // The rows behind a credential, read once and remembered until anything is written (revoking a key, disabling a
   // user, a plan change, a sign-out all are writes); expiry and plan are still decided from the clock on every call.
-  const rows = createUnchangedMemo<{ session: SessionRow | null; key: ApiKeyRow | null; user: UserRow | null }>(deps.db);
+  // On SQLite only: on PostgreSQL every call reads (db/unchanged-memo.ts).
+  const rows = createUnchangedMemo<{ session: SessionRow | null; key: ApiKeyRow | null; user: UserRow | null }>(deps.store);
   const sessionRows = (hash: string) =>
-    rows.get(`s:${hash}`, () => {
-      const session = sessions.find(hash);
-      return { session, key: null, user: session ? users.findById(session.user_id) : null };
+    rows.get(`s:${hash}`, async () => {
+      const session = await sessions.find(hash);
+      return { session, key: null, user: session ? await users.findById(session.user_id) : null };
     });
   const keyRows = (hash: string) =>
-    rows.get(`k:${hash}`, () => {
-      const key = keys.findByHash(hash);
-      return { session: null, key, user: key ? users.findById(key.user_id) : null };
+    rows.get(`k:${hash}`, async () => {
+      const key = await keys.findByHash(hash);
+      return { session: null, key, user: key ? await users.findById(key.user_id) : null };
     });
 
   const due = (hash: string, nowMs: number) => {
@@ -67,37 +68,37 @@ export function createCredentialResolver(deps: Deps) {
     return true;
   };
 
-  function viaSession(hash: string, now: Date, via: AuthContext["via"]): AuthContext | null {
-    const { session, user } = sessionRows(hash);
+  async function viaSession(hash: string, now: Date, via: AuthContext["via"]): Promise<AuthContext | null> {
+    const { session, user } = await sessionRows(hash);
     // Same comparison as SQL's `expires_at > ?` on the stored text: both are "YYYY-MM-DD HH:MM:SS".
     if (!session || !(session.expires_at > toStamp(now))) return null;
     if (!user || user.disabled_at !== null) return null;
-    if (due(hash, now.getTime())) sessions.slide(hash, toStamp(addDays(now, SESSION_DAYS)), toStamp(now));
+    if (due(hash, now.getTime())) await sessions.slide(hash, toStamp(addDays(now, SESSION_DAYS)), toStamp(now));
     return { user, plan: effectivePlan(user, now), scopes: null, via, sessionHash: hash };
   }
 
-  function viaKey(hash: string, now: Date, via: AuthContext["via"]): AuthContext | null {
-    const { key: k, user } = keyRows(hash);
+  async function viaKey(hash: string, now: Date, via: AuthContext["via"]): Promise<AuthContext | null> {
+    const { key: k, user } = await keyRows(hash);
     if (!k) return null;
     if (!user || user.disabled_at !== null) return null;
-    if (due(hash, now.getTime())) keys.touch(k.id, toStamp(now));
+    if (due(hash, now.getTime())) await keys.touch(k.id, toStamp(now));
     return { user, plan: effectivePlan(user, now), scopes: k.scopes, via, sessionHash: null };
   }
 
   return {
-    resolve(headers: Headers, now: Date): AuthContext | null {
+    async resolve(headers: Headers, now: Date): Promise<AuthContext | null> {
       const authz = headers.get("authorization");
       if (authz) {
         const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
         if (m) {
           const hash = sha256Hex(m[1]);
-          const hit = viaSession(hash, now, "session-bearer") ?? viaKey(hash, now, "api-key-bearer");
+          const hit = (await viaSession(hash, now, "session-bearer")) ?? (await viaKey(hash, now, "api-key-bearer"));
           if (hit) return hit;
         }
       }
       const apiKey = headers.get("x-api-key");
       if (apiKey && apiKey.startsWith("svc_")) {
-        const hit = viaKey(sha256Hex(apiKey), now, "api-key-header");
+        const hit = await viaKey(sha256Hex(apiKey), now, "api-key-header");
         if (hit) return hit;
       }
       const cookie = readCookie(headers.get("cookie"), SESSION_COOKIE);

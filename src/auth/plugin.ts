@@ -23,20 +23,20 @@ export interface AuthKit {
 }
 
 export function createAuthKit(deps: Deps): AuthKit {
-  return { resolver: createCredentialResolver(deps), limiter: createRateLimiter(deps.db) };
+  return { resolver: createCredentialResolver(deps), limiter: createRateLimiter(deps.store) };
 }
 
 /** Checks who may reach a group of routes; runs before the rate limit and scopes, so a refusal counts nothing. */
 export type Admit = (auth: AuthContext) => void;
 
 /** Runs the whole credential pipeline for one request; throws the spec's error bodies. */
-export function authenticate(deps: Deps, kit: AuthKit, request: Request, access: Access, admit?: Admit): AuthContext {
+export async function authenticate(deps: Deps, kit: AuthKit, request: Request, access: Access, admit?: Admit): Promise<AuthContext> {
   const now = deps.clock();
-  const auth = kit.resolver.resolve(request.headers, now);
+  const auth = await kit.resolver.resolve(request.headers, now);
   if (!auth) throw unauthorized();
   admit?.(auth);
   // Cookie requests come from the web app and are exempt; every key and bearer call shares the user's one quota.
-  if (auth.via !== "session-cookie" && !kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], now)) {
+  if (auth.via !== "session-cookie" && !(await kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], now))) {
     recordRateLimitRefusal();
     throw rateLimited();
   }
@@ -78,7 +78,7 @@ export function authPlugin(deps: Deps, kit: AuthKit, admit?: Admit) {
     };
     const plugin = new Elysia()
       .macro({ access: (access: Access) => ({ detail: recorded(access) }) })
-      .derive({ as: "scoped" }, ({ request, route }) => ({ auth: authenticate(deps, kit, request, accessOf(request.method, route), admit) }));
+      .derive({ as: "scoped" }, async ({ request, route }) => ({ auth: await authenticate(deps, kit, request, accessOf(request.method, route), admit) }));
     return module.use(plugin);
   };
 }

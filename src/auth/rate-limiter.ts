@@ -1,59 +1,61 @@
 // Per-user daily request quota kept in memory and flushed to usage_counters in batches: no disk write per request,
 // and the counts survive a restart (at most one flush interval is lost on a hard kill).
-import type { Db } from "../db/open";
+import type { Store } from "../db/store";
 import { utcDay } from "../lib/time";
 
 interface Entry { day: string; count: number; flushed: number }
 
-export function createRateLimiter(db: Db, opts: { flushMs?: number } = {}) {
+export function createRateLimiter(store: Store, opts: { flushMs?: number } = {}) {
   const entries = new Map<string, Entry>();
-  const load = db.query<{ count: number }, [string, string]>(
+  const load = store.query<{ count: number }, [string, string]>(
     "SELECT count FROM usage_counters WHERE user_id = ? AND kind = 'requests' AND period = ?",
   );
   // A count of an account removed meanwhile is dropped: one missing user must not fail the batch for everyone.
-  const upsert = db.query(
+  const upsert = store.query(
     `INSERT INTO usage_counters (user_id, kind, period, count) SELECT ?1, 'requests', ?2, ?3 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?1)
      ON CONFLICT (user_id, kind, period) DO UPDATE SET count = max(count, excluded.count)`,
   );
 
-  function flush(): void {
+  async function flush(): Promise<void> {
     const dirty = [...entries].filter(([, e]) => e.count !== e.flushed);
     if (dirty.length === 0) return;
-    db.transaction(() => {
-      for (const [userId, e] of dirty) {
-        upsert.run(userId, e.day, e.count);
-        e.flushed = e.count;
-      }
-    })();
+    // The counts as they stand now: requests counted while the transaction runs are flushed next time.
+    const counts = dirty.map(([userId, e]) => [userId, e, e.count] as const);
+    await store.tx(async () => {
+      for (const [userId, e, count] of counts) await upsert.run(userId, e.day, count);
+    });
+    for (const [, e, count] of counts) e.flushed = Math.max(e.flushed, count);
   }
 
   const timer = setInterval(() => {
-    try {
-      flush();
-    } catch {
-      // A busy database is retried on the next tick; counts stay in memory meanwhile.
-    }
+    // A busy database is retried on the next tick; counts stay in memory meanwhile.
+    flush().catch(() => undefined);
   }, opts.flushMs ?? 2000);
   timer.unref?.();
 
   return {
     /** Counts the request and says whether it is within the limit. */
-    hit(userId: string, limit: number, now: Date): boolean {
+    async hit(userId: string, limit: number, now: Date): Promise<boolean> {
       const day = utcDay(now);
       let e = entries.get(userId);
       if (!e || e.day !== day) {
-        const stored = load.get(userId, day)?.count ?? 0;
-        e = { day, count: stored, flushed: stored };
-        entries.set(userId, e);
+        const stored = (await load.get(userId, day))?.count ?? 0;
+        // Another request of the same user may have loaded the day while this one read: keep its entry and count.
+        e = entries.get(userId);
+        if (!e || e.day !== day) {
+          e = { day, count: stored, flushed: stored };
+          entries.set(userId, e);
+        }
       }
       if (e.count >= limit) return false;
       e.count++;
       return true;
     },
     flush,
-    close(): void {
+    /** Stops the timer and writes what is left; the caller awaits it before closing the store. */
+    async close(): Promise<void> {
       clearInterval(timer);
-      flush();
+      await flush();
     },
   };
 }

@@ -87,7 +87,7 @@ describe("who reaches /admin/*", () => {
   });
 
   test("an operator's MCP token is refused: admin routes need account:admin, which no token is granted", async () => {
-    const minted = createApiKeysService(t.deps).mint(op.id, "MCP (Claude)", "ideas:read ideas:write", "mcp");
+    const minted = await createApiKeysService(t.deps).mint(op.id, "MCP (Claude)", "ideas:read ideas:write", "mcp");
     for (const [method, path, body] of routes(op.id)) {
       const r = await call(t, method, path, { headers: { authorization: `Bearer ${minted.key}` }, body });
       expect(r.status, `${method} ${path}`).toBe(403);
@@ -97,7 +97,7 @@ describe("who reaches /admin/*", () => {
 
   test("a non-operator's MCP token gets the 404 too, not a scope error that would reveal the route", async () => {
     const pro = await makeUser(t, { plan: "pro" });
-    const minted = createApiKeysService(t.deps).mint(pro.id, "MCP (Claude)", "ideas:read", "mcp");
+    const minted = await createApiKeysService(t.deps).mint(pro.id, "MCP (Claude)", "ideas:read", "mcp");
     const r = await call(t, "GET", "/admin/users", { headers: { authorization: `Bearer ${minted.key}` } });
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ error: "Not found" });

@@ -37,9 +37,9 @@ export function serveAgent(fakes: Record<Slot, StreamFake>, config: Partial<Conf
     fakes,
     base: `http://127.0.0.1:${port}`,
     ws: `ws://127.0.0.1:${port}/api/v1/agent/ws`,
-    close: () => {
-      t.app.server?.stop(true);
-      close();
+    close: async () => {
+      await t.app.server?.stop(true);
+      await close();
     },
   };
 }

@@ -149,8 +149,8 @@ describe("a turn with provider_a (Anthropic Messages SSE)", () => {
 
   test("an MCP token with ideas:read talks; it is offered no writes, and a write it is asked for is refused, not proposed", async () => {
     const u = await proWithKey(s);
-    const token = createApiKeysService(s.deps).mint(u.id, "MCP (test)", "ideas:read", "mcp").key;
-    const writeOnly = createApiKeysService(s.deps).mint(u.id, "MCP (test)", "ideas:write", "mcp").key;
+    const token = (await createApiKeysService(s.deps).mint(u.id, "MCP (test)", "ideas:read", "mcp")).key;
+    const writeOnly = (await createApiKeysService(s.deps).mint(u.id, "MCP (test)", "ideas:write", "mcp")).key;
     const refused = await upgrade({ authorization: `Bearer ${writeOnly}` });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual({ error: "Insufficient scope: requires ideas:read" });

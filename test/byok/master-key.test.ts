@@ -39,7 +39,10 @@ function fileApp(dataDir: string, masterKey: Uint8Array | null = null) {
     }));
     return { status: res.status, body: (await res.json()) as any };
   };
-  return { req, db, deps, close: () => (close(), db.close()) };
+  return { req, db, deps, close: async () => {
+    await close();
+    db.close();
+  } };
 }
 
 const sealedValues = (dataDir: string) => {
@@ -69,7 +72,7 @@ describe("master key file and rotation", () => {
       const b = await app.req("POST", "/user/byok/provider_b/test", userKey);
       return [a.body, b.body];
     } finally {
-      app.close();
+      await app.close();
     }
   };
 
@@ -82,7 +85,7 @@ describe("master key file and rotation", () => {
       expect((await app.req("PUT", "/user/byok/provider_a", userKey, { api_key: providerKeys.a })).status).toBe(200);
       expect((await app.req("PUT", "/user/byok/provider_b", userKey, { api_key: providerKeys.b })).status).toBe(200);
     } finally {
-      app.close();
+      await app.close();
     }
     expect(readFileSync(keyFile, "utf8")).toMatch(/^[0-9a-f]{64}\n$/);
     expect(modeOf(keyFile)).toBe(0o600);
@@ -180,7 +183,7 @@ describe("master key file and rotation", () => {
     try {
       expect((await app.req("PUT", "/user/byok/provider_a", key, { api_key: providerKeys.a })).status).toBe(200);
     } finally {
-      app.close();
+      await app.close();
     }
     const original = readFileSync(join(dir, "master.key"));
     unlinkSync(join(dir, "master.key"));
@@ -222,7 +225,7 @@ describe("a master key injected by a host process (deps.engines.masterKey)", () 
       expect(existsSync(join(dataDir, "master.key"))).toBe(false);
       expect((await app.req("POST", "/user/byok/provider_a/test", apiKey)).body).toMatchObject({ ok: true });
     } finally {
-      app.close();
+      await app.close();
     }
   });
 
@@ -233,13 +236,13 @@ describe("a master key injected by a host process (deps.engines.masterKey)", () 
       expect(tested.body).toMatchObject({ ok: false });
       expect(tested.body.error).toContain("can no longer be decrypted");
     } finally {
-      other.close();
+      await other.close();
     }
     const app = fileApp(dataDir, hostKey);
     try {
       expect(() => rotateMasterKey(app.deps)).toThrow("The master key was injected by the host process; rotate it there");
     } finally {
-      app.close();
+      await app.close();
     }
   });
 });

@@ -262,7 +262,7 @@ describe("POST /ideas/:id/develop — failures", () => {
   test("an MCP token without ideas:write gets the scope error", async () => {
     const { u } = await proWithKey();
     const idea = await createIdea(u, { title: "Scoped" });
-    const token = createApiKeysService(t.deps).mint(u.id, "MCP (test)", "ideas:read", "mcp");
+    const token = await createApiKeysService(t.deps).mint(u.id, "MCP (test)", "ideas:read", "mcp");
     const r = await call(t, "POST", `/ideas/${idea.id}/develop`, { key: token.key });
     expect(r).toMatchObject({ status: 403, body: { error: "Insufficient scope: requires ideas:write" } });
   });

@@ -108,8 +108,8 @@ describe("GET /ideas/:id/develop", () => {
     const id = await createIdea(u, "Scoped");
     await develop(u, id);
     const keys = createApiKeysService(t.deps);
-    const read = keys.mint(u.id, "MCP", "ideas:read", "mcp").key;
-    const write = keys.mint(u.id, "MCP", "ideas:write", "mcp").key;
+    const read = (await keys.mint(u.id, "MCP", "ideas:read", "mcp")).key;
+    const write = (await keys.mint(u.id, "MCP", "ideas:write", "mcp")).key;
     expect((await lastSpec(u, id, { authorization: `Bearer ${read}` })).status).toBe(200);
     const refused = await lastSpec(u, id, { authorization: `Bearer ${write}` });
     expect(refused.status).toBe(403);
@@ -156,8 +156,8 @@ describe("GET /ideas/:id/spec", () => {
     const u = await makeUser(t, { plan: "pro" });
     const id = await createIdea(u, "Scoped");
     const keys = createApiKeysService(t.deps);
-    const read = keys.mint(u.id, "MCP", "ideas:read", "mcp").key;
-    const write = keys.mint(u.id, "MCP", "ideas:write", "mcp").key;
+    const read = (await keys.mint(u.id, "MCP", "ideas:read", "mcp")).key;
+    const write = (await keys.mint(u.id, "MCP", "ideas:write", "mcp")).key;
     expect((await spec(u, id, { authorization: `Bearer ${read}` })).status).toBe(200);
     expect(await spec(u, id, { authorization: `Bearer ${write}` })).toMatchObject({ status: 403, body: { error: "Insufficient scope: requires ideas:read" } });
     expect((await call(t, "GET", `/ideas/${id}/spec`)).status).toBe(401);

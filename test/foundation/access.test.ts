@@ -32,8 +32,8 @@ const SCOPES = ["ideas:read", "ideas:write", "account:admin", null];
 /** A Pro operator (so gates and the operator check let everything through) with MCP tokens of each kind. */
 async function tokens(app: TestApp) {
   const { user } = await createUsersService(app.deps).createUser({ email: `op-${crypto.randomUUID()}@example.com`, plan: "pro", operator: true });
-  const mint = (scopes: string) => createApiKeysService(app.deps).mint(user.id, "MCP (test)", scopes, "mcp").key;
-  return { read: mint("ideas:read"), write: mint("ideas:write"), both: mint("ideas:read ideas:write") };
+  const mint = async (scopes: string) => (await createApiKeysService(app.deps).mint(user.id, "MCP (test)", scopes, "mcp")).key;
+  return { read: await mint("ideas:read"), write: await mint("ideas:write"), both: await mint("ideas:read ideas:write") };
 }
 
 describe("the route table", () => {
@@ -103,7 +103,7 @@ describe("what a route declares is what callers meet", () => {
     expect([scoped.status, await scoped.json()]).toEqual([403, { error: "Insufficient scope: requires account:admin" }]);
     const u = await makeUser(t);
     expect((await get(u.key)).status).toBe(200);
-    kit.limiter.close();
+    await kit.limiter.close();
   });
 });
 

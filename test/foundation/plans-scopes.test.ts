@@ -59,7 +59,7 @@ describe("Pro gates", () => {
 describe("MCP token scopes", () => {
   async function mcpToken(scopes: string) {
     const u = await makeUser(t, { plan: "pro" });
-    const minted = createApiKeysService(t.deps).mint(u.id, "MCP (Claude)", scopes, "mcp");
+    const minted = await createApiKeysService(t.deps).mint(u.id, "MCP (Claude)", scopes, "mcp");
     return { user: u, key: minted.key };
   }
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { call, makeApp, makeUser } from "../helpers";
 import { createApp } from "../../src/app";
 import { openDb } from "../../src/db/open";
+import { sqliteStore } from "../../src/db/sqlite-store";
 import { createApiKeysService } from "../../src/modules/api-keys/service";
 import { tempDir } from "../cli";
 
@@ -17,7 +18,7 @@ describe("rate limit", () => {
   test("Free: request 101 of the UTC day is 429 with no Retry-After or rate-limit headers; all keys share it", async () => {
     const t = makeApp({ now: "2026-02-02T23:00:00Z" });
     const u = await makeUser(t);
-    const second = createApiKeysService(t.deps).mint(u.id, "second", null, "manual").key;
+    const second = (await createApiKeysService(t.deps).mint(u.id, "second", null, "manual")).key;
     expect(await burn(t, 60, { "x-api-key": u.key })).toBe(200);
     expect(await burn(t, 40, { authorization: `Bearer ${second}` })).toBe(200);
     const r = await call(t, "GET", "/user/me", { key: u.key });
@@ -31,7 +32,7 @@ describe("rate limit", () => {
     // Resets at 00:00 UTC.
     t.clock.set("2026-02-03T00:00:01Z");
     expect((await call(t, "GET", "/user/me", { key: u.key })).status).toBe(200);
-    t.close();
+    await t.close();
   });
 
   test("cookie (web session) requests are exempt", async () => {
@@ -41,14 +42,14 @@ describe("rate limit", () => {
     expect(await burn(t, 100, { "x-api-key": u.key })).toBe(200);
     expect((await call(t, "GET", "/user/me", { key: u.key })).status).toBe(429);
     expect((await call(t, "GET", "/user/me", { headers: { cookie: `svc_session=${token}` } })).status).toBe(200);
-    t.close();
+    await t.close();
   });
 
   test("Pro gets 10,000", async () => {
     const t = makeApp();
     const u = await makeUser(t, { plan: "pro" });
     expect(await burn(t, 150, { "x-api-key": u.key })).toBe(200);
-    t.close();
+    await t.close();
   });
 
   test("counts survive a restart on the same database file", async () => {
@@ -57,7 +58,7 @@ describe("rate limit", () => {
     const now = () => new Date("2026-04-04T10:00:00Z");
     const mk = () => {
       const db = openDb(file);
-      const deps = { ...base.deps, db, clock: now };
+      const deps = { ...base.deps, db, store: sqliteStore(db), clock: now };
       return { deps, ...createApp(deps), db };
     };
     const first = mk();
@@ -65,12 +66,12 @@ describe("rate limit", () => {
     const hit = (a: ReturnType<typeof mk>) =>
       a.app.handle(new Request("http://localhost/api/v1/user/me", { headers: { "x-api-key": u.key } })).then((r) => r.status);
     for (let i = 0; i < 100; i++) expect(await hit(first)).toBe(200);
-    first.close(); // graceful stop flushes the in-memory counters
+    await first.close(); // graceful stop flushes the in-memory counters
     first.db.close();
     const second = mk();
     expect(await hit(second)).toBe(429);
-    second.close();
+    await second.close();
     second.db.close();
-    base.close();
+    await base.close();
   });
 });

@@ -40,8 +40,8 @@ describe("GET /auth/session", () => {
   test("an MCP token needs ideas:read, as for GET /user/me", async () => {
     const u = await makeUser(t);
     const keys = createApiKeysService(t.deps);
-    const read = keys.mint(u.id, "MCP", "ideas:read", "mcp").key;
-    const write = keys.mint(u.id, "MCP", "ideas:write", "mcp").key;
+    const read = (await keys.mint(u.id, "MCP", "ideas:read", "mcp")).key;
+    const write = (await keys.mint(u.id, "MCP", "ideas:write", "mcp")).key;
     expect((await session({ authorization: `Bearer ${read}` })).body.user.email).toBe(u.email);
     expect(await session({ authorization: `Bearer ${write}` })).toMatchObject({ status: 403, body: { error: "Insufficient scope: requires ideas:read" } });
   });

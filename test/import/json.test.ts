@@ -224,7 +224,7 @@ describe("scopes of MCP tokens", () => {
   test("a token may export with ideas:read but can never import (account administration)", async () => {
     const { createApiKeysService } = await import("../../src/modules/api-keys/service");
     const u = await makeUser(t, { plan: "pro" });
-    const token = createApiKeysService(t.deps).mint(u.id, "MCP (test)", "ideas:read ideas:write", "mcp").key;
+    const token = (await createApiKeysService(t.deps).mint(u.id, "MCP (test)", "ideas:read ideas:write", "mcp")).key;
     expect((await call(t, "POST", "/user/export", { key: token })).status).toBe(200);
     const r = await call(t, "POST", "/user/import", { key: token, body: { format: "idearepo-export", version: 1, ideas: [] } });
     expect(r.status).toBe(403);

@@ -12,7 +12,7 @@ export function listen(t: TestApp) {
     base,
     async stop() {
       await created.app.stop(true);
-      created.close();
+      await created.close();
     },
   };
 }

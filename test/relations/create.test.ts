@@ -235,7 +235,7 @@ describe("with ideas captured through POST /ideas", () => {
     const listed = await call(t, "GET", `/ideas/${b.body.id}/relations`, { key: u.key });
     expect(listed.body.incoming).toEqual([expect.objectContaining({ id: r.body.relation.id, idea_id: a.body.id, idea_title: "Captured A", idea_number: a.body.number })]);
     const { createApiKeysService } = await import("../../src/modules/api-keys/service");
-    const reader = createApiKeysService(t.deps).mint(u.id, "MCP (test)", "ideas:read", "mcp").key;
+    const reader = (await createApiKeysService(t.deps).mint(u.id, "MCP (test)", "ideas:read", "mcp")).key;
     const refused = await call(t, "POST", "/map/relations", { key: reader, body: { source_idea_id: b.body.id, target_idea_id: a.body.id } });
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: "Insufficient scope: requires ideas:write" });

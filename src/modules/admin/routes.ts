@@ -24,8 +24,8 @@ export function adminRoutes(deps: Deps, kit: AuthKit) {
     // Elysia reads a body before any derive runs, and turns anything thrown there into 400 "Invalid JSON body". For
     // anyone but an operator the body is skipped (an empty one stands in), so the derive below answers the 401 or the
     // missing-route 404 whatever was sent. Returning nothing lets the normal parser read an operator's body.
-    .onParse(({ request }) => {
-      const auth = kit.resolver.resolve(request.headers, deps.clock());
+    .onParse(async ({ request }) => {
+      const auth = await kit.resolver.resolve(request.headers, deps.clock());
       if (!auth || auth.user.is_operator !== 1) return {};
     })
     .use(authPlugin(deps, kit, operatorsOnly))

@@ -84,7 +84,7 @@ export function createSession(parts: SessionParts, headers: Headers, socket: Soc
       }
       checkAccess(auth, AGENT_ACCESS, deps.config.upgrade_url);
       // A turn is one request of the daily quota, whatever the credential (docs/agent.md, "Quota").
-      if (!kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], deps.clock())) throw rateLimited();
+      if (!(await kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], deps.clock()))) throw rateLimited();
       let cred;
       try {
         cred = await byok.activeCredential(auth.user.id);

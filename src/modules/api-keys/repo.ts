@@ -1,5 +1,5 @@
 // SQL for API keys and MCP tokens (one store, told apart by source).
-import type { Db } from "../../db/open";
+import type { Store } from "../../db/store";
 
 export interface ApiKeyRow {
   id: string;
@@ -14,23 +14,24 @@ export interface ApiKeyRow {
 
 const LIST_COLS = "id, label, scopes, source, last_used_at, created_at";
 
-export function createApiKeysRepo(db: Db) {
-  const byHash = db.query<ApiKeyRow, [string]>("SELECT * FROM api_keys WHERE key_hash = ?");
-  const touch = db.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?");
+export function createApiKeysRepo(store: Store) {
+  const byHash = store.query<ApiKeyRow, [string]>("SELECT * FROM api_keys WHERE key_hash = ?");
+  const touch = store.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?");
+  const insert = store.query(
+    `INSERT INTO api_keys (id, user_id, key_hash, label, scopes, source, last_used_at, created_at)
+     VALUES ($id, $user_id, $key_hash, $label, $scopes, $source, $last_used_at, $created_at)`,
+  );
+  const list = store.query<Omit<ApiKeyRow, "user_id" | "key_hash">, [string, string | null]>(
+    `SELECT ${LIST_COLS} FROM api_keys WHERE user_id = ?1 AND (?2 IS NULL OR source = ?2) ORDER BY created_at DESC, rowid DESC`,
+  );
+  const delForUser = store.query("DELETE FROM api_keys WHERE user_id = ? AND id = ?");
+  const delById = store.query("DELETE FROM api_keys WHERE id = ?");
   return {
     findByHash: (hash: string) => byHash.get(hash),
-    insert: (row: ApiKeyRow) =>
-      db.query(
-        `INSERT INTO api_keys (id, user_id, key_hash, label, scopes, source, last_used_at, created_at)
-         VALUES ($id, $user_id, $key_hash, $label, $scopes, $source, $last_used_at, $created_at)`,
-      ).run({ ...row }),
-    listForUser: (userId: string, source?: "manual" | "mcp") =>
-      db.query<Omit<ApiKeyRow, "user_id" | "key_hash">, [string, string | null]>(
-        `SELECT ${LIST_COLS} FROM api_keys WHERE user_id = ? AND (?2 IS NULL OR source = ?2) ORDER BY created_at DESC, rowid DESC`,
-      ).all(userId, source ?? null),
-    deleteForUser: (userId: string, id: string) =>
-      db.query("DELETE FROM api_keys WHERE user_id = ? AND id = ?").run(userId, id).changes > 0,
-    deleteById: (id: string) => db.query("DELETE FROM api_keys WHERE id = ?").run(id).changes > 0,
+    insert: (row: ApiKeyRow) => insert.run({ ...row }),
+    listForUser: (userId: string, source?: "manual" | "mcp") => list.all(userId, source ?? null),
+    deleteForUser: async (userId: string, id: string) => (await delForUser.run(userId, id)).changes > 0,
+    deleteById: async (id: string) => (await delById.run(id)).changes > 0,
     touch: (id: string, at: string) => touch.run(at, id),
   };
 }

@@ -6,9 +6,9 @@ import { toStamp } from "../../lib/time";
 import { createApiKeysRepo } from "./repo";
 
 export function createApiKeysService(deps: Deps) {
-  const repo = createApiKeysRepo(deps.db);
+  const repo = createApiKeysRepo(deps.store);
   return {
-    mint(userId: string, label: string, scopes: string | null, source: "manual" | "mcp") {
+    async mint(userId: string, label: string, scopes: string | null, source: "manual" | "mcp") {
       const key = newApiKey();
       const row = {
         id: randomHex(16),
@@ -20,16 +20,16 @@ export function createApiKeysService(deps: Deps) {
         last_used_at: null,
         created_at: toStamp(deps.clock()),
       };
-      repo.insert(row);
+      await repo.insert(row);
       return { id: row.id, key, label: row.label, created_at: row.created_at };
     },
-    list: (userId: string) => ({ api_keys: repo.listForUser(userId) }),
-    listMcp: (userId: string) => ({ tokens: repo.listForUser(userId, "mcp") }),
-    revoke(userId: string, id: string) {
-      if (!repo.deleteForUser(userId, id)) throw notFound("API key not found");
+    list: async (userId: string) => ({ api_keys: await repo.listForUser(userId) }),
+    listMcp: async (userId: string) => ({ tokens: await repo.listForUser(userId, "mcp") }),
+    async revoke(userId: string, id: string) {
+      if (!(await repo.deleteForUser(userId, id))) throw notFound("API key not found");
       return { success: true as const };
     },
-    revokeAny(id: string) {
+    revokeAny(id: string): Promise<boolean> {
       return repo.deleteById(id);
     },
   };

@@ -48,7 +48,7 @@ export function createMcpService(deps: Deps, kit: AuthKit) {
 
   /** REST order: the daily quota (one tool call is one request), access, the tool's plan rule, then its arguments. */
   const invoke: Invoke = async (spec, auth, args) => {
-    if (!spec.uncounted && !kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], deps.clock())) return { ok: false, error: rateLimited().body };
+    if (!spec.uncounted && !(await kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], deps.clock()))) return { ok: false, error: rateLimited().body };
     return runToolCall(deps, spec, auth, args);
   };
 

@@ -55,11 +55,11 @@ export function createConsentFlow(deps: Deps, kit: AuthKit, oauth: OAuthService)
     return out;
   }
 
-  function signedInUser(request: Request): Account | null {
+  async function signedInUser(request: Request): Promise<Account | null> {
     const cookie = request.headers.get("cookie");
     if (!cookie) return null;
     // Only the session cookie counts here: this is a browser page, not an API call.
-    const who = kit.resolver.resolve(new Headers({ cookie }), deps.clock());
+    const who = await kit.resolver.resolve(new Headers({ cookie }), deps.clock());
     return who?.via === "session-cookie" ? who.user : null;
   }
 
@@ -83,18 +83,18 @@ export function createConsentFlow(deps: Deps, kit: AuthKit, oauth: OAuthService)
     `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_DAYS * 86_400}${secure}`;
 
   return {
-    show(request: Request, query: Params): Response {
-      const check = oauth.checkAuthorize(query);
+    async show(request: Request, query: Params): Promise<Response> {
+      const check = await oauth.checkAuthorize(query);
       if (check.kind === "page") return failPage(400, check.message);
       if (check.kind === "redirect") return redirect(check.location);
       const existing = readCookie(request.headers.get("cookie"), CSRF_COOKIE);
       const nonce = csrf.isNonce(existing) ? existing : csrf.newNonce();
-      return render(200, check.request, nonce, signedInUser(request), {}, [nonceCookie(nonce)]);
+      return render(200, check.request, nonce, await signedInUser(request), {}, [nonceCookie(nonce)]);
     },
 
     async submit(request: Request, form: Params | null): Promise<Response> {
       if (form === null) return failPage(400, "The form could not be read.");
-      const check = oauth.checkAuthorize(form);
+      const check = await oauth.checkAuthorize(form);
       if (check.kind === "page") return failPage(400, check.message);
       if (check.kind === "redirect") return redirect(check.location);
       const r = check.request;
@@ -106,7 +106,7 @@ export function createConsentFlow(deps: Deps, kit: AuthKit, oauth: OAuthService)
       if (form.decision !== "approve") return failPage(400, "Choose Approve or Deny.");
 
       const ticked = r.scopes.filter((s) => form[`grant:${s}`] !== undefined);
-      let user = signedInUser(request);
+      let user = await signedInUser(request);
       const cookies: string[] = [];
       if (form.email || form.password || !user) {
         try {
@@ -124,7 +124,7 @@ export function createConsentFlow(deps: Deps, kit: AuthKit, oauth: OAuthService)
       if (ticked.length === 0) {
         return render(400, r, nonce!, user, { error: "Choose at least one permission, or press Deny.", ticked }, cookies);
       }
-      return redirect(oauth.issueCode(user.id, r, ticked), cookies);
+      return redirect(await oauth.issueCode(user.id, r, ticked), cookies);
     },
   };
 }

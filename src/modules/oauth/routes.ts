@@ -14,9 +14,9 @@ type Ctx = { request: Request; server: { requestIP(r: Request): { address: strin
 // Token answers must never be cached (RFC 6749 §5.1); errors keep the RFC's {error, error_description} shape.
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
 
-function oauthJson(status: number, work: () => unknown): Response {
+async function oauthJson(status: number, work: () => unknown): Promise<Response> {
   try {
-    return json(status, work(), NO_STORE);
+    return json(status, await work(), NO_STORE);
   } catch (e) {
     if (e instanceof AppError) return json(e.status, e.body, NO_STORE);
     throw e;
@@ -40,7 +40,7 @@ export function oauthRoutes(deps: Deps, kit: AuthKit) {
         return oauth.register(body);
       });
     }, { parse: "none" })
-    .get("/mcp/authorize", ({ request }) => consent.show(request, queryParams(request)))
+    .get("/mcp/authorize", async ({ request }) => consent.show(request, queryParams(request)))
     .post("/mcp/authorize", async ({ request }) => consent.submit(request, await readParams(request)), { parse: "none" })
     .post("/mcp/token", async ({ request }) => {
       const params = await readParams(request);

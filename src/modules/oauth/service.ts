@@ -65,11 +65,11 @@ const cleanName = (raw: string | undefined) =>
   (raw ?? "").replace(/[\u0000-\u001f\u007f]/g, " ").replace(/\s+/g, " ").trim().slice(0, MAX_CLIENT_NAME) || DEFAULT_CLIENT_NAME;
 
 export function createOAuthService(deps: Deps) {
-  const repo = createOAuthRepo(deps.db);
+  const repo = createOAuthRepo(deps.store);
   const keys = createApiKeysService(deps);
   const stampAt = (offsetMs = 0) => toStamp(new Date(deps.clock().getTime() + offsetMs));
 
-  function findClient(clientId: string | undefined): ClientRow | null {
+  async function findClient(clientId: string | undefined): Promise<ClientRow | null> {
     return clientId ? repo.findClient(clientId) : null;
   }
 
@@ -77,7 +77,7 @@ export function createOAuthService(deps: Deps) {
     findClient,
 
     /** RFC 7591 registration of a public client. Values we do not support are replaced by ours, as the RFC allows. */
-    register(body: unknown) {
+    async register(body: unknown) {
       if (!Value.Check(RegisterBody, body)) {
         const first = [...Value.Errors(RegisterBody, body)][0];
         const field = first?.path.replace(/^\//, "").split("/")[0] || "body";
@@ -89,9 +89,9 @@ export function createOAuthService(deps: Deps) {
         if (problem) throw oauthError(400, "invalid_redirect_uri", problem);
       }
       const now = deps.clock();
-      repo.pruneUnusedClients(stampAt(-UNUSED_CLIENT_TTL_MS));
+      await repo.pruneUnusedClients(stampAt(-UNUSED_CLIENT_TTL_MS));
       const row = { id: randomHex(16), client_name: cleanName(body.client_name), redirect_uris: JSON.stringify(body.redirect_uris), created_at: toStamp(now) };
-      repo.insertClient(row);
+      await repo.insertClient(row);
       return {
         client_id: row.id,
         client_id_issued_at: Math.floor(now.getTime() / 1000),
@@ -104,8 +104,8 @@ export function createOAuthService(deps: Deps) {
       };
     },
 
-    checkAuthorize(p: Params): AuthorizeCheck {
-      const client = findClient(p.client_id);
+    async checkAuthorize(p: Params): Promise<AuthorizeCheck> {
+      const client = await findClient(p.client_id);
       if (!client) return { kind: "page", message: "This application is not registered with this server (unknown client_id)." };
       const redirectUri = p.redirect_uri ?? "";
       if (!(JSON.parse(client.redirect_uris) as string[]).includes(redirectUri)) {
@@ -124,12 +124,12 @@ export function createOAuthService(deps: Deps) {
     },
 
     /** Issues a single-use code for the approved scopes; returns where to send the browser. */
-    issueCode(userId: string, req: AuthorizeRequest, approved: McpScope[]): string {
+    async issueCode(userId: string, req: AuthorizeRequest, approved: McpScope[]): Promise<string> {
       const code = randomHex(32);
       const now = stampAt();
-      deps.db.transaction(() => {
-        repo.pruneCodes(stampAt(-CODE_RETENTION_MS));
-        repo.insertCode({
+      await deps.store.tx(async () => {
+        await repo.pruneCodes(stampAt(-CODE_RETENTION_MS));
+        await repo.insertCode({
           code_hash: sha256Hex(code),
           client_id: req.client.id,
           user_id: userId,
@@ -139,8 +139,8 @@ export function createOAuthService(deps: Deps) {
           expires_at: stampAt(CODE_TTL_MS),
           created_at: now,
         });
-        repo.markAuthorized(req.client.id, now);
-      })();
+        await repo.markAuthorized(req.client.id, now);
+      });
       return redirectWith(req.redirectUri, { code, state: req.state });
     },
 
@@ -148,36 +148,36 @@ export function createOAuthService(deps: Deps) {
       redirectWith(req.redirectUri, { error: "access_denied", error_description: "The user declined the request", state: req.state }),
 
     /** authorization_code grant: the code must be live, unused, and bound to this client, redirect_uri and verifier. */
-    exchange(p: Params) {
+    async exchange(p: Params) {
       if (!p.grant_type) throw oauthError(400, "invalid_request", "grant_type is required");
       if (p.grant_type !== "authorization_code") throw oauthError(400, "unsupported_grant_type", "Only authorization_code is supported");
       for (const name of ["code", "redirect_uri", "client_id", "code_verifier"] as const) {
         if (!p[name]) throw oauthError(400, "invalid_request", `${name} is required`);
       }
-      const client = findClient(p.client_id);
+      const client = await findClient(p.client_id);
       if (!client) throw oauthError(401, "invalid_client", "Unknown client_id");
       if (!VERIFIER_RE.test(p.code_verifier!)) throw oauthError(400, "invalid_grant", "code_verifier must be 43-128 unreserved characters");
 
       const hash = sha256Hex(p.code!);
       const now = stampAt();
-      const outcome = deps.db.transaction(() => {
-        const row = repo.findCode(hash);
+      const outcome = await deps.store.tx(async () => {
+        const row = await repo.findCode(hash);
         if (!row) return { error: "Unknown authorization code" } as const;
         if (row.used_at !== null) return { replayOf: row.token_id } as const;
         if (row.expires_at <= now) return { error: "Authorization code expired" } as const;
         if (row.client_id !== client.id) return { error: "Authorization code was issued to another client" } as const;
         if (row.redirect_uri !== p.redirect_uri) return { error: "redirect_uri does not match the authorization request" } as const;
         if (!pkceMatches(p.code_verifier!, row.code_challenge)) return { error: "PKCE verification failed" } as const;
-        if (!repo.consumeCode(hash, now)) return { replayOf: null } as const;
-        const minted = keys.mint(row.user_id, `MCP (${client.client_name})`, row.scopes, "mcp");
-        repo.setToken(hash, minted.id);
+        if (!(await repo.consumeCode(hash, now))) return { replayOf: null } as const;
+        const minted = await keys.mint(row.user_id, `MCP (${client.client_name})`, row.scopes, "mcp");
+        await repo.setToken(hash, minted.id);
         return { token: { access_token: minted.key, token_type: "Bearer" as const, scope: row.scopes } };
-      }).immediate();
+      }, { immediate: true });
 
       if ("token" in outcome) return outcome.token;
       if ("replayOf" in outcome) {
         // OAuth 2.1 §4.1.3: a second use of a code suggests it leaked, so the token it produced is revoked too.
-        if (outcome.replayOf) keys.revokeAny(outcome.replayOf);
+        if (outcome.replayOf) await keys.revokeAny(outcome.replayOf);
         deps.log.warn("oauth code replayed; token revoked", { client_id: client.id, token_id: outcome.replayOf ?? undefined });
         throw oauthError(400, "invalid_grant", "Authorization code was already used; the token issued for it has been revoked");
       }

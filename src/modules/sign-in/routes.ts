@@ -19,17 +19,17 @@ export function signInRoutes(deps: Deps, kit: AuthKit) {
 
   const logout = new Elysia({ prefix: "/auth" })
     .use(authPlugin(deps, kit))
-    .post("/logout", ({ auth, set }) => {
+    .post("/logout", async ({ auth, set }) => {
       set.headers["set-cookie"] = sessionCookie(deps.config, null);
-      return signIn.logout(auth.sessionHash);
+      return await signIn.logout(auth.sessionHash);
     }, { access: { scope: null } }); // signing out needs no scope
 
   // Public, so "nobody is signed in" is a 200 {user:null} rather than the 401 of GET /user/me, which browsers log as
   // an error on every signed-out visit. A credential that is present goes through the usual checks (quota, scope).
   const users = createUsersService(deps);
-  const session = new Elysia({ prefix: "/auth" }).get("/session", ({ request }) => {
-    if (!kit.resolver.resolve(request.headers, deps.clock())) return { user: null };
-    return { user: users.getMe(authenticate(deps, kit, request, { scope: "ideas:read" }).user.id) };
+  const session = new Elysia({ prefix: "/auth" }).get("/session", async ({ request }) => {
+    if (!(await kit.resolver.resolve(request.headers, deps.clock()))) return { user: null };
+    return { user: await users.getMe((await authenticate(deps, kit, request, { scope: "ideas:read" })).user.id) };
   });
 
   return new Elysia().use(login).use(logout).use(session);

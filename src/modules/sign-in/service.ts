@@ -20,17 +20,17 @@ const DUMMY_HASH = Bun.password.hash("idearepo-dummy-password");
 export const createSignInService = onePer(build);
 
 function build(deps: Deps) {
-  const sessions = createSessionsRepo(deps.db);
+  const sessions = createSessionsRepo(deps.store);
   const users = createUsersRepo(deps.db);
   const usersService = createUsersService(deps);
   const failures = new Map<string, number[]>();
 
   /** Mints a session for an account that has just proven who it is; the token is shown once and stored hashed. */
-  function openSession(user: UserRow) {
+  async function openSession(user: UserRow) {
     const now = deps.clock();
     const token = newSessionToken();
     const expires_at = toStamp(addDays(now, SESSION_DAYS));
-    sessions.insert({ token_hash: sha256Hex(token), user_id: user.id, expires_at, last_used_at: null, created_at: toStamp(now) });
+    await sessions.insert({ token_hash: sha256Hex(token), user_id: user.id, expires_at, last_used_at: null, created_at: toStamp(now) });
     return { token, expires_at, user: usersService.toUser(user, now) };
   }
 
@@ -68,8 +68,8 @@ function build(deps: Deps) {
     confirmPassword: (user: UserRow, password: string) =>
       braked(user.email, async () => !!user.password_hash && (await Bun.password.verify(password, user.password_hash))),
     openSession,
-    logout(sessionHash: string | null) {
-      if (sessionHash) sessions.delete(sessionHash);
+    async logout(sessionHash: string | null) {
+      if (sessionHash) await sessions.delete(sessionHash);
       return { success: true as const };
     },
   };

@@ -16,7 +16,7 @@ export interface AccountInput { email: string; plan?: string; name?: string; pas
 export function createUsersService(deps: Deps) {
   const repo = createUsersRepo(deps.db);
   const keys = createApiKeysService(deps);
-  const sessions = createSessionsRepo(deps.db);
+  const sessions = createSessionsRepo(deps.store);
 
   function toUser(row: UserRow, now: Date) {
     return {
@@ -135,10 +135,10 @@ export function createUsersService(deps: Deps) {
     /** Operator action (CLI): creates the account and mints its first API key in one transaction. */
     async createUser(input: AccountInput) {
       const row = await prepareAccount(input);
-      const minted = deps.db.transaction(() => {
+      const minted = await deps.store.tx(async () => {
         repo.insert(row);
         return keys.mint(row.id, "default", null, "manual");
-      })();
+      });
       return { user: toUser(repo.findById(row.id)!, deps.clock()), api_key: minted.key };
     },
     /** An account made in the browser (first-run setup, open registration): no API key, nobody would ever see it. */
@@ -169,10 +169,10 @@ export function createUsersService(deps: Deps) {
     setPassword: async (userId: string, password: string) => {
       if (codePoints(password) < 8) throw new OperatorError("Password must be at least 8 characters", { field: "password" });
       const hash = await Bun.password.hash(password);
-      deps.db.transaction(() => {
+      await deps.store.tx(async () => {
         repo.update(userId, { password_hash: hash, updated_at: toStamp(deps.clock()) });
-        sessions.deleteForUser(userId);
-      })();
+        await sessions.deleteForUser(userId);
+      });
     },
     list: () => repo.list().map((r) => toUserWithStats(r, deps.clock())),
     mustFindByEmail,

@@ -30,10 +30,10 @@ export function createBootData(deps: Deps, kit: AuthKit) {
   const review = createReviewService(deps);
   /** Null when no browser session is signed in (or its account can no longer read): the shell then carries nothing. */
   return async (request: Request, url: URL): Promise<BootData | null> => {
-    if (kit.resolver.resolve(request.headers, deps.clock())?.via !== "session-cookie") return null;
+    if ((await kit.resolver.resolve(request.headers, deps.clock()))?.via !== "session-cookie") return null;
     try {
       // The same check as GET /auth/session.
-      const auth = authenticate(deps, kit, request, { scope: "ideas:read" });
+      const auth = await authenticate(deps, kit, request, { scope: "ideas:read" });
       const userId = auth.user.id;
       const session = JSON.stringify({ user: users.getMe(userId) });
       // The badge in the shell's first render: fetched after it, its arrival widened the Review link and moved the rest
