@@ -32,6 +32,7 @@ import { exportRoutes } from "./modules/export/routes";
 import { tagsRoutes } from "./modules/tags/routes";
 import { linksRoutes } from "./modules/links/routes";
 import { versionsRoutes } from "./modules/versions/routes";
+import { wikilinksRoutes } from "./modules/wikilinks/routes";
 import { reviewRoutes } from "./modules/review/routes";
 import { duplicatesRoutes } from "./modules/duplicates/routes";
 import { importRoutes } from "./modules/import/routes";
@@ -112,6 +113,7 @@ export function createApp(deps: Deps) {
     .use(tagsRoutes(deps, kit))
     .use(linksRoutes(deps, kit))
     .use(versionsRoutes(deps, kit))
+    .use(wikilinksRoutes(deps, kit))
     .use(reviewRoutes(deps, kit))
     .use(duplicatesRoutes(deps, kit))
     .use(importRoutes(deps, kit))

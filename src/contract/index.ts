@@ -8,3 +8,4 @@ export * from "./text";
 export * from "./settings";
 export * from "./capture-settings";
 export type * from "./shapes";
+export * from "./wikilinks";

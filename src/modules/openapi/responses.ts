@@ -38,6 +38,7 @@ const Idea = obj(ideaFields);
 const Link = obj({ id: int, idea_id: int, url: str, title: nullable(str), link_type: str, created_at: stamp });
 const Tag = obj({ id: int, user_id: str, name: str, color: nullable(str), vectorize_id: nullable(str), created_at: stamp });
 const Success = obj({ success: { const: true } });
+const IdeaBrief = obj({ id: int, number: int, title: str });
 // body is string|null in the shape (room for a version whose text is not kept); this server always has it.
 const IdeaVersion = obj({ version: int, title: str, body: nullable(str), writer: str, created_at: stamp });
 const relationRow = obj({
@@ -124,6 +125,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   "GET /ideas/:id/relations": obj({ outgoing: list(relationRow), incoming: list(relationRow) }),
   "GET /ideas/:id/versions": wrap("versions", list(IdeaVersion)),
   "GET /ideas/:id/versions/:version": IdeaVersion,
+  "GET /ideas/:id/wikilinks": obj({ links: list(obj({ target: str, idea: nullable(IdeaBrief) })), linked_from: list(IdeaBrief) }),
   "POST /ideas/:id/versions/:version/restore": obj({ ...ideaFields, links: list(Link), relations: list(ideaRelation) }),
 
   "GET /tags": wrap("tags", list(obj({ ...Tag.properties as Record<string, JsonSchema>, idea_count: int }))),
