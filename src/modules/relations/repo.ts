@@ -1,6 +1,7 @@
 // The one store for `relations` (and `rejected_pairs`): the routes' look-ups and writes, an idea's flat list,
 // repointing on merge, the pipeline's system relations, and row inserts for imports and fixtures.
 import type { Db } from "../../db/open";
+import type { Store } from "../../db/store";
 
 export interface RelationRow {
   id: number;
@@ -200,3 +201,50 @@ export function createRelationsRepo(db: Db) {
   };
 }
 export type RelationsRepo = ReturnType<typeof createRelationsRepo>;
+
+export interface TextRelation { id: number; target_idea_id: number; relation_type: string; note: string | null }
+export interface Backlink { id: number; number: number; title: string }
+
+/**
+ * The relations a body's [[wikilinks]] make (src/modules/wikilinks/): marked `from_text`, so only they are ever removed
+ * with a link. Written against the async store from the start; here because this file holds every statement over
+ * `relations` (test/foundation/stores.test.ts).
+ */
+export function createTextRelationsRepo(store: Store) {
+  const made = store.query<TextRelation, [number]>(
+    "SELECT id, target_idea_id, relation_type, note FROM relations WHERE source_idea_id = ? AND created_by = 'user' AND from_text = 1",
+  );
+  const userEitherWay = store.query<{ n: number }, [number, number]>(
+    `SELECT count(*) AS n FROM relations WHERE created_by = 'user'
+       AND ((source_idea_id = ?1 AND target_idea_id = ?2) OR (source_idea_id = ?2 AND target_idea_id = ?1))`,
+  );
+  const insert = store.query<unknown, [string, number, number, string]>(
+    `INSERT INTO relations (user_id, source_idea_id, target_idea_id, relation_type, score, note, created_by, created_at, from_text)
+     VALUES (?, ?, ?, 'related', NULL, NULL, 'user', ?, 1)
+     ON CONFLICT (source_idea_id, target_idea_id, created_by) DO NOTHING`,
+  );
+  const dropSystem = store.query<unknown, [number, number]>(
+    `DELETE FROM relations WHERE created_by = 'system' AND relation_type = 'related' AND note IS NULL
+       AND ((source_idea_id = ?1 AND target_idea_id = ?2) OR (source_idea_id = ?2 AND target_idea_id = ?1))`,
+  );
+  const remove = store.query<unknown, [number]>("DELETE FROM relations WHERE id = ?");
+  // Both ends live, as live_relations has it (the view does not carry from_text).
+  const backlinks = store.query<Backlink, [number]>(
+    `SELECT s.id, s.number, s.title FROM relations r
+     JOIN ideas s ON s.id = r.source_idea_id JOIN ideas t ON t.id = r.target_idea_id
+     WHERE r.target_idea_id = ? AND r.created_by = 'user' AND (r.from_text = 1 OR r.imported = 1)
+       AND s.is_archived = 0 AND t.is_archived = 0 AND s.user_id = r.user_id
+     ORDER BY s.number`,
+  );
+  return {
+    madeBy: (ideaId: number) => made.all(ideaId),
+    userRelationEitherWay: async (a: number, b: number) => (await userEitherWay.get(a, b))!.n > 0,
+    /** False when the pair already had a user relation this way (the unique key). */
+    insert: async (userId: string, source: number, target: number, now: string) => (await insert.run(userId, source, target, now)).changes > 0,
+    /** The person's link replaces the pipeline's unannotated `related` suggestion of the pair, as an import's does. */
+    dropSystemBetween: (a: number, b: number) => dropSystem.run(a, b),
+    remove: (id: number) => remove.run(id),
+    /** Live ideas whose links (from_text) or an import's made a relation to this one. */
+    backlinks: (ideaId: number) => backlinks.all(ideaId),
+  };
+}

@@ -4,11 +4,13 @@ import { toStamp } from "../../lib/time";
 import { wikilinkKey, wikilinkTargets, type Wikilink } from "../../contract";
 import { ideaNotFound } from "../ideas/service";
 import { createWikilinksRepo, type LinkableIdea } from "./repo";
+import { createTextRelationsRepo } from "../relations/repo";
 
 const brief = (i: LinkableIdea) => ({ id: i.id, number: i.number, title: i.title });
 
 export function createWikilinks(deps: Deps) {
   const repo = createWikilinksRepo(deps.store);
+  const relations = createTextRelationsRepo(deps.store);
 
   /**
    * What each link names, by key: `[[#42]]` idea number 42; a title the account's idea of that title, case-insensitive.
@@ -40,7 +42,7 @@ export function createWikilinks(deps: Deps) {
    */
   async function sync(userId: string, ideaId: number, body: string): Promise<void> {
     const links = wikilinkTargets(body);
-    const made = await repo.madeBy(ideaId);
+    const made = await relations.madeBy(ideaId);
     if (links.length === 0 && made.length === 0) return;
     const wanted = new Set<number>();
     for (const i of (await resolve(userId, links)).values()) if (i && i.id !== ideaId && !i.is_archived) wanted.add(i.id);
@@ -48,11 +50,11 @@ export function createWikilinks(deps: Deps) {
     await deps.store.tx(async () => {
       for (const r of made) {
         if (wanted.delete(r.target_idea_id)) continue;
-        if (r.relation_type === "related" && r.note === null) await repo.remove(r.id);
+        if (r.relation_type === "related" && r.note === null) await relations.remove(r.id);
       }
       for (const target of wanted) {
-        if (await repo.userRelationEitherWay(ideaId, target)) continue;
-        if (await repo.insert(userId, ideaId, target, now)) await repo.dropSystemBetween(ideaId, target);
+        if (await relations.userRelationEitherWay(ideaId, target)) continue;
+        if (await relations.insert(userId, ideaId, target, now)) await relations.dropSystemBetween(ideaId, target);
       }
     });
   }
@@ -82,7 +84,7 @@ export function createWikilinks(deps: Deps) {
           const i = resolved.get(wikilinkKey(l.target));
           return { target: l.target, idea: i ? brief(i) : null };
         }),
-        linked_from: await repo.backlinks(ideaId),
+        linked_from: await relations.backlinks(ideaId),
       };
     },
   };
