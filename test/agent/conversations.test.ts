@@ -80,11 +80,11 @@ describe("a conversation across turns", () => {
     const c = await AgentClient.connect(s.ws, { "x-api-key": u.key });
     const id = (await c.turn({ text: "to be removed" })).at(-1)!.conversation_id;
     c.close();
-    s.deps.db.query("UPDATE users SET plan = 'free' WHERE id = ?").run(u.id);
+    await s.deps.store.query("UPDATE users SET plan = 'free' WHERE id = ?").run(u.id);
     expect((await call(s, "GET", "/agent/conversations", { key: u.key })).body.conversations).toHaveLength(1);
     expect(await call(s, "DELETE", `/agent/conversations/${id}`, { key: u.key })).toMatchObject({ status: 200, body: { success: true } });
     expect((await call(s, "GET", "/agent/conversations", { key: u.key })).body.conversations).toHaveLength(0);
-    expect(s.deps.db.query("SELECT count(*) AS n FROM agent_messages WHERE conversation_id = ?").get(id)).toEqual({ n: 0 });
+    expect((await s.deps.store.query("SELECT count(*) AS n FROM agent_messages WHERE conversation_id = ?").get(id))).toEqual({ n: 0 });
   });
 });
 
@@ -107,8 +107,8 @@ describe("export and account removal", () => {
     expect((await call(s, "POST", "/user/import", { key: other.key, raw: exp.text })).status).toBe(201);
 
     // There is no account-deletion route; the rows go with the user row (ON DELETE CASCADE), as everything else does.
-    s.deps.db.query("DELETE FROM users WHERE id = ?").run(u.id);
-    expect(s.deps.db.query("SELECT count(*) AS n FROM agent_conversations WHERE id = ?").get(id)).toEqual({ n: 0 });
-    expect(s.deps.db.query("SELECT count(*) AS n FROM agent_messages WHERE conversation_id = ?").get(id)).toEqual({ n: 0 });
+    await s.deps.store.query("DELETE FROM users WHERE id = ?").run(u.id);
+    expect((await s.deps.store.query("SELECT count(*) AS n FROM agent_conversations WHERE id = ?").get(id))).toEqual({ n: 0 });
+    expect((await s.deps.store.query("SELECT count(*) AS n FROM agent_messages WHERE conversation_id = ?").get(id))).toEqual({ n: 0 });
   });
 });

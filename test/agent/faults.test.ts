@@ -169,7 +169,7 @@ describe("frames and limits", () => {
   test("a turn counts against the daily request quota; over it, the spec's message and no provider call", async () => {
     const u = await makeUser(s, { plan: "pro" });
     // Two requests left today: storing the provider key and the upgrade use them; the question finds none.
-    s.deps.db.query("INSERT INTO usage_counters (user_id, kind, period, count) VALUES (?, 'requests', ?, 9998)").run(u.id, utcDay(s.clock.now));
+    await s.deps.store.query("INSERT INTO usage_counters (user_id, kind, period, count) VALUES (?, 'requests', ?, 9998)").run(u.id, utcDay(s.clock.now));
     a.validKeys.add("sk-test-quota-0123456789");
     expect((await call(s, "PUT", "/user/byok/provider_a", { key: u.key, body: { api_key: "sk-test-quota-0123456789" } })).status).toBe(200);
     const c = await AgentClient.connect(s.ws, { "x-api-key": u.key });

@@ -71,7 +71,7 @@ export async function proWithKey(s: AgentServer, slot: Slot = "provider_a", plan
   s.fakes[slot].validKeys.add(apiKey);
   const put = await call(s, "PUT", `/user/byok/${slot}`, { key: u.key, body: { api_key: apiKey } });
   if (put.status !== 200) throw new Error(`byok: ${put.status} ${put.text}`);
-  if (plan === "free") s.deps.db.query("UPDATE users SET plan = 'free' WHERE id = ?").run(u.id);
+  if (plan === "free") await s.deps.store.query("UPDATE users SET plan = 'free' WHERE id = ?").run(u.id);
   return { ...u, apiKey };
 }
 

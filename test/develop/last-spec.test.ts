@@ -71,7 +71,7 @@ describe("GET /ideas/:id/develop", () => {
     fakes.a.override = () => new Response("<html>Bad Gateway</html>", { status: 502 });
     expect((await develop(u, id)).status).toBe(502);
     expect((await lastSpec(u, id)).body.spec).toBe(second.body.spec);
-    expect(t.deps.db.query<{ n: number }, []>("SELECT count(*) AS n FROM idea_specs").get()!.n).toBe(1);
+    expect((await t.deps.store.query<{ n: number }, []>("SELECT count(*) AS n FROM idea_specs").get())!.n).toBe(1);
   });
 
   test("each idea keeps its own spec; switching provider is recorded", async () => {

@@ -34,10 +34,10 @@ describe("POST /user/export/csv", () => {
     const r = await postRaw(t, "/user/export/csv", u);
     const text = new TextDecoder().decode(r.bytes.slice(3));
     const rows = parseCsv(text);
-    const num = (id: number) => String((t.deps.db.query("SELECT number FROM ideas WHERE id = ?").get(id) as any).number);
+    const num = async (id: number) => String(((await t.deps.store.query("SELECT number FROM ideas WHERE id = ?").get(id)) as any).number);
     expect(rows[0]).toEqual(HEADER);
-    expect(rows[1]).toEqual([String(a), num(a), "Plain", "simple", "shipped", "alpha;beta", "siri", "2026-05-05 05:05:05"]);
-    expect(rows[2]).toEqual([String(b), num(b), "Two", "", "captured", "", "api", expect.any(String)]);
+    expect(rows[1]).toEqual([String(a), await num(a), "Plain", "simple", "shipped", "alpha;beta", "siri", "2026-05-05 05:05:05"]);
+    expect(rows[2]).toEqual([String(b), await num(b), "Two", "", "captured", "", "api", expect.any(String)]);
     expect(rows.length).toBe(3);
     expect(text).not.toContain("not-in-csv");
     expect(text.startsWith("id,number,title,body,status,tags,source,created_at\r\n")).toBe(true);

@@ -22,7 +22,7 @@ describe("POST /user/export", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toStartWith("application/json");
     expect(r.headers.get("content-disposition")).toBeNull();
-    const numberOf = (id: number) => (t.deps.db.query("SELECT number FROM ideas WHERE id = ?").get(id) as any).number;
+    const numberOf = async (id: number) => ((await t.deps.store.query("SELECT number FROM ideas WHERE id = ?").get(id)) as any).number;
     expect(r.body).toMatchObject({ format: "idearepo-export", version: 1, exported_at: "2026-03-01 12:00:00", idea_count: 2, truncated: false });
     expect(r.body.tags).toEqual([
       { id: expect.any(Number), name: "alpha", color: null, created_at: expect.any(String), idea_count: 2 },
@@ -30,14 +30,14 @@ describe("POST /user/export", () => {
     ]);
     expect(r.body.ideas).toEqual([
       {
-        id: a, number: numberOf(a), title: "First", body: "B1", status: "building", source: "cli", source_url: "https://x.test/1",
+        id: a, number: await numberOf(a), title: "First", body: "B1", status: "building", source: "cli", source_url: "https://x.test/1",
         source_summary: "sum", parent_id: null, created_at: "2026-01-01 00:00:00", updated_at: "2026-01-02 00:00:00",
         tags: ["alpha", "zeta"],
         links: [{ id: link, url: "https://docs.test", title: "Docs", link_type: "code-repo", created_at: "2026-01-04 00:00:00" }],
         relations: [{ id: rel, source_idea_id: a, target_idea_id: b, relation_type: "blocks", score: null, note: "n", created_by: "user", created_at: "2026-01-05 00:00:00" }],
       },
       {
-        id: b, number: numberOf(b), title: "Second", body: "", status: "captured", source: "api", source_url: null,
+        id: b, number: await numberOf(b), title: "Second", body: "", status: "captured", source: "api", source_url: null,
         source_summary: null, parent_id: a, created_at: "2026-01-03 00:00:00", updated_at: "2026-01-03 00:00:00",
         tags: ["alpha"], links: [],
         relations: [{ id: sys, source_idea_id: b, target_idea_id: a, relation_type: "related", score: 0.81, note: null, created_by: "system", created_at: "2026-01-06 00:00:00" }],
@@ -47,7 +47,7 @@ describe("POST /user/export", () => {
 
   test("the profile is the User object: no encrypted provider keys, no password hash", async () => {
     const u = await makeUser(t, { plan: "pro", password: "long enough pw" });
-    t.deps.db.query("UPDATE users SET provider_a_key_enc = 'SECRET-CIPHERTEXT' WHERE id = ?").run(u.id);
+    await t.deps.store.query("UPDATE users SET provider_a_key_enc = 'SECRET-CIPHERTEXT' WHERE id = ?").run(u.id);
     const r = await call(t, "POST", "/user/export", { key: u.key });
     expect(r.body.profile).toMatchObject({ id: u.id, email: u.email, plan: "pro", has_provider_a_key: true, has_provider_b_key: false });
     expect(r.text).not.toContain("SECRET-CIPHERTEXT");

@@ -84,13 +84,13 @@ describe("POST /user/export/markdown", () => {
     const ids = titles.map((title) => seedIdea(t, u, { title, tags: [title.slice(0, 50)] }));
     const { files } = await exportVault(u);
     const byNumber = new Map(Object.entries(files).map(([name, text]) => [Number(name.slice(0, 4)), splitFile(text).meta]));
-    titles.forEach((title, i) => {
-      const number = (t.deps.db.query("SELECT number FROM ideas WHERE id = ?").get(ids[i]) as any).number;
+    for (const [i, title] of titles.entries()) {
+      const number = ((await t.deps.store.query("SELECT number FROM ideas WHERE id = ?").get(ids[i])) as any).number;
       const meta = byNumber.get(number);
       expect(meta.title).toBe(title);
       expect(meta.tags).toEqual([title.slice(0, 50)]);
       expect(meta.number).toBe(number);
-    });
+    }
   });
 
   test("wiki-links resolve to file names that exist in the ZIP, for every relation in both directions", async () => {
@@ -120,7 +120,7 @@ describe("POST /user/export/markdown", () => {
 
   test("display numbers of five digits keep all digits", async () => {
     const u = await makeUser(t);
-    t.deps.db.query("UPDATE users SET idea_seq = 12344 WHERE id = ?").run(u.id);
+    await t.deps.store.query("UPDATE users SET idea_seq = 12344 WHERE id = ?").run(u.id);
     seedIdea(t, u, { title: "Big number" });
     const { files } = await exportVault(u);
     expect(Object.keys(files)).toEqual(["12345-big-number.md"]);

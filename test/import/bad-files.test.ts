@@ -29,7 +29,7 @@ describe("ZIP bombs", () => {
     const r = await importBody(t, u, zip);
     expect(r.status).toBe(400);
     expect(r.body.error).toMatch(/^ZIP refused: bomb\.md is compressed \d+:1, a ZIP bomb$/);
-    expect(ideasOf(u.id)).toBe(0);
+    expect(await ideasOf(u.id)).toBe(0);
   });
 
   test("an entry that inflates past its declared size is refused, and nothing is written", async () => {
@@ -38,10 +38,10 @@ describe("ZIP bombs", () => {
     const r = await importBody(t, u, liarFirst);
     expect(r.status).toBe(400);
     expect(r.body.error).toBe("ZIP refused: liar.md unpacks to more than its declared size (a ZIP bomb or a corrupt file)");
-    expect(ideasOf(u.id)).toBe(0);
+    expect(await ideasOf(u.id)).toBe(0);
     const corrupt = declareSize(zipSync({ "a.md": strToU8("a longer text than declared"), "b.md": strToU8("fine") }), 3);
     expect((await importBody(t, u, corrupt)).body).toEqual({ error: "ZIP refused: a.md unpacks to more than its declared size (a ZIP bomb or a corrupt file)" });
-    expect(ideasOf(u.id)).toBe(0);
+    expect(await ideasOf(u.id)).toBe(0);
   });
 
   test("more than 50,000 entries is refused by the directory alone", async () => {

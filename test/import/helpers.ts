@@ -71,4 +71,4 @@ export async function importBody(t: TestApp, u: TestUser, bytes: Uint8Array, que
   return { status: res.status, body: (await res.json()) as any };
 }
 
-export const count = (t: TestApp, sql: string, ...args: any[]) => (t.deps.db.query(sql).get(...args) as { n: number }).n;
+export const count = async (t: TestApp, sql: string, ...args: any[]) => ((await t.deps.store.query(sql).get(...args)) as { n: number }).n;

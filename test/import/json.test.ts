@@ -33,9 +33,9 @@ describe("export → import → export", () => {
     await seedVariedAccount(t, src);
     const dst = await makeUser(t, { plan: "pro" });
     await importJson(t, dst, await exportJson(t, src));
-    const ids = (t.deps.db.query("SELECT id FROM ideas WHERE user_id = ? ORDER BY number").all(dst.id) as any[]).map((r) => r.id);
-    for (const id of ids) expect(count(t, "SELECT count(*) AS n FROM jobs WHERE kind = 'full' AND idea_id = ?", id)).toBe(1);
-    expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ? AND vectorize_id IS NULL AND is_archived = 0", dst.id)).toBe(4);
+    const ids = ((await t.deps.store.query("SELECT id FROM ideas WHERE user_id = ? ORDER BY number").all(dst.id)) as any[]).map((r) => r.id);
+    for (const id of ids) expect(await count(t, "SELECT count(*) AS n FROM jobs WHERE kind = 'full' AND idea_id = ?", id)).toBe(1);
+    expect(await count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ? AND vectorize_id IS NULL AND is_archived = 0", dst.id)).toBe(4);
     const rel = await call(t, "GET", `/ideas/${ids[0]}/relations`, { key: dst.key });
     expect(rel.status).toBe(200);
     expect(rel.body.outgoing.map((x: any) => x.relation_type).sort()).toEqual(["blocks", "related"]);
@@ -54,17 +54,17 @@ describe("importing into a non-empty account", () => {
     const mine = seedIdea(t, dst, { title: "Already here" });
     tagIdea(t, dst.id, mine, "colour", "#ffffff");
     tagIdea(t, dst.id, mine, "plain");
-    t.deps.db.query("UPDATE users SET idea_seq = 7 WHERE id = ?").run(dst.id);
+    await t.deps.store.query("UPDATE users SET idea_seq = 7 WHERE id = ?").run(dst.id);
     const r = await importJson(t, dst, doc);
     expect(r.body.imported).toEqual({ ideas: 4, tags: 2, links: 3, relations: 6 });
-    const rows = t.deps.db.query("SELECT number, title FROM ideas WHERE user_id = ? ORDER BY number").all(dst.id) as any[];
+    const rows = (await t.deps.store.query("SELECT number, title FROM ideas WHERE user_id = ? ORDER BY number").all(dst.id)) as any[];
     expect(rows.map((x) => x.number)).toEqual([1, 8, 9, 10, 11]);
     expect(rows.map((x) => x.title)).toEqual(["Already here", ...doc.ideas.map((i: any) => i.title)]);
-    expect((t.deps.db.query("SELECT color FROM tags WHERE user_id = ? AND name = 'colour'").get(dst.id) as any).color).toBe("#ffffff");
-    expect(count(t, "SELECT count(*) AS n FROM tags WHERE user_id = ?", dst.id)).toBe(4);
+    expect(((await t.deps.store.query("SELECT color FROM tags WHERE user_id = ? AND name = 'colour'").get(dst.id)) as any).color).toBe("#ffffff");
+    expect(await count(t, "SELECT count(*) AS n FROM tags WHERE user_id = ?", dst.id)).toBe(4);
     // Importing the same file again appends a second copy; nothing is merged by title.
     expect((await importJson(t, dst, doc)).body.imported.ideas).toBe(4);
-    expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", dst.id)).toBe(9);
+    expect(await count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", dst.id)).toBe(9);
   });
 
   test("a colourless existing tag takes the imported colour", async () => {
@@ -72,7 +72,7 @@ describe("importing into a non-empty account", () => {
     tagIdea(t, dst.id, seedIdea(t, dst), "paint");
     const doc = { format: "idearepo-export", version: 1, tags: [{ name: "paint", color: "#123456" }], ideas: [{ id: 1, title: "x", tags: ["paint"] }] };
     expect((await importJson(t, dst, doc)).body.imported.tags).toBe(0);
-    expect((t.deps.db.query("SELECT color FROM tags WHERE user_id = ? AND name = 'paint'").get(dst.id) as any).color).toBe("#123456");
+    expect(((await t.deps.store.query("SELECT color FROM tags WHERE user_id = ? AND name = 'paint'").get(dst.id)) as any).color).toBe("#123456");
   });
 });
 
@@ -97,10 +97,10 @@ describe("minimal and partial documents", () => {
     expect(r.status).toBe(201);
     expect(r.body.imported).toEqual({ ideas: 2, tags: 0, links: 0, relations: 1 });
     expect(r.body.skipped.relations).toBe(3);
-    const row = t.deps.db.query("SELECT * FROM ideas WHERE user_id = ? AND title = 'only a title'").get(dst.id) as any;
+    const row = (await t.deps.store.query("SELECT * FROM ideas WHERE user_id = ? AND title = 'only a title'").get(dst.id)) as any;
     expect(row).toMatchObject({ body: "", status: "captured", source: "api", source_url: null, created_at: "2026-03-01 12:00:00", updated_at: "2026-03-01 12:00:00" });
-    expect((t.deps.db.query("SELECT parent_id FROM ideas WHERE user_id = ? AND title = 'second'").get(dst.id) as any).parent_id).toBeNull();
-    expect(count(t, "SELECT count(*) AS n FROM relations WHERE target_idea_id = ? OR source_idea_id = ?", foreign, foreign)).toBe(0);
+    expect(((await t.deps.store.query("SELECT parent_id FROM ideas WHERE user_id = ? AND title = 'second'").get(dst.id)) as any).parent_id).toBeNull();
+    expect(await count(t, "SELECT count(*) AS n FROM relations WHERE target_idea_id = ? OR source_idea_id = ?", foreign, foreign)).toBe(0);
   });
 });
 
@@ -110,15 +110,15 @@ describe("the Free plan cap", () => {
   test("refused with the idea-cap body when the import would pass 50 active ideas; nothing is written", async () => {
     const u = await makeUser(t, { plan: "free" });
     seedIdeas(t, u, 45);
-    const seq = count(t, "SELECT idea_seq AS n FROM users WHERE id = ?", u.id);
+    const seq = await count(t, "SELECT idea_seq AS n FROM users WHERE id = ?", u.id);
     const r = await importJson(t, u, docOf(6));
     expect(r.status).toBe(403);
     expect(r.body).toEqual({
       error: "idea_limit_reached", message: expect.stringContaining("50"), currentCount: 45, limit: 50,
       upgradeUrl: t.deps.config.upgrade_url, featureRequestUrl: t.deps.config.feature_request_url,
     });
-    expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id)).toBe(45);
-    expect(count(t, "SELECT idea_seq AS n FROM users WHERE id = ?", u.id)).toBe(seq);
+    expect(await count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id)).toBe(45);
+    expect(await count(t, "SELECT idea_seq AS n FROM users WHERE id = ?", u.id)).toBe(seq);
   });
 
   test("reaching exactly 50 is allowed; Pro has no cap", async () => {
@@ -170,7 +170,7 @@ describe("validation", () => {
     expect(r.body.error["ideas/1/title"]).toEqual(["title must be 1-200 characters"]);
     const many = { format: "idearepo-export", version: 1, ideas: Array.from({ length: 40 }, (_, i) => ({ id: i, title: "" })) };
     expect(Object.keys((await importJson(t, u, many)).body.error).length).toBe(20);
-    expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id)).toBe(0);
+    expect(await count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id)).toBe(0);
   });
 
   test("rules beyond the schema: unique ids, parseable URLs, duplicate relations only system-made", async () => {
@@ -189,7 +189,7 @@ describe("validation", () => {
       "ideas/1/id": ["duplicate idea id 1"],
       "ideas/1/links/0/url": ["url must be a valid URL"],
     });
-    expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id)).toBe(0);
+    expect(await count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id)).toBe(0);
   });
 });
 
@@ -213,10 +213,10 @@ describe("transport and access", () => {
     expect((await call(t, "POST", "/user/import", { body: {} })).status).toBe(401);
     const a = await makeUser(t, { plan: "pro" });
     const b = await makeUser(t, { plan: "pro" });
-    const before = count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", b.id);
+    const before = await count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", b.id);
     await importJson(t, a, { format: "idearepo-export", version: 1, ideas: [{ id: 1, title: "for a" }] });
-    expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", b.id)).toBe(before);
-    expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ? AND title = 'for a'", a.id)).toBe(1);
+    expect(await count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", b.id)).toBe(before);
+    expect(await count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ? AND title = 'for a'", a.id)).toBe(1);
   });
 });
 
@@ -229,7 +229,7 @@ describe("scopes of MCP tokens", () => {
     const r = await call(t, "POST", "/user/import", { key: token, body: { format: "idearepo-export", version: 1, ideas: [] } });
     expect(r.status).toBe(403);
     expect(r.body.error).toStartWith("Insufficient scope");
-    expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id)).toBe(0);
+    expect(await count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id)).toBe(0);
   });
 });
 
@@ -268,10 +268,10 @@ describe("our JSON read idea by idea from disk", () => {
     expect((await raw(u, trailing)).body).toEqual({ error: expect.stringMatching(/^The file is not valid JSON: ./) });
     const badField = `{"format":"idearepo-export","version":1,"ideas":[${many.slice(0, 1_500).join(",")},{"id":1501,"title":""}]}`;
     expect((await raw(u, badField)).body).toEqual({ error: { "ideas/1500/title": ["title must be 1-200 characters"] } });
-    expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id)).toBe(0);
+    expect(await count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id)).toBe(0);
     const ok = await raw(u, `{"format":"idearepo-export","version":1,"ideas":[${many.join(",")}]}`);
     expect([ok.status, ok.body.imported.ideas]).toEqual([201, 2_000]);
-    expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ? AND title = ?", u.id, idea(1_234).title)).toBe(1);
+    expect(await count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ? AND title = ?", u.id, idea(1_234).title)).toBe(1);
   });
 });
 

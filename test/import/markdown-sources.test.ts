@@ -22,14 +22,14 @@ const relatedTitles = (doc: any, title: string) => {
     .filter((r: any) => r.source_idea_id === id || r.target_idea_id === id)
     .map((r: any) => titleOf.get(r.source_idea_id === id ? r.target_idea_id : r.source_idea_id)).sort();
 };
-const tableCounts = (u: TestUser) => ({
-  ideas: count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id),
-  tags: count(t, "SELECT count(*) AS n FROM tags WHERE user_id = ?", u.id),
-  links: count(t, "SELECT count(*) AS n FROM links l JOIN ideas i ON i.id = l.idea_id WHERE i.user_id = ?", u.id),
-  relations: count(t, "SELECT count(*) AS n FROM relations WHERE user_id = ?", u.id),
-  jobs: count(t, "SELECT count(*) AS n FROM jobs j JOIN ideas i ON i.id = j.idea_id WHERE i.user_id = ?", u.id),
-  origins: count(t, "SELECT count(*) AS n FROM import_origins WHERE user_id = ?", u.id),
-  seq: count(t, "SELECT idea_seq AS n FROM users WHERE id = ?", u.id),
+const tableCounts = async (u: TestUser) => ({
+  ideas: await count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id),
+  tags: await count(t, "SELECT count(*) AS n FROM tags WHERE user_id = ?", u.id),
+  links: await count(t, "SELECT count(*) AS n FROM links l JOIN ideas i ON i.id = l.idea_id WHERE i.user_id = ?", u.id),
+  relations: await count(t, "SELECT count(*) AS n FROM relations WHERE user_id = ?", u.id),
+  jobs: await count(t, "SELECT count(*) AS n FROM jobs j JOIN ideas i ON i.id = j.idea_id WHERE i.user_id = ?", u.id),
+  origins: await count(t, "SELECT count(*) AS n FROM import_origins WHERE user_id = ?", u.id),
+  seq: await count(t, "SELECT idea_seq AS n FROM users WHERE id = ?", u.id),
 });
 
 describe("an Obsidian vault", () => {
@@ -82,7 +82,7 @@ describe("an Obsidian vault", () => {
     await importBody(t, u, zipFolder(fixtureFiles("obsidian")));
     const after = (await call(t, "GET", "/health")).body.embeddings;
     expect(after.pending - before.pending).toBe(4);
-    expect(count(t, "SELECT count(*) AS n FROM jobs j JOIN ideas i ON i.id = j.idea_id WHERE i.user_id = ? AND j.kind = 'full'", u.id)).toBe(4);
+    expect(await count(t, "SELECT count(*) AS n FROM jobs j JOIN ideas i ON i.id = j.idea_id WHERE i.user_id = ? AND j.kind = 'full'", u.id)).toBe(4);
   });
 });
 
@@ -91,14 +91,14 @@ describe("importing the same source again", () => {
     const u = await makeUser(t, { plan: "pro" });
     const zip = zipFolder(fixtureFiles("obsidian"));
     await importBody(t, u, zip);
-    const before = tableCounts(u);
-    t.deps.db.query("DELETE FROM jobs").run();
+    const before = await tableCounts(u);
+    await t.deps.store.query("DELETE FROM jobs").run();
     const again = await importBody(t, u, zip);
     expect(again.status).toBe(201);
     expect(again.body.imported).toEqual({ ideas: 0, created: 0, updated: 0, unchanged: 4, tags: 0, links: 0, relations: 0 });
     expect(again.body.queued).toBe(0);
-    expect({ ...tableCounts(u), jobs: before.jobs }).toEqual(before);
-    expect(count(t, "SELECT count(*) AS n FROM jobs j JOIN ideas i ON i.id = j.idea_id WHERE i.user_id = ?", u.id)).toBe(0);
+    expect({ ...(await tableCounts(u)), jobs: before.jobs }).toEqual(before);
+    expect(await count(t, "SELECT count(*) AS n FROM jobs j JOIN ideas i ON i.id = j.idea_id WHERE i.user_id = ?", u.id)).toBe(0);
   });
 
   test("a changed note updates its idea in place (same id and number); tags and links are added", async () => {
@@ -115,7 +115,7 @@ describe("importing the same source again", () => {
     expect(second.body).toContain("Now with #compost");
     expect(second.tags).toEqual(["compost", "garden"]);
     expect(second.links.map((l: any) => l.url)).toEqual(["https://compost.example/guide"]);
-    expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id)).toBe(4);
+    expect(await count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", u.id)).toBe(4);
   });
 
   test("a source named differently but of the same family (markdown vs obsidian) recognises what it imported", async () => {
@@ -139,9 +139,9 @@ describe("importing the same source again", () => {
     const changed = await importBody(t, u, zipFolder(files));
     expect(changed.body.imported).toMatchObject({ created: 0, updated: 1 });
     expect(changed.body.queued).toBe(0);
-    const row = t.deps.db.query("SELECT title, is_archived FROM ideas WHERE id = ?").get(id) as any;
+    const row = (await t.deps.store.query("SELECT title, is_archived FROM ideas WHERE id = ?").get(id)) as any;
     expect(row).toEqual({ title: "2024-01-15", is_archived: 1 });
-    expect((t.deps.db.query("SELECT body FROM ideas WHERE id = ?").get(id) as any).body).toBe("Rewritten.");
+    expect(((await t.deps.store.query("SELECT body FROM ideas WHERE id = ?").get(id)) as any).body).toBe("Rewritten.");
   });
 });
 
@@ -149,35 +149,35 @@ describe("dry run", () => {
   test("reports what would be created, updated and skipped, with reasons, and writes nothing", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const files = fixtureFiles("obsidian");
-    const before = tableCounts(u);
+    const before = await tableCounts(u);
     const dry = await importBody(t, u, zipFolder(files), "?dry_run=true");
     expect(dry.status).toBe(200);
     expect(dry.body.dry_run).toBe(true);
     expect(dry.body.imported).toEqual({ ideas: 4, created: 4, updated: 0, unchanged: 0, tags: 6, links: 3, relations: 3 });
     expect(dry.body.queued).toBe(4);
     expect(dry.body.notes).toContainEqual({ origin: "Ideas/Solar kettle.md", title: "Solar kettle", action: "create", reason: "new note" });
-    expect(tableCounts(u)).toEqual(before);
+    expect(await tableCounts(u)).toEqual(before);
 
     // The real import then does exactly what the dry run said.
     const real = await importBody(t, u, zipFolder(files));
     expect(real.body.imported).toEqual(dry.body.imported);
     files["Journal/2024-01-15.md"] = strToU8("Edited in Obsidian.");
-    const after = tableCounts(u);
+    const after = await tableCounts(u);
     const dry2 = await importBody(t, u, zipFolder(files), "?dry_run=1");
     expect(dry2.body.imported).toMatchObject({ created: 0, updated: 1, unchanged: 3, relations: 0 });
     expect(dry2.body.notes).toContainEqual({ origin: "Journal/2024-01-15.md", title: "2024-01-15", action: "update", reason: "changed since the last import: its idea is updated" });
     expect(dry2.body.notes).toContainEqual(expect.objectContaining({ origin: "Ideas/Solar kettle.md", action: "unchanged", reason: "unchanged since the last import" }));
-    expect(tableCounts(u)).toEqual(after);
+    expect(await tableCounts(u)).toEqual(after);
   });
 
   test("our own export can be dry-run too: its counts, nothing written", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const doc = { format: "idearepo-export", version: 1, tags: [{ name: "t", color: null }], ideas: [{ id: 1, title: "one", tags: ["t"] }, { id: 2, title: "two" }] };
-    const before = tableCounts(u);
+    const before = await tableCounts(u);
     const r = await call(t, "POST", "/user/import?dry_run=true", { key: u.key, body: doc });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ imported: { ideas: 2, tags: 1, links: 0, relations: 0 }, skipped: { relations: 0, files: [] }, dry_run: true });
-    expect(tableCounts(u)).toEqual(before);
+    expect(await tableCounts(u)).toEqual(before);
   });
 
   test("a bad dry_run value is a field error", async () => {
@@ -244,7 +244,7 @@ describe("naming and detecting the source", () => {
     const onlyImages = await importBody(t, u, zipFolder({ "a.png": strToU8("x"), "b.jpg": strToU8("y") }));
     expect(onlyImages.status).toBe(400);
     expect(onlyImages.body.error).toStartWith("Cannot tell which app this file comes from.");
-    expect(tableCounts(u).ideas).toBe(0);
+    expect((await tableCounts(u)).ideas).toBe(0);
   });
 });
 
@@ -256,11 +256,11 @@ describe("the Free plan", () => {
     const r = await importBody(t, u, zipFolder(files));
     expect(r.status).toBe(403);
     expect(r.body).toMatchObject({ error: "idea_limit_reached", currentCount: 0, limit: 50 });
-    expect(tableCounts(u).ideas).toBe(0);
+    expect((await tableCounts(u)).ideas).toBe(0);
     files["n51.md"] = strToU8("---\narchived: true\n---\nNote 51");
     const ok = await importBody(t, u, zipFolder(files));
     expect(ok.status).toBe(201);
-    expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ? AND is_archived = 0", u.id)).toBe(50);
+    expect(await count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ? AND is_archived = 0", u.id)).toBe(50);
   });
 });
 

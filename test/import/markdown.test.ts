@@ -92,7 +92,7 @@ describe("Markdown vault import", () => {
       "0002-bad.md/status": ["status must be one of captured, exploring, building, shipped, shelved"],
       "0002-bad.md/created_at": ["must be a 'YYYY-MM-DD HH:MM:SS' timestamp"],
     });
-    expect(count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", dst.id)).toBe(0);
+    expect(await count(t, "SELECT count(*) AS n FROM ideas WHERE user_id = ?", dst.id)).toBe(0);
   });
 
   test("a ZIP is recognised by its bytes too; a broken one is 400", async () => {

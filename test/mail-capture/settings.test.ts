@@ -60,7 +60,7 @@ describe("PATCH /user/me: the capture keys of settings_json", () => {
   test("a bad value already stored (from before the check) does not block saving other keys", async () => {
     const u = await makeUser(t);
     // Written as an older server accepted it: straight into the row, since today's PATCH refuses it.
-    t.deps.db.query("UPDATE users SET settings_json = ? WHERE id = ?").run(JSON.stringify({ email_capture_senders: ["bob"] }), u.id);
+    await t.deps.store.query("UPDATE users SET settings_json = ? WHERE id = ?").run(JSON.stringify({ email_capture_senders: ["bob"] }), u.id);
     const r = await patchSettings(t, u, { email_capture_senders: ["bob"], weekly_digest: false });
     expect(r.status).toBe(200);
     expect(await stored(t, u)).toEqual({ email_capture_senders: ["bob"], weekly_digest: false });
