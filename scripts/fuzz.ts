@@ -77,6 +77,7 @@ export async function main(argv: string[]) {
   let requests = 0;
   const byKind: Record<string, number> = {};
   const touched = new Set<string>();
+  const answered: Record<string, Set<number>> = {}; // statuses each operation answered, all checked against the document
   try {
     const session: Session = { server, cookie: await login(server) };
     secrets.push(session.cookie);
@@ -97,6 +98,7 @@ export async function main(argv: string[]) {
         findings.push({ rule: "no answer", operation: `${o.method} ${o.path}`, kind: b.sent.kind, status: 0, detail: ans.error, url: b.url.slice(0, 200) });
         return;
       }
+      (answered[`${o.method} ${o.path}`] ??= new Set()).add(ans.status);
       findings.push(...checkAnswer(o, doc, b.sent, ans, secrets));
       harvest(pools, o, ans.status, ans.text);
       if (ans.status === 401 && b.auth === "cookie" && !b.url.includes("/auth/")) {
@@ -139,6 +141,7 @@ export async function main(argv: string[]) {
       operations_exercised: touched.size,
       requests,
       by_kind: byKind,
+      statuses: Object.fromEntries(Object.entries(answered).map(([op, s]) => [op, [...s].sort((a, b) => a - b)])),
       unhandled_errors_logged: unhandled,
       findings: findings.length,
       by_rule: countBy(findings, (f) => `${f.rule} | ${f.operation} | ${f.status}`),

@@ -13,15 +13,23 @@ describe("billing off (no billing settings)", () => {
   const t = makeApp();
   afterAll(() => t.close());
 
-  test("checkout, portal and the webhook answer 501 with today's message; the web app learns billing is off", async () => {
+  test("checkout and portal answer 501 with today's message, the webhook 501 worded for the payment provider's log; the web app learns billing is off", async () => {
     const u = await makeUser(t);
     for (const path of ["/user/billing/checkout", "/user/billing/portal"]) {
       const r = await call(t, "POST", path, { key: u.key });
       expect([path, r.status, r.body]).toEqual([path, 501, OFF]);
     }
+    // Stripe calls the webhook, and the operator reads its delivery log: the message says what to change, not whom to ask.
     const hook = await call(t, "POST", "/billing/webhook", { raw: "{}", headers: { "stripe-signature": "t=1,v1=00" } });
-    expect([hook.status, hook.body]).toEqual([501, OFF]);
+    expect(hook.status).toBe(501);
+    expect(hook.body.error).toStartWith("Billing is off on this instance, so it accepts no payment events: remove this endpoint from the payment provider's webhooks, or turn billing on (billing.stripe_secret_key");
+    expect(hook.body.error).not.toContain("ask your operator");
     expect((await call(t, "GET", "/user/billing", { key: u.key })).body).toEqual({ billing_enabled: false, subscription_status: null, can_manage: false });
+    // Each 501 is one the OpenAPI document lists for its operation.
+    const doc = (await call(t, "GET", "/openapi.json")).body;
+    for (const path of ["/user/billing/checkout", "/user/billing/portal", "/billing/webhook"]) {
+      expect([path, doc.paths[`/api/v1${path}`].post.responses["501"]?.content["application/json"]]).toEqual([path, { schema: { $ref: "#/components/schemas/Error" } }]);
+    }
   });
 
   test("the owner's routes still need a credential", async () => {

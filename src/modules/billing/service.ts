@@ -6,6 +6,12 @@ import { billingSettings, type BillingSettings } from "./settings";
 import { createStripeClient, StripeRefused, StripeUnavailable, type StripeClient } from "./stripe";
 
 export const BILLING_OFF = "Billing is not available on a self-hosted instance; ask your operator to change your plan";
+/**
+ * The webhook's 501: read by whoever checks the payment provider's delivery log (the operator), never by an account
+ * owner, so it says what to change and where rather than whom to ask.
+ */
+export const WEBHOOK_BILLING_OFF =
+  "Billing is off on this instance, so it accepts no payment events: remove this endpoint from the payment provider's webhooks, or turn billing on (billing.stripe_secret_key, billing.webhook_secret and billing.price_id)";
 
 /** Billing on this instance: its settings and the Stripe client, or null when it is off. */
 export function billingProvider(deps: Deps): { settings: BillingSettings; stripe: StripeClient } | null {

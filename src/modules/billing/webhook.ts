@@ -10,7 +10,7 @@ import { toStamp } from "../../lib/time";
 import { createUsersRepo, type UserRow } from "../users/repo";
 import { createBillingRepo } from "./repo";
 import { ENDED_STATUSES, HANDLED_EVENTS, PRO_STATUSES } from "./model";
-import { BILLING_OFF, billingProvider, providerFailure } from "./service";
+import { WEBHOOK_BILLING_OFF, billingProvider, providerFailure } from "./service";
 import { verifySignature } from "./signature";
 import { StripeRefused, type StripeSubscription } from "./stripe";
 
@@ -106,7 +106,7 @@ export function createWebhookService(deps: Deps) {
 
   return {
     async receive(rawBody: string, signature: string | null): Promise<{ received: true; duplicate?: true }> {
-      if (!provider) throw new AppError(501, { error: BILLING_OFF });
+      if (!provider) throw new AppError(501, { error: WEBHOOK_BILLING_OFF });
       const check = verifySignature(rawBody, signature, provider.settings.webhookSecret, Math.floor(deps.clock().getTime() / 1000));
       if (check === "stale") throw badRequest("Signature timestamp is outside the 5-minute tolerance");
       if (check !== "ok") throw badRequest("Invalid signature");
