@@ -44,6 +44,7 @@ export const EVIL_STRINGS: readonly string[] = [
 
 /** Numbers (and number-like things) outside every sane range. */
 export const EVIL_NUMBERS: readonly unknown[] = [
+  // biome-ignore lint/correctness/noPrecisionLoss: INT64_MAX as a client writes it (a double once read, as on any client)
   -1, 0, 1.5, -0, 2 ** 53, 2 ** 63, -(2 ** 63), 9223372036854775807, 1e308, -1e308, "12", "0x5", " 6 ", true, null, [], {}, [1, 2],
 ];
 

@@ -64,7 +64,7 @@ export function App() {
       <div class="center-card">
         <h1>idearepo</h1>
         <p role="alert">{boot.message}</p>
-        <button class="btn primary" onClick={() => load()}>Try again</button>
+        <button type="button" class="btn primary" onClick={() => load()}>Try again</button>
       </div>
     );
   }

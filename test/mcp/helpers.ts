@@ -71,13 +71,13 @@ export class Browser {
   }
 }
 
-const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 
 /** The hidden fields and ticked scope boxes of a consent page, as a browser would submit them. */
 export function formOf(html: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) out[unescape(m[1])] = unescape(m[2]);
-  for (const m of html.matchAll(/<input type="checkbox" name="([^"]+)" value="1" checked>/g)) out[unescape(m[1])] = "1";
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) out[unescapeHtml(m[1])] = unescapeHtml(m[2]);
+  for (const m of html.matchAll(/<input type="checkbox" name="([^"]+)" value="1" checked>/g)) out[unescapeHtml(m[1])] = "1";
   return out;
 }
 
