@@ -23,8 +23,8 @@ export interface DigestData {
   active_ideas: number;
 }
 
-export function collectDigest(deps: Deps, user: MailUserRow, now: Date): DigestData {
-  const repo = createMailRepo(deps.db);
+export async function collectDigest(deps: Deps, user: MailUserRow, now: Date): Promise<DigestData> {
+  const repo = createMailRepo(deps.store);
   const settings = parseSettings(user.settings_json);
   const since = addDays(now, -DIGEST_WINDOW_DAYS);
   const staleCutoff = addDays(now, -settings.stale_threshold_days);
@@ -32,14 +32,14 @@ export function collectDigest(deps: Deps, user: MailUserRow, now: Date): DigestD
     from: since,
     to: now,
     stale_threshold_days: settings.stale_threshold_days,
-    captured: repo.capturedSince(user.id, toStamp(since)),
-    stale: repo.staleBefore(user.id, toStamp(staleCutoff)).map((i) => ({
+    captured: await repo.capturedSince(user.id, toStamp(since)),
+    stale: (await repo.staleBefore(user.id, toStamp(staleCutoff))).map((i) => ({
       ...i,
       days_stale: Math.floor((now.getTime() - fromStamp(i.updated_at).getTime()) / 86_400_000),
     })),
-    connections: repo.connectionsSince(user.id, toStamp(since)),
-    duplicates: effectivePlan(user, now) === "pro" ? repo.pendingDuplicates(user.id) : null,
-    active_ideas: repo.activeIdeaCount(user.id),
+    connections: await repo.connectionsSince(user.id, toStamp(since)),
+    duplicates: effectivePlan(user, now) === "pro" ? await repo.pendingDuplicates(user.id) : null,
+    active_ideas: await repo.activeIdeaCount(user.id),
   };
 }
 
@@ -145,29 +145,29 @@ export async function runWeeklyDigest(deps: Deps, now: Date = deps.clock()): Pro
     deps.log.warn("weekly digest skipped", { reason });
     return { ...summary, skipped: reason };
   }
-  const repo = createMailRepo(deps.db);
+  const repo = createMailRepo(deps.store);
   const mailer = mailerFor(deps);
-  for (const user of repo.listUsers()) {
+  for (const user of await repo.listUsers()) {
     if (!parseSettings(user.settings_json).weekly_digest) {
       summary.opted_out++;
       continue;
     }
-    const data = collectDigest(deps, user, now);
+    const data = await collectDigest(deps, user, now);
     if (digestIsEmpty(data)) {
       summary.nothing_to_report++;
       continue;
     }
-    if (!repo.claim(user.id, "digest", summary.period, toStamp(now))) {
+    if (!(await repo.claim(user.id, "digest", summary.period, toStamp(now)))) {
       summary.already_sent++;
       continue;
     }
     try {
       await mailer.send({ to: user.email, ...renderDigest(user, data) });
-      repo.markSent(user.id, "digest", summary.period, toStamp(deps.clock()));
+      await repo.markSent(user.id, "digest", summary.period, toStamp(deps.clock()));
       summary.sent++;
     } catch (e) {
       // Released so a later run this week may try again.
-      repo.release(user.id, "digest", summary.period);
+      await repo.release(user.id, "digest", summary.period);
       summary.failed++;
       deps.log.warn("weekly digest not delivered", { user_id: user.id, error: e instanceof MailError ? e.message : String(e) });
       // A dead or silent server would cost every remaining user a full timeout: stop, they are tried on the next run.
@@ -183,11 +183,11 @@ export async function runWeeklyDigest(deps: Deps, now: Date = deps.clock()): Pro
 
 /** POST /user/test-digest: the digest as it would look now, sent at once, whatever the settings say. */
 export async function sendTestDigest(deps: Deps, userId: string): Promise<{ success: true; content: string }> {
-  const repo = createMailRepo(deps.db);
-  const user = repo.findUser(userId);
+  const repo = createMailRepo(deps.store);
+  const user = await repo.findUser(userId);
   if (!user) throw new MailError("User not found");
   const mailer = mailerFor(deps);
-  const rendered = renderDigest(user, collectDigest(deps, user, deps.clock()), { test: true });
+  const rendered = renderDigest(user, await collectDigest(deps, user, deps.clock()), { test: true });
   await mailer.send({ to: user.email, ...rendered });
   return { success: true, content: rendered.text };
 }

@@ -54,37 +54,37 @@ export async function runStaleNudges(deps: Deps, now: Date = deps.clock()): Prom
     deps.log.warn("stale nudges skipped", { reason });
     return { ...summary, skipped: reason };
   }
-  const repo = createMailRepo(deps.db);
+  const repo = createMailRepo(deps.store);
   const mailer = mailerFor(deps);
   const stamp = toStamp(now);
-  for (const user of repo.listUsers()) {
+  for (const user of await repo.listUsers()) {
     const settings = parseSettings(user.settings_json);
     if (!settings.stale_nudges) {
       summary.opted_out++;
       continue;
     }
     const cutoff = toStamp(addDays(now, -settings.stale_threshold_days));
-    const due = repo.dueForNudge(user.id, cutoff, cutoff);
+    const due = await repo.dueForNudge(user.id, cutoff, cutoff);
     if (due.length === 0) continue;
-    const claimed = deps.db.transaction(() => {
-      if (!repo.claim(user.id, "nudge", summary.period, stamp)) return false;
-      for (const idea of due) repo.setNudged(idea.id, stamp);
+    const claimed = await deps.store.tx(async () => {
+      if (!(await repo.claim(user.id, "nudge", summary.period, stamp))) return false;
+      for (const idea of due) await repo.setNudged(idea.id, stamp);
       return true;
-    })();
+    });
     if (!claimed) {
       summary.already_sent++;
       continue;
     }
     try {
       await mailer.send({ to: user.email, ...renderNudge(user, due, settings.stale_threshold_days, now) });
-      repo.markSent(user.id, "nudge", summary.period, toStamp(deps.clock()));
+      await repo.markSent(user.id, "nudge", summary.period, toStamp(deps.clock()));
       summary.sent++;
       summary.ideas += due.length;
     } catch (e) {
-      deps.db.transaction(() => {
-        repo.release(user.id, "nudge", summary.period);
-        for (const idea of due) idea.nudged_at === null ? repo.clearNudged(idea.id) : repo.setNudged(idea.id, idea.nudged_at);
-      })();
+      await deps.store.tx(async () => {
+        await repo.release(user.id, "nudge", summary.period);
+        for (const idea of due) await (idea.nudged_at === null ? repo.clearNudged(idea.id) : repo.setNudged(idea.id, idea.nudged_at));
+      });
       summary.failed++;
       deps.log.warn("stale nudge not delivered", { user_id: user.id, error: e instanceof MailError ? e.message : String(e) });
       // A dead or silent server would cost every remaining user a full timeout: stop, they are tried on the next run.
