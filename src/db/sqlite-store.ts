@@ -34,12 +34,14 @@ export function sqliteStore(db: Database): Store {
   }
 
   function statement<Row, P extends SqlParams>(sql: string): Stmt<Row, P> {
-    // Prepared now, like the repos always did: a typo in SQL fails when the repo is made, not on first use.
-    const s = db.query(sql) as Statement<Row, P>;
+    // Compiled on first use, then kept: an app makes several hundred statements and a request uses a few, so
+    // compiling them all when the app is built held the server's start (and every test's app) for most of its time.
+    let compiled: Statement<Row, P> | null = null;
+    const s = () => (compiled ??= db.query(sql) as Statement<Row, P>);
     return {
-      get: (...p) => call(() => s.get(...p) ?? null),
-      all: (...p) => call(() => s.all(...p)),
-      run: (...p) => call((): RunResult => ({ changes: s.run(...p).changes })),
+      get: (...p) => call(() => s().get(...p) ?? null),
+      all: (...p) => call(() => s().all(...p)),
+      run: (...p) => call((): RunResult => ({ changes: s().run(...p).changes })),
     };
   }
 
