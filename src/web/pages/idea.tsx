@@ -1,7 +1,7 @@
 // An idea's page: its Markdown body, edited in place; status, tags and parent; links; relations; history; merge and archive.
 //
 // The page owns the idea and its relations; the sections below are small components that report changes back.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { ApiError } from "../api/client";
 import { getIdea, listRelations, summarizeDuplicates, type DuplicateSummary } from "../api/ideas";
 import type { Idea } from "../api/types";
@@ -20,6 +20,9 @@ import { DuplicateNotice } from "./idea/duplicate-notice";
 import { IdeaActions } from "./idea/actions";
 import { DevelopPanel, readLastSpec, type LastSpec } from "./idea/develop-panel";
 import { HistorySection } from "./idea/history";
+import { LinkedFrom } from "./idea/linked-from";
+import { getWikilinks, type WikilinksOut } from "../api/wikilinks";
+import { wikilinkKey } from "../../contract";
 
 export function IdeaPage({ params }: { params: Record<string, string> }) {
   const session = useSession();
@@ -31,12 +34,16 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
   // spec…" for its button and text moved everything below it (Lighthouse's CLS 0.011 at phone width).
   const [duplicates, setDuplicates] = useState<DuplicateSummary | null>(null);
   const [lastSpec, setLastSpec] = useState<LastSpec | null>(null);
+  // What the body's [[links]] name and the backlinks, read beside the idea so the body's first paint has its links.
+  const [wikilinks, setWikilinks] = useState<WikilinksOut | null>(null);
   const load = useLoad(async () => {
     if (id === null) return null;
     // Only the count and the closest one: the rest is read when the person asks for it (DuplicateNotice).
     const found = pro ? summarizeDuplicates([id]).then((r) => r.summaries[0] ?? null, () => null) : Promise.resolve(null);
     const spec = readLastSpec(id);
+    const linked = getWikilinks(id).catch(() => null);
     const idea = await getIdea(id);
+    setWikilinks(await linked);
     setDuplicates(await found);
     setLastSpec(await spec);
     return idea;
@@ -50,6 +57,13 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
   const editButton = useReturnFocus<HTMLButtonElement>(editing);
 
   const idea = missing || load.error ? null : load.data;
+  const lookup = useMemo(() => {
+    if (!wikilinks) return undefined; // unread (or failed): the brackets stay text
+    const byKey = new Map(wikilinks.links.map((l) => [wikilinkKey(l.target), l.idea]));
+    return (key: string) => byKey.get(key) ?? null;
+  }, [wikilinks]);
+  // After a change of the text (an edit, a restore, a merge): its links may name other ideas now.
+  const rereadLinks = () => id !== null && void getWikilinks(id).then(setWikilinks, () => {});
   const readOnly = !idea || idea.is_archived === 1;
 
   // Until the background pipeline has embedded the idea, look again now and then; then its automatic relations land.
@@ -140,6 +154,7 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
                 setDraft(null);
                 setEditing(false);
                 fetchRelations();
+                rereadLinks();
               }}
               onCancel={(unsaved) => {
                 setDraft(unsaved);
@@ -149,7 +164,7 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
             />
           ) : (
             <section class="idea-body card" aria-label="Body">
-              {it.body.trim() ? <Markdown text={it.body} /> : <p class="muted">No body yet.{!readOnly && " Press e to write one."}</p>}
+              {it.body.trim() ? <Markdown text={it.body} wikilinks={lookup} /> : <p class="muted">No body yet.{!readOnly && " Press e to write one."}</p>}
             </section>
           )}
 
@@ -157,11 +172,12 @@ export function IdeaPage({ params }: { params: Record<string, string> }) {
 
           <RelationsSection idea={it} relations={relations} pro={pro} readOnly={readOnly} onChanged={fetchRelations} />
           <LinksSection idea={it} readOnly={readOnly} onChanged={(links) => load.update((l) => l && { ...l, links })} />
-          <HistorySection idea={it} readOnly={readOnly || editing} onRestored={(next) => { setIdea(next); fetchRelations(); }} />
+          {wikilinks && <LinkedFrom ideas={wikilinks.linked_from} />}
+          <HistorySection idea={it} readOnly={readOnly || editing} onRestored={(next) => { setIdea(next); fetchRelations(); rereadLinks(); }} />
         </div>
         <aside class="idea-side" aria-label="Details">
           <IdeaDetails idea={it} readOnly={readOnly} onChanged={setIdea} />
-          {!readOnly && <IdeaActions idea={it} onMerged={(next) => { setIdea(next); fetchRelations(); }} onArchived={load.reload} />}
+          {!readOnly && <IdeaActions idea={it} onMerged={(next) => { setIdea(next); fetchRelations(); rereadLinks(); }} onArchived={load.reload} />}
         </aside>
       </div>
     </Page>
