@@ -255,7 +255,7 @@ describeBrowser("idea page", () => {
     const { page } = pro;
     // Ids that do not exist, on purpose: the API's 404s are what the page turns into its not-found text, and Chromium
     // logs them ("abc" never reaches the API: the page knows it is not an id).
-    allowConsole(pro, /status of 404 .*\/api\/v1\/ideas\/999999(\/relations|\/spec)?\)/);
+    allowConsole(pro, /status of 404 .*\/api\/v1\/ideas\/999999(\/relations|\/spec|\/wikilinks)?\)/);
     for (const path of ["/ideas/999999", "/ideas/abc"]) {
       await page.goto(server.base + path);
       await page.getByRole("heading", { level: 1, name: "Idea not found" }).waitFor();
