@@ -31,11 +31,11 @@ export const reindexCommand: CliCommand = {
       const { models, state } = await startModelSet(deps.config, deps.db, toStamp(deps.clock()), deps.log, { force: !!p.flags.force });
       try {
         const target = targetGeneration(state)!;
-        const missing = () => {
-          const m = countMissing(deps.db, target.gen);
+        const missing = async () => {
+          const m = await countMissing(deps.store, target.gen);
           return m.ideas + m.tags;
         };
-        const total = missing();
+        const total = await missing();
         const out = process.stderr;
         if (total === 0 && !state.building) {
           out.write(`Embeddings are up to date (${target.model_id}).\n`);
@@ -44,8 +44,8 @@ export const reindexCommand: CliCommand = {
         out.write(`Re-embedding ${total} ideas and tags with ${target.model_id}` + (state.active && state.building ? ` (searches use ${state.active.model_id} until done)` : "") + "\n");
         const started = Date.now();
         let lastLine = 0;
-        const draw = (final = false) => {
-          const done = total - missing();
+        const draw = async (final = false) => {
+          const done = total - (await missing());
           const rate = done / Math.max(0.001, (Date.now() - started) / 1000);
           if (out.isTTY) out.write(`\r${progressLine(done, total, rate)}${final ? "\n" : ""}`);
           else if (final || Date.now() - lastLine > 2000) {
@@ -53,17 +53,18 @@ export const reindexCommand: CliCommand = {
             out.write(progressLine(done, total, rate) + "\n");
           }
         };
-        const timer = setInterval(draw, 250);
+        // A failed count only skips one redraw of the progress line.
+        const timer = setInterval(() => void draw().catch(() => {}), 250);
         try {
           await createRunner(deps, models, { jobs: false }).drain();
         } finally {
           clearInterval(timer);
         }
-        draw(true);
+        await draw(true);
         const after = readState(deps.db);
         out.write(
           after.building
-            ? `Not finished: ${missing()} items could not be embedded (see the log); run reindex again.\n`
+            ? `Not finished: ${await missing()} items could not be embedded (see the log); run reindex again.\n`
             : `Done: searches now use ${after.active?.model_id}.\n`,
         );
       } finally {

@@ -7,6 +7,7 @@ import { embedBatch, freshVector, storeItem, type Batch } from "./batch";
 import { ideaText, type EmbedItem } from "./embed";
 import type { ModelSet } from "./models";
 import type { PipelineRepo } from "./repo";
+import { vectorDb } from "../vectors/store";
 
 /** Items per reindex slice; large for the same reason as the runner's BATCH_JOBS (less padding per model call). */
 export const REINDEX_BATCH = 256;
@@ -14,7 +15,8 @@ export const REINDEX_BATCH = 256;
 const yieldToHttp = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function createReindexer(deps: Deps, models: ModelSet, repo: PipelineRepo) {
-  const { db, log } = deps;
+  const { log } = deps;
+  const db = vectorDb(deps.store); // the vector tables (sqlite-vec)
   /** Items being embedded right now, so the next slice does not pick them again. */
   const inFlight = new Set<string>();
   /** Items that failed to embed in this process: skipped until restart so a bad text cannot spin the loop. */
@@ -34,7 +36,7 @@ export function createReindexer(deps: Deps, models: ModelSet, repo: PipelineRepo
       ].slice(0, REINDEX_BATCH);
       if (items.length === 0) {
         if (state.building && inFlight.size === 0) {
-          const active = switchIfComplete(db, toStamp(deps.clock()));
+          const active = await switchIfComplete(deps.store, toStamp(deps.clock()));
           if (active) log.info("embedding model switched; old vectors dropped", { model: active.model_id, generation: active.gen });
         }
         return null;

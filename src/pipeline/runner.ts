@@ -7,7 +7,7 @@ import type { JobRow } from "../jobs/queue";
 import { fromStamp, toStamp } from "../lib/time";
 import { parseSettings } from "../contract";
 import { readState, targetGeneration, type EmbeddingState } from "../vectors/generations";
-import { forgetStoresExcept, vectorStore } from "../vectors/store";
+import { forgetStoresExcept, vectorDb, vectorStore } from "../vectors/store";
 import { embedBatch, freshVector, itemsForJobs, pipelineQueue, storeItem, writableGenerations, type Batch } from "./batch";
 import { createReindexer } from "./reindex";
 import { servingGeneration, type ModelSet } from "./models";
@@ -44,7 +44,9 @@ export interface RunnerOptions {
 }
 
 export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions = {}) {
-  const { db, log } = deps;
+  const { log } = deps;
+  // The vector tables and the embedding state: sqlite-vec, so the SQLite handle (every other statement: deps.store).
+  const db = vectorDb(deps.store);
   const repo = createPipelineRepo(deps.store);
   const relations = createRelationsRepo(db);
   const queue = pipelineQueue(deps.store);

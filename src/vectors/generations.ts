@@ -1,8 +1,9 @@
 // Embedding generations: one pair of vector tables per embedding model, and which pair answers searches while another is built.
 import type { Db } from "../db/open";
+import type { Store } from "../db/store";
 import { readAppState, writeAppState } from "../db/app-state";
 import { createIdeaStorage, upgradeIdeaTable } from "./layout";
-import { forgetStore } from "./store";
+import { forgetStore, vectorDb } from "./store";
 import type { Generation } from "./generation";
 import { ideaTable, sharedTable, tagTable } from "./tables";
 
@@ -99,15 +100,15 @@ export function planGenerations(db: Db, want: ModelIdentity, now: string, opts: 
 }
 
 /** Live ideas and tags that still lack a vector of generation `gen` (null vectorize_id counts for tags only). */
-export function countMissing(db: Db, gen: number): { ideas: number; tags: number } {
+export async function countMissing(store: Store, gen: number): Promise<{ ideas: number; tags: number }> {
   const [lo, hi] = vectorIdRange(gen);
-  const ideas = db.query<{ n: number }, [string, string]>(
+  const ideas = (await store.query<{ n: number }, [string, string]>(
     `SELECT count(*) AS n FROM ideas WHERE is_archived = 0 AND vectorize_id IS NOT NULL
        AND (vectorize_id < ?1 OR vectorize_id >= ?2)`,
-  ).get(lo, hi)!.n;
-  const tags = db.query<{ n: number }, [string, string]>(
+  ).get(lo, hi))!.n;
+  const tags = (await store.query<{ n: number }, [string, string]>(
     "SELECT count(*) AS n FROM tags WHERE vectorize_id IS NULL OR vectorize_id < ?1 OR vectorize_id >= ?2",
-  ).get(lo, hi)!.n;
+  ).get(lo, hi))!.n;
   return { ideas, tags };
 }
 
@@ -115,16 +116,19 @@ export function countMissing(db: Db, gen: number): { ideas: number; tags: number
  * Makes the building generation active once nothing is missing from it, dropping the old tables in the same
  * transaction: searches see either the old complete index or the new complete one, never a half-built one.
  */
-export function switchIfComplete(db: Db, now: string): Generation | null {
-  return db.transaction(() => {
+export async function switchIfComplete(store: Store, now: string): Promise<Generation | null> {
+  // The counts go through the store; the state record and the vector tables are the SQLite handle's (sqlite-vec), on
+  // the same connection and so inside the same transaction.
+  const db = vectorDb(store);
+  return store.tx(async () => {
     const s = readState(db);
     if (!s.building) return null;
-    const missing = countMissing(db, s.building.gen);
+    const missing = await countMissing(store, s.building.gen);
     if (missing.ideas > 0 || missing.tags > 0) return null;
     if (s.active) dropTables(db, s.active.gen);
     s.active = s.building;
     s.building = null;
     writeState(db, s, now);
     return s.active;
-  }).immediate();
+  }, { immediate: true });
 }

@@ -2,7 +2,7 @@
 import type { Deps } from "../../deps";
 import { servingGeneration, type ModelSet } from "../../pipeline/models";
 import { readState } from "../../vectors/generations";
-import { vectorStore, type Neighbour } from "../../vectors/store";
+import { vectorDb, vectorStore, type Neighbour } from "../../vectors/store";
 import type { SearchRepo, SearchRow } from "./repo";
 import { createKeywordSearch } from "./keyword";
 
@@ -66,7 +66,7 @@ export async function semanticSearch(
   if (!models) return null; // no model loaded in this process: keyword results
   // Two tries: a reindex may switch generations (dropping the old tables) while the query is being embedded.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const gen = servingGeneration(readState(deps.db), models);
+    const gen = servingGeneration(readState(vectorDb(deps.store)), models);
     const client = models.clientFor(gen);
     if (!gen || !client) return null;
     let vector: Float32Array;
@@ -79,9 +79,9 @@ export async function semanticSearch(
       deps.log.warn("semantic search: the model could not embed the query; answering with keyword results", { error: (e as Error).message });
       return null;
     }
-    const now = servingGeneration(readState(deps.db), models);
+    const now = servingGeneration(readState(vectorDb(deps.store)), models);
     if (now?.gen !== gen.gen) continue;
-    const store = vectorStore(deps.db, gen);
+    const store = vectorStore(vectorDb(deps.store), gen);
     const k = candidateCount(opts.limit);
     const scoring = opts.scoring ?? SEARCH_SCORING;
     const near = scoring === "calibrated" ? store.nearestCalibrated(userId, vector, k) : store.nearestIdeas(userId, vector, k);
