@@ -53,7 +53,7 @@ export function createPipelineRepo(store: Store) {
   const upsertDetection = store.query(
     `INSERT INTO duplicate_detections (user_id, idea_id, duplicate_of_id, similarity_score, status, created_at, pair_lo, pair_hi)
      VALUES (?1, ?2, ?3, ?4, 'pending', ?5, min(?2, ?3), max(?2, ?3))
-     ON CONFLICT (pair_lo, pair_hi) DO UPDATE SET similarity_score = excluded.similarity_score WHERE status = 'pending'`,
+     ON CONFLICT (pair_lo, pair_hi) DO UPDATE SET similarity_score = excluded.similarity_score WHERE duplicate_detections.status = 'pending'`,
   );
   const pendingOf = store.query<{ id: number; other: number }, [number]>(
     `SELECT id, CASE WHEN idea_id = ?1 THEN duplicate_of_id ELSE idea_id END AS other FROM duplicate_detections

@@ -142,6 +142,13 @@ describe.skipIf(!run)("postgres store", () => {
     expect(agg!.g).toBe("Apple|banana");
     expect(JSON.parse(agg!.j)).toEqual([1, 2]);
     expect(agg!.e).toBe("[]");
+    // SQLite's IS with a value, `IN name`, and max/min of parameters alone (a pair's ids, as the detections store them).
+    const is = await store.query<{ v: string }>("SELECT v FROM t WHERE n IS ? AND id IS NOT ? ORDER BY id").all(3, 1);
+    expect(is).toEqual([{ v: "banana" }]);
+    const within = await store.query<{ v: string }>("WITH picked(x) AS (SELECT 2) SELECT v FROM t WHERE id IN picked").all();
+    expect(within).toEqual([{ v: "banana" }]);
+    const pair = await store.query<{ lo: number; hi: number }>("SELECT min(?1, ?2) AS lo, max(?1, ?2) AS hi FROM t WHERE id = ?1").get(2, 1);
+    expect(pair).toEqual({ lo: 1, hi: 2 });
   });
 
   test("the schema keeps an idea's list entry, its versions and a child row's account, as SQLite's triggers do", async () => {

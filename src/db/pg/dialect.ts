@@ -139,9 +139,18 @@ function rewriteCalls(toks: Tok[]): void {
         toks[i] = { kind: "word", text: "COALESCE" };
         break;
       case "MAX":
-      case "MIN":
-        if (args(toks, open).length >= 2) toks[i] = { kind: "word", text: SCALAR[name] };
+      case "MIN": {
+        const a = args(toks, open);
+        if (a.length < 2) break;
+        toks[i] = { kind: "word", text: SCALAR[name] };
+        // Of parameters alone PostgreSQL would deduce text (and clash with the same parameter's use as an id): they
+        // compare as integers, which is what the repos compare so (a pair's ids). Text needs CAST(? AS TEXT).
+        const bare = a.map(([from, to]) => toks.slice(from, to).filter(code));
+        if (bare.every((t) => t.length === 1 && t[0].kind === "param")) {
+          for (const t of bare) t[0].text = `CAST(${t[0].text} AS bigint)`;
+        }
         break;
+      }
       case "INSTR": {
         // instr(haystack, needle) is strpos(haystack, needle): both count characters from 1, 0 when absent.
         toks[i] = { kind: "word", text: "strpos" };
@@ -256,6 +265,28 @@ function rewriteLike(toks: Tok[]): void {
   }
 }
 
+/**
+ * SQLite's `a IS b` compares anything, NULL included; PostgreSQL's IS takes NULL/TRUE/FALSE only: `IS NOT DISTINCT
+ * FROM` is the same comparison. And `x IN name` (a table or a WITH name) is `x IN (SELECT * FROM name)`.
+ */
+function rewriteIsAndIn(toks: Tok[]): void {
+  for (let i = 0; i < toks.length; i++) {
+    const w = upper(toks[i]);
+    if (w === "IS") {
+      let j = next(toks, i + 1);
+      const not = upper(toks[j]) === "NOT";
+      if (not) j = next(toks, j + 1);
+      if (["NULL", "TRUE", "FALSE", "DISTINCT", "UNKNOWN"].includes(upper(toks[j]))) continue;
+      toks.splice(i, j - i, { kind: "word", text: not ? "IS DISTINCT FROM " : "IS NOT DISTINCT FROM " });
+    } else if (w === "IN") {
+      const j = next(toks, i + 1);
+      if (toks[j]?.kind === "word" && !KEYWORDS.has(upper(toks[j])) && toks[next(toks, j + 1)]?.text !== "(") {
+        toks[j] = { kind: "word", text: `(SELECT * FROM ${toks[j].text})` };
+      }
+    }
+  }
+}
+
 /** SQLite takes `CROSS JOIN t ON …` (a join whose order the planner keeps); PostgreSQL's CROSS JOIN has no ON. */
 function rewriteCrossJoinOn(toks: Tok[]): void {
   for (let i = 0; i < toks.length; i++) {
@@ -305,6 +336,7 @@ export function translate(sql: string): PgStatement {
   rewriteCalls(toks);
   rewriteLike(toks);
   rewriteCrossJoinOn(toks);
+  rewriteIsAndIn(toks);
   return { sql: toks.map((t) => t.text).join(""), names };
 }
 

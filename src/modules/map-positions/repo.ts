@@ -11,10 +11,10 @@ export function createMapPositionsRepo(store: Store) {
   // The join with ideas drops ids that are not the account's, archived or gone, so they are ignored, never stored.
   // CROSS JOIN keeps the batch as the outer loop (each id looked up by primary key): with a plain JOIN SQLite put the
   // account's ideas outside and read the whole batch once per idea, ~28 s for 5,000 positions of a 10,000-idea account,
-  // during which the server answered nothing else.
+  // during which the server answered nothing else. The casts say the type PostgreSQL cannot take from JSON text.
   const upsert = store.query<never, [string, string, string]>(
     `INSERT INTO map_positions (user_id, idea_id, x, y, updated_at)
-     SELECT ?1, i.id, json_extract(j.value, '$.x'), json_extract(j.value, '$.y'), ?3
+     SELECT ?1, i.id, CAST(json_extract(j.value, '$.x') AS REAL), CAST(json_extract(j.value, '$.y') AS REAL), ?3
      FROM json_each(?2) j CROSS JOIN ideas i ON i.id = json_extract(j.value, '$.id')
      WHERE i.user_id = ?1 AND i.is_archived = 0
      ON CONFLICT (user_id, idea_id) DO UPDATE SET x = excluded.x, y = excluded.y, updated_at = excluded.updated_at`,
