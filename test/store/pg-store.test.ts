@@ -149,6 +149,13 @@ describe.skipIf(!run)("postgres store", () => {
     expect(within).toEqual([{ v: "banana" }]);
     const pair = await store.query<{ lo: number; hi: number }>("SELECT min(?1, ?2) AS lo, max(?1, ?2) AS hi FROM t WHERE id = ?1").get(2, 1);
     expect(pair).toEqual({ lo: 1, hi: 2 });
+    // json_each's key is the element's index (search keeps its ranking order so); an upsert's bare column is the row's.
+    const ordered = await store.query<{ id: number; key: number }>("SELECT t.id, j.key FROM json_each(?) j CROSS JOIN t ON t.id = j.value ORDER BY j.key").all("[2,1]");
+    expect(ordered).toEqual([{ id: 2, key: 0 }, { id: 1, key: 1 }]);
+    const bump = store.query<{ n: number }>("INSERT INTO t (v, n) VALUES (?, 1) ON CONFLICT (v) DO UPDATE SET n = n + 1 WHERE n < 5 RETURNING n");
+    expect(await bump.get("banana")).toEqual({ n: 4 });
+    expect(await bump.get("banana")).toEqual({ n: 5 });
+    expect(await bump.get("banana")).toBeNull();
   });
 
   test("the schema keeps an idea's list entry, its versions and a child row's account, as SQLite's triggers do", async () => {

@@ -187,12 +187,13 @@ function rewriteCalls(toks: Tok[]): void {
         const a = args(toks, open);
         if (a.length !== 1) throw new DialectError("json_each with a path: select the array first");
         const close = closing(toks, open);
-        const call = `jsonb_array_elements(CAST(CAST(${text(toks, a[0][0], a[0][1])} AS text) AS jsonb))`;
-        // `json_each(?) j` / `json_each(?) AS j` names the rows j, with their column `value`.
+        // `key` is the element's index from 0, as SQLite's.
+        const rows = `(SELECT value, ordinality - 1 AS key FROM jsonb_array_elements(CAST(CAST(${text(toks, a[0][0], a[0][1])} AS text) AS jsonb)) WITH ORDINALITY)`;
+        // `json_each(?) j` / `json_each(?) AS j` names the rows j, with their columns `value` and `key`.
         let alias = next(toks, close + 1);
         if (upper(toks[alias]) === "AS") alias = next(toks, alias + 1);
-        if (toks[alias]?.kind === "word" && !KEYWORDS.has(upper(toks[alias]))) splice(toks, i, alias + 1, `${call} AS ${toks[alias].text}(value)`);
-        else splice(toks, i, close + 1, `${call} AS json_each(value)`);
+        if (toks[alias]?.kind === "word" && !KEYWORDS.has(upper(toks[alias]))) splice(toks, i, alias + 1, `${rows} AS ${toks[alias].text}`);
+        else splice(toks, i, close + 1, `${rows} AS json_each`);
         break;
       }
       case "JSON_EXTRACT": {
@@ -287,6 +288,47 @@ function rewriteIsAndIn(toks: Tok[]): void {
   }
 }
 
+/** Words that are SQL, not a column, inside an upsert's expressions. */
+const EXPRESSION_WORDS = new Set([
+  "AND", "OR", "NOT", "NULL", "IS", "IN", "CASE", "WHEN", "THEN", "ELSE", "END", "BETWEEN", "LIKE", "ILIKE", "TRUE",
+  "FALSE", "AS", "DISTINCT", "FROM", "EXISTS", "SELECT", "WHERE", "ESCAPE", "COLLATE", "EXCLUDED",
+]);
+
+/**
+ * In `ON CONFLICT … DO UPDATE SET c = c + 1 WHERE c < 5`, SQLite reads a bare column as the existing row's; PostgreSQL
+ * finds it ambiguous (the `excluded` row has the same names). Bare columns there are qualified with the table.
+ */
+function rewriteUpsert(toks: Tok[]): void {
+  if (upper(toks[next(toks, 0)]) !== "INSERT") return;
+  const into = toks.findIndex((t) => upper(t) === "INTO");
+  const table = toks[next(toks, into + 1)]?.text;
+  let start = -1;
+  for (let i = 0; i < toks.length; i++) {
+    if (upper(toks[i]) === "DO" && upper(toks[next(toks, i + 1)]) === "UPDATE") {
+      start = next(toks, next(toks, i + 1) + 1); // SET
+      break;
+    }
+  }
+  if (!table || start < 0 || upper(toks[start]) !== "SET") return;
+  let depth = 0;
+  let target = true; // the next word at depth 0 is a SET target, never qualified
+  for (let i = start + 1; i < toks.length; i++) {
+    const t = toks[i];
+    if (t.text === "(") depth++;
+    else if (t.text === ")") depth--;
+    else if (depth === 0 && (upper(t) === "RETURNING" || t.text === ";")) break;
+    else if (depth === 0 && t.text === ",") target = true;
+    else if (depth === 0 && upper(t) === "WHERE") target = false;
+    else if (t.kind === "word" && !EXPRESSION_WORDS.has(upper(t))) {
+      if (target && depth === 0) { target = false; continue; }
+      const before = toks[prev(toks, i - 1)];
+      const after = toks[next(toks, i + 1)];
+      if (before?.text === "." || after?.text === "." || after?.text === "(" || upper(before) === "AS") continue;
+      toks[i] = { kind: "word", text: `${table}.${t.text}` };
+    }
+  }
+}
+
 /** SQLite takes `CROSS JOIN t ON …` (a join whose order the planner keeps); PostgreSQL's CROSS JOIN has no ON. */
 function rewriteCrossJoinOn(toks: Tok[]): void {
   for (let i = 0; i < toks.length; i++) {
@@ -337,6 +379,7 @@ export function translate(sql: string): PgStatement {
   rewriteLike(toks);
   rewriteCrossJoinOn(toks);
   rewriteIsAndIn(toks);
+  rewriteUpsert(toks);
   return { sql: toks.map((t) => t.text).join(""), names };
 }
 
