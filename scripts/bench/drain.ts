@@ -76,7 +76,7 @@ const seeded = await benchApp(join(dataDir, "idearepo.db"), null);
 const user = await benchUser(seeded.deps, "pro");
 const owner = { user: seeded.deps.db.query<UserRow, [string]>("SELECT * FROM users WHERE id = ?").get(user.id)!, plan: "pro" as const };
 const ideasService = createIdeasService(seeded.deps);
-for (const idea of ideas) ideasService.create(owner, idea);
+for (const idea of ideas) await ideasService.create(owner, idea);
 await seeded.close();
 console.error(`seeded ${N} ideas`);
 

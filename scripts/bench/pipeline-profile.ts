@@ -81,7 +81,7 @@ const run = async (n: number) => {
   for (let i = 0; i < n; i++) {
     const a = seeded.accounts[rand(seeded.accounts.length)];
     const owner = { user: userOf.get(a.id)!, plan: "pro" as const };
-    ideas.create(owner, { title: seeded.captures[rand(seeded.captures.length)].slice(0, 200), body: seeded.captures[rand(seeded.captures.length)] });
+    await ideas.create(owner, { title: seeded.captures[rand(seeded.captures.length)].slice(0, 200), body: seeded.captures[rand(seeded.captures.length)] });
   }
   sql.clear(); storeT.clear(); protoT.clear(); tx.length = 0; sqlTotal = 0;
   const t0 = performance.now();

@@ -22,17 +22,18 @@ const NOW = "2026-01-01 00:00:00";
 const dir = tempDir("idearepo-bench-queue-");
 const db = openDb(join(dir, "bench.db"));
 migrate(db);
+const store = sqliteStore(db);
 db.query("INSERT INTO users (id, email, display_name, created_at, updated_at) VALUES ('u', 'u@x', 'u', ?1, ?1)").run(NOW);
 const insertIdea = db.query("INSERT INTO ideas (user_id, number, title, created_at, updated_at) VALUES ('u', ?1, 'idea', ?2, ?2)");
 db.transaction(() => {
   for (let i = 1; i <= JOBS; i++) insertIdea.run(i, NOW);
 })();
 
-function fill(queued: boolean): void {
-  db.transaction(() => {
+async function fill(queued: boolean): Promise<void> {
+  await store.tx(async () => {
     db.query("DELETE FROM jobs").run();
-    if (queued) for (let i = 1; i <= JOBS; i++) enqueueJob(db, { kind: "full", ideaId: i }, NOW);
-  })();
+    if (queued) for (let i = 1; i <= JOBS; i++) await enqueueJob(store, { kind: "full", ideaId: i }, NOW);
+  });
 }
 
 /** What the pipeline's repo ran before the queue module owned these statements (its code as it was): kinds pasted into the text. */
@@ -59,7 +60,6 @@ function rawQueue(d: Db) {
   };
 }
 
-const store = sqliteStore(db);
 const product = pipelineQueue(store);
 const repo = createPipelineRepo(store);
 const raw = rawQueue(db);
@@ -68,7 +68,7 @@ const raw = rawQueue(db);
 type Awaitable<T> = T | Promise<T>;
 
 async function drain(q: { claim(now: string, limit: number): Awaitable<Array<{ id: number }>>; complete(id: number): Awaitable<void> }): Promise<number> {
-  fill(true);
+  await fill(true);
   let claims = 0;
   const t0 = performance.now();
   for (;;) {
@@ -83,7 +83,7 @@ async function drain(q: { claim(now: string, limit: number): Awaitable<Array<{ i
 }
 
 async function lookup(fn: () => Awaitable<number[]>, queued: boolean, expect: number): Promise<number> {
-  fill(queued);
+  await fill(queued);
   await fn();
   const t0 = performance.now();
   const reps = 5;

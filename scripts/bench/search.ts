@@ -168,8 +168,8 @@ const p95 = (x: number[]) => percentile(x, 95);
 let seeded = 0;
 for (const size of sizes) {
   const t0 = performance.now();
-  seedIdeas(big.id, size - seeded - Math.round((size - seeded) * 0.02));
-  seedIdeas(small.id, Math.round((size - seeded) * 0.02));
+  await seedIdeas(big.id, size - seeded - Math.round((size - seeded) * 0.02));
+  await seedIdeas(small.id, Math.round((size - seeded) * 0.02));
   seeded = size;
   db.exec("ANALYZE");
   const bigCount = counts.get(big.id)!;

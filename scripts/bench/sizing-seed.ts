@@ -95,7 +95,7 @@ export async function seedAccounts(dataDir: string, accounts: number, ideasPer: 
       const owner = { user: userOf.get(user.id)!, plan: "pro" as const };
       let firstId = 0;
       let lastId = 0;
-      db.transaction(() => {
+      await app.deps.store.tx(async () => {
         // Oldest first, so numbers follow dates as they would have.
         const stamps = Array.from({ length: ideasPer }, () => yearAgo + int(365 * 86_400_000)).sort((x, y) => x - y);
         for (let i = 0; i < ideasPer; i++) {
@@ -104,7 +104,7 @@ export async function seedAccounts(dataDir: string, accounts: number, ideasPer: 
           const body = rand() < 0.7 ? `${sentences[at(b)]}${rand() < 0.5 ? ` ${sentences[at(c)]}` : ""}` : "";
           const tags = Array.from({ length: int(3) }, () => TAGS[int(TAGS.length)]);
           clock = new Date(stamps[i]);
-          const idea = ideas.create(owner, { title, body, tags: [...new Set(tags)], status: rand() < 0.6 ? "captured" : "exploring" });
+          const idea = await ideas.create(owner, { title, body, tags: [...new Set(tags)], status: rand() < 0.6 ? "captured" : "exploring" });
           store.putIdea(idea.id, user.id, mix(vectors[at(t)], vectors[at(body ? b : t)]), textHash(ideaText(title, body)));
           setIdeaVid.run(vectorId(gen.gen, idea.id), idea.id);
           firstId ||= idea.id;
@@ -116,7 +116,7 @@ export async function seedAccounts(dataDir: string, accounts: number, ideasPer: 
         }
         store.shared(user.id);
         store.markScored(user.id);
-      })();
+      });
       out.push({ id: user.id, key: user.key, firstId, lastId });
       if ((a + 1) % 100 === 0) log(`seeded ${a + 1} / ${accounts} accounts (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
     }

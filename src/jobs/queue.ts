@@ -35,10 +35,10 @@ export type QueuedJob =
  * (`modules/filing/jobs.ts`) calls this; test/foundation/stores.test.ts keeps it so.
  * A second pending job of the same kind for the same idea is a no-op: the pending one will see the latest row.
  */
-export function enqueueJob(db: Db, job: QueuedJob, now: string): void {
+export async function enqueueJob(store: Store, job: QueuedJob, now: string): Promise<void> {
   const ideaId = job.kind === "tag-embed" ? null : job.ideaId;
   const payload = job.kind === "tag-embed" ? JSON.stringify(job.payload) : null;
-  db.query(
+  await store.query(
     `INSERT INTO jobs (kind, idea_id, payload, run_after, created_at) VALUES (?1, ?2, ?3, ?4, ?4)
      ON CONFLICT (kind, idea_id) WHERE locked_at IS NULL DO NOTHING`,
   ).run(job.kind, ideaId, payload, now);

@@ -62,7 +62,7 @@ export function createPipelineProcess(deps: Deps, opts: PipelineOptions = {}): P
       const set = models;
       deps.engines.models = set;
       deps.engines.onJobQueued = () => r.wake();
-      deps.engines.tagSimilar = createSimilarTags(deps.db, set);
+      deps.engines.tagSimilar = createSimilarTags(deps.db, deps.store, set);
       const requeued = await requeueUnprocessed(deps);
       if (requeued > 0) deps.log.info("pipeline: queued ideas that were never processed", { count: requeued });
       if (opts.autoStart !== false) r.start();

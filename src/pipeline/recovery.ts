@@ -16,7 +16,7 @@ import { createPipelineRepo } from "./repo";
 export async function requeueUnprocessed(deps: Deps): Promise<number> {
   const repo = createPipelineRepo(deps.store);
   const now = toStamp(deps.clock());
-  const jobs = createJobs(deps.db);
+  const jobs = createJobs(deps.store);
   return deps.store.tx(async () => {
     const ids = await pipelineQueue(deps.store).withoutJob("full", await repo.unembeddedIdeaIds());
     for (const id of ids) await jobs.fullPass(id, now);
@@ -28,7 +28,7 @@ export async function requeueUnprocessed(deps: Deps): Promise<number> {
 export async function requeueRenamedTags(deps: Deps): Promise<number> {
   const s = readState(deps.db);
   const now = toStamp(deps.clock());
-  const jobs = createJobs(deps.db);
+  const jobs = createJobs(deps.store);
   return deps.store.tx(async () => {
     let n = 0;
     for (const g of [s.active, s.building]) {

@@ -48,7 +48,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
   // The vector tables and the embedding state: sqlite-vec, so the SQLite handle (every other statement: deps.store).
   const db = vectorDb(deps.store);
   const repo = createPipelineRepo(deps.store);
-  const relations = createRelationsRepo(db);
+  const relations = createRelationsRepo(deps.store);
   const queue = pipelineQueue(deps.store);
   const reindex = createReindexer(deps, models, repo);
   const stamp = () => toStamp(deps.clock());

@@ -17,8 +17,8 @@ describe("DELETE /user", () => {
   test("needs the password; a wrong one is 403 and changes nothing; the right one deletes the account and its cookie", async () => {
     const u = await makeUser(t, { plan: "pro", password: "the right password" });
     const other = await makeUser(t, { plan: "pro" });
-    seedIdeas(t, u, 3);
-    seedIdeas(t, other, 2);
+    await seedIdeas(t, u, 3);
+    await seedIdeas(t, other, 2);
 
     const missing = await call(t, "DELETE", "/user", { key: u.key });
     expect(missing.status).toBe(400);
@@ -48,7 +48,7 @@ describe("DELETE /user", () => {
 
   test("wrong passwords count against the sign-in brake of that e-mail, shared with /auth/login", async () => {
     const u = await makeUser(t, { plan: "pro", password: "guess me if you can" });
-    seedIdeas(t, u, 1);
+    await seedIdeas(t, u, 1);
     for (let i = 0; i < 10; i++) {
       expect((await call(t, "DELETE", "/user", { key: u.key, body: { password: `guess ${i}` } })).status).toBe(403);
     }
@@ -97,8 +97,8 @@ describe("DELETE /admin/users/:id", () => {
     const op = await users.createUser({ email: "admin-op@example.com", plan: "pro", operator: true });
     const gone = await makeUser(t, { plan: "pro" });
     const stays = await makeUser(t, { plan: "pro" });
-    seedIdeas(t, gone, 2, (i) => ({ tags: [`g${i}`] }));
-    seedIdeas(t, stays, 1);
+    await seedIdeas(t, gone, 2, (i) => ({ tags: [`g${i}`] }));
+    await seedIdeas(t, stays, 1);
 
     // A non-operator gets the missing route's 404, whoever it names.
     expect((await call(t, "DELETE", `/admin/users/${gone.id}`, { key: stays.key })).body).toEqual({ error: "Not found" });

@@ -47,7 +47,7 @@ describe("POST /ideas/:id/develop — success", () => {
     await relate(u, fan.id, idea.id, "inspires");
     await relate(u, idea.id, gone.id, "related");
     expect((await call(t, "DELETE", `/ideas/${gone.id}`, { key: u.key })).status).toBe(200);
-    seedLink(t, idea.id, { url: "https://github.com/example/notes", title: "Prototype repo", link_type: "code-repo" });
+    await seedLink(t, idea.id, { url: "https://github.com/example/notes", title: "Prototype repo", link_type: "code-repo" });
 
     const r = await develop(u, idea.id);
     expect(r.status).toBe(200);

@@ -169,7 +169,7 @@ describe("POST /ideas/duplicates/:id/merge", () => {
   test("relations are not transferred to the survivor", async () => {
     const { u, older, newer, id } = await pair();
     const third = await newIdea(t, u);
-    const rel = seedRelation(t, u, { source: older.id, target: third.id, type: "blocks" });
+    const rel = await seedRelation(t, u, { source: older.id, target: third.id, type: "blocks" });
     await mergeDup(u, id);
     expect(relationRows(t).find((r) => r.id === rel)).toMatchObject({ source_idea_id: older.id, target_idea_id: third.id });
     expect((await get(u, newer.id)).relations).toEqual([]);

@@ -12,7 +12,7 @@ const HEADER = ["id", "number", "title", "body", "status", "tags", "source", "cr
 describe("POST /user/export/csv", () => {
   test("UTF-8 with a byte-order mark, text/csv, an attachment named with the date and -ideas-", async () => {
     const u = await makeUser(t);
-    seedIdea(t, u);
+    await seedIdea(t, u);
     const r = await postRaw(t, "/user/export/csv", u);
     expect(r.status).toBe(200);
     expect([...r.bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -25,12 +25,12 @@ describe("POST /user/export/csv", () => {
 
   test("the header row and one record per idea, by number, tags joined with ';'", async () => {
     const u = await makeUser(t);
-    const a = seedIdea(t, u, { title: "Plain", body: "simple", status: "shipped", source: "siri", created_at: "2026-05-05 05:05:05" });
-    const b = seedIdea(t, u, { title: "Two" });
-    tagIdea(t, u.id, a, "beta");
-    tagIdea(t, u.id, a, "alpha");
-    seedLink(t, a, { url: "https://not-in-csv.test" });
-    seedRelation(t, u, { source: a, target: b });
+    const a = await seedIdea(t, u, { title: "Plain", body: "simple", status: "shipped", source: "siri", created_at: "2026-05-05 05:05:05" });
+    const b = await seedIdea(t, u, { title: "Two" });
+    await tagIdea(t, u.id, a, "beta");
+    await tagIdea(t, u.id, a, "alpha");
+    await seedLink(t, a, { url: "https://not-in-csv.test" });
+    await seedRelation(t, u, { source: a, target: b });
     const r = await postRaw(t, "/user/export/csv", u);
     const text = new TextDecoder().decode(r.bytes.slice(3));
     const rows = parseCsv(text);
@@ -51,7 +51,7 @@ describe("POST /user/export/csv", () => {
       { title: "caf\u00e9 \u2014 \u65e5\u672c \ud83d\ude80", body: "  spaces kept  " },
       { title: '"', body: '""' },
     ];
-    for (const c of cases) seedIdea(t, u, c);
+    for (const c of cases) await seedIdea(t, u, c);
     const r = await postRaw(t, "/user/export/csv", u);
     const text = new TextDecoder().decode(r.bytes.slice(3));
     const rows = parseCsv(text).slice(1);
@@ -65,9 +65,9 @@ describe("POST /user/export/csv", () => {
   test("archived ideas are excluded; another account's ideas never appear", async () => {
     const u = await makeUser(t);
     const other = await makeUser(t);
-    seedIdea(t, u, { title: "keep me" });
-    archiveIdea(t, seedIdea(t, u, { title: "archived one" }));
-    seedIdea(t, other, { title: "foreign one" });
+    await seedIdea(t, u, { title: "keep me" });
+    await archiveIdea(t, await seedIdea(t, u, { title: "archived one" }));
+    await seedIdea(t, other, { title: "foreign one" });
     const text = new TextDecoder().decode((await postRaw(t, "/user/export/csv", u)).bytes);
     expect(text).toContain("keep me");
     expect(text).not.toContain("archived one");

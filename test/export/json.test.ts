@@ -9,14 +9,14 @@ afterAll(() => t.close());
 describe("POST /user/export", () => {
   test("answers the whole document as JSON, not as a download", async () => {
     const u = await makeUser(t);
-    const a = seedIdea(t, u, { title: "First", body: "B1", status: "building", source: "cli", source_url: "https://x.test/1", source_summary: "sum", created_at: "2026-01-01 00:00:00", updated_at: "2026-01-02 00:00:00" });
-    const b = seedIdea(t, u, { title: "Second", parent_id: a, created_at: "2026-01-03 00:00:00" });
-    tagIdea(t, u.id, a, "zeta", "#112233");
-    tagIdea(t, u.id, a, "alpha");
-    tagIdea(t, u.id, b, "alpha");
-    const link = seedLink(t, a, { url: "https://docs.test", title: "Docs", link_type: "code-repo", created_at: "2026-01-04 00:00:00" });
-    const rel = seedRelation(t, u, { source: a, target: b, type: "blocks", note: "n", created_at: "2026-01-05 00:00:00" });
-    const sys = seedRelation(t, u, { source: b, target: a, type: "related", score: 0.81, by: "system", created_at: "2026-01-06 00:00:00" });
+    const a = await seedIdea(t, u, { title: "First", body: "B1", status: "building", source: "cli", source_url: "https://x.test/1", source_summary: "sum", created_at: "2026-01-01 00:00:00", updated_at: "2026-01-02 00:00:00" });
+    const b = await seedIdea(t, u, { title: "Second", parent_id: a, created_at: "2026-01-03 00:00:00" });
+    await tagIdea(t, u.id, a, "zeta", "#112233");
+    await tagIdea(t, u.id, a, "alpha");
+    await tagIdea(t, u.id, b, "alpha");
+    const link = await seedLink(t, a, { url: "https://docs.test", title: "Docs", link_type: "code-repo", created_at: "2026-01-04 00:00:00" });
+    const rel = await seedRelation(t, u, { source: a, target: b, type: "blocks", note: "n", created_at: "2026-01-05 00:00:00" });
+    const sys = await seedRelation(t, u, { source: b, target: a, type: "related", score: 0.81, by: "system", created_at: "2026-01-06 00:00:00" });
 
     const r = await call(t, "POST", "/user/export", { key: u.key });
     expect(r.status).toBe(200);
@@ -57,11 +57,11 @@ describe("POST /user/export", () => {
 
   test("archived ideas are excluded, with their relations, parent pointers and tag counts", async () => {
     const u = await makeUser(t);
-    const gone = seedIdea(t, u, { title: "Gone", tags: ["shared"] });
-    const live = seedIdea(t, u, { title: "Live", parent_id: gone, tags: ["shared"] });
-    seedRelation(t, u, { source: live, target: gone });
-    seedRelation(t, u, { source: gone, target: live, type: "inspires" });
-    archiveIdea(t, gone);
+    const gone = await seedIdea(t, u, { title: "Gone", tags: ["shared"] });
+    const live = await seedIdea(t, u, { title: "Live", parent_id: gone, tags: ["shared"] });
+    await seedRelation(t, u, { source: live, target: gone });
+    await seedRelation(t, u, { source: gone, target: live, type: "inspires" });
+    await archiveIdea(t, gone);
     const r = await call(t, "POST", "/user/export", { key: u.key });
     expect(r.body.ideas.map((i: any) => i.title)).toEqual(["Live"]);
     expect(r.body.ideas[0].relations).toEqual([]);
@@ -74,9 +74,9 @@ describe("POST /user/export", () => {
   test("holds only the caller's data", async () => {
     const u = await makeUser(t);
     const other = await makeUser(t);
-    seedIdea(t, u, { title: "mine", tags: ["t-mine"] });
-    const x = seedIdea(t, other, { title: "theirs", tags: ["t-theirs"] });
-    seedLink(t, x, { url: "https://theirs.test" });
+    await seedIdea(t, u, { title: "mine", tags: ["t-mine"] });
+    const x = await seedIdea(t, other, { title: "theirs", tags: ["t-theirs"] });
+    await seedLink(t, x, { url: "https://theirs.test" });
     const r = await call(t, "POST", "/user/export", { key: u.key });
     expect(r.body.ideas.map((i: any) => i.title)).toEqual(["mine"]);
     expect(r.body.tags.map((x: any) => x.name)).toEqual(["t-mine"]);
@@ -93,7 +93,7 @@ describe("POST /user/export", () => {
 
   test("takes no body: a stray JSON content type or body is ignored", async () => {
     const u = await makeUser(t);
-    seedIdea(t, u);
+    await seedIdea(t, u);
     const r = await call(t, "POST", "/user/export", { key: u.key, raw: "{not json", headers: { "content-type": "application/json" } });
     expect(r.status).toBe(200);
     expect(r.body.ideas.length).toBe(1);
@@ -103,12 +103,12 @@ describe("POST /user/export", () => {
 describe("the 10,000-idea cap", () => {
   test("exports the first 10,000 unarchived ideas by number and says it truncated", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const ids = seedIdeas(t, u, 10_002, (i) => ({ title: `n${i}` }));
-    archiveIdea(t, ids[5]); // archived ideas do not use up the cap
+    const ids = await seedIdeas(t, u, 10_002, (i) => ({ title: `n${i}` }));
+    await archiveIdea(t, ids[5]); // archived ideas do not use up the cap
     const last = ids[10_000]; // the 10,000th unarchived idea
     const beyond = ids[10_001];
-    seedRelation(t, u, { source: ids[0], target: beyond, type: "blocks" });
-    seedRelation(t, u, { source: ids[0], target: last, type: "inspires" });
+    await seedRelation(t, u, { source: ids[0], target: beyond, type: "blocks" });
+    await seedRelation(t, u, { source: ids[0], target: last, type: "inspires" });
     const r = await call(t, "POST", "/user/export", { key: u.key });
     expect(r.headers.get("x-export-truncated")).toBe("true");
     expect(r.body.truncated).toBe(true);

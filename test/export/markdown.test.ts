@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { parse as parseYaml } from "yaml";
 import { makeApp, makeUser } from "../helpers";
-import { archiveIdea, seedIdea, seedLink, seedRelation, tagIdea } from "../fixtures/seed";
+import { archiveIdea, seedIdea, seedIdeas, seedLink, seedRelation, tagIdea } from "../fixtures/seed";
 import { postRaw, unzipText } from "./helpers";
 
 const t = makeApp({ now: "2026-11-22T10:00:00Z" });
@@ -24,7 +24,7 @@ async function exportVault(u: Awaited<ReturnType<typeof makeUser>>) {
 describe("POST /user/export/markdown", () => {
   test("a ZIP attachment named with the date and -ideas-", async () => {
     const u = await makeUser(t);
-    seedIdea(t, u);
+    await seedIdea(t, u);
     const { r } = await exportVault(u);
     expect(r.headers.get("content-type")).toBe("application/zip");
     expect(r.headers.get("content-disposition")).toBe('attachment; filename="idearepo-ideas-2026-11-22.zip"');
@@ -33,13 +33,13 @@ describe("POST /user/export/markdown", () => {
 
   test("one NNNN-slug.md per idea; front matter fields; body; Links and Related sections", async () => {
     const u = await makeUser(t);
-    const a = seedIdea(t, u, { title: "Build a Bird Feeder!", body: "Wood.\n\n## Links\n\nnot the real section", status: "exploring", source: "web", created_at: "2026-02-01 08:00:00", updated_at: "2026-02-03 09:30:00" });
-    const b = seedIdea(t, u, { title: "Buy seeds" });
-    tagIdea(t, u.id, a, "garden");
-    tagIdea(t, u.id, a, "diy");
-    seedLink(t, a, { url: "https://wood.test/planks", title: "Planks", link_type: "url" });
-    seedLink(t, a, { url: "https://github.test/x", link_type: "code-repo" });
-    seedRelation(t, u, { source: a, target: b, type: "blocks", note: "first things first" });
+    const a = await seedIdea(t, u, { title: "Build a Bird Feeder!", body: "Wood.\n\n## Links\n\nnot the real section", status: "exploring", source: "web", created_at: "2026-02-01 08:00:00", updated_at: "2026-02-03 09:30:00" });
+    const b = await seedIdea(t, u, { title: "Buy seeds" });
+    await tagIdea(t, u.id, a, "garden");
+    await tagIdea(t, u.id, a, "diy");
+    await seedLink(t, a, { url: "https://wood.test/planks", title: "Planks", link_type: "url" });
+    await seedLink(t, a, { url: "https://github.test/x", link_type: "code-repo" });
+    await seedRelation(t, u, { source: a, target: b, type: "blocks", note: "first things first" });
     const { files } = await exportVault(u);
     const names = Object.keys(files).sort();
     expect(names).toEqual(["0001-build-a-bird-feeder.md", "0002-buy-seeds.md"]);
@@ -81,7 +81,7 @@ describe("POST /user/export/markdown", () => {
       "del\u007fnel\u0085ls\u2028ps\u2029bom\ufeffend",
       "line\nbreak\r\nand\rcr",
     ];
-    const ids = titles.map((title) => seedIdea(t, u, { title, tags: [title.slice(0, 50)] }));
+    const ids = await seedIdeas(t, u, titles.length, (i) => ({ title: titles[i], tags: [titles[i].slice(0, 50)] }));
     const { files } = await exportVault(u);
     const byNumber = new Map(Object.entries(files).map(([name, text]) => [Number(name.slice(0, 4)), splitFile(text).meta]));
     for (const [i, title] of titles.entries()) {
@@ -96,9 +96,9 @@ describe("POST /user/export/markdown", () => {
   test("wiki-links resolve to file names that exist in the ZIP, for every relation in both directions", async () => {
     const u = await makeUser(t);
     const titles = ["Über Idee", "", "!!!", "日本語のアイデア", "Same title", "Same title", "a".repeat(150), "हिंदी विचार", "ＦＵＬＬ ﬁle"];
-    const ids = titles.map((title) => seedIdea(t, u, { title: title || " " }));
-    for (let i = 0; i < ids.length; i++) seedRelation(t, u, { source: ids[i], target: ids[(i + 1) % ids.length], type: i % 2 ? "inspires" : "related" });
-    seedRelation(t, u, { source: ids[2], target: ids[5], type: "related", score: 0.77, by: "system" });
+    const ids = await seedIdeas(t, u, titles.length, (i) => ({ title: titles[i] || " " }));
+    for (let i = 0; i < ids.length; i++) await seedRelation(t, u, { source: ids[i], target: ids[(i + 1) % ids.length], type: i % 2 ? "inspires" : "related" });
+    await seedRelation(t, u, { source: ids[2], target: ids[5], type: "related", score: 0.77, by: "system" });
     const { files } = await exportVault(u);
     const stems = new Set(Object.keys(files).map((n) => n.replace(/\.md$/, "")));
     expect(stems.size).toBe(ids.length);
@@ -121,7 +121,7 @@ describe("POST /user/export/markdown", () => {
   test("display numbers of five digits keep all digits", async () => {
     const u = await makeUser(t);
     await t.deps.store.query("UPDATE users SET idea_seq = 12344 WHERE id = ?").run(u.id);
-    seedIdea(t, u, { title: "Big number" });
+    await seedIdea(t, u, { title: "Big number" });
     const { files } = await exportVault(u);
     expect(Object.keys(files)).toEqual(["12345-big-number.md"]);
   });
@@ -129,11 +129,11 @@ describe("POST /user/export/markdown", () => {
   test("archived ideas have no file and are never linked; another account's ideas never appear", async () => {
     const u = await makeUser(t);
     const other = await makeUser(t);
-    const live = seedIdea(t, u, { title: "Live" });
-    const gone = seedIdea(t, u, { title: "Gone" });
-    seedRelation(t, u, { source: live, target: gone });
-    archiveIdea(t, gone);
-    seedIdea(t, other, { title: "Foreign" });
+    const live = await seedIdea(t, u, { title: "Live" });
+    const gone = await seedIdea(t, u, { title: "Gone" });
+    await seedRelation(t, u, { source: live, target: gone });
+    await archiveIdea(t, gone);
+    await seedIdea(t, other, { title: "Foreign" });
     const { files } = await exportVault(u);
     expect(Object.keys(files)).toEqual(["0001-live.md"]);
     expect(files["0001-live.md"]).not.toContain("[[");
@@ -141,7 +141,7 @@ describe("POST /user/export/markdown", () => {
 
   test("entries are UTF-8 named, deflated, and dated with the idea's updated_at", async () => {
     const u = await makeUser(t);
-    seedIdea(t, u, { title: "Zürich", body: "z".repeat(4000), updated_at: "2026-07-04 13:45:58" });
+    await seedIdea(t, u, { title: "Zürich", body: "z".repeat(4000), updated_at: "2026-07-04 13:45:58" });
     const { r, files } = await exportVault(u);
     const v = new DataView(r.bytes.buffer, r.bytes.byteOffset);
     expect(v.getUint16(6, true) & 0x0800).toBe(0x0800); // UTF-8 names flag

@@ -27,9 +27,9 @@ describe("GET /ideas/:id", () => {
   test("relations: both directions, highest score first (user-made null scores last), documented fields", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const [me, a, b, c] = await newIdeas(t, u, 4, (i) => ({ title: ["me", "a", "b", "c"][i] }));
-    const rUser = seedRelation(t, u, { source: me.id, target: a.id, type: "blocks", note: "first" });
-    const rLow = seedRelation(t, u, { source: b.id, target: me.id, type: "related", by: "system", score: 0.55 });
-    const rHigh = seedRelation(t, u, { source: me.id, target: c.id, type: "related", by: "system", score: 0.91 });
+    const rUser = await seedRelation(t, u, { source: me.id, target: a.id, type: "blocks", note: "first" });
+    const rLow = await seedRelation(t, u, { source: b.id, target: me.id, type: "related", by: "system", score: 0.55 });
+    const rHigh = await seedRelation(t, u, { source: me.id, target: c.id, type: "related", by: "system", score: 0.91 });
     const r = await get(u, me.id);
     expect(r.body.relations.map((x: any) => x.id)).toEqual([rHigh, rLow, rUser]);
     expect(r.body.relations[1]).toEqual({
@@ -53,8 +53,8 @@ describe("GET /ideas/:id", () => {
   test("relations whose other side is archived are left out", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const [me, gone, kept] = await newIdeas(t, u, 3);
-    seedRelation(t, u, { source: me.id, target: gone.id });
-    seedRelation(t, u, { source: kept.id, target: me.id });
+    await seedRelation(t, u, { source: me.id, target: gone.id });
+    await seedRelation(t, u, { source: kept.id, target: me.id });
     await del(u, gone.id);
     expect((await get(u, me.id)).body.relations.map((x: any) => x.related_idea_id)).toEqual([kept.id]);
   });
@@ -62,7 +62,7 @@ describe("GET /ideas/:id", () => {
   test("an archived idea is still returned, with is_archived 1; relations touching it are hidden", async () => {
     const u = await makeUser(t);
     const [idea, other] = await newIdeas(t, u, 2);
-    seedRelation(t, u, { source: idea.id, target: other.id });
+    await seedRelation(t, u, { source: idea.id, target: other.id });
     await del(u, idea.id);
     const r = await get(u, idea.id);
     expect(r.status).toBe(200);

@@ -63,9 +63,9 @@ describe("filters", () => {
       tags: i < 3 ? ["ml"] : ["ML"],
     }));
     const [f0, f1, f2, f3, f4, f5] = ideas;
-    seedRelation(t, u, { source: f0.id, target: f1.id, type: "blocks" });
-    seedRelation(t, u, { source: f2.id, target: f3.id, type: "inspires", by: "system", score: 0.8 });
-    seedRelation(t, u, { source: f4.id, target: f5.id, type: "blocks" });
+    await seedRelation(t, u, { source: f0.id, target: f1.id, type: "blocks" });
+    await seedRelation(t, u, { source: f2.id, target: f3.id, type: "inspires", by: "system", score: 0.8 });
+    await seedRelation(t, u, { source: f4.id, target: f5.id, type: "blocks" });
     // f5's blocks partner f4 gets archived below: that relation must stop counting for f5
     await call(t, "DELETE", `/ideas/${f4.id}`, { key: u.key });
   });
@@ -118,7 +118,7 @@ describe("filters", () => {
   test("another account's relations do not match", async () => {
     const other = await makeUser(t, { plan: "pro" });
     const [x, y] = await newIdeas(t, other, 2);
-    seedRelation(t, other, { source: x.id, target: y.id, type: "supersedes" });
+    await seedRelation(t, other, { source: x.id, target: y.id, type: "supersedes" });
     expect(titles(await list(u, "?connection_types=supersedes"))).toEqual([]);
     expect((await list(other, "?connection_types=supersedes")).ideas).toHaveLength(2);
   });

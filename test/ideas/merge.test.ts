@@ -48,13 +48,13 @@ describe("POST /ideas/:id/merge", () => {
   test("relations move from the absorbed idea to the kept one; self-relations and duplicate pairs are dropped", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const [kept, gone, x, y, z] = [await newIdea(t, u, { title: "kept" }), await newIdea(t, u, { title: "gone" }), await newIdea(t, u), await newIdea(t, u), await newIdea(t, u)];
-    const out = seedRelation(t, u, { source: gone.id, target: x.id, type: "blocks" }); // → kept→x
-    const inc = seedRelation(t, u, { source: y.id, target: gone.id, type: "inspires" }); // → y→kept
-    seedRelation(t, u, { source: kept.id, target: gone.id }); // would become kept→kept: removed
-    seedRelation(t, u, { source: gone.id, target: kept.id, by: "system", score: 0.9 }); // likewise
-    const keptZ = seedRelation(t, u, { source: kept.id, target: z.id, type: "related" });
-    seedRelation(t, u, { source: gone.id, target: z.id, type: "parent" }); // same ordered pair and creator as keptZ: dropped
-    const sysZ = seedRelation(t, u, { source: gone.id, target: z.id, by: "system", score: 0.7 }); // system-made: coexists with keptZ
+    const out = await seedRelation(t, u, { source: gone.id, target: x.id, type: "blocks" }); // → kept→x
+    const inc = await seedRelation(t, u, { source: y.id, target: gone.id, type: "inspires" }); // → y→kept
+    await seedRelation(t, u, { source: kept.id, target: gone.id }); // would become kept→kept: removed
+    await seedRelation(t, u, { source: gone.id, target: kept.id, by: "system", score: 0.9 }); // likewise
+    const keptZ = await seedRelation(t, u, { source: kept.id, target: z.id, type: "related" });
+    await seedRelation(t, u, { source: gone.id, target: z.id, type: "parent" }); // same ordered pair and creator as keptZ: dropped
+    const sysZ = await seedRelation(t, u, { source: gone.id, target: z.id, by: "system", score: 0.7 }); // system-made: coexists with keptZ
     const r = await merge(u, kept.id, { absorb_id: gone.id });
     expect(r.status).toBe(200);
     const rows = relationRows(t).filter((x2) => [kept.id, gone.id].includes(x2.source_idea_id) || [kept.id, gone.id].includes(x2.target_idea_id));

@@ -4,30 +4,30 @@ import { archiveIdea, seedIdea, seedLink, seedRelation, tagIdea } from "../fixtu
 
 /** Ideas with every field set, tags with and without colours, links of several types, user and system relations. */
 export async function seedVariedAccount(t: TestApp, u: TestUser): Promise<{ archivedTitle: string }> {
-  const a = seedIdea(t, u, {
+  const a = await seedIdea(t, u, {
     title: 'Quotes "and": colons', body: "Multi\nline\r\nbody with ## Links inside\n\n## Related\n", status: "building", source: "cli",
     source_url: "https://src.test/a?x=1&y=(2)", source_summary: "short", created_at: "2025-06-01 10:00:00", updated_at: "2025-07-01 11:00:00",
   });
-  const b = seedIdea(t, u, { title: "Zürich — 日本語 🚀", body: "", status: "shipped", source: "email", parent_id: a, created_at: "2025-06-02 10:00:00", updated_at: "2025-06-03 10:00:00" });
-  const c = seedIdea(t, u, { title: "Third", body: "  spaced  ", status: "shelved", source: "web", created_at: "2025-06-03 10:00:00", updated_at: "2025-06-03 10:00:00" });
-  const gone = seedIdea(t, u, { title: "Archived one", created_at: "2025-06-04 10:00:00" });
-  const d = seedIdea(t, u, { title: "After the gap", status: "exploring", source: "ios", created_at: "2025-06-05 10:00:00", updated_at: "2025-06-06 10:00:00" });
-  tagIdea(t, u.id, a, "colour", "#a1b2c3");
-  tagIdea(t, u.id, a, "plain");
-  tagIdea(t, u.id, b, "colour", "#a1b2c3");
-  tagIdea(t, u.id, d, "ünïcode tag");
-  tagIdea(t, u.id, gone, "only-on-archived", "#000000");
-  seedLink(t, a, { url: "https://example.test/one", title: "One [bracketed]", link_type: "url", created_at: "2025-06-01 12:00:00" });
-  seedLink(t, a, { url: "https://github.test/repo", title: null, link_type: "code-repo", created_at: "2025-06-01 12:30:00" });
-  seedLink(t, c, { url: "https://chat.test/c", title: "Chat", link_type: "assistant-chat", created_at: "2025-06-03 12:00:00" });
-  seedRelation(t, u, { source: a, target: b, type: "blocks", note: "note — with dash", created_at: "2025-06-10 00:00:00" });
-  seedRelation(t, u, { source: b, target: c, type: "supersedes", created_at: "2025-06-10 00:01:00" });
-  seedRelation(t, u, { source: c, target: a, type: "inspires", note: "loop is fine for inspires", created_at: "2025-06-10 00:02:00" });
-  seedRelation(t, u, { source: d, target: a, type: "related", score: 0.8125, by: "system", created_at: "2025-06-10 00:03:00" });
-  seedRelation(t, u, { source: a, target: d, type: "related", created_at: "2025-06-10 00:04:00" });
-  seedRelation(t, u, { source: b, target: a, type: "parent", by: "system", created_at: "2025-06-10 00:05:00" });
-  seedRelation(t, u, { source: gone, target: a, type: "blocks" });
-  archiveIdea(t, gone);
+  const b = await seedIdea(t, u, { title: "Zürich — 日本語 🚀", body: "", status: "shipped", source: "email", parent_id: a, created_at: "2025-06-02 10:00:00", updated_at: "2025-06-03 10:00:00" });
+  const c = await seedIdea(t, u, { title: "Third", body: "  spaced  ", status: "shelved", source: "web", created_at: "2025-06-03 10:00:00", updated_at: "2025-06-03 10:00:00" });
+  const gone = await seedIdea(t, u, { title: "Archived one", created_at: "2025-06-04 10:00:00" });
+  const d = await seedIdea(t, u, { title: "After the gap", status: "exploring", source: "ios", created_at: "2025-06-05 10:00:00", updated_at: "2025-06-06 10:00:00" });
+  await tagIdea(t, u.id, a, "colour", "#a1b2c3");
+  await tagIdea(t, u.id, a, "plain");
+  await tagIdea(t, u.id, b, "colour", "#a1b2c3");
+  await tagIdea(t, u.id, d, "ünïcode tag");
+  await tagIdea(t, u.id, gone, "only-on-archived", "#000000");
+  await seedLink(t, a, { url: "https://example.test/one", title: "One [bracketed]", link_type: "url", created_at: "2025-06-01 12:00:00" });
+  await seedLink(t, a, { url: "https://github.test/repo", title: null, link_type: "code-repo", created_at: "2025-06-01 12:30:00" });
+  await seedLink(t, c, { url: "https://chat.test/c", title: "Chat", link_type: "assistant-chat", created_at: "2025-06-03 12:00:00" });
+  await seedRelation(t, u, { source: a, target: b, type: "blocks", note: "note — with dash", created_at: "2025-06-10 00:00:00" });
+  await seedRelation(t, u, { source: b, target: c, type: "supersedes", created_at: "2025-06-10 00:01:00" });
+  await seedRelation(t, u, { source: c, target: a, type: "inspires", note: "loop is fine for inspires", created_at: "2025-06-10 00:02:00" });
+  await seedRelation(t, u, { source: d, target: a, type: "related", score: 0.8125, by: "system", created_at: "2025-06-10 00:03:00" });
+  await seedRelation(t, u, { source: a, target: d, type: "related", created_at: "2025-06-10 00:04:00" });
+  await seedRelation(t, u, { source: b, target: a, type: "parent", by: "system", created_at: "2025-06-10 00:05:00" });
+  await seedRelation(t, u, { source: gone, target: a, type: "blocks" });
+  await archiveIdea(t, gone);
   return { archivedTitle: "Archived one" };
 }
 

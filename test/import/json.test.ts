@@ -51,9 +51,9 @@ describe("importing into a non-empty account", () => {
     await seedVariedAccount(t, src);
     const doc = await exportJson(t, src);
     const dst = await makeUser(t, { plan: "pro" });
-    const mine = seedIdea(t, dst, { title: "Already here" });
-    tagIdea(t, dst.id, mine, "colour", "#ffffff");
-    tagIdea(t, dst.id, mine, "plain");
+    const mine = await seedIdea(t, dst, { title: "Already here" });
+    await tagIdea(t, dst.id, mine, "colour", "#ffffff");
+    await tagIdea(t, dst.id, mine, "plain");
     await t.deps.store.query("UPDATE users SET idea_seq = 7 WHERE id = ?").run(dst.id);
     const r = await importJson(t, dst, doc);
     expect(r.body.imported).toEqual({ ideas: 4, tags: 2, links: 3, relations: 6 });
@@ -69,7 +69,7 @@ describe("importing into a non-empty account", () => {
 
   test("a colourless existing tag takes the imported colour", async () => {
     const dst = await makeUser(t, { plan: "pro" });
-    tagIdea(t, dst.id, seedIdea(t, dst), "paint");
+    await tagIdea(t, dst.id, await seedIdea(t, dst), "paint");
     const doc = { format: "idearepo-export", version: 1, tags: [{ name: "paint", color: "#123456" }], ideas: [{ id: 1, title: "x", tags: ["paint"] }] };
     expect((await importJson(t, dst, doc)).body.imported.tags).toBe(0);
     expect(((await t.deps.store.query("SELECT color FROM tags WHERE user_id = ? AND name = 'paint'").get(dst.id)) as any).color).toBe("#123456");
@@ -79,7 +79,7 @@ describe("importing into a non-empty account", () => {
 describe("minimal and partial documents", () => {
   test("defaults apply; relations with an end outside the file are skipped, never attached to other ideas", async () => {
     const other = await makeUser(t, { plan: "pro" });
-    const foreign = seedIdea(t, other, { title: "foreign" });
+    const foreign = await seedIdea(t, other, { title: "foreign" });
     const dst = await makeUser(t, { plan: "pro" });
     const doc = {
       format: "idearepo-export", version: 1,
@@ -109,7 +109,7 @@ describe("the Free plan cap", () => {
 
   test("refused with the idea-cap body when the import would pass 50 active ideas; nothing is written", async () => {
     const u = await makeUser(t, { plan: "free" });
-    seedIdeas(t, u, 45);
+    await seedIdeas(t, u, 45);
     const seq = await count(t, "SELECT idea_seq AS n FROM users WHERE id = ?", u.id);
     const r = await importJson(t, u, docOf(6));
     expect(r.status).toBe(403);
@@ -123,7 +123,7 @@ describe("the Free plan cap", () => {
 
   test("reaching exactly 50 is allowed; Pro has no cap", async () => {
     const u = await makeUser(t, { plan: "free" });
-    seedIdeas(t, u, 45);
+    await seedIdeas(t, u, 45);
     expect((await importJson(t, u, docOf(5))).status).toBe(201);
     const pro = await makeUser(t, { plan: "pro" });
     expect((await importJson(t, pro, docOf(120))).body.imported.ideas).toBe(120);

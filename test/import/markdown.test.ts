@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { strToU8, zipSync } from "fflate";
 import { makeApp, makeUser } from "../helpers";
-import { seedIdea, seedRelation } from "../fixtures/seed";
+import { seedIdea, seedIdeas, seedRelation } from "../fixtures/seed";
 import { postRaw, unzipText } from "../export/helpers";
 import { count, exportJson, importZip, seedVariedAccount } from "./helpers";
 
@@ -37,8 +37,8 @@ describe("Markdown vault import", () => {
   test("nasty titles survive the front matter both ways", async () => {
     const src = await makeUser(t, { plan: "pro" });
     const titles = ['a "quoted": title', "- dash", "#hash", "tab\tand\\backslash", "del\u007f nel\u0085 ls\u2028", "日本語 🚀", "null", "123"];
-    const ids = titles.map((title) => seedIdea(t, src, { title, tags: [title] }));
-    seedRelation(t, src, { source: ids[0], target: ids[7], type: "blocks", note: "a]] (auto) — tricky note" });
+    const ids = await seedIdeas(t, src, titles.length, (i) => ({ title: titles[i], tags: [titles[i]] }));
+    await seedRelation(t, src, { source: ids[0], target: ids[7], type: "blocks", note: "a]] (auto) — tricky note" });
     const dst = await makeUser(t, { plan: "pro" });
     const r = await importZip(t, dst, (await postRaw(t, "/user/export/markdown", src)).bytes);
     expect(r.body.imported.ideas).toBe(titles.length);

@@ -70,7 +70,7 @@ describe("weekly digest content", () => {
     expect((await runWeeklyDigest(t.deps)).nothing_to_report).toBe(1);
     expect(mailsTo(u.email)).toHaveLength(0);
 
-    seedRelation(t, u.id, { source: y.id, target: x.id, by: "system", type: "related", score: 0.8 });
+    await seedRelation(t, u.id, { source: y.id, target: x.id, by: "system", type: "related", score: 0.8 });
     await runWeeklyDigest(t.deps);
     const [m] = mailsTo(u.email);
     expect(m.subject).toBe("Your idearepo week: 1 connection");

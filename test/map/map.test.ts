@@ -1,7 +1,7 @@
 // GET /map: nodes, edges, ordering, connection counts, since/until as string comparisons, the archive rule, isolation.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser } from "../helpers";
-import { archiveIdea, seedIdea, seedRelation } from "../fixtures/seed";
+import { archiveIdea, seedIdea, seedIdeas, seedRelation } from "../fixtures/seed";
 
 const t = makeApp({ now: "2026-03-01T12:00:00Z" });
 afterAll(() => t.close());
@@ -9,12 +9,12 @@ afterAll(() => t.close());
 describe("GET /map", () => {
   test("nodes newest first with tags and connectionCount; edges with every field", async () => {
     const u = await makeUser(t);
-    const a = seedIdea(t, u, { title: "A", created_at: "2026-01-01 10:00:00", tags: ["zeta", "alpha"] });
-    const b = seedIdea(t, u, { title: "B", created_at: "2026-01-02 10:00:00", status: "exploring" });
-    const c = seedIdea(t, u, { title: "C", created_at: "2026-01-03 10:00:00" });
-    const lonely = seedIdea(t, u, { title: "Lonely", created_at: "2025-12-31 23:59:59" });
-    const e1 = seedRelation(t, u, { source: a, target: b, type: "blocks", note: "n", created_at: "2026-01-05 00:00:00" });
-    const e2 = seedRelation(t, u, { source: c, target: a, type: "related", score: 0.9, by: "system", created_at: "2026-01-04 00:00:00" });
+    const a = await seedIdea(t, u, { title: "A", created_at: "2026-01-01 10:00:00", tags: ["zeta", "alpha"] });
+    const b = await seedIdea(t, u, { title: "B", created_at: "2026-01-02 10:00:00", status: "exploring" });
+    const c = await seedIdea(t, u, { title: "C", created_at: "2026-01-03 10:00:00" });
+    const lonely = await seedIdea(t, u, { title: "Lonely", created_at: "2025-12-31 23:59:59" });
+    const e1 = await seedRelation(t, u, { source: a, target: b, type: "blocks", note: "n", created_at: "2026-01-05 00:00:00" });
+    const e2 = await seedRelation(t, u, { source: c, target: a, type: "related", score: 0.9, by: "system", created_at: "2026-01-04 00:00:00" });
     const r = await call(t, "GET", "/map", { key: u.key });
     expect(r.status).toBe(200);
     const num = (id: number) => (t.deps.db.query("SELECT number FROM ideas WHERE id = ?").get(id) as any).number;
@@ -32,26 +32,26 @@ describe("GET /map", () => {
 
   test("edges by descending score, unscored last, ties newest first", async () => {
     const u = await makeUser(t);
-    const ids = Array.from({ length: 6 }, () => seedIdea(t, u));
-    const low = seedRelation(t, u, { source: ids[0], target: ids[1], score: 0.55, by: "system", created_at: "2026-01-01 00:00:00" });
-    const none1 = seedRelation(t, u, { source: ids[1], target: ids[2], created_at: "2026-01-01 00:00:00" });
-    const high = seedRelation(t, u, { source: ids[2], target: ids[3], score: 0.95, by: "system", created_at: "2026-01-01 00:00:00" });
-    const none2 = seedRelation(t, u, { source: ids[3], target: ids[4], created_at: "2026-01-02 00:00:00" });
-    const midOld = seedRelation(t, u, { source: ids[4], target: ids[5], score: 0.7, by: "system", created_at: "2026-01-01 00:00:00" });
-    const midNew = seedRelation(t, u, { source: ids[5], target: ids[0], score: 0.7, by: "system", created_at: "2026-01-03 00:00:00" });
+    const ids = await seedIdeas(t, u, 6);
+    const low = await seedRelation(t, u, { source: ids[0], target: ids[1], score: 0.55, by: "system", created_at: "2026-01-01 00:00:00" });
+    const none1 = await seedRelation(t, u, { source: ids[1], target: ids[2], created_at: "2026-01-01 00:00:00" });
+    const high = await seedRelation(t, u, { source: ids[2], target: ids[3], score: 0.95, by: "system", created_at: "2026-01-01 00:00:00" });
+    const none2 = await seedRelation(t, u, { source: ids[3], target: ids[4], created_at: "2026-01-02 00:00:00" });
+    const midOld = await seedRelation(t, u, { source: ids[4], target: ids[5], score: 0.7, by: "system", created_at: "2026-01-01 00:00:00" });
+    const midNew = await seedRelation(t, u, { source: ids[5], target: ids[0], score: 0.7, by: "system", created_at: "2026-01-03 00:00:00" });
     const r = await call(t, "GET", "/map", { key: u.key });
     expect(r.body.edges.map((e: any) => e.id)).toEqual([high, midNew, midOld, low, none2, none1]);
   });
 
   test("archived ideas and every edge touching them are dropped, and do not count as connections", async () => {
     const u = await makeUser(t);
-    const a = seedIdea(t, u);
-    const b = seedIdea(t, u);
-    const gone = seedIdea(t, u);
-    const kept = seedRelation(t, u, { source: a, target: b });
-    seedRelation(t, u, { source: a, target: gone });
-    seedRelation(t, u, { source: gone, target: b, type: "inspires" });
-    archiveIdea(t, gone);
+    const a = await seedIdea(t, u);
+    const b = await seedIdea(t, u);
+    const gone = await seedIdea(t, u);
+    const kept = await seedRelation(t, u, { source: a, target: b });
+    await seedRelation(t, u, { source: a, target: gone });
+    await seedRelation(t, u, { source: gone, target: b, type: "inspires" });
+    await archiveIdea(t, gone);
     const r = await call(t, "GET", "/map", { key: u.key });
     expect(r.body.nodes.map((n: any) => n.id).sort()).toEqual([a, b].sort());
     expect(r.body.edges.map((e: any) => e.id)).toEqual([kept]);
@@ -66,9 +66,9 @@ describe("GET /map", () => {
   test("only the caller's ideas and relations appear", async () => {
     const u = await makeUser(t);
     const other = await makeUser(t);
-    const mine = seedIdea(t, u);
-    const [x, y] = [seedIdea(t, other), seedIdea(t, other)];
-    seedRelation(t, other, { source: x, target: y });
+    const mine = await seedIdea(t, u);
+    const [x, y] = [await seedIdea(t, other), await seedIdea(t, other)];
+    await seedRelation(t, other, { source: x, target: y });
     const r = await call(t, "GET", "/map", { key: u.key });
     expect(r.body.nodes.map((n: any) => n.id)).toEqual([mine]);
     expect(r.body.edges).toEqual([]);
@@ -84,7 +84,7 @@ describe("GET /map", () => {
 
   test("no pagination: hundreds of ideas come back at once", async () => {
     const u = await makeUser(t);
-    for (let i = 0; i < 250; i++) seedIdea(t, u);
+    for (let i = 0; i < 250; i++) await seedIdea(t, u);
     expect((await call(t, "GET", "/map?limit=10&offset=5", { key: u.key })).body.nodes.length).toBe(250);
   });
 });
@@ -92,12 +92,12 @@ describe("GET /map", () => {
 describe("since / until", () => {
   async function fixture() {
     const u = await makeUser(t);
-    const dec = seedIdea(t, u, { title: "dec", created_at: "2025-12-31 23:59:59" });
-    const jan1 = seedIdea(t, u, { title: "jan1", created_at: "2026-01-01 00:00:00" });
-    const jan1late = seedIdea(t, u, { title: "jan1late", created_at: "2026-01-01 18:30:00" });
-    const feb = seedIdea(t, u, { title: "feb", created_at: "2026-02-10 08:00:00" });
-    const e1 = seedRelation(t, u, { source: dec, target: jan1 });
-    const e2 = seedRelation(t, u, { source: jan1late, target: feb });
+    const dec = await seedIdea(t, u, { title: "dec", created_at: "2025-12-31 23:59:59" });
+    const jan1 = await seedIdea(t, u, { title: "jan1", created_at: "2026-01-01 00:00:00" });
+    const jan1late = await seedIdea(t, u, { title: "jan1late", created_at: "2026-01-01 18:30:00" });
+    const feb = await seedIdea(t, u, { title: "feb", created_at: "2026-02-10 08:00:00" });
+    const e1 = await seedRelation(t, u, { source: dec, target: jan1 });
+    const e2 = await seedRelation(t, u, { source: jan1late, target: feb });
     return { u, dec, jan1, jan1late, feb, e1, e2 };
   }
   const titles = (r: any) => r.body.nodes.map((n: any) => n.title);

@@ -9,7 +9,7 @@ afterAll(() => t.close());
 describe("PUT /map/positions", () => {
   test("saves positions that GET returns; a later PUT changes only the ideas it lists", async () => {
     const u = await makeUser(t);
-    const [a, b, c] = [seedIdea(t, u), seedIdea(t, u), seedIdea(t, u)];
+    const [a, b, c] = [await seedIdea(t, u), await seedIdea(t, u), await seedIdea(t, u)];
     const first = await call(t, "PUT", "/map/positions", { key: u.key, body: { positions: [{ id: a, x: 1.5, y: -2 }, { id: b, x: 30, y: 40 }] } });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ saved: 2, ignored: 0 });
@@ -23,8 +23,8 @@ describe("PUT /map/positions", () => {
   test("another account's ideas are ignored and never visible to it, nor to their owner", async () => {
     const owner = await makeUser(t);
     const other = await makeUser(t);
-    const mine = seedIdea(t, owner);
-    const theirs = seedIdea(t, other);
+    const mine = await seedIdea(t, owner);
+    const theirs = await seedIdea(t, other);
     const r = await call(t, "PUT", "/map/positions", { key: other.key, body: { positions: [{ id: mine, x: 99, y: 99 }, { id: theirs, x: 1, y: 2 }] } });
     expect(r.body).toEqual({ saved: 1, ignored: 1 });
     expect((await call(t, "GET", "/map/positions", { key: other.key })).body).toEqual({ positions: [{ id: theirs, x: 1, y: 2 }] });
@@ -37,8 +37,8 @@ describe("PUT /map/positions", () => {
 
   test("ids of deleted (archived) or unknown ideas are ignored; a deleted idea's saved position is no longer listed", async () => {
     const u = await makeUser(t);
-    const kept = seedIdea(t, u);
-    const gone = seedIdea(t, u);
+    const kept = await seedIdea(t, u);
+    const gone = await seedIdea(t, u);
     await call(t, "PUT", "/map/positions", { key: u.key, body: { positions: [{ id: kept, x: 1, y: 1 }, { id: gone, x: 2, y: 2 }] } });
     expect((await call(t, "DELETE", `/ideas/${gone}`, { key: u.key })).status).toBe(200);
     expect((await call(t, "GET", "/map/positions", { key: u.key })).body).toEqual({ positions: [{ id: kept, x: 1, y: 1 }] });
@@ -49,7 +49,7 @@ describe("PUT /map/positions", () => {
 
   test("the same id twice in one call is stored once, the last entry winning", async () => {
     const u = await makeUser(t);
-    const a = seedIdea(t, u);
+    const a = await seedIdea(t, u);
     const r = await call(t, "PUT", "/map/positions", { key: u.key, body: { positions: [{ id: a, x: 1, y: 1 }, { id: a, x: 2, y: 3 }] } });
     expect(r.body).toEqual({ saved: 1, ignored: 1 });
     expect((await call(t, "GET", "/map/positions", { key: u.key })).body).toEqual({ positions: [{ id: a, x: 2, y: 3 }] });
@@ -57,7 +57,7 @@ describe("PUT /map/positions", () => {
 
   test("bad bodies are 400 with field errors in the spec's shape, and nothing is stored", async () => {
     const u = await makeUser(t);
-    const a = seedIdea(t, u);
+    const a = await seedIdea(t, u);
     // Errors inside an entry are reported under `positions` (the body's field), naming the entry and its field.
     const bad: Array<[unknown, RegExp]> = [
       [{}, /positions/],
@@ -100,8 +100,8 @@ describe("DELETE /map/positions", () => {
   test("forgets the caller's positions only", async () => {
     const u = await makeUser(t);
     const v = await makeUser(t);
-    const a = seedIdea(t, u);
-    const b = seedIdea(t, v);
+    const a = await seedIdea(t, u);
+    const b = await seedIdea(t, v);
     await call(t, "PUT", "/map/positions", { key: u.key, body: { positions: [{ id: a, x: 1, y: 1 }] } });
     await call(t, "PUT", "/map/positions", { key: v.key, body: { positions: [{ id: b, x: 2, y: 2 }] } });
     const r = await call(t, "DELETE", "/map/positions", { key: u.key });

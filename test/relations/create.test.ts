@@ -1,7 +1,7 @@
 // POST /map/relations: single and bulk bodies, uniqueness per creator, validation, ownership, the archive rule.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
-import { archiveIdea, seedIdea, seedRelation, relationCount } from "../fixtures/seed";
+import { archiveIdea, seedIdea, seedIdeas, seedRelation, relationCount } from "../fixtures/seed";
 
 const t = makeApp({ now: "2026-03-01T12:00:00Z" });
 afterAll(() => t.close());
@@ -11,8 +11,8 @@ const post = (u: TestUser, body: unknown, query = "") => call(t, "POST", `/map/r
 describe("POST /map/relations (single)", () => {
   test("201 with exactly id, ends, type and note; defaults to related; stored as user-made with null score", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const a = seedIdea(t, u);
-    const b = seedIdea(t, u);
+    const a = await seedIdea(t, u);
+    const b = await seedIdea(t, u);
     const r = await post(u, { source_idea_id: a, target_idea_id: b, note: "why" });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ relation: { id: expect.any(Number), source_idea_id: a, target_idea_id: b, relation_type: "related", note: "why" } });
@@ -22,7 +22,7 @@ describe("POST /map/relations (single)", () => {
 
   test("note is null when omitted and silently truncated to 500 characters", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const [a, b, c] = [seedIdea(t, u), seedIdea(t, u), seedIdea(t, u)];
+    const [a, b, c] = [await seedIdea(t, u), await seedIdea(t, u), await seedIdea(t, u)];
     expect((await post(u, { source_idea_id: a, target_idea_id: b })).body.relation.note).toBeNull();
     const long = "x".repeat(499) + "😀" + "tail";
     const r = await post(u, { source_idea_id: a, target_idea_id: c, relation_type: "inspires", note: long });
@@ -34,7 +34,7 @@ describe("POST /map/relations (single)", () => {
   test("every user type is accepted", async () => {
     const u = await makeUser(t, { plan: "pro" });
     for (const type of ["related", "parent", "blocks", "inspires", "supersedes"]) {
-      const r = await post(u, { source_idea_id: seedIdea(t, u), target_idea_id: seedIdea(t, u), relation_type: type });
+      const r = await post(u, { source_idea_id: await seedIdea(t, u), target_idea_id: await seedIdea(t, u), relation_type: type });
       expect(r.status).toBe(201);
       expect(r.body.relation.relation_type).toBe(type);
     }
@@ -42,7 +42,7 @@ describe("POST /map/relations (single)", () => {
 
   test("400 for unknown types, including the system-only duplicate", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const [a, b] = [seedIdea(t, u), seedIdea(t, u)];
+    const [a, b] = [await seedIdea(t, u), await seedIdea(t, u)];
     for (const type of ["duplicate", "child", "", "BLOCKS"]) {
       const r = await post(u, { source_idea_id: a, target_idea_id: b, relation_type: type });
       expect(r.status).toBe(400);
@@ -53,7 +53,7 @@ describe("POST /map/relations (single)", () => {
 
   test("400 for a self-link", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const a = seedIdea(t, u);
+    const a = await seedIdea(t, u);
     const r = await post(u, { source_idea_id: a, target_idea_id: a });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: "Cannot relate an idea to itself" });
@@ -61,7 +61,7 @@ describe("POST /map/relations (single)", () => {
 
   test("400 for missing or non-integer ids", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const a = seedIdea(t, u);
+    const a = await seedIdea(t, u);
     expect((await post(u, { target_idea_id: a })).body).toEqual({ error: { source_idea_id: ["source_idea_id is required"] } });
     expect((await post(u, { source_idea_id: a })).body).toEqual({ error: { target_idea_id: ["target_idea_id is required"] } });
     const r = await post(u, { source_idea_id: "a", target_idea_id: a });
@@ -73,8 +73,8 @@ describe("POST /map/relations (single)", () => {
   test("404 when either idea is absent or another account's; nothing is written", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const other = await makeUser(t, { plan: "pro" });
-    const mine = seedIdea(t, u);
-    const theirs = seedIdea(t, other);
+    const mine = await seedIdea(t, u);
+    const theirs = await seedIdea(t, other);
     for (const body of [
       { source_idea_id: mine, target_idea_id: 987654 },
       { source_idea_id: 987654, target_idea_id: mine },
@@ -90,8 +90,8 @@ describe("POST /map/relations (single)", () => {
 
   test("400 when an end is archived (archived ideas are outside every relation)", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const [a, b] = [seedIdea(t, u), seedIdea(t, u)];
-    archiveIdea(t, b);
+    const [a, b] = [await seedIdea(t, u), await seedIdea(t, u)];
+    await archiveIdea(t, b);
     const r = await post(u, { source_idea_id: a, target_idea_id: b });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: `Idea #${b} is archived and cannot be related` });
@@ -108,7 +108,7 @@ describe("POST /map/relations (single)", () => {
 describe("uniqueness", () => {
   test("a second user relation for the same ordered pair is 409 whatever its type", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const [a, b] = [seedIdea(t, u), seedIdea(t, u)];
+    const [a, b] = [await seedIdea(t, u), await seedIdea(t, u)];
     expect((await post(u, { source_idea_id: a, target_idea_id: b, relation_type: "blocks" })).status).toBe(201);
     for (const type of ["blocks", "related", "inspires"]) {
       const r = await post(u, { source_idea_id: a, target_idea_id: b, relation_type: type });
@@ -120,15 +120,15 @@ describe("uniqueness", () => {
 
   test("the reverse pair is a different pair", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const [a, b] = [seedIdea(t, u), seedIdea(t, u)];
+    const [a, b] = [await seedIdea(t, u), await seedIdea(t, u)];
     expect((await post(u, { source_idea_id: a, target_idea_id: b, relation_type: "inspires" })).status).toBe(201);
     expect((await post(u, { source_idea_id: b, target_idea_id: a, relation_type: "inspires" })).status).toBe(201);
   });
 
   test("a system relation for the pair does not block a user one; both coexist", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const [a, b] = [seedIdea(t, u), seedIdea(t, u)];
-    seedRelation(t, u, { source: a, target: b, type: "related", score: 0.7, by: "system" });
+    const [a, b] = [await seedIdea(t, u), await seedIdea(t, u)];
+    await seedRelation(t, u, { source: a, target: b, type: "related", score: 0.7, by: "system" });
     const r = await post(u, { source_idea_id: a, target_idea_id: b, relation_type: "related" });
     expect(r.status).toBe(201);
     expect(relationCount(t, "source_idea_id = ? AND target_idea_id = ?", a, b)).toBe(2);
@@ -139,8 +139,8 @@ describe("POST /map/relations (bulk)", () => {
   test("creates each valid link and reports per-link errors with 201", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const other = await makeUser(t, { plan: "pro" });
-    const [a, b, c] = [seedIdea(t, u), seedIdea(t, u), seedIdea(t, u)];
-    const foreign = seedIdea(t, other);
+    const [a, b, c] = [await seedIdea(t, u), await seedIdea(t, u), await seedIdea(t, u)];
+    const foreign = await seedIdea(t, other);
     const r = await post(u, {
       links: [
         { source_idea_id: a, target_idea_id: b, relation_type: "blocks", note: "n" },
@@ -168,7 +168,7 @@ describe("POST /map/relations (bulk)", () => {
 
   test("201 even when every link failed", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const a = seedIdea(t, u);
+    const a = await seedIdea(t, u);
     const r = await post(u, { links: [{ source_idea_id: a, target_idea_id: a }, { source_idea_id: a, target_idea_id: 999999 }] });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ linked: 0, errors: 2 });
@@ -176,7 +176,7 @@ describe("POST /map/relations (bulk)", () => {
 
   test("a later link sees the earlier ones: a cycle closed inside one batch is refused", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const [a, b] = [seedIdea(t, u), seedIdea(t, u)];
+    const [a, b] = [await seedIdea(t, u), await seedIdea(t, u)];
     const r = await post(u, {
       links: [
         { source_idea_id: a, target_idea_id: b, relation_type: "blocks" },
@@ -188,21 +188,21 @@ describe("POST /map/relations (bulk)", () => {
 
   test("force applies to every link of the batch", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const [a, b] = [seedIdea(t, u), seedIdea(t, u)];
+    const [a, b] = [await seedIdea(t, u), await seedIdea(t, u)];
     const links = [
       { source_idea_id: a, target_idea_id: b, relation_type: "supersedes" },
       { source_idea_id: b, target_idea_id: a, relation_type: "supersedes" },
     ];
     expect((await post(u, { links })).body.linked).toBe(1);
     const u2 = await makeUser(t, { plan: "pro" });
-    const [c, d] = [seedIdea(t, u2), seedIdea(t, u2)];
+    const [c, d] = [await seedIdea(t, u2), await seedIdea(t, u2)];
     const forced = await post(u2, { links: links.map((l, i) => ({ ...l, source_idea_id: i ? d : c, target_idea_id: i ? c : d })) }, "?force=true");
     expect(forced.body.linked).toBe(2);
   });
 
   test("1 to 50 links: 0 and 51 are 400 and write nothing", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const ids = Array.from({ length: 52 }, () => seedIdea(t, u));
+    const ids = await seedIdeas(t, u, 52);
     const many = ids.slice(1).map((id) => ({ source_idea_id: ids[0], target_idea_id: id }));
     expect(many.length).toBe(51);
     const over = await post(u, { links: many });
@@ -217,7 +217,7 @@ describe("POST /map/relations (bulk)", () => {
 
   test("a structurally bad entry (missing id) is a 400 for the whole batch", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const [a, b] = [seedIdea(t, u), seedIdea(t, u)];
+    const [a, b] = [await seedIdea(t, u), await seedIdea(t, u)];
     const r = await post(u, { links: [{ source_idea_id: a, target_idea_id: b }, { source_idea_id: a }] });
     expect(r.status).toBe(400);
     expect(relationCount(t, "user_id = ?", u.id)).toBe(0);

@@ -9,8 +9,8 @@ afterAll(() => t.close());
 describe("PATCH /map/relations/:id", () => {
   test("changes the type and note and answers the full relation", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const [a, b] = [seedIdea(t, u), seedIdea(t, u)];
-    const id = seedRelation(t, u, { source: a, target: b, type: "related", score: 0.66, by: "system", created_at: "2026-02-02 02:02:02" });
+    const [a, b] = [await seedIdea(t, u), await seedIdea(t, u)];
+    const id = await seedRelation(t, u, { source: a, target: b, type: "related", score: 0.66, by: "system", created_at: "2026-02-02 02:02:02" });
     const r = await call(t, "PATCH", `/map/relations/${id}`, { key: u.key, body: { relation_type: "inspires", note: "because" } });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
@@ -23,7 +23,7 @@ describe("PATCH /map/relations/:id", () => {
 
   test("only given fields change; null clears the note; long notes are truncated", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const id = seedRelation(t, u, { source: seedIdea(t, u), target: seedIdea(t, u), type: "blocks", note: "keep" });
+    const id = await seedRelation(t, u, { source: await seedIdea(t, u), target: await seedIdea(t, u), type: "blocks", note: "keep" });
     const typed = await call(t, "PATCH", `/map/relations/${id}`, { key: u.key, body: { relation_type: "parent" } });
     expect(typed.body.relation).toMatchObject({ relation_type: "parent", note: "keep" });
     const cleared = await call(t, "PATCH", `/map/relations/${id}`, { key: u.key, body: { note: null } });
@@ -34,7 +34,7 @@ describe("PATCH /map/relations/:id", () => {
 
   test("a body with neither field is 400 Nothing to update", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const id = seedRelation(t, u, { source: seedIdea(t, u), target: seedIdea(t, u) });
+    const id = await seedRelation(t, u, { source: await seedIdea(t, u), target: await seedIdea(t, u) });
     for (const body of [{}, { other: 1 }]) {
       const r = await call(t, "PATCH", `/map/relations/${id}`, { key: u.key, body });
       expect(r.status).toBe(400);
@@ -44,7 +44,7 @@ describe("PATCH /map/relations/:id", () => {
 
   test("400 for an unknown or system-only type", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const id = seedRelation(t, u, { source: seedIdea(t, u), target: seedIdea(t, u) });
+    const id = await seedRelation(t, u, { source: await seedIdea(t, u), target: await seedIdea(t, u) });
     for (const relation_type of ["duplicate", "nope"]) {
       const r = await call(t, "PATCH", `/map/relations/${id}`, { key: u.key, body: { relation_type } });
       expect(r.status).toBe(400);
@@ -55,10 +55,10 @@ describe("PATCH /map/relations/:id", () => {
   test("404 for an absent relation, another account's, or one touching an archived idea", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const other = await makeUser(t, { plan: "pro" });
-    const theirs = seedRelation(t, other, { source: seedIdea(t, other), target: seedIdea(t, other), note: "theirs" });
-    const gone = seedIdea(t, u);
-    const hidden = seedRelation(t, u, { source: seedIdea(t, u), target: gone });
-    archiveIdea(t, gone);
+    const theirs = await seedRelation(t, other, { source: await seedIdea(t, other), target: await seedIdea(t, other), note: "theirs" });
+    const gone = await seedIdea(t, u);
+    const hidden = await seedRelation(t, u, { source: await seedIdea(t, u), target: gone });
+    await archiveIdea(t, gone);
     for (const id of [theirs, 999999, hidden]) {
       const r = await call(t, "PATCH", `/map/relations/${id}`, { key: u.key, body: { note: "mine now" } });
       expect(r.status).toBe(404);
@@ -76,7 +76,7 @@ describe("PATCH /map/relations/:id", () => {
 
   test("Free accounts get the plan gate", async () => {
     const u = await makeUser(t, { plan: "free" });
-    const id = seedRelation(t, u, { source: seedIdea(t, u), target: seedIdea(t, u) });
+    const id = await seedRelation(t, u, { source: await seedIdea(t, u), target: await seedIdea(t, u) });
     const r = await call(t, "PATCH", `/map/relations/${id}`, { key: u.key, body: { note: "x" } });
     expect(r.status).toBe(403);
     expect(r.body.pro_required).toBe(true);
@@ -86,7 +86,7 @@ describe("PATCH /map/relations/:id", () => {
 describe("DELETE /map/relations/:id", () => {
   test("deletes the caller's relation", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const id = seedRelation(t, u, { source: seedIdea(t, u), target: seedIdea(t, u) });
+    const id = await seedRelation(t, u, { source: await seedIdea(t, u), target: await seedIdea(t, u) });
     const r = await call(t, "DELETE", `/map/relations/${id}`, { key: u.key });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true });
@@ -95,14 +95,14 @@ describe("DELETE /map/relations/:id", () => {
 
   test("deletes system-made relations too (rejecting a suggested connection)", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const id = seedRelation(t, u, { source: seedIdea(t, u), target: seedIdea(t, u), by: "system", score: 0.9 });
+    const id = await seedRelation(t, u, { source: await seedIdea(t, u), target: await seedIdea(t, u), by: "system", score: 0.9 });
     expect((await call(t, "DELETE", `/map/relations/${id}`, { key: u.key })).body).toEqual({ success: true });
     expect(relationCount(t, "id = ?", id)).toBe(0);
   });
 
   test("200 success for absent ids and repeated deletes, never 404", async () => {
     const u = await makeUser(t, { plan: "pro" });
-    const id = seedRelation(t, u, { source: seedIdea(t, u), target: seedIdea(t, u) });
+    const id = await seedRelation(t, u, { source: await seedIdea(t, u), target: await seedIdea(t, u) });
     for (const target of [id, id, 999999]) {
       const r = await call(t, "DELETE", `/map/relations/${target}`, { key: u.key });
       expect(r.status).toBe(200);
@@ -113,7 +113,7 @@ describe("DELETE /map/relations/:id", () => {
   test("never deletes another account's relation, yet answers the same", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const other = await makeUser(t, { plan: "pro" });
-    const theirs = seedRelation(t, other, { source: seedIdea(t, other), target: seedIdea(t, other) });
+    const theirs = await seedRelation(t, other, { source: await seedIdea(t, other), target: await seedIdea(t, other) });
     const r = await call(t, "DELETE", `/map/relations/${theirs}`, { key: u.key });
     expect(r.body).toEqual({ success: true });
     expect(relationCount(t, "id = ?", theirs)).toBe(1);

@@ -1,7 +1,7 @@
 // GET /ideas/:id/relations: both directions, flattened other side, ordering, the archive rule, ownership.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser, STAMP_RE } from "../helpers";
-import { archiveIdea, seedIdea, seedRelation } from "../fixtures/seed";
+import { archiveIdea, seedIdea, seedIdeas, seedRelation } from "../fixtures/seed";
 
 const t = makeApp({ now: "2026-03-01T12:00:00Z" });
 afterAll(() => t.close());
@@ -9,11 +9,11 @@ afterAll(() => t.close());
 describe("GET /ideas/:id/relations", () => {
   test("splits outgoing and incoming and flattens the other idea", async () => {
     const u = await makeUser(t);
-    const a = seedIdea(t, u, { title: "Alpha" });
-    const b = seedIdea(t, u, { title: "Beta", status: "building" });
-    const c = seedIdea(t, u, { title: "Gamma" });
-    const out = seedRelation(t, u, { source: a, target: b, type: "blocks", note: "first" });
-    const inc = seedRelation(t, u, { source: c, target: a, type: "related", score: 0.8, by: "system" });
+    const a = await seedIdea(t, u, { title: "Alpha" });
+    const b = await seedIdea(t, u, { title: "Beta", status: "building" });
+    const c = await seedIdea(t, u, { title: "Gamma" });
+    const out = await seedRelation(t, u, { source: a, target: b, type: "blocks", note: "first" });
+    const inc = await seedRelation(t, u, { source: c, target: a, type: "related", score: 0.8, by: "system" });
     const r = await call(t, "GET", `/ideas/${a}/relations`, { key: u.key });
     expect(r.status).toBe(200);
     const numberOf = (id: number) => (t.deps.db.query("SELECT number FROM ideas WHERE id = ?").get(id) as { number: number }).number;
@@ -33,15 +33,15 @@ describe("GET /ideas/:id/relations", () => {
 
   test("orders by relation_type, then score descending with nulls last, then creation", async () => {
     const u = await makeUser(t);
-    const hub = seedIdea(t, u);
-    const others = Array.from({ length: 6 }, () => seedIdea(t, u));
+    const hub = await seedIdea(t, u);
+    const others = await seedIdeas(t, u, 6);
     const ids = [
-      seedRelation(t, u, { source: hub, target: others[0], type: "related", score: 0.6, by: "system" }),
-      seedRelation(t, u, { source: hub, target: others[1], type: "blocks" }),
-      seedRelation(t, u, { source: hub, target: others[2], type: "related", score: 0.9, by: "system" }),
-      seedRelation(t, u, { source: hub, target: others[3], type: "related" }),
-      seedRelation(t, u, { source: hub, target: others[4], type: "inspires" }),
-      seedRelation(t, u, { source: hub, target: others[5], type: "related", score: 0.9, by: "system" }),
+      await seedRelation(t, u, { source: hub, target: others[0], type: "related", score: 0.6, by: "system" }),
+      await seedRelation(t, u, { source: hub, target: others[1], type: "blocks" }),
+      await seedRelation(t, u, { source: hub, target: others[2], type: "related", score: 0.9, by: "system" }),
+      await seedRelation(t, u, { source: hub, target: others[3], type: "related" }),
+      await seedRelation(t, u, { source: hub, target: others[4], type: "inspires" }),
+      await seedRelation(t, u, { source: hub, target: others[5], type: "related", score: 0.9, by: "system" }),
     ];
     const r = await call(t, "GET", `/ideas/${hub}/relations`, { key: u.key });
     expect(r.body.outgoing.map((x: any) => x.id)).toEqual([ids[1], ids[4], ids[2], ids[5], ids[0], ids[3]]);
@@ -50,13 +50,13 @@ describe("GET /ideas/:id/relations", () => {
 
   test("relations to or from archived ideas are omitted", async () => {
     const u = await makeUser(t);
-    const a = seedIdea(t, u);
-    const live = seedIdea(t, u);
-    const gone = seedIdea(t, u);
-    const kept = seedRelation(t, u, { source: a, target: live });
-    seedRelation(t, u, { source: a, target: gone });
-    seedRelation(t, u, { source: gone, target: a, type: "blocks" });
-    archiveIdea(t, gone);
+    const a = await seedIdea(t, u);
+    const live = await seedIdea(t, u);
+    const gone = await seedIdea(t, u);
+    const kept = await seedRelation(t, u, { source: a, target: live });
+    await seedRelation(t, u, { source: a, target: gone });
+    await seedRelation(t, u, { source: gone, target: a, type: "blocks" });
+    await archiveIdea(t, gone);
     const r = await call(t, "GET", `/ideas/${a}/relations`, { key: u.key });
     expect(r.body.outgoing.map((x: any) => x.id)).toEqual([kept]);
     expect(r.body.incoming).toEqual([]);
@@ -64,11 +64,11 @@ describe("GET /ideas/:id/relations", () => {
 
   test("an archived idea is still found but shows no relations", async () => {
     const u = await makeUser(t);
-    const a = seedIdea(t, u);
-    const b = seedIdea(t, u);
-    seedRelation(t, u, { source: a, target: b });
-    seedRelation(t, u, { source: b, target: a, type: "inspires" });
-    archiveIdea(t, a);
+    const a = await seedIdea(t, u);
+    const b = await seedIdea(t, u);
+    await seedRelation(t, u, { source: a, target: b });
+    await seedRelation(t, u, { source: b, target: a, type: "inspires" });
+    await archiveIdea(t, a);
     const r = await call(t, "GET", `/ideas/${a}/relations`, { key: u.key });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ outgoing: [], incoming: [] });
@@ -77,8 +77,8 @@ describe("GET /ideas/:id/relations", () => {
   test("404 for an absent idea and for another account's idea (indistinguishable)", async () => {
     const u = await makeUser(t);
     const other = await makeUser(t);
-    const foreign = seedIdea(t, other);
-    seedRelation(t, other, { source: foreign, target: seedIdea(t, other) });
+    const foreign = await seedIdea(t, other);
+    await seedRelation(t, other, { source: foreign, target: await seedIdea(t, other) });
     const absent = await call(t, "GET", "/ideas/999999/relations", { key: u.key });
     const theirs = await call(t, "GET", `/ideas/${foreign}/relations`, { key: u.key });
     expect(absent.status).toBe(404);
@@ -90,8 +90,8 @@ describe("GET /ideas/:id/relations", () => {
   test("a display number is not an id", async () => {
     const u = await makeUser(t);
     const other = await makeUser(t);
-    for (let i = 0; i < 3; i++) seedIdea(t, other); // push the global ids past u's numbers
-    const id = seedIdea(t, u);
+    for (let i = 0; i < 3; i++) await seedIdea(t, other); // push the global ids past u's numbers
+    const id = await seedIdea(t, u);
     const number = (t.deps.db.query("SELECT number FROM ideas WHERE id = ?").get(id) as { number: number }).number;
     expect(number).not.toBe(id);
     expect((await call(t, "GET", `/ideas/${number}/relations`, { key: u.key })).status).toBe(404);
@@ -113,7 +113,7 @@ describe("GET /ideas/:id/relations", () => {
 
   test("works on the Free plan and needs credentials", async () => {
     const u = await makeUser(t, { plan: "free" });
-    const a = seedIdea(t, u);
+    const a = await seedIdea(t, u);
     expect((await call(t, "GET", `/ideas/${a}/relations`, { key: u.key })).status).toBe(200);
     expect((await call(t, "GET", `/ideas/${a}/relations`)).status).toBe(401);
   });

@@ -10,24 +10,24 @@ const ids = () => t.deps.db.query<{ id: number }, []>("SELECT id FROM live_relat
 describe("live_relations", () => {
   test("holds a relation while both ends are live, and drops it when either end is archived", async () => {
     const u = await makeUser(t);
-    const [a, b, c] = [seedIdea(t, u), seedIdea(t, u), seedIdea(t, u)];
-    const ab = seedRelation(t, u, { source: a, target: b });
-    const bc = seedRelation(t, u, { source: b, target: c });
-    const ca = seedRelation(t, u, { source: c, target: a });
+    const [a, b, c] = [await seedIdea(t, u), await seedIdea(t, u), await seedIdea(t, u)];
+    const ab = await seedRelation(t, u, { source: a, target: b });
+    const bc = await seedRelation(t, u, { source: b, target: c });
+    const ca = await seedRelation(t, u, { source: c, target: a });
     expect(ids()).toEqual([ab, bc, ca]);
-    archiveIdea(t, c); // the target of bc and the source of ca
+    await archiveIdea(t, c); // the target of bc and the source of ca
     expect(ids()).toEqual([ab]);
-    archiveIdea(t, a);
+    await archiveIdea(t, a);
     expect(ids()).toEqual([]);
   });
 
   test("a relation whose end belongs to another account is not live (stored data can never make one visible)", async () => {
     const u = await makeUser(t);
     const v = await makeUser(t);
-    const mine = seedIdea(t, u);
-    const theirs = seedIdea(t, v);
+    const mine = await seedIdea(t, u);
+    const theirs = await seedIdea(t, v);
     const before = ids();
-    seedRelation(t, u, { source: mine, target: theirs });
+    await seedRelation(t, u, { source: mine, target: theirs });
     expect(ids()).toEqual(before);
   });
 });

@@ -20,9 +20,9 @@ async function account(plan: "pro" | "free" = "pro") {
   const [a, b] = [await newIdea(t, u, { title: "old a" }), await newIdea(t, u, { title: "old b" })];
   t.clock.set("2026-03-01T00:00:00Z");
   const [c, d, e] = [await newIdea(t, u, { title: "c" }), await newIdea(t, u, { title: "d" }), await newIdea(t, u, { title: "e" })];
-  seedRelation(t, u, { source: a.id, target: b.id, created_at: "2026-02-01 00:00:00" });
-  const r1 = seedRelation(t, u, { source: c.id, target: d.id, created_at: "2026-02-28 00:00:00" });
-  const r2 = seedRelation(t, u, { source: d.id, target: e.id, created_at: "2026-02-28 01:00:00", by: "system", score: 0.7 });
+  await seedRelation(t, u, { source: a.id, target: b.id, created_at: "2026-02-01 00:00:00" });
+  const r1 = await seedRelation(t, u, { source: c.id, target: d.id, created_at: "2026-02-28 00:00:00" });
+  const r2 = await seedRelation(t, u, { source: d.id, target: e.id, created_at: "2026-02-28 01:00:00", by: "system", score: 0.7 });
   const d1 = await seedDetection(t, u, d.id, c.id, 0.9);
   await seedDetection(t, u, e.id, c.id, 0.8);
   return { u, ideas: { a, b, c, d, e }, relations: [r1, r2], detections: [d1] };
@@ -65,19 +65,19 @@ describe("GET /review/counts on a large account", () => {
     const u = await makeUser(t, { plan: "pro" });
     // 400 ideas: captured or moved on, updated before or inside the 30-day threshold; every 25th archived afterwards,
     // so connections and detections touching it drop out of both answers.
-    const ids = seedIdeas(t, u, 400, (i) => ({
+    const ids = await seedIdeas(t, u, 400, (i) => ({
       status: i % 3 === 0 ? "exploring" : "captured",
       created_at: "2026-01-01 00:00:00",
       updated_at: i % 2 === 0 ? "2026-01-15 00:00:00" : "2026-02-20 00:00:00",
     }));
     for (let i = 0; i + 2 < ids.length; i++) {
       // One pair inside the 7-day window, one before it.
-      seedRelation(t, u, { source: ids[i], target: ids[i + 1], created_at: `2026-02-${String(23 + (i % 6)).padStart(2, "0")} 00:00:00` });
-      seedRelation(t, u, { source: ids[i], target: ids[i + 2], created_at: "2026-02-10 00:00:00" });
+      await seedRelation(t, u, { source: ids[i], target: ids[i + 1], created_at: `2026-02-${String(23 + (i % 6)).padStart(2, "0")} 00:00:00` });
+      await seedRelation(t, u, { source: ids[i], target: ids[i + 2], created_at: "2026-02-10 00:00:00" });
     }
     const detections: number[] = [];
     for (let i = 0; i < ids.length - 3; i++) detections.push(await seedDetection(t, u, ids[i + 3], ids[i], 0.5 + (i % 40) / 100));
-    for (let i = 0; i < ids.length; i += 25) archiveIdea(t, ids[i]);
+    for (let i = 0; i < ids.length; i += 25) await archiveIdea(t, ids[i]);
     for (const d of detections.slice(0, 10)) await call(t, "POST", `/ideas/duplicates/${d}/dismiss`, { key: u.key });
 
     const queue = await get(u, "/review");

@@ -86,10 +86,10 @@ describe("GET /review", () => {
     t.clock.set("2026-02-01T00:00:00Z");
     const [a, b, c, d] = [await newIdea(t, u, { title: "a" }), await newIdea(t, u, { title: "b" }), await newIdea(t, u, { title: "c" }), await newIdea(t, u, { title: "d" })];
     t.clock.set("2026-03-01T00:00:00Z");
-    seedRelation(t, u, { source: a.id, target: b.id, created_at: "2026-02-21 23:59:59" }); // just outside the window
-    const edge = seedRelation(t, u, { source: a.id, target: c.id, created_at: "2026-02-22 00:00:00", type: "blocks" });
-    const recent = seedRelation(t, u, { source: c.id, target: b.id, created_at: "2026-02-28 12:00:00", by: "system", score: 0.66 });
-    seedRelation(t, u, { source: d.id, target: a.id, created_at: "2026-02-28 13:00:00" });
+    await seedRelation(t, u, { source: a.id, target: b.id, created_at: "2026-02-21 23:59:59" }); // just outside the window
+    const edge = await seedRelation(t, u, { source: a.id, target: c.id, created_at: "2026-02-22 00:00:00", type: "blocks" });
+    const recent = await seedRelation(t, u, { source: c.id, target: b.id, created_at: "2026-02-28 12:00:00", by: "system", score: 0.66 });
+    await seedRelation(t, u, { source: d.id, target: a.id, created_at: "2026-02-28 13:00:00" });
     await call(t, "DELETE", `/ideas/${d.id}`, { key: u.key });
     const body = await review(u);
     expect(body.connections.map((x: any) => x.id)).toEqual([recent, edge]);
@@ -130,7 +130,7 @@ describe("GET /review", () => {
     t.clock.set("2025-12-01T00:00:00Z");
     const [a, b] = [await newIdea(t, u), await newIdea(t, u)];
     t.clock.set("2026-03-01T00:00:00Z");
-    seedRelation(t, u, { source: a.id, target: b.id });
+    await seedRelation(t, u, { source: a.id, target: b.id });
     await seedDetection(t, u, b.id, a.id);
     expect((await review(u)).counts).toEqual({ stale: 2, connections: 1, duplicates: 1, total: 4 });
   });
@@ -141,7 +141,7 @@ describe("GET /review", () => {
     t.clock.set("2025-01-01T00:00:00Z");
     const [x, y] = [await newIdea(t, a), await newIdea(t, a)];
     t.clock.set("2026-03-01T00:00:00Z");
-    seedRelation(t, a, { source: x.id, target: y.id });
+    await seedRelation(t, a, { source: x.id, target: y.id });
     await seedDetection(t, a, y.id, x.id);
     expect((await review(b)).counts.total).toBe(0);
     expect((await review(a)).counts.total).toBe(4);

@@ -12,9 +12,8 @@ import { createDuplicatesRepo } from "./repo";
 const unresolvable = () => notFound("Duplicate not found or already resolved");
 
 export function createDuplicatesService(deps: Deps) {
-  const { db } = deps;
   const repo = createDuplicatesRepo(deps.store);
-  const ideas = createIdeasRepo(db);
+  const ideas = createIdeasRepo(deps.store);
   const merger = createIdeaMerger(deps);
 
   return {
@@ -59,10 +58,10 @@ export function createDuplicatesService(deps: Deps) {
     async merge(userId: string, id: number) {
       const d = await repo.findActionable(userId, id);
       if (!d) throw unresolvable();
-      const p = merger.plan(ideas.findOwned(userId, d.idea_id)!, ideas.findOwned(userId, d.duplicate_of_id)!);
+      const p = await merger.plan((await ideas.findOwned(userId, d.idea_id))!, (await ideas.findOwned(userId, d.duplicate_of_id))!);
       const now = toStamp(deps.clock());
       await deps.store.tx(async () => {
-        merger.apply(p, userId, now, false);
+        await merger.apply(p, userId, now, false);
         await repo.resolve(id, "merged", now);
       });
       merger.finish(p);

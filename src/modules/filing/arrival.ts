@@ -13,8 +13,8 @@ export interface Arrival {
 }
 
 /** Read once per import: the account's stale_threshold_days decides which undated-status notes are archive pieces. */
-export function arrivalFor(deps: Deps, userId: string): Arrival {
-  const days = parseSettings(createUsersRepo(deps.db).findById(userId)?.settings_json).stale_threshold_days;
+export async function arrivalFor(deps: Deps, userId: string): Promise<Arrival> {
+  const days = parseSettings((await createUsersRepo(deps.db).findById(userId))?.settings_json).stale_threshold_days;
   return { now: toStamp(deps.clock()), staleBefore: toStamp(addDays(deps.clock(), -days)) };
 }
 

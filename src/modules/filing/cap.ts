@@ -9,9 +9,9 @@ import type { FilingRepo } from "./repo";
 export type Adding = { capture: true } | { import: number };
 
 /** Throws the idea-cap 403 when a Free account would pass its limit of active ideas by adding these. */
-export function checkFreeCap(deps: Deps, repo: FilingRepo, plan: Plan, userId: string, adding: Adding): void {
+export async function checkFreeCap(deps: Deps, repo: FilingRepo, plan: Plan, userId: string, adding: Adding): Promise<void> {
   if (plan === "pro") return;
-  const current = repo.countActive(userId);
+  const current = await repo.countActive(userId);
   const n = "capture" in adding ? 1 : adding.import;
   if (current + n <= FREE_IDEA_LIMIT) return;
   const message = "capture" in adding

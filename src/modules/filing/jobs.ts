@@ -1,25 +1,24 @@
 // The background jobs the spec lists for each kind of change (spec "Background processing"), queued in one place with
 // typed kinds and payloads, and the worker's one wake-up. Callers say what changed; this file says which job that is.
-import type { Db } from "../../db/open";
+import type { Store } from "../../db/store";
 import type { Deps } from "../../deps";
 import { enqueueJob } from "../../jobs/queue";
 
-export function createJobs(db: Db) {
+export function createJobs(store: Store) {
   return {
     /**
      * A new idea, or a change to its title, body or parent: the full pass (embedding, auto-tags, related ideas,
      * duplicate check, the parent relation). Also what recovery re-queues for an idea whose job was lost.
      */
-    fullPass: (ideaId: number, now: string) => enqueueJob(db, { kind: "full", ideaId }, now),
+    fullPass: (ideaId: number, now: string) => enqueueJob(store, { kind: "full", ideaId }, now),
     /** Only the status or the tags changed: the lighter metadata update, which does not re-embed. */
-    metadataUpdate: (ideaId: number, now: string) => enqueueJob(db, { kind: "light", ideaId }, now),
+    metadataUpdate: (ideaId: number, now: string) => enqueueJob(store, { kind: "light", ideaId }, now),
     /** An edit of a live idea: the full pass when its text or parent changed, else the metadata update. */
-    ideaEdited(ideaId: number, reembed: boolean, now: string): void {
-      if (reembed) this.fullPass(ideaId, now);
-      else this.metadataUpdate(ideaId, now);
+    ideaEdited(ideaId: number, reembed: boolean, now: string): Promise<void> {
+      return reembed ? this.fullPass(ideaId, now) : this.metadataUpdate(ideaId, now);
     },
     /** A new or renamed tag: its embedding, so it can appear in similar-tag results. */
-    tagEmbedding: (tagId: number, now: string) => enqueueJob(db, { kind: "tag-embed", payload: { tag_id: tagId } }, now),
+    tagEmbedding: (tagId: number, now: string) => enqueueJob(store, { kind: "tag-embed", payload: { tag_id: tagId } }, now),
   };
 }
 export type Jobs = ReturnType<typeof createJobs>;

@@ -1,6 +1,6 @@
 // Tags on the write path: names are trimmed and de-duplicated, and a tag that is new to the account is created here
 // only, with its embedding job (a new tag must be able to appear in similar-tag results).
-import type { Db } from "../../db/open";
+import type { Store } from "../../db/store";
 import { fieldError } from "../../errors";
 import { createTagsRepo } from "../tags/repo";
 import { createJobs } from "./jobs";
@@ -22,40 +22,44 @@ export interface TagWish {
   created_at?: string;
 }
 
-export function createTagAttacher(db: Db) {
-  const repo = createTagsRepo(db);
-  const jobs = createJobs(db);
+export function createTagAttacher(store: Store) {
+  const repo = createTagsRepo(store);
+  const jobs = createJobs(store);
 
   /** Creates a tag and queues its embedding; call inside the caller's transaction. */
-  function create(userId: string, name: string, color: string | null, createdAt: string, now: string): number {
-    const id = repo.insert(userId, name, color, createdAt);
-    jobs.tagEmbedding(id, now);
+  async function create(userId: string, name: string, color: string | null, createdAt: string, now: string): Promise<number> {
+    const id = await repo.insert(userId, name, color, createdAt);
+    await jobs.tagEmbedding(id, now);
     return id;
   }
 
   /** The tag of that name, created when the account has none; `created` says which. Inside the caller's transaction. */
-  function ensureOne(userId: string, name: string, now: string, wish: TagWish = {}): { id: number; color: string | null; created: boolean } {
-    const found = repo.findByName(userId, name);
+  async function ensureOne(userId: string, name: string, now: string, wish: TagWish = {}): Promise<{ id: number; color: string | null; created: boolean }> {
+    const found = await repo.findByName(userId, name);
     if (found) return { id: found.id, color: found.color, created: false };
     const color = wish.color ?? null;
-    return { id: create(userId, name, color, wish.created_at ?? now, now), color, created: true };
+    return { id: await create(userId, name, color, wish.created_at ?? now, now), color, created: true };
   }
 
   return {
     create,
     ensureOne,
     /** Tag ids for the names, creating the missing ones. */
-    ensure: (userId: string, names: readonly string[], now: string): number[] => names.map((n) => ensureOne(userId, n, now).id),
+    async ensure(userId: string, names: readonly string[], now: string): Promise<number[]> {
+      const ids: number[] = [];
+      for (const n of names) ids.push((await ensureOne(userId, n, now)).id); // in order: a repeated new name is created once
+      return ids;
+    },
     /** Replaces the idea's tag set with exactly these names. */
-    replace(userId: string, ideaId: number, names: readonly string[], now: string): void {
-      repo.detachAll(ideaId);
-      for (const id of this.ensure(userId, names, now)) repo.attach(ideaId, id);
+    async replace(userId: string, ideaId: number, names: readonly string[], now: string): Promise<void> {
+      await repo.detachAll(ideaId);
+      for (const id of await this.ensure(userId, names, now)) await repo.attach(ideaId, id);
     },
     /** Adds tags by id to an idea (one it already carries is kept once). */
-    attach: (ideaId: number, tagIds: Iterable<number>) => {
-      for (const id of tagIds) repo.attach(ideaId, id);
+    async attach(ideaId: number, tagIds: Iterable<number>): Promise<void> {
+      for (const id of tagIds) await repo.attach(ideaId, id);
     },
-    namesFor: (ideaId: number) => repo.namesForIdeas([ideaId]).get(ideaId)!,
+    namesFor: async (ideaId: number) => (await repo.namesForIdeas([ideaId])).get(ideaId)!,
     namesForIdeas: repo.namesForIdeas,
   };
 }

@@ -55,39 +55,39 @@ export type ImportedIdea = Omit<NewIdeaRow, "user_id" | "status" | "created_at" 
 };
 
 export function createFiling(deps: Deps) {
-  const { db } = deps;
-  const repo = createFilingRepo(db);
-  const ideas = createIdeasRepo(db);
-  const links = createLinksRepo(db);
-  const tags = createTagAttacher(db);
-  const jobs = createJobs(db);
+  const { store } = deps;
+  const repo = createFilingRepo(store);
+  const ideas = createIdeasRepo(store);
+  const links = createLinksRepo(store);
+  const tags = createTagAttacher(store);
+  const jobs = createJobs(store);
 
   /** A parent must be a live idea of the same account, and must not make the idea its own ancestor. */
-  function checkParent(userId: string, parentId: number, childId: number | null): void {
-    const parent = ideas.findOwned(userId, parentId);
+  async function checkParent(userId: string, parentId: number, childId: number | null): Promise<void> {
+    const parent = await ideas.findOwned(userId, parentId);
     if (!parent || parent.is_archived) throw fieldError("parent_id", "Parent idea not found");
-    if (childId !== null && ideas.isSelfOrAncestor(parentId, childId)) {
+    if (childId !== null && (await ideas.isSelfOrAncestor(parentId, childId))) {
       throw fieldError("parent_id", childId === parentId ? "An idea cannot be its own parent" : "parent_id would create a circular parent chain");
     }
   }
 
   /** Adds tags and links to an idea; inside the caller's transaction. */
-  function addToIdea(ideaId: number, tagIds: Iterable<number>, newLinks: readonly NewLink[]): void {
-    tags.attach(ideaId, tagIds);
-    for (const l of newLinks) links.insert(ideaId, l.url, l.title, l.link_type, l.created_at);
+  async function addToIdea(ideaId: number, tagIds: Iterable<number>, newLinks: readonly NewLink[]): Promise<void> {
+    await tags.attach(ideaId, tagIds);
+    for (const l of newLinks) await links.insert(ideaId, l.url, l.title, l.link_type, l.created_at);
   }
 
   /** Inserts one idea with its tags and links and queues its full pass (an archived one queues nothing). Inside the caller's transaction. */
-  function insertRow(row: NewIdeaRow, tagIds: Iterable<number>, ideaLinks: readonly NewLink[], archived: boolean, now: string): number {
-    const id = repo.insert(row);
-    if (archived) repo.archive(id);
-    addToIdea(id, tagIds, ideaLinks);
-    if (!archived) jobs.fullPass(id, now);
+  async function insertRow(row: NewIdeaRow, tagIds: Iterable<number>, ideaLinks: readonly NewLink[], archived: boolean, now: string): Promise<number> {
+    const id = await repo.insert(row);
+    if (archived) await repo.archive(id);
+    await addToIdea(id, tagIds, ideaLinks);
+    if (!archived) await jobs.fullPass(id, now);
     return id;
   }
 
   /** An importer's idea: its own dates (or the import's moment), its status (or captured / shelved by age), then inserted. */
-  function insertIdea(userId: string, idea: ImportedIdea, arrival: Arrival): number {
+  function insertIdea(userId: string, idea: ImportedIdea, arrival: Arrival): Promise<number> {
     const { tagIds, links: ideaLinks, archived, status, created_at, updated_at, ...row } = idea;
     const dates = arrivingDates(created_at, updated_at, arrival.now);
     const linksDated = ideaLinks.map((l) => ({ ...l, created_at: l.created_at ?? dates.updated_at }));
@@ -100,19 +100,20 @@ export function createFiling(deps: Deps) {
      * Files one idea: the Free cap, a live parent, the next display number, the row, its tags and its full pass in one
      * transaction; then wakes the worker. Returns the new idea's id.
      */
-    fileIdea(filer: Filer, idea: NewIdea): number {
+    async fileIdea(filer: Filer, idea: NewIdea): Promise<number> {
       const userId = filer.user.id;
       const now = toStamp(deps.clock());
-      const id = db.transaction(() => {
-        checkFreeCap(deps, repo, filer.plan, userId, { capture: true });
-        if (idea.parent_id !== null) checkParent(userId, idea.parent_id, null);
-        const number = repo.reserveNumbers(userId, 1);
-        const tagIds = tags.ensure(userId, idea.tags, now);
+      // Immediate: the Free cap's count and the number reservation must not be raced by another writer.
+      const id = await store.tx(async () => {
+        await checkFreeCap(deps, repo, filer.plan, userId, { capture: true });
+        if (idea.parent_id !== null) await checkParent(userId, idea.parent_id, null);
+        const number = await repo.reserveNumbers(userId, 1);
+        const tagIds = await tags.ensure(userId, idea.tags, now);
         return insertRow({
           user_id: userId, number, title: idea.title, body: idea.body, status: idea.status, source: idea.source, source_url: idea.source_url,
           source_summary: null, parent_id: idea.parent_id, created_at: now, updated_at: now,
         }, tagIds, [], false, now);
-      })();
+      }, { immediate: true });
       wakeWorker(deps);
       return id;
     },

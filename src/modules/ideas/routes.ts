@@ -34,7 +34,9 @@ export function ideasRoutes(deps: Deps, kit: AuthKit) {
     }, {
       access: { scope: "ideas:write" },
       // transform runs before body validation: a Free account at the cap hears about the cap, not about its payload.
-      transform: ({ auth }) => ideas.assertCanCapture(auth),
+      transform: async ({ auth }) => {
+        await ideas.assertCanCapture(auth);
+      },
       body: CreateIdeaBody,
     })
     .patch("/bulk", ({ auth, body }) => bulk.update(auth.user.id, body), { access: { scope: "ideas:write" }, body: BulkUpdateBody })

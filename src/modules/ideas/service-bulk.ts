@@ -11,13 +11,13 @@ import type { BulkUpdateBody } from "./model";
 type BulkResult = { id: number; status: "updated" } | { id: number; status: "error"; error: string };
 
 export function createBulkIdeasService(deps: Deps) {
-  const { db } = deps;
-  const repo = createIdeasRepo(db);
-  const tags = createTagAttacher(db);
-  const jobs = createJobs(db);
+  const { store } = deps;
+  const repo = createIdeasRepo(store);
+  const tags = createTagAttacher(store);
+  const jobs = createJobs(store);
 
   return {
-    update(userId: string, body: BulkUpdateBody) {
+    async update(userId: string, body: BulkUpdateBody) {
       if (body.tags !== undefined && (body.add_tags !== undefined || body.remove_tags !== undefined)) {
         throw badRequest("tags cannot be combined with add_tags or remove_tags");
       }
@@ -32,26 +32,31 @@ export function createBulkIdeasService(deps: Deps) {
       const now = toStamp(deps.clock());
       let queued = false;
 
-      const results = db.transaction(() =>
-        ids.map((id): BulkResult => {
-          const row = repo.findOwned(userId, id);
-          if (!row) return { id, status: "error", error: "Idea not found" };
-          const current = tags.namesFor(id);
-          // add first, then remove: a name in both lists ends up removed.
-          const next = replace ?? [...current, ...add.filter((n) => !current.includes(n))].filter((n) => !remove.includes(n));
-          if (next.length > LIMITS.tags) return { id, status: "error", error: `An idea can have at most ${LIMITS.tags} tags` };
-          const tagsChanged = next.length !== current.length || next.some((n) => !current.includes(n));
-          const statusChanged = status !== undefined && status !== row.status;
-          if (!tagsChanged && !statusChanged) return { id, status: "updated" };
-          repo.update(id, statusChanged ? { status, updated_at: now } : { updated_at: now });
-          if (tagsChanged) tags.replace(userId, id, next, now);
-          if (!row.is_archived) {
-            jobs.metadataUpdate(id, now);
-            queued = true;
-          }
-          return { id, status: "updated" };
-        }),
-      )();
+      /** One id's change, reported instead of thrown; inside the request's transaction. */
+      const updateOne = async (id: number): Promise<BulkResult> => {
+        const row = await repo.findOwned(userId, id);
+        if (!row) return { id, status: "error", error: "Idea not found" };
+        const current = await tags.namesFor(id);
+        // add first, then remove: a name in both lists ends up removed.
+        const next = replace ?? [...current, ...add.filter((n) => !current.includes(n))].filter((n) => !remove.includes(n));
+        if (next.length > LIMITS.tags) return { id, status: "error", error: `An idea can have at most ${LIMITS.tags} tags` };
+        const tagsChanged = next.length !== current.length || next.some((n) => !current.includes(n));
+        const statusChanged = status !== undefined && status !== row.status;
+        if (!tagsChanged && !statusChanged) return { id, status: "updated" };
+        await repo.update(id, statusChanged ? { status, updated_at: now } : { updated_at: now });
+        if (tagsChanged) await tags.replace(userId, id, next, now);
+        if (!row.is_archived) {
+          await jobs.metadataUpdate(id, now);
+          queued = true;
+        }
+        return { id, status: "updated" };
+      };
+
+      const results = await store.tx(async () => {
+        const out: BulkResult[] = [];
+        for (const id of ids) out.push(await updateOne(id));
+        return out;
+      });
       if (queued) wakeWorker(deps);
       const updated = results.filter((r) => r.status === "updated").length;
       return { updated, errors: results.length - updated, results };

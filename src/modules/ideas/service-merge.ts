@@ -21,22 +21,22 @@ export interface FoldPlan {
 }
 
 export function createIdeaMerger(deps: Deps) {
-  const { db } = deps;
-  const repo = createIdeasRepo(db);
-  const tags = createTagAttacher(db);
-  const jobs = createJobs(db);
-  const relations = createRelationsRepo(db);
+  const { store } = deps;
+  const repo = createIdeasRepo(store);
+  const tags = createTagAttacher(store);
+  const jobs = createJobs(store);
+  const relations = createRelationsRepo(store);
 
   return {
     /**
      * Computes the merged body and tags, refusing a result no single idea could hold (stored ideas always stay within
      * the 50,000-char body and 20-tag limits, so exports re-import cleanly).
      */
-    plan(kept: IdeaRow, absorbed: IdeaRow): FoldPlan {
+    async plan(kept: IdeaRow, absorbed: IdeaRow): Promise<FoldPlan> {
       const body = kept.body + MERGE_SEPARATOR + absorbed.body;
       if (body.length > LIMITS.body) throw badRequest(`The merged body would exceed ${LIMITS.body} characters`);
-      const keptTags = tags.namesFor(kept.id);
-      const union = [...keptTags, ...tags.namesFor(absorbed.id).filter((n) => !keptTags.includes(n))];
+      const keptTags = await tags.namesFor(kept.id);
+      const union = [...keptTags, ...(await tags.namesFor(absorbed.id)).filter((n) => !keptTags.includes(n))];
       if (union.length > LIMITS.tags) throw badRequest(`The merged idea would have more than ${LIMITS.tags} tags`);
       return { kept, absorbed, body, tags: union };
     },
@@ -46,9 +46,9 @@ export function createIdeaMerger(deps: Deps) {
      * the absorbed one is shelved); without it (duplicate merge) the loser keeps its status and relations.
      * Run inside a transaction; call `finish` after it commits.
      */
-    apply(p: FoldPlan, userId: string, now: string, transferRelations: boolean): void {
+    async apply(p: FoldPlan, userId: string, now: string, transferRelations: boolean): Promise<void> {
       const createdAt = p.absorbed.created_at < p.kept.created_at ? p.absorbed.created_at : p.kept.created_at;
-      repo.update(p.kept.id, {
+      await repo.update(p.kept.id, {
         body: p.body,
         last_writer: "merge",
         created_at: createdAt,
@@ -56,14 +56,14 @@ export function createIdeaMerger(deps: Deps) {
         // a kept idea whose parent was the absorbed one would otherwise point at itself
         ...(transferRelations && p.kept.parent_id === p.absorbed.id ? { parent_id: null } : {}),
       });
-      tags.replace(userId, p.kept.id, p.tags, now);
+      await tags.replace(userId, p.kept.id, p.tags, now);
       if (transferRelations) {
-        relations.repoint(p.absorbed.id, p.kept.id);
-        repo.reparentChildren(p.absorbed.id, p.kept.id);
-        repo.update(p.absorbed.id, { status: "shelved" });
+        await relations.repoint(p.absorbed.id, p.kept.id);
+        await repo.reparentChildren(p.absorbed.id, p.kept.id);
+        await repo.update(p.absorbed.id, { status: "shelved" });
       }
-      repo.archive(p.absorbed.id, now);
-      jobs.fullPass(p.kept.id, now);
+      await repo.archive(p.absorbed.id, now);
+      await jobs.fullPass(p.kept.id, now);
     },
 
     finish(p: FoldPlan): void {
@@ -72,16 +72,16 @@ export function createIdeaMerger(deps: Deps) {
     },
 
     /** POST /ideas/:id/merge — the idea in the path survives; the response is it, with the merged tags. */
-    merge(userId: string, keptId: number, absorbId: number) {
+    async merge(userId: string, keptId: number, absorbId: number) {
       if (keptId === absorbId) throw badRequest("Cannot merge an idea with itself");
-      const kept = repo.findOwned(userId, keptId);
-      const absorbed = repo.findOwned(userId, absorbId);
+      const kept = await repo.findOwned(userId, keptId);
+      const absorbed = await repo.findOwned(userId, absorbId);
       if (!kept || !absorbed) throw ideaNotFound();
       if (kept.is_archived || absorbed.is_archived) throw badRequest("Cannot merge an archived idea");
-      const p = this.plan(kept, absorbed);
-      db.transaction(() => this.apply(p, userId, toStamp(deps.clock()), true))();
+      const p = await this.plan(kept, absorbed);
+      await store.tx(() => this.apply(p, userId, toStamp(deps.clock()), true));
       this.finish(p);
-      return toIdea(repo.findOwned(userId, keptId)!, tags.namesFor(keptId));
+      return toIdea((await repo.findOwned(userId, keptId))!, await tags.namesFor(keptId));
     },
   };
 }

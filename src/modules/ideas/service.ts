@@ -19,16 +19,16 @@ export const LIST_MAX_LIMIT = 100;
 export const ideaNotFound = () => notFound("Idea not found");
 
 export function createIdeasService(deps: Deps) {
-  const { db } = deps;
-  const repo = createIdeasRepo(db);
-  const tags = createTagAttacher(db);
-  const links = createLinksRepo(db);
-  const relations = createRelationsRepo(db);
+  const { store } = deps;
+  const repo = createIdeasRepo(store);
+  const tags = createTagAttacher(store);
+  const links = createLinksRepo(store);
+  const relations = createRelationsRepo(store);
   const filing = createFiling(deps);
   const stamp = () => toStamp(deps.clock());
 
-  function mustOwn(userId: string, id: number): IdeaRow {
-    const row = repo.findOwned(userId, id);
+  async function mustOwn(userId: string, id: number): Promise<IdeaRow> {
+    const row = await repo.findOwned(userId, id);
     if (!row) throw ideaNotFound();
     return row;
   }
@@ -43,8 +43,8 @@ export function createIdeasService(deps: Deps) {
     return out;
   }
 
-  function view(row: IdeaRow) {
-    return toIdea(row, tags.namesFor(row.id));
+  async function view(row: IdeaRow) {
+    return toIdea(row, await tags.namesFor(row.id));
   }
 
   function parseTypes(raw: string | undefined): string[] | null {
@@ -59,7 +59,7 @@ export function createIdeasService(deps: Deps) {
   }
 
   /** The list's answer as JSON text, written by SQLite from each idea's kept entry (see repo.listPage). */
-  function listJson(userId: string, q: ListIdeasQuery): string {
+  function listJson(userId: string, q: ListIdeasQuery): Promise<string> {
     const limit = clampLimit(q.limit, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT);
     const tag = q.tag !== undefined && q.tag !== "" ? q.tag : null;
     // tag and connection_types do not combine: tag wins, so the types are not even parsed then.
@@ -73,10 +73,10 @@ export function createIdeasService(deps: Deps) {
     view,
 
     /** The Free cap, checked before the body is validated (see routes) and again inside the write path's transaction. */
-    assertCanCapture: (auth: Filer): void => filing.assertCanCapture(auth),
+    assertCanCapture: (auth: Filer): Promise<void> => filing.assertCanCapture(auth),
 
     /** Capture: POST /ideas, the MCP tool, and every new writer (e-mail, the agent) file an idea through here. */
-    create(auth: Filer, body: CreateIdeaBody) {
+    async create(auth: Filer, body: CreateIdeaBody) {
       const sourceUrl = body.source_url ?? null;
       const idea = {
         title: cleanTitle(body.title),
@@ -88,35 +88,35 @@ export function createIdeasService(deps: Deps) {
         tags: normalizeTagNames(body.tags ?? [], "tags"),
       };
       if (sourceUrl !== null) checkSourceUrl(sourceUrl);
-      const id = filing.fileIdea(auth, idea);
-      return toCreatedIdea(repo.findOwned(auth.user.id, id)!, tags.namesFor(id));
+      const id = await filing.fileIdea(auth, idea);
+      return toCreatedIdea((await repo.findOwned(auth.user.id, id))!, await tags.namesFor(id));
     },
 
     listJson,
 
     /** The same answer as objects (the MCP tool). */
-    list: (userId: string, q: ListIdeasQuery): { ideas: IdeaView[]; has_more: boolean } => JSON.parse(listJson(userId, q)),
+    list: async (userId: string, q: ListIdeasQuery): Promise<{ ideas: IdeaView[]; has_more: boolean }> => JSON.parse(await listJson(userId, q)),
 
-    get(userId: string, id: number) {
-      const row = mustOwn(userId, id);
-      return { ...view(row), links: links.listForIdea(id), relations: relations.listTouching(id) };
+    async get(userId: string, id: number) {
+      const row = await mustOwn(userId, id);
+      return { ...(await view(row)), links: await links.listForIdea(id), relations: await relations.listTouching(id) };
     },
 
     /** `writer` is recorded with the version a new title or body makes (src/modules/versions/writer.ts). */
-    update(userId: string, id: number, body: UpdateIdeaBody, writer: string = "api") {
-      const row = mustOwn(userId, id);
+    async update(userId: string, id: number, body: UpdateIdeaBody, writer: string = "api") {
+      const row = await mustOwn(userId, id);
       const changes: IdeaChanges = {};
       if (body.title !== undefined && cleanTitle(body.title) !== row.title) changes.title = cleanTitle(body.title);
       if (body.body !== undefined && body.body !== row.body) changes.body = body.body;
       if (body.status !== undefined && body.status !== row.status) changes.status = body.status;
       if (body.parent_id !== undefined && body.parent_id !== row.parent_id) {
-        if (body.parent_id !== null) filing.checkParent(userId, body.parent_id, id);
+        if (body.parent_id !== null) await filing.checkParent(userId, body.parent_id, id);
         changes.parent_id = body.parent_id;
       }
       let newTags: string[] | null = null;
       if (body.tags !== undefined) {
         const wanted = normalizeTagNames(body.tags, "tags");
-        const current = tags.namesFor(id);
+        const current = await tags.namesFor(id);
         const same = wanted.length === current.length && wanted.every((n) => current.includes(n));
         if (!same) newTags = wanted;
       }
@@ -125,19 +125,19 @@ export function createIdeasService(deps: Deps) {
       if ("title" in changes || "body" in changes) changes.last_writer = writer;
       const reembed = "title" in changes || "body" in changes || "parent_id" in changes;
       const now = stamp();
-      db.transaction(() => {
-        repo.update(id, { ...changes, updated_at: now });
-        if (newTags !== null) tags.replace(userId, id, newTags, now);
+      await store.tx(async () => {
+        await repo.update(id, { ...changes, updated_at: now });
+        if (newTags !== null) await tags.replace(userId, id, newTags, now);
         // Archived ideas keep their edits but never go back into the pipeline (that would re-index them).
-        if (!row.is_archived) filing.jobs.ideaEdited(id, reembed, now);
-      })();
+        if (!row.is_archived) await filing.jobs.ideaEdited(id, reembed, now);
+      });
       if (!row.is_archived) filing.wake();
-      return view(mustOwn(userId, id));
+      return view(await mustOwn(userId, id));
     },
 
-    archive(userId: string, id: number) {
-      mustOwn(userId, id);
-      const changed = repo.archive(id, stamp());
+    async archive(userId: string, id: number) {
+      await mustOwn(userId, id);
+      const changed = await repo.archive(id, stamp());
       if (changed) notifyArchived(deps, [id]);
       return { success: true as const };
     },

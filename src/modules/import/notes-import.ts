@@ -40,7 +40,7 @@ const REASONS: Record<Action, string> = {
 export function createNotesImporter(deps: Deps) {
   const filing = createFiling(deps);
   const notes = createNotesRepo(deps.store);
-  const relations = createRelationsRepo(deps.db);
+  const relations = createRelationsRepo(deps.store);
 
   function emptyReport(source: string, dryRun: boolean): NotesReport {
     return {

@@ -46,7 +46,7 @@ class DryRunRollback extends Error {}
 
 export function createImportService(deps: Deps) {
   const repo = createImportRepo(deps.store);
-  const relations = createRelationsRepo(deps.db);
+  const relations = createRelationsRepo(deps.store);
   const filing = createFiling(deps);
 
   const notes = createNotesImporter(deps);

@@ -1,5 +1,5 @@
 // SQL for an idea's external links; callers check idea ownership first.
-import type { Db } from "../../db/open";
+import type { Store } from "../../db/store";
 
 export interface LinkRow {
   id: number;
@@ -10,19 +10,19 @@ export interface LinkRow {
   created_at: string;
 }
 
-export function createLinksRepo(db: Db) {
-  const forIdea = db.query<LinkRow, [number]>(
+export function createLinksRepo(store: Store) {
+  const forIdea = store.query<LinkRow, [number]>(
     "SELECT id, idea_id, url, title, link_type, created_at FROM links WHERE idea_id = ? ORDER BY created_at DESC, id DESC",
   );
-  const insert = db.query<LinkRow, [number, string, string | null, string, string]>(
+  const insert = store.query<LinkRow, [number, string, string | null, string, string]>(
     `INSERT INTO links (idea_id, url, title, link_type, created_at) VALUES (?, ?, ?, ?, ?)
      RETURNING id, idea_id, url, title, link_type, created_at`,
   );
-  const remove = db.query("DELETE FROM links WHERE idea_id = ? AND id = ?");
+  const remove = store.query("DELETE FROM links WHERE idea_id = ? AND id = ?");
   return {
     listForIdea: (ideaId: number) => forIdea.all(ideaId),
-    insert: (ideaId: number, url: string, title: string | null, linkType: string, now: string) => insert.get(ideaId, url, title, linkType, now)!,
+    insert: async (ideaId: number, url: string, title: string | null, linkType: string, now: string) => (await insert.get(ideaId, url, title, linkType, now))!,
     /** Deletes only when the link belongs to that idea; false otherwise. */
-    deleteFromIdea: (ideaId: number, linkId: number) => remove.run(ideaId, linkId).changes > 0,
+    deleteFromIdea: async (ideaId: number, linkId: number) => (await remove.run(ideaId, linkId)).changes > 0,
   };
 }

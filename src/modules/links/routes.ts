@@ -15,8 +15,8 @@ export function linksRoutes(deps: Deps, kit: AuthKit) {
   return new Elysia({ prefix: "/ideas/:id/links" })
     .use(authPlugin(deps, kit))
     .get("/", ({ auth, params }) => links.list(auth.user.id, ideaId(params.id)), { ...byIdea, access: { scope: "ideas:read" } })
-    .post("/", ({ auth, params, body, set }) => {
-      const out = links.create(auth.user.id, ideaId(params.id), body);
+    .post("/", async ({ auth, params, body, set }) => {
+      const out = await links.create(auth.user.id, ideaId(params.id), body);
       set.status = 201;
       return out;
     }, { ...byIdea, access: { scope: "ideas:write" }, body: CreateLinkBody })

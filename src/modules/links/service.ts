@@ -7,29 +7,29 @@ import { createLinksRepo } from "./repo";
 import type { CreateLinkBody } from "./model";
 
 export function createLinksService(deps: Deps) {
-  const ideas = createIdeasRepo(deps.db);
-  const repo = createLinksRepo(deps.db);
+  const ideas = createIdeasRepo(deps.store);
+  const repo = createLinksRepo(deps.store);
 
-  function mustOwnIdea(userId: string, ideaId: number): void {
-    if (!ideas.findOwned(userId, ideaId)) throw ideaNotFound();
+  async function mustOwnIdea(userId: string, ideaId: number): Promise<void> {
+    if (!(await ideas.findOwned(userId, ideaId))) throw ideaNotFound();
   }
 
   return {
-    list(userId: string, ideaId: number) {
-      mustOwnIdea(userId, ideaId);
-      return { links: repo.listForIdea(ideaId) };
+    async list(userId: string, ideaId: number) {
+      await mustOwnIdea(userId, ideaId);
+      return { links: await repo.listForIdea(ideaId) };
     },
 
-    create(userId: string, ideaId: number, body: CreateLinkBody) {
-      mustOwnIdea(userId, ideaId);
+    async create(userId: string, ideaId: number, body: CreateLinkBody) {
+      await mustOwnIdea(userId, ideaId);
       // The URL is stored as given: never fetched, never normalised; it only has to parse.
       const linkType = body.link_type ?? "url";
-      return { link: repo.insert(ideaId, body.url, body.title ?? null, linkType, toStamp(deps.clock())) };
+      return { link: await repo.insert(ideaId, body.url, body.title ?? null, linkType, toStamp(deps.clock())) };
     },
 
     /** Always succeeds; deletes only a link of that idea, and only when the idea is the caller's. */
-    remove(userId: string, ideaId: number, linkId: number) {
-      if (ideas.findOwned(userId, ideaId)) repo.deleteFromIdea(ideaId, linkId);
+    async remove(userId: string, ideaId: number, linkId: number) {
+      if (await ideas.findOwned(userId, ideaId)) await repo.deleteFromIdea(ideaId, linkId);
       return { success: true as const };
     },
   };

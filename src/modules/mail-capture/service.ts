@@ -31,7 +31,7 @@ const errorText = (e: AppError): string => {
 export function createMailCaptureService(deps: Deps) {
   const repo = createMailCaptureRepo(deps.store);
   const filing = createFiling(deps);
-  const ideas = createIdeasRepo(deps.db);
+  const ideas = createIdeasRepo(deps.store);
   const wikilinks = createWikilinks(deps);
   const relations = createRelationsService(deps);
   const mailbox = () => (deps.config.imap.host && deps.config.imap.address ? deps.config.imap.address : null);

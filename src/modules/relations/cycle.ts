@@ -10,18 +10,18 @@ export const FORCEABLE = new Set(["supersedes"]);
  * edges lead from target back to source within `maxHops` edges, else null. One hop is one existing edge, so a
  * path of exactly `maxHops` edges is found and one of `maxHops + 1` is not. BFS yields a shortest chain.
  */
-export function findCyclePath(
-  nextHops: (id: number) => number[],
+export async function findCyclePath(
+  nextHops: (id: number) => Promise<number[]>,
   source: number,
   target: number,
   maxHops = MAX_CYCLE_HOPS,
-): number[] | null {
+): Promise<number[] | null> {
   const cameFrom = new Map<number, number | null>([[target, null]]);
   let frontier = [target];
   for (let depth = 1; depth <= maxHops && frontier.length > 0; depth++) {
     const next: number[] = [];
     for (const node of frontier) {
-      for (const hop of nextHops(node)) {
+      for (const hop of await nextHops(node)) {
         if (cameFrom.has(hop)) continue;
         cameFrom.set(hop, node);
         if (hop === source) return [source, ...pathTo(cameFrom, source)];

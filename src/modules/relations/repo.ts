@@ -1,6 +1,5 @@
 // The one store for `relations` (and `rejected_pairs`): the routes' look-ups and writes, an idea's flat list,
 // repointing on merge, the pipeline's system relations, and row inserts for imports and fixtures.
-import type { Db } from "../../db/open";
 import type { Store } from "../../db/store";
 
 export interface RelationRow {
@@ -49,20 +48,20 @@ const LIST_COLS = `r.id, r.relation_type, r.score, r.note, r.created_by, r.creat
 const LIST_ORDER = "ORDER BY r.relation_type, r.score DESC, r.id";
 const SYSTEM_COLS = "id, source_idea_id, target_idea_id, relation_type, note";
 
-export function createRelationsRepo(db: Db) {
-  const idea = db.query<{ id: number; is_archived: number }, [number, string]>(
+export function createRelationsRepo(store: Store) {
+  const idea = store.query<{ id: number; is_archived: number }, [number, string]>(
     "SELECT id, is_archived FROM ideas WHERE id = ? AND user_id = ?",
   );
-  const outgoing = db.query<RelationListRow, [number]>(
+  const outgoing = store.query<RelationListRow, [number]>(
     `SELECT ${LIST_COLS} FROM relations r JOIN ideas o ON o.id = r.target_idea_id
      WHERE r.source_idea_id = ? AND o.is_archived = 0 ${LIST_ORDER}`,
   );
-  const incoming = db.query<RelationListRow, [number]>(
+  const incoming = store.query<RelationListRow, [number]>(
     `SELECT ${LIST_COLS} FROM relations r JOIN ideas o ON o.id = r.source_idea_id
      WHERE r.target_idea_id = ? AND o.is_archived = 0 ${LIST_ORDER}`,
   );
   // Both ends must be live: archived ideas drop out of every relation query, in either direction.
-  const touching = db.query<IdeaRelationRow, { id: number }>(
+  const touching = store.query<IdeaRelationRow, [{ id: number }]>(
     `SELECT r.id, r.source_idea_id, r.target_idea_id, r.relation_type, r.score, r.note, r.created_by, r.created_at,
             CASE WHEN r.source_idea_id = $id THEN 'outgoing' ELSE 'incoming' END AS direction,
             o.id AS related_idea_id, o.number AS related_idea_number, o.title AS related_idea_title,
@@ -74,70 +73,70 @@ export function createRelationsRepo(db: Db) {
      ORDER BY r.score IS NULL, r.score DESC, r.created_at DESC, r.id DESC`,
   );
   // Uses the relations_pair index (source first); archived ideas are dead ends for the walk.
-  const nextHops = db.query<{ id: number }, [number, string, number]>(
+  const nextHops = store.query<{ id: number }, [number, string, number]>(
     `SELECT r.target_idea_id AS id FROM relations r JOIN ideas t ON t.id = r.target_idea_id
      WHERE r.source_idea_id = ? AND r.relation_type = ? AND t.is_archived = 0 AND r.id <> ? ORDER BY r.target_idea_id`,
   );
-  const userPair = db.query<{ id: number }, [number, number]>(
+  const userPair = store.query<{ id: number }, [number, number]>(
     "SELECT id FROM relations WHERE source_idea_id = ? AND target_idea_id = ? AND created_by = 'user'",
   );
-  const userEitherWay = db.query<{ n: number }, [number, number]>(
+  const userEitherWay = store.query<{ n: number }, [number, number]>(
     `SELECT count(*) AS n FROM relations WHERE created_by = 'user'
        AND ((source_idea_id = ?1 AND target_idea_id = ?2) OR (source_idea_id = ?2 AND target_idea_id = ?1))`,
   );
-  const userPartners = db.query<{ other: number }, [number]>(
+  const userPartners = store.query<{ other: number }, [number]>(
     `SELECT CASE WHEN source_idea_id = ?1 THEN target_idea_id ELSE source_idea_id END AS other FROM relations
      WHERE created_by = 'user' AND (source_idea_id = ?1 OR target_idea_id = ?1)`,
   );
-  const dropSystemRelated = db.query(
+  const dropSystemRelated = store.query(
     `DELETE FROM relations WHERE created_by = 'system' AND relation_type = 'related' AND note IS NULL
        AND ((source_idea_id = ?1 AND target_idea_id = ?2) OR (source_idea_id = ?2 AND target_idea_id = ?1))`,
   );
-  const byId = db.query<RelationRow, [number, string]>("SELECT * FROM relations WHERE id = ? AND user_id = ?");
-  const archivedEnd = db.query<{ n: number }, [number, number]>(
+  const byId = store.query<RelationRow, [number, string]>("SELECT * FROM relations WHERE id = ? AND user_id = ?");
+  const archivedEnd = store.query<{ n: number }, [number, number]>(
     "SELECT count(*) AS n FROM ideas WHERE id IN (?, ?) AND is_archived = 1",
   );
-  const insert = db.query<{ id: number }, Record<string, string | number | null>>(
+  const insert = store.query<{ id: number }, [Record<string, string | number | null>]>(
     `INSERT INTO relations (user_id, source_idea_id, target_idea_id, relation_type, score, note, created_by, created_at)
      VALUES ($user_id, $source_idea_id, $target_idea_id, $relation_type, $score, $note, $created_by, $created_at) RETURNING id`,
   );
   // The pair index makes a repeated (source, target, creator) a no-op rather than a failure.
-  const insertIfNew = db.query<{ id: number }, Record<string, string | number | null>>(
+  const insertIfNew = store.query<{ id: number }, [Record<string, string | number | null>]>(
     `INSERT INTO relations (user_id, source_idea_id, target_idea_id, relation_type, score, note, created_by, created_at, imported)
      VALUES ($user_id, $source_idea_id, $target_idea_id, $relation_type, $score, $note, $created_by, $created_at, $imported)
      ON CONFLICT (source_idea_id, target_idea_id, created_by) DO NOTHING`,
   );
-  const rescore = db.query("UPDATE relations SET relation_type = ?, score = ? WHERE id = ?");
-  const deleteById = db.query("DELETE FROM relations WHERE id = ?");
-  const deleteForUser = db.query("DELETE FROM relations WHERE id = ? AND user_id = ?");
-  const rejectPair = db.query("INSERT OR IGNORE INTO rejected_pairs (user_id, pair_lo, pair_hi, created_at) VALUES (?, ?, ?, ?)");
-  const rejected = db.query<{ x: number }, [number, number]>(
+  const rescore = store.query("UPDATE relations SET relation_type = ?, score = ? WHERE id = ?");
+  const deleteById = store.query("DELETE FROM relations WHERE id = ?");
+  const deleteForUser = store.query("DELETE FROM relations WHERE id = ? AND user_id = ?");
+  const rejectPair = store.query("INSERT INTO rejected_pairs (user_id, pair_lo, pair_hi, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING");
+  const rejected = store.query<{ x: number }, [number, number]>(
     "SELECT 1 AS x FROM rejected_pairs WHERE pair_lo = min(?1, ?2) AND pair_hi = max(?1, ?2)",
   );
-  const systemBetween = db.query<SystemRelation, [number, number]>(
+  const systemBetween = store.query<SystemRelation, [number, number]>(
     `SELECT ${SYSTEM_COLS} FROM relations WHERE created_by = 'system'
        AND ((source_idea_id = ?1 AND target_idea_id = ?2) OR (source_idea_id = ?2 AND target_idea_id = ?1))`,
   );
-  const systemTouching = db.query<SystemRelation, [number, string]>(
+  const systemTouching = store.query<SystemRelation, [number, string]>(
     `SELECT ${SYSTEM_COLS} FROM relations
      WHERE created_by = 'system' AND relation_type = ?2 AND (source_idea_id = ?1 OR target_idea_id = ?1)`,
   );
-  const dropBetween = db.query(
+  const dropBetween = store.query(
     `DELETE FROM relations WHERE (source_idea_id = ?1 AND target_idea_id = ?2) OR (source_idea_id = ?2 AND target_idea_id = ?1)`,
   );
   // A repointed row that would repeat an existing (source, target, created_by) of the survivor is dropped instead.
-  const dropCollidingSources = db.query(
+  const dropCollidingSources = store.query(
     `DELETE FROM relations WHERE source_idea_id = ?1 AND EXISTS (
        SELECT 1 FROM relations k WHERE k.source_idea_id = ?2 AND k.target_idea_id = relations.target_idea_id
                                    AND k.created_by = relations.created_by)`,
   );
-  const dropCollidingTargets = db.query(
+  const dropCollidingTargets = store.query(
     `DELETE FROM relations WHERE target_idea_id = ?1 AND EXISTS (
        SELECT 1 FROM relations k WHERE k.target_idea_id = ?2 AND k.source_idea_id = relations.source_idea_id
                                    AND k.created_by = relations.created_by)`,
   );
-  const moveSources = db.query("UPDATE relations SET source_idea_id = ?2 WHERE source_idea_id = ?1");
-  const moveTargets = db.query("UPDATE relations SET target_idea_id = ?2 WHERE target_idea_id = ?1");
+  const moveSources = store.query("UPDATE relations SET source_idea_id = ?2 WHERE source_idea_id = ?1");
+  const moveTargets = store.query("UPDATE relations SET target_idea_id = ?2 WHERE target_idea_id = ?1");
 
   return {
     // Reads for the relation routes.
@@ -147,57 +146,57 @@ export function createRelationsRepo(db: Db) {
     /** Every live relation touching the idea (none when the idea itself is archived), highest score first. */
     listTouching: (ideaId: number) => touching.all({ id: ideaId }),
     /** Targets of `type` edges leaving `ideaId`, ignoring the relation `exceptId` (the one being retyped). */
-    nextHops: (ideaId: number, type: string, exceptId = 0) => nextHops.all(ideaId, type, exceptId).map((r) => r.id),
-    hasUserPair: (source: number, target: number) => userPair.get(source, target) !== null,
+    nextHops: async (ideaId: number, type: string, exceptId = 0) => (await nextHops.all(ideaId, type, exceptId)).map((r) => r.id),
+    hasUserPair: async (source: number, target: number) => (await userPair.get(source, target)) !== null,
     /** Either direction: a user's relation between two ideas is one connection (imports do not add a second). */
-    hasUserRelationEitherWay: (a: number, b: number) => userEitherWay.get(a, b)!.n > 0,
+    hasUserRelationEitherWay: async (a: number, b: number) => (await userEitherWay.get(a, b))!.n > 0,
     /** Ideas the user related to `ideaId` themselves (any type, either direction). */
-    userRelatedIds: (ideaId: number) => new Set(userPartners.all(ideaId).map((r) => r.other)),
+    userRelatedIds: async (ideaId: number) => new Set((await userPartners.all(ideaId)).map((r) => r.other)),
     findForUser: (userId: string, id: number) => byId.get(id, userId),
-    touchesArchived: (r: Pick<RelationRow, "source_idea_id" | "target_idea_id">) => archivedEnd.get(r.source_idea_id, r.target_idea_id)!.n > 0,
+    touchesArchived: async (r: Pick<RelationRow, "source_idea_id" | "target_idea_id">) => (await archivedEnd.get(r.source_idea_id, r.target_idea_id))!.n > 0,
 
     // Writes.
     /** Stores a row as given and returns its id; a repeated (source, target, creator) fails with SQLite's constraint error. */
-    insertRow: ({ imported: _, ...row }: NewRelationRow) => insert.get({ ...row })!.id,
+    insertRow: async ({ imported: _, ...row }: NewRelationRow) => (await insert.get({ ...row }))!.id,
     /** Stores a row unless the pair already has one by the same creator; true when stored (imports, the pipeline). */
-    insertRowIfNew: ({ imported, ...row }: NewRelationRow) => insertIfNew.run({ ...row, imported: imported ? 1 : 0 }).changes > 0,
-    insertUserRelation: (userId: string, r: { source_idea_id: number; target_idea_id: number; relation_type: string; note: string | null }, now: string) =>
-      insert.get({ user_id: userId, ...r, score: null, created_by: "user", created_at: now })!.id,
-    update(id: number, fields: { relation_type?: string; note?: string | null }) {
+    insertRowIfNew: async ({ imported, ...row }: NewRelationRow) => (await insertIfNew.run({ ...row, imported: imported ? 1 : 0 })).changes > 0,
+    insertUserRelation: async (userId: string, r: { source_idea_id: number; target_idea_id: number; relation_type: string; note: string | null }, now: string) =>
+      (await insert.get({ user_id: userId, ...r, score: null, created_by: "user", created_at: now }))!.id,
+    async update(id: number, fields: { relation_type?: string; note?: string | null }): Promise<void> {
       const keys = Object.keys(fields) as Array<keyof typeof fields>;
       if (keys.length === 0) return;
-      db.query(`UPDATE relations SET ${keys.map((k) => `${k} = $${k}`).join(", ")} WHERE id = $id`).run({ ...fields, id });
+      await store.query(`UPDATE relations SET ${keys.map((k) => `${k} = $${k}`).join(", ")} WHERE id = $id`).run({ ...fields, id });
     },
-    deleteForUser: (userId: string, id: number) => deleteForUser.run(id, userId).changes > 0,
+    deleteForUser: async (userId: string, id: number) => (await deleteForUser.run(id, userId)).changes > 0,
     /** Remembers that the user rejected the automatic connection between two ideas (either direction). */
-    rejectPair: (userId: string, a: number, b: number, now: string) => void rejectPair.run(userId, Math.min(a, b), Math.max(a, b), now),
+    rejectPair: async (userId: string, a: number, b: number, now: string) => void (await rejectPair.run(userId, Math.min(a, b), Math.max(a, b), now)),
     /**
      * Moves every relation of `from` onto `to`. Relations between the two would become self-relations and are
      * removed; rows colliding with the survivor's own (same ordered pair and creator) are dropped. Run in a transaction.
      */
-    repoint(from: number, to: number): void {
-      dropBetween.run(from, to);
-      dropCollidingSources.run(from, to);
-      moveSources.run(from, to);
-      dropCollidingTargets.run(from, to);
-      moveTargets.run(from, to);
+    async repoint(from: number, to: number): Promise<void> {
+      await dropBetween.run(from, to);
+      await dropCollidingSources.run(from, to);
+      await moveSources.run(from, to);
+      await dropCollidingTargets.run(from, to);
+      await moveTargets.run(from, to);
     },
 
     // The background pass's system relations.
     /** Whether the user rejected the automatic connection between the two ideas (by deleting it). */
-    isRejectedPair: (a: number, b: number) => rejected.get(a, b) !== null,
+    isRejectedPair: async (a: number, b: number) => (await rejected.get(a, b)) !== null,
     systemRelationsBetween: (a: number, b: number) => systemBetween.all(a, b),
     systemRelationsTouching: (ideaId: number, type: string) => systemTouching.all(ideaId, type),
-    insertSystemRelation: (userId: string, source: number, target: number, type: string, score: number | null, now: string) =>
-      insertIfNew.run({
+    insertSystemRelation: async (userId: string, source: number, target: number, type: string, score: number | null, now: string) =>
+      (await insertIfNew.run({
         user_id: userId, source_idea_id: source, target_idea_id: target, relation_type: type, score, note: null,
         created_by: "system", created_at: now, imported: 0,
-      }).changes > 0,
+      })).changes > 0,
     /** Sets a system relation's type and score (a `related` pair upgraded to `parent`, a refreshed similarity). */
-    rescore: (id: number, type: string, score: number | null) => void rescore.run(type, score, id),
-    deleteById: (id: number) => void deleteById.run(id),
+    rescore: async (id: number, type: string, score: number | null) => void (await rescore.run(type, score, id)),
+    deleteById: async (id: number) => void (await deleteById.run(id)),
     /** Removes the pair's unannotated system `related` suggestion (the user related the pair: it adds nothing). */
-    dropSystemRelatedBetween: (a: number, b: number) => dropSystemRelated.run(a, b).changes > 0,
+    dropSystemRelatedBetween: async (a: number, b: number) => (await dropSystemRelated.run(a, b)).changes > 0,
   };
 }
 export type RelationsRepo = ReturnType<typeof createRelationsRepo>;

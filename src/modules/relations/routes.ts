@@ -12,8 +12,8 @@ export function relationsRoutes(deps: Deps, kit: AuthKit) {
   return new Elysia()
     .use(authPlugin(deps, kit))
     .get("/ideas/:id/relations", ({ auth, params }) => relations.list(auth.user.id, params.id), { access: { scope: "ideas:read" }, params: IdParam })
-    .post("/map/relations", ({ auth, body, query, set }) => {
-      const out = relations.create(auth.user.id, body, query.force === "true");
+    .post("/map/relations", async ({ auth, body, query, set }) => {
+      const out = await relations.create(auth.user.id, body, query.force === "true");
       set.status = 201;
       return out;
     }, { access: { scope: "ideas:write", gate: "relations" }, body: CreateRelationBody, query: ForceQuery })

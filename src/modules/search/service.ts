@@ -30,7 +30,7 @@ function parseMinScore(raw: string | undefined): number | null {
 
 export function createSearchService(deps: Deps) {
   const repo = createSearchRepo(deps.store);
-  const tags = createTagsRepo(deps.db);
+  const tags = createTagsRepo(deps.store);
   const keywordSearch = createKeywordSearch(repo);
 
   const shape = async (rows: SearchRow[], scores: Map<number, number> | null) => {

@@ -1,5 +1,5 @@
 // SQL for tags and the idea↔tag join: rows in, rows out; names are exact (case-sensitive) per account.
-import type { Db } from "../../db/open";
+import type { Store } from "../../db/store";
 import { compareCodePoints } from "../../lib/code-point-order";
 
 export interface TagRow {
@@ -12,32 +12,33 @@ export interface TagRow {
 }
 export type TagWithCount = TagRow & { idea_count: number };
 
-export function createTagsRepo(db: Db) {
-  const listWithCounts = db.query<TagWithCount, [string]>(
+export function createTagsRepo(store: Store) {
+  const listWithCounts = store.query<TagWithCount, [string]>(
     `SELECT t.*, (SELECT count(*) FROM idea_tags it JOIN ideas i ON i.id = it.idea_id
                   WHERE it.tag_id = t.id AND i.is_archived = 0) AS idea_count
      FROM tags t WHERE t.user_id = ? ORDER BY idea_count DESC, t.name ASC, t.id ASC`,
   );
-  const byId = db.query<TagRow, [string, number]>("SELECT * FROM tags WHERE user_id = ? AND id = ?");
-  const byName = db.query<TagRow, [string, string]>("SELECT * FROM tags WHERE user_id = ? AND name = ?");
-  const insertTag = db.query<{ id: number }, [string, string, string | null, string]>(
+  const byId = store.query<TagRow, [string, number]>("SELECT * FROM tags WHERE user_id = ? AND id = ?");
+  const byName = store.query<TagRow, [string, string]>("SELECT * FROM tags WHERE user_id = ? AND name = ?");
+  const insertTag = store.query<{ id: number }, [string, string, string | null, string]>(
     "INSERT INTO tags (user_id, name, color, created_at) VALUES (?, ?, ?, ?) RETURNING id",
   );
   // Unsorted on purpose: ORDER BY here needs a temp B-tree that doubles the cost of every list page; each idea's few
   // names are sorted in JS below, in the same (binary, code point) order SQLite used. The name is read by rowid in a
   // scalar subquery, not a join: with statistics taken while the tags table was small, the planner scanned every tag
   // for each requested idea (20 ideas with 3 of 300 tags each: 1.7 ms; see docs/performance.md, the list hot path).
-  const namesOf = db.query<{ idea_id: number; name: string }, [string]>(
+  const namesOf = store.query<{ idea_id: number; name: string }, [string]>(
     `SELECT it.idea_id, (SELECT t.name FROM tags t WHERE t.id = it.tag_id) AS name FROM idea_tags it
      WHERE it.idea_id IN (SELECT value FROM json_each(?))`,
   );
-  const attach = db.query("INSERT OR IGNORE INTO idea_tags (idea_id, tag_id) VALUES (?, ?)");
-  const detachAll = db.query("DELETE FROM idea_tags WHERE idea_id = ?");
-  const ideasOfTag = db.query<{ idea_id: number; is_archived: number }, [number]>(
+  const attach = store.query("INSERT INTO idea_tags (idea_id, tag_id) VALUES (?, ?) ON CONFLICT DO NOTHING");
+  const detachAll = store.query("DELETE FROM idea_tags WHERE idea_id = ?");
+  const ideasOfTag = store.query<{ idea_id: number; is_archived: number }, [number]>(
     "SELECT it.idea_id, i.is_archived FROM idea_tags it JOIN ideas i ON i.id = it.idea_id WHERE it.tag_id = ?",
   );
-  const deleteTag = db.query("DELETE FROM tags WHERE user_id = ? AND id = ?");
-  const embeddedWithCounts = db.query<{ id: number; name: string; idea_count: number }, [string, string]>(
+  const deleteTag = store.query("DELETE FROM tags WHERE user_id = ? AND id = ?");
+  const setVectorizeId = store.query("UPDATE tags SET vectorize_id = ? WHERE id = ?");
+  const embeddedWithCounts = store.query<{ id: number; name: string; idea_count: number }, [string, string]>(
     `SELECT t.id, t.name, (SELECT count(*) FROM idea_tags it JOIN ideas i ON i.id = it.idea_id
                            WHERE it.tag_id = t.id AND i.is_archived = 0) AS idea_count
      FROM tags t WHERE t.user_id = ?1 AND t.vectorize_id IS NOT NULL AND t.id IN (SELECT value FROM json_each(?2))`,
@@ -47,24 +48,24 @@ export function createTagsRepo(db: Db) {
     listWithCounts: (userId: string) => listWithCounts.all(userId),
     findById: (userId: string, id: number) => byId.get(userId, id),
     findByName: (userId: string, name: string) => byName.get(userId, name),
-    insert: (userId: string, name: string, color: string | null, now: string) => insertTag.get(userId, name, color, now)!.id,
-    update(userId: string, id: number, fields: { name?: string; color?: string | null }) {
+    insert: async (userId: string, name: string, color: string | null, now: string) => (await insertTag.get(userId, name, color, now))!.id,
+    async update(userId: string, id: number, fields: { name?: string; color?: string | null }): Promise<void> {
       const keys = Object.keys(fields) as Array<keyof typeof fields>;
       if (keys.length === 0) return;
       const sets = keys.map((k) => `${k} = $${k}`).join(", ");
-      db.query(`UPDATE tags SET ${sets} WHERE user_id = $user_id AND id = $id`).run({ ...fields, user_id: userId, id });
+      await store.query(`UPDATE tags SET ${sets} WHERE user_id = $user_id AND id = $id`).run({ ...fields, user_id: userId, id });
     },
-    delete: (userId: string, id: number) => deleteTag.run(userId, id).changes > 0,
+    delete: async (userId: string, id: number) => (await deleteTag.run(userId, id)).changes > 0,
     /** Records (or clears) the tag's embedding id; written by the background embedding pass. */
-    setVectorizeId: (id: number, vectorizeId: string | null) => db.query("UPDATE tags SET vectorize_id = ? WHERE id = ?").run(vectorizeId, id),
+    setVectorizeId: (id: number, vectorizeId: string | null) => setVectorizeId.run(vectorizeId, id),
     /** Ideas carrying the tag (archived ones too), so callers can queue metadata updates for the live ones. */
     ideasOfTag: (tagId: number) => ideasOfTag.all(tagId),
 
     /** Tag names per idea, alphabetical; every requested id has an entry. */
-    namesForIdeas(ideaIds: number[]): Map<number, string[]> {
+    async namesForIdeas(ideaIds: number[]): Promise<Map<number, string[]>> {
       const out = new Map<number, string[]>(ideaIds.map((id) => [id, []]));
       if (ideaIds.length === 0) return out;
-      for (const r of namesOf.all(JSON.stringify(ideaIds))) out.get(r.idea_id)!.push(r.name);
+      for (const r of await namesOf.all(JSON.stringify(ideaIds))) out.get(r.idea_id)!.push(r.name);
       for (const names of out.values()) if (names.length > 1) names.sort(compareCodePoints);
       return out;
     },

@@ -14,8 +14,8 @@ export function tagsRoutes(deps: Deps, kit: AuthKit) {
     .use(authPlugin(deps, kit))
     .get("/", ({ auth }) => tags.list(auth.user.id), { access: { scope: "ideas:read" } })
     .get("/similar", ({ auth, query }) => tags.similar(auth.user.id, query), { access: { scope: "ideas:read" }, query: SimilarQuery })
-    .post("/", ({ auth, body, set }) => {
-      const out = tags.create(auth.user.id, body);
+    .post("/", async ({ auth, body, set }) => {
+      const out = await tags.create(auth.user.id, body);
       set.status = 201;
       return out;
     }, { access: { scope: "ideas:write" }, body: CreateTagBody })

@@ -21,39 +21,39 @@ function cleanName(name: string): string {
 }
 
 export function createTagsService(deps: Deps) {
-  const { db } = deps;
-  const repo = createTagsRepo(db);
-  const jobs = createJobs(db);
-  const attacher = createTagAttacher(db);
+  const { store } = deps;
+  const repo = createTagsRepo(store);
+  const jobs = createJobs(store);
+  const attacher = createTagAttacher(store);
   const stamp = () => toStamp(deps.clock());
 
   /** Tag changes are idea metadata changes: every live idea carrying the tag gets a light update. */
-  function queueLightUpdates(tagId: number, now: string): boolean {
-    const live = repo.ideasOfTag(tagId).filter((r) => !r.is_archived);
-    for (const r of live) jobs.metadataUpdate(r.idea_id, now);
+  async function queueLightUpdates(tagId: number, now: string): Promise<boolean> {
+    const live = (await repo.ideasOfTag(tagId)).filter((r) => !r.is_archived);
+    for (const r of live) await jobs.metadataUpdate(r.idea_id, now);
     return live.length > 0;
   }
 
   return {
-    list: (userId: string) => ({ tags: repo.listWithCounts(userId) }),
+    list: async (userId: string) => ({ tags: await repo.listWithCounts(userId) }),
 
-    create(userId: string, body: CreateTagBody): { tag: TagRow } {
+    async create(userId: string, body: CreateTagBody): Promise<{ tag: TagRow }> {
       const name = cleanName(body.name);
-      if (repo.findByName(userId, name)) throw conflict("Tag name already exists");
+      if (await repo.findByName(userId, name)) throw conflict("Tag name already exists");
       const now = stamp();
       let id: number;
       try {
-        id = db.transaction(() => attacher.create(userId, name, body.color ?? null, now, now))();
+        id = await store.tx(() => attacher.create(userId, name, body.color ?? null, now, now));
       } catch (e) {
         if (isUniqueViolation(e)) throw conflict("Tag name already exists"); // lost a race with a concurrent create
         throw e;
       }
       wakeWorker(deps);
-      return { tag: repo.findById(userId, id)! };
+      return { tag: (await repo.findById(userId, id))! };
     },
 
-    update(userId: string, id: number, body: UpdateTagBody): { tag: TagRow } {
-      const tag = repo.findById(userId, id);
+    async update(userId: string, id: number, body: UpdateTagBody): Promise<{ tag: TagRow }> {
+      const tag = await repo.findById(userId, id);
       if (!tag) throw tagNotFound();
       const fields: { name?: string; color?: string | null } = {};
       if (body.name !== undefined && cleanName(body.name) !== tag.name) fields.name = cleanName(body.name);
@@ -61,31 +61,31 @@ export function createTagsService(deps: Deps) {
       if (Object.keys(fields).length === 0) return { tag };
       let queued = false;
       try {
-        db.transaction(() => {
-          repo.update(userId, id, fields);
+        await store.tx(async () => {
+          await repo.update(userId, id, fields);
           // A rename changes the tag lists of ideas; the embedding catches up in the background (old one used until then).
           if (fields.name !== undefined) {
-            queued = queueLightUpdates(id, stamp());
-            jobs.tagEmbedding(id, stamp());
+            queued = await queueLightUpdates(id, stamp());
+            await jobs.tagEmbedding(id, stamp());
           }
-        })();
+        });
       } catch (e) {
         // The spec keeps a rename onto an existing name as a 500 (not a 409); answer it without logging a crash.
         if (isUniqueViolation(e)) throw internal();
         throw e;
       }
       if (queued || fields.name !== undefined) wakeWorker(deps);
-      return { tag: repo.findById(userId, id)! };
+      return { tag: (await repo.findById(userId, id))! };
     },
 
-    remove(userId: string, id: number) {
-      const tag = repo.findById(userId, id);
+    async remove(userId: string, id: number) {
+      const tag = await repo.findById(userId, id);
       if (!tag) throw tagNotFound();
-      const queued = db.transaction(() => {
-        const queued = queueLightUpdates(id, stamp());
-        repo.delete(userId, id); // idea_tags rows go with it (ON DELETE CASCADE)
+      const queued = await store.tx(async () => {
+        const queued = await queueLightUpdates(id, stamp());
+        await repo.delete(userId, id); // idea_tags rows go with it (ON DELETE CASCADE)
         return queued;
-      })();
+      });
       if (queued) wakeWorker(deps);
       return { success: true as const };
     },
@@ -93,7 +93,7 @@ export function createTagsService(deps: Deps) {
     async similar(userId: string, q: SimilarQuery) {
       if (q.tag === undefined || q.tag.trim() === "") throw badRequest('Missing "tag" query parameter');
       const name = q.tag.trim();
-      const tag = repo.findByName(userId, name);
+      const tag = await repo.findByName(userId, name);
       if (!tag) throw notFound(`Tag "${name}" not found`);
       if (tag.vectorize_id === null) return { similar: [], message: "Tag has no embedding yet" };
       const limit = clampLimit(q.limit, SIMILAR_DEFAULT_LIMIT, SIMILAR_MAX_LIMIT);

@@ -1,6 +1,7 @@
 // GET /tags/:name/similar's lookup: the account's tags nearest a tag by its stored vector. Bound on
 // deps.engines.tagSimilar while the pipeline runs (pipeline/process.ts), since it reads the generation it serves.
 import type { Db } from "../../db/open";
+import type { Store } from "../../db/store";
 import type { SimilarTag } from "../../contract";
 import { servingGeneration, type ModelSet } from "../../pipeline/models";
 import { readState } from "../../vectors/generations";
@@ -13,9 +14,9 @@ import type { TagSimilarEngine } from "./model";
  * tag is compared through the vector of its old name until the background pass re-embeds it. Tags without a vector
  * never appear.
  */
-export function createSimilarTags(db: Db, models: ModelSet | null): TagSimilarEngine {
-  const repo = createTagsRepo(db);
-  return (userId: string, tagId: number, limit: number): SimilarTag[] => {
+export function createSimilarTags(db: Db, store: Store, models: ModelSet | null): TagSimilarEngine {
+  const repo = createTagsRepo(store);
+  return async (userId: string, tagId: number, limit: number): Promise<SimilarTag[]> => {
     const g = servingGeneration(readState(db), models);
     if (!g) return [];
     const store = vectorStore(db, g);
@@ -24,7 +25,7 @@ export function createSimilarTags(db: Db, models: ModelSet | null): TagSimilarEn
     // A few extra neighbours cover deleted tags whose vectors the hourly pass has not pruned yet.
     const near = store.nearestTags(userId, vector, limit + 6).filter((n) => n.id !== tagId);
     if (near.length === 0) return [];
-    const byId = new Map(repo.embeddedWithCounts(userId, near.map((n) => n.id)).map((r) => [r.id, r]));
+    const byId = new Map((await repo.embeddedWithCounts(userId, near.map((n) => n.id))).map((r) => [r.id, r]));
     return near
       .filter((n) => byId.has(n.id))
       .slice(0, limit)

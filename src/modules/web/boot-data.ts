@@ -41,7 +41,7 @@ export function createBootData(deps: Deps, kit: AuthKit) {
       const counts = JSON.stringify(await review.counts(userId, auth.plan));
       // The app's first GET of exactly this URL takes the answer (src/web/api/client.ts); any other page asks itself.
       const answers = url.pathname === "/ideas" && url.search === ""
-        ? `{${JSON.stringify(IDEAS_FIRST_PAGE)}:${ideas.listJson(userId, { limit: "50", offset: "0" })}}`
+        ? `{${JSON.stringify(IDEAS_FIRST_PAGE)}:${await ideas.listJson(userId, { limit: "50", offset: "0" })}}`
         : "{}";
       return { json: scriptSafe(`{"session":${session},"review_counts":${counts},"answers":${answers}}`) };
     } catch {
