@@ -5,7 +5,7 @@ import type { ScheduledJob } from "../jobs/scheduled-job";
 import { toStamp } from "../lib/time";
 import { createJobs, wakeWorker } from "../modules/filing/jobs";
 import { readState } from "../vectors/generations";
-import { vectorStore } from "../vectors/store";
+import { vectorDb, vectorStore } from "../vectors/store";
 import { pipelineQueue } from "./batch";
 import { createPipelineRepo } from "./repo";
 
@@ -42,15 +42,15 @@ export async function requeueRenamedTags(deps: Deps): Promise<number> {
   });
 }
 
-export function pruneOrphanVectors(deps: Deps): number {
-  const s = readState(deps.db);
-  return deps.db.transaction(() =>
-    [s.active, s.building].reduce((n, g) => n + (g ? vectorStore(deps.db, g).pruneOrphans() : 0), 0),
-  )();
+/** Vectors whose idea or tag is gone; the vector tables are sqlite-vec's, on the store's SQLite handle. */
+export function pruneOrphanVectors(deps: Deps): Promise<number> {
+  const db = vectorDb(deps.store);
+  const s = readState(db);
+  return deps.store.tx(async () => [s.active, s.building].reduce((n, g) => n + (g ? vectorStore(db, g).pruneOrphans() : 0), 0));
 }
 
 export async function runRecovery(deps: Deps): Promise<{ requeued: number; renamed: number; pruned: number }> {
-  const out = { requeued: await requeueUnprocessed(deps), renamed: await requeueRenamedTags(deps), pruned: pruneOrphanVectors(deps) };
+  const out = { requeued: await requeueUnprocessed(deps), renamed: await requeueRenamedTags(deps), pruned: await pruneOrphanVectors(deps) };
   if (out.requeued || out.renamed || out.pruned) deps.log.info("pipeline recovery", out);
   wakeWorker(deps); // the running worker picks the requeued jobs up now
   return out;
