@@ -1,5 +1,5 @@
 // A real PostgreSQL for the store tests: Debian's server started from its own binaries in a temp folder, on loopback.
-import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -103,6 +103,10 @@ function makeCluster(): Cluster {
     stop("immediate");
     rmSync(dir, { recursive: true, force: true });
   });
+  // bun test does not always run exit handlers, and a test process can be killed: a watchdog of the cluster's own
+  // (running as its owner) stops it and removes its folder once this process is gone.
+  const watchdog = `while [ -d /proc/${process.pid} ]; do sleep 1; done; "${join(bin, "pg_ctl")}" -D "${data}" -m immediate stop >/dev/null 2>&1; rm -rf "${dir}"`;
+  spawn("sh", ["-c", watchdog], { uid: who.uid, gid: who.gid, cwd: "/", detached: true, stdio: "ignore" }).unref();
   return {
     port: chosen, dir, password, startedInMs,
     url: (database) => `postgres://postgres:${password}@127.0.0.1:${chosen}/${database}`,
