@@ -171,15 +171,15 @@ describe("POST /ideas/duplicates/:id/merge", () => {
     const third = await newIdea(t, u);
     const rel = await seedRelation(t, u, { source: older.id, target: third.id, type: "blocks" });
     await mergeDup(u, id);
-    expect(relationRows(t).find((r) => r.id === rel)).toMatchObject({ source_idea_id: older.id, target_idea_id: third.id });
+    expect((await relationRows(t)).find((r) => r.id === rel)).toMatchObject({ source_idea_id: older.id, target_idea_id: third.id });
     expect((await get(u, newer.id)).relations).toEqual([]);
   });
 
   test("queues the full job for the survivor", async () => {
     const { u, newer, id } = await pair();
-    clearJobs(t);
+    await clearJobs(t);
     await mergeDup(u, id);
-    expect(jobsFor(t, newer.id)).toEqual(["full"]);
+    expect(await jobsFor(t, newer.id)).toEqual(["full"]);
   });
 
   test("already merged or dismissed, absent or another account's: 404 and nothing changes", async () => {

@@ -80,10 +80,10 @@ describe("PATCH /ideas/bulk", () => {
   test("queues the light job (never the full one) for each changed idea", async () => {
     const u = await makeUser(t);
     const [a, b] = await newIdeas(t, u, 2);
-    clearJobs(t);
+    await clearJobs(t);
     await bulk(u, { ids: [a.id, b.id], status: "exploring", add_tags: ["q"] });
-    expect(jobsFor(t, a.id)).toEqual(["light"]);
-    expect(jobsFor(t, b.id)).toEqual(["light"]);
+    expect(await jobsFor(t, a.id)).toEqual(["light"]);
+    expect(await jobsFor(t, b.id)).toEqual(["light"]);
   });
 
   describe("400 for a bad payload", () => {

@@ -70,7 +70,7 @@ describe("POST /ideas response", () => {
   test("queues the full background job for the new idea in the same request", async () => {
     const u = await makeUser(t);
     const idea = await newIdea(t, u);
-    expect(jobsFor(t, idea.id)).toEqual(["full"]);
+    expect(await jobsFor(t, idea.id)).toEqual(["full"]);
   });
 });
 

@@ -188,21 +188,21 @@ describe("PATCH /ideas/:id", () => {
       [{ title: "T3", status: "shelved" }, ["full"]],
     ];
     for (const [body, expected] of cases) {
-      clearJobs(t);
+      await clearJobs(t);
       expect((await patch(u, idea.id, body)).status).toBe(200);
-      expect(jobsFor(t, idea.id)).toEqual(expected);
+      expect(await jobsFor(t, idea.id)).toEqual(expected);
     }
   });
 
   test("a PATCH that changes nothing writes nothing: no job, same updated_at", async () => {
     const u = await makeUser(t);
     const idea = await newIdea(t, u, { title: "Same", tags: ["a", "b"] });
-    clearJobs(t);
+    await clearJobs(t);
     t.clock.advance(3_600_000);
     const r = await patch(u, idea.id, { title: "Same", tags: ["b", "a"], status: "captured" });
     expect(r.status).toBe(200);
     expect(r.body.updated_at).toBe(idea.updated_at);
-    expect(jobsFor(t, idea.id)).toEqual([]);
+    expect(await jobsFor(t, idea.id)).toEqual([]);
     expect((await patch(u, idea.id, {})).body.updated_at).toBe(idea.updated_at);
   });
 
@@ -210,10 +210,10 @@ describe("PATCH /ideas/:id", () => {
     const u = await makeUser(t);
     const idea = await newIdea(t, u);
     await del(u, idea.id);
-    clearJobs(t);
+    await clearJobs(t);
     const r = await patch(u, idea.id, { title: "Edited after archive" });
     expect(r.body).toMatchObject({ title: "Edited after archive", is_archived: 1 });
-    expect(jobsFor(t, idea.id)).toEqual([]);
+    expect(await jobsFor(t, idea.id)).toEqual([]);
   });
 });
 

@@ -57,7 +57,7 @@ describe("POST /ideas/:id/merge", () => {
     const sysZ = await seedRelation(t, u, { source: gone.id, target: z.id, by: "system", score: 0.7 }); // system-made: coexists with keptZ
     const r = await merge(u, kept.id, { absorb_id: gone.id });
     expect(r.status).toBe(200);
-    const rows = relationRows(t).filter((x2) => [kept.id, gone.id].includes(x2.source_idea_id) || [kept.id, gone.id].includes(x2.target_idea_id));
+    const rows = (await relationRows(t)).filter((x2) => [kept.id, gone.id].includes(x2.source_idea_id) || [kept.id, gone.id].includes(x2.target_idea_id));
     expect(rows).toEqual([
       { id: out, source_idea_id: kept.id, target_idea_id: x.id, relation_type: "blocks", created_by: "user" },
       { id: inc, source_idea_id: y.id, target_idea_id: kept.id, relation_type: "inspires", created_by: "user" },
@@ -81,9 +81,9 @@ describe("POST /ideas/:id/merge", () => {
   test("queues the full job for the survivor", async () => {
     const u = await makeUser(t);
     const [kept, gone] = [await newIdea(t, u), await newIdea(t, u)];
-    clearJobs(t);
+    await clearJobs(t);
     await merge(u, kept.id, { absorb_id: gone.id });
-    expect(jobsFor(t, kept.id)).toEqual(["full"]);
+    expect(await jobsFor(t, kept.id)).toEqual(["full"]);
   });
 
   test("merging an idea with itself is 400", async () => {

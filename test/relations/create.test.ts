@@ -48,7 +48,7 @@ describe("POST /map/relations (single)", () => {
       expect(r.status).toBe(400);
       expect(Object.keys(r.body.error)).toEqual(["relation_type"]);
     }
-    expect(relationCount(t, "source_idea_id = ?", a)).toBe(0);
+    expect(await relationCount(t, "source_idea_id = ?", a)).toBe(0);
   });
 
   test("400 for a self-link", async () => {
@@ -85,7 +85,7 @@ describe("POST /map/relations (single)", () => {
       expect(r.status).toBe(404);
       expect(r.body).toEqual({ error: "Idea not found" });
     }
-    expect(relationCount(t, "source_idea_id IN (?, ?) OR target_idea_id IN (?, ?)", mine, theirs, mine, theirs)).toBe(0);
+    expect(await relationCount(t, "source_idea_id IN (?, ?) OR target_idea_id IN (?, ?)", mine, theirs, mine, theirs)).toBe(0);
   });
 
   test("400 when an end is archived (archived ideas are outside every relation)", async () => {
@@ -115,7 +115,7 @@ describe("uniqueness", () => {
       expect(r.status).toBe(409);
       expect(r.body).toEqual({ error: "Relation already exists" });
     }
-    expect(relationCount(t, "source_idea_id = ? AND target_idea_id = ?", a, b)).toBe(1);
+    expect(await relationCount(t, "source_idea_id = ? AND target_idea_id = ?", a, b)).toBe(1);
   });
 
   test("the reverse pair is a different pair", async () => {
@@ -131,7 +131,7 @@ describe("uniqueness", () => {
     await seedRelation(t, u, { source: a, target: b, type: "related", score: 0.7, by: "system" });
     const r = await post(u, { source_idea_id: a, target_idea_id: b, relation_type: "related" });
     expect(r.status).toBe(201);
-    expect(relationCount(t, "source_idea_id = ? AND target_idea_id = ?", a, b)).toBe(2);
+    expect(await relationCount(t, "source_idea_id = ? AND target_idea_id = ?", a, b)).toBe(2);
   });
 });
 
@@ -163,7 +163,7 @@ describe("POST /map/relations (bulk)", () => {
       { source_idea_id: b, target_idea_id: c, relation_type: "duplicate", status: "error", error: expect.stringContaining("relation_type must be one of") },
       { source_idea_id: b, target_idea_id: c, relation_type: "related", status: "created", relation_id: ids[1] },
     ]);
-    expect(relationCount(t, "user_id = ?", other.id)).toBe(0);
+    expect(await relationCount(t, "user_id = ?", other.id)).toBe(0);
   });
 
   test("201 even when every link failed", async () => {
@@ -209,7 +209,7 @@ describe("POST /map/relations (bulk)", () => {
     expect(over.status).toBe(400);
     expect(Object.keys(over.body.error)).toEqual(["links"]);
     expect((await post(u, { links: [] })).status).toBe(400);
-    expect(relationCount(t, "user_id = ?", u.id)).toBe(0);
+    expect(await relationCount(t, "user_id = ?", u.id)).toBe(0);
     const fifty = await post(u, { links: many.slice(0, 50) });
     expect(fifty.status).toBe(201);
     expect(fifty.body.linked).toBe(50);
@@ -220,7 +220,7 @@ describe("POST /map/relations (bulk)", () => {
     const [a, b] = [await seedIdea(t, u), await seedIdea(t, u)];
     const r = await post(u, { links: [{ source_idea_id: a, target_idea_id: b }, { source_idea_id: a }] });
     expect(r.status).toBe(400);
-    expect(relationCount(t, "user_id = ?", u.id)).toBe(0);
+    expect(await relationCount(t, "user_id = ?", u.id)).toBe(0);
   });
 });
 

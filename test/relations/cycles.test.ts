@@ -26,7 +26,7 @@ describe("refused types", () => {
         expect(r.status).toBe(400);
         expect(r.body).toEqual({ error: chainText([c, a, b, c]) });
       }
-      expect(relationCount(t, "source_idea_id = ?", c)).toBe(0);
+      expect(await relationCount(t, "source_idea_id = ?", c)).toBe(0);
     });
   }
 

@@ -90,14 +90,14 @@ describe("DELETE /map/relations/:id", () => {
     const r = await call(t, "DELETE", `/map/relations/${id}`, { key: u.key });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true });
-    expect(relationCount(t, "id = ?", id)).toBe(0);
+    expect(await relationCount(t, "id = ?", id)).toBe(0);
   });
 
   test("deletes system-made relations too (rejecting a suggested connection)", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const id = await seedRelation(t, u, { source: await seedIdea(t, u), target: await seedIdea(t, u), by: "system", score: 0.9 });
     expect((await call(t, "DELETE", `/map/relations/${id}`, { key: u.key })).body).toEqual({ success: true });
-    expect(relationCount(t, "id = ?", id)).toBe(0);
+    expect(await relationCount(t, "id = ?", id)).toBe(0);
   });
 
   test("200 success for absent ids and repeated deletes, never 404", async () => {
@@ -116,7 +116,7 @@ describe("DELETE /map/relations/:id", () => {
     const theirs = await seedRelation(t, other, { source: await seedIdea(t, other), target: await seedIdea(t, other) });
     const r = await call(t, "DELETE", `/map/relations/${theirs}`, { key: u.key });
     expect(r.body).toEqual({ success: true });
-    expect(relationCount(t, "id = ?", theirs)).toBe(1);
+    expect(await relationCount(t, "id = ?", theirs)).toBe(1);
   });
 
   test("Free accounts get the plan gate", async () => {

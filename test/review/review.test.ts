@@ -155,11 +155,11 @@ describe("POST /review/:ideaId/keep", () => {
     const idea = await newIdea(t, u, { title: "Keep me", tags: ["k"] });
     t.clock.set("2026-03-01T00:00:00Z");
     expect((await review(u)).counts.stale).toBe(1);
-    clearJobs(t);
+    await clearJobs(t);
     expect(await keep(u, idea.id)).toMatchObject({ status: 200, body: { success: true } });
     const after = (await call(t, "GET", `/ideas/${idea.id}`, { key: u.key })).body;
     expect(after).toMatchObject({ title: "Keep me", status: "captured", tags: ["k"], created_at: "2026-01-01 00:00:00", updated_at: "2026-03-01 00:00:00" });
-    expect(jobs(t)).toEqual([]);
+    expect(await jobs(t)).toEqual([]);
     expect((await review(u)).stale).toEqual([]);
     t.clock.set(new Date(Date.parse("2026-03-01T00:00:01Z") + 30 * DAY));
     expect((await review(u)).stale.map((s: any) => s.id)).toEqual([idea.id]);

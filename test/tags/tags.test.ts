@@ -52,9 +52,9 @@ describe("POST /tags", () => {
 
   test("queues the tag's embedding", async () => {
     const u = await makeUser(t);
-    clearJobs(t);
+    await clearJobs(t);
     const r = await createTag(u, { name: "embed-me" });
-    expect(jobs(t)).toEqual([{ kind: "tag-embed", idea_id: null, payload: JSON.stringify({ tag_id: r.body.tag.id }) }]);
+    expect(await jobs(t)).toEqual([{ kind: "tag-embed", idea_id: null, payload: JSON.stringify({ tag_id: r.body.tag.id }) }]);
   });
 
   test("an existing name (also one created implicitly, also after trimming) is 409", async () => {
@@ -117,10 +117,10 @@ describe("PATCH /tags/:id", () => {
     const u = await makeUser(t);
     const idea = await newIdea(t, u, { tags: ["before"] });
     const tag = (await listTags(u))[0];
-    clearJobs(t);
+    await clearJobs(t);
     await patchTag(u, tag.id, { name: "after" });
     expect(await ideaTags(u, idea.id)).toEqual(["after"]);
-    expect(jobsFor(t, idea.id)).toEqual(["light"]);
+    expect(await jobsFor(t, idea.id)).toEqual(["light"]);
   });
 
   test("renaming onto another existing name is the spec's 500, and nothing changes", async () => {
