@@ -67,10 +67,11 @@ export function createIdeasRepo(store: Store) {
   const listPlain = store.query<{ entry: string }, [Record<string, string | number | null>]>(
     page("i.user_id = +$user AND i.is_archived = 0 AND ($status IS NULL OR i.status = $status)"),
   );
-  // UNION (not UNION ALL) keeps the walk finite even if a cycle already exists in stored data.
+  // UNION (not UNION ALL) keeps the walk finite even if a cycle already exists in stored data. The cast gives the
+  // first row a type, which PostgreSQL needs (a bare parameter would be text).
   const ancestorHit = store.query<{ hit: number }, [number, number]>(
     `WITH RECURSIVE chain(id) AS (
-       SELECT ?1 UNION SELECT i.parent_id FROM ideas i JOIN chain c ON i.id = c.id WHERE i.parent_id IS NOT NULL)
+       SELECT CAST(?1 AS INTEGER) UNION SELECT i.parent_id FROM ideas i JOIN chain c ON i.id = c.id WHERE i.parent_id IS NOT NULL)
      SELECT 1 AS hit FROM chain WHERE id = ?2 LIMIT 1`,
   );
   const archive = store.query("UPDATE ideas SET is_archived = 1, updated_at = ? WHERE id = ? AND is_archived = 0");
