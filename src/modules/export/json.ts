@@ -40,6 +40,7 @@ export async function exportIdea(repo: ExportRepo, scope: ExportScope, i: Export
     links: await repo.links(i.id),
     // Each relation appears once, under its source idea; the other end is always inside the export.
     relations: await repo.outgoing(i.id, scope.maxNumber),
+    versions: await repo.versions(i.id),
   };
 }
 

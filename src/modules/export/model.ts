@@ -33,6 +33,15 @@ export const ExportRelation = t.Object({
   created_at: t.Optional(Stamp),
 });
 
+/** An idea's version (docs/ideas.md "Versions"), oldest first; an addition older files do not have. */
+export const ExportVersion = t.Object({
+  version: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "version must be a positive integer" }),
+  title: Text({ minLength: 1, maxLength: LIMITS.title, error: `title must be 1-${LIMITS.title} characters` }),
+  body: t.Optional(t.Union([Text({ maxLength: LIMITS.body, error: `body must be at most ${LIMITS.body} characters` }), t.Null()])),
+  writer: t.Optional(t.String({ maxLength: 40, error: "writer must be at most 40 characters" })),
+  created_at: t.Optional(Stamp),
+});
+
 export const ExportIdea = t.Object({
   id: Id,
   number: t.Optional(t.Integer()),
@@ -48,6 +57,7 @@ export const ExportIdea = t.Object({
   tags: t.Optional(t.Array(TagName, { maxItems: LIMITS.tags, error: `at most ${LIMITS.tags} tags per idea` })),
   links: t.Optional(t.Array(ExportLink)),
   relations: t.Optional(t.Array(ExportRelation)),
+  versions: t.Optional(t.Array(ExportVersion)),
 });
 
 export const ExportTag = t.Object({

@@ -55,6 +55,9 @@ export function createExportRepo(store: Store) {
     `SELECT ${REL_COLS} FROM live_relations r JOIN ideas o ON o.id = r.source_idea_id
      WHERE r.target_idea_id = ? AND o.number <= ? ORDER BY r.id`,
   );
+  const versionsOf = store.query<{ version: number; title: string; body: string; writer: string; created_at: string }, [number]>(
+    "SELECT version, title, body, writer, created_at FROM idea_versions WHERE idea_id = ? ORDER BY version",
+  );
   const tags = store.query<ExportTagRow, [string]>(
     `SELECT t.id, t.name, t.color, t.created_at,
             (SELECT count(*) FROM idea_tags it JOIN ideas i ON i.id = it.idea_id WHERE it.tag_id = t.id AND i.is_archived = 0) AS idea_count
@@ -76,6 +79,8 @@ export function createExportRepo(store: Store) {
     outgoing: (ideaId: number, maxNumber: number) => outgoing.all(ideaId, maxNumber),
     incoming: (ideaId: number, maxNumber: number) => incoming.all(ideaId, maxNumber),
     tags: (userId: string) => tags.all(userId),
+    /** The idea's versions, oldest first (docs/ideas.md "Versions"). */
+    versions: (ideaId: number) => versionsOf.all(ideaId),
   };
 }
 export type ExportRepo = ReturnType<typeof createExportRepo>;

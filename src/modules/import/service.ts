@@ -10,6 +10,7 @@ import { truncateNote } from "../relations/service";
 import { createImportRepo } from "./repo";
 import { createFiling } from "../filing/write";
 import { createRelationsRepo } from "../relations/repo";
+import { createVersionsRepo } from "../versions/repo";
 import { vaultToExportDocument } from "./from-vault";
 import { createImportValidator, jsonLocate, validateImport } from "./validate";
 import { NotStreamable, readExportDocument } from "./json-stream";
@@ -47,6 +48,7 @@ class DryRunRollback extends Error {}
 export function createImportService(deps: Deps) {
   const repo = createImportRepo(deps.store);
   const relations = createRelationsRepo(deps.store);
+  const versions = createVersionsRepo(deps.store);
   const filing = createFiling(deps);
 
   const notes = createNotesImporter(deps);
@@ -139,6 +141,8 @@ export function createImportService(deps: Deps) {
           links,
         }, arrival);
         newId.set(idea.id, id);
+        // The file's history of the idea (our own export's versions), in place of the version 1 the insert began.
+        if (idea.versions?.length) await versions.importHistory(id, idea.versions, { title: idea.title, body: idea.body ?? "" }, now);
         result.imported.links += links.length;
         result.imported.ideas++;
         if (onProgress && (result.imported.ideas % PROGRESS_EVERY === 0 || result.imported.ideas === total)) {

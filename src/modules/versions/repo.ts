@@ -9,9 +9,6 @@ export interface VersionRow {
   created_at: string;
 }
 
-/** A version as an export carries it and an import gives it back. */
-export interface ExportedVersion extends VersionRow {}
-
 const COLUMNS = "v.version, v.title, v.body, v.writer, v.created_at";
 
 export function createVersionsRepo(store: Store) {
@@ -25,7 +22,6 @@ export function createVersionsRepo(store: Store) {
      WHERE i.user_id = ? AND v.idea_id = ? AND v.version = ?`,
   );
   const owned = store.query<{ id: number }, [string, number]>("SELECT id FROM ideas WHERE user_id = ? AND id = ?");
-  const oldest = store.query<VersionRow, [number]>(`SELECT ${COLUMNS} FROM idea_versions v WHERE v.idea_id = ? ORDER BY v.version`);
   // An imported history replaces the one the import's own insert began (version 1, the idea's current text).
   const clear = store.query<unknown, [number]>("DELETE FROM idea_versions WHERE idea_id = ?");
   const add = store.query<unknown, [number, number, string, string, string, string]>(
@@ -36,12 +32,18 @@ export function createVersionsRepo(store: Store) {
     /** Newest first, the current state included. */
     list: (userId: string, ideaId: number) => all.all(userId, ideaId),
     find: (userId: string, ideaId: number, version: number) => one.get(userId, ideaId, version),
-    /** Oldest first, for exports (the caller already scoped the idea to its account). */
-    forExport: (ideaId: number) => oldest.all(ideaId),
-    /** Writes `versions` as the idea's whole history (an import of our own JSON); run inside the import's transaction. */
-    async replace(ideaId: number, versions: ExportedVersion[]): Promise<void> {
+    /**
+     * Writes an imported history (our own JSON export) as the idea's, in place of the version 1 its insert began: in
+     * the file's order, numbered from 1; when the last one is not the idea's text, that text follows as the newest
+     * (writer import), so the newest version is always the current text. Run inside the import's transaction.
+     */
+    async importHistory(ideaId: number, given: Array<{ version: number; title: string; body?: string | null; writer?: string; created_at?: string }>, current: { title: string; body: string }, now: string): Promise<void> {
+      const sorted = [...given].sort((a, b) => a.version - b.version);
       await clear.run(ideaId);
-      for (const v of versions) await add.run(ideaId, v.version, v.title, v.body, v.writer, v.created_at);
+      let n = 0;
+      for (const v of sorted) await add.run(ideaId, ++n, v.title, v.body ?? "", v.writer ?? "import", v.created_at ?? now);
+      const last = sorted[sorted.length - 1];
+      if (!last || last.title !== current.title || (last.body ?? "") !== current.body) await add.run(ideaId, ++n, current.title, current.body, "import", now);
     },
   };
 }
