@@ -35,12 +35,14 @@ describe("POST /user/export", () => {
         tags: ["alpha", "zeta"],
         links: [{ id: link, url: "https://docs.test", title: "Docs", link_type: "code-repo", created_at: "2026-01-04 00:00:00" }],
         relations: [{ id: rel, source_idea_id: a, target_idea_id: b, relation_type: "blocks", score: null, note: "n", created_by: "user", created_at: "2026-01-05 00:00:00" }],
+        versions: [{ version: 1, title: "First", body: "B1", writer: "cli", created_at: "2026-01-01 00:00:00" }],
       },
       {
         id: b, number: await numberOf(b), title: "Second", body: "", status: "captured", source: "api", source_url: null,
         source_summary: null, parent_id: a, created_at: "2026-01-03 00:00:00", updated_at: "2026-01-03 00:00:00",
         tags: ["alpha"], links: [],
         relations: [{ id: sys, source_idea_id: b, target_idea_id: a, relation_type: "related", score: 0.81, note: null, created_by: "system", created_at: "2026-01-06 00:00:00" }],
+        versions: [{ version: 1, title: "Second", body: "", writer: "api", created_at: "2026-01-03 00:00:00" }],
       },
     ]);
   });
