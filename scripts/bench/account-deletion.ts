@@ -8,6 +8,7 @@ import { copyFileSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../src/db/open";
+import { sqliteStore } from "../../src/db/sqlite-store";
 import { createDeletionRepo } from "../../src/modules/users/deletion-repo";
 import { fmtMs, flag, ideaTexts, machine, median, tempDir } from "./lib";
 
@@ -47,19 +48,20 @@ for (let r = 0; r < ROUNDS; r++) {
     const file = join(dir, `round-${r}.db`);
     copyFileSync(seed, file);
     const db = openDb(file, "crash-safe");
-    const repo = createDeletionRepo(db);
-    const remove = () => {
+    const store = sqliteStore(db);
+    const repo = createDeletionRepo(store);
+    const remove = async () => {
       repo.deleteVectors(victim);
-      repo.deleteJobs(victim);
-      repo.deleteUser(victim);
+      await repo.deleteJobs(victim);
+      await repo.deleteUser(victim);
     };
     const t0 = performance.now();
-    if (side === "product") repo.scrubbing(remove);
-    else if (side === "baseline") db.transaction(remove).immediate();
+    if (side === "product") await repo.scrubbing(remove);
+    else if (side === "baseline") await store.tx(remove, { immediate: true });
     else {
-      repo.scrubbing(() => {
+      await repo.scrubbing(async () => {
         for (const t of FTS) db.exec(`INSERT INTO ${t}(${t}, rank) VALUES ('secure-delete', 1)`);
-        remove();
+        await remove();
         for (const t of FTS) db.exec(`INSERT INTO ${t}(${t}, rank) VALUES ('secure-delete', 0)`);
       });
     }

@@ -43,7 +43,7 @@ function decodeCookieValue(raw: string): string {
 export function createCredentialResolver(deps: Deps) {
   const sessions = createSessionsRepo(deps.store);
   const keys = createApiKeysRepo(deps.store);
-  const users = createUsersRepo(deps.db);
+  const users = createUsersRepo(deps.store);
   const lastTouch = new Map<string, number>();
   // The rows behind a credential, read once and remembered until anything is written (revoking a key, disabling a
   // user, a plan change, a sign-out all are writes); expiry and plan are still decided from the clock on every call.

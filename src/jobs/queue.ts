@@ -68,9 +68,9 @@ export async function hasAccountJobs(store: Store, kind: JobKind, userId: string
 }
 
 /** Drops every job of an account (its ideas' passes, its tags' embeddings): the account is being deleted. */
-export function deleteAccountJobs(db: Db, userId: string): void {
-  db.query("DELETE FROM jobs WHERE idea_id IN (SELECT id FROM ideas WHERE user_id = ?)").run(userId);
-  db.query("DELETE FROM jobs WHERE kind = 'tag-embed' AND json_extract(payload, '$.tag_id') IN (SELECT id FROM tags WHERE user_id = ?)").run(userId);
+export async function deleteAccountJobs(store: Store, userId: string): Promise<void> {
+  await store.query("DELETE FROM jobs WHERE idea_id IN (SELECT id FROM ideas WHERE user_id = ?)").run(userId);
+  await store.query("DELETE FROM jobs WHERE kind = 'tag-embed' AND json_extract(payload, '$.tag_id') IN (SELECT id FROM tags WHERE user_id = ?)").run(userId);
 }
 
 /** Figures read on every GET /health, metrics scrape and operator page: statements made once per store. */

@@ -21,7 +21,7 @@ export function replyText(outcome: FileOutcome): string | null {
 }
 
 export function createCaptureReplier(deps: Deps) {
-  const users = createUsersRepo(deps.db);
+  const users = createUsersRepo(deps.store);
   /** Per account, when its replies of the last hour went out (memory only: a restart forgets, a loop still cannot run). */
   const sent = new Map<string, number[]>();
 
@@ -31,7 +31,7 @@ export function createCaptureReplier(deps: Deps) {
       const { mail, userId } = outcome;
       const text = replyText(outcome);
       if (text === null || mail.automated || mail.from === null) return;
-      const user = users.findById(userId);
+      const user = await users.findById(userId);
       const settings = parseCaptureSettings(user?.settings_json);
       if (!user || !settings.email_capture_reply) return;
       if (smtpUnavailableReason(deps.config)) return;

@@ -10,7 +10,7 @@ describe("GET/POST /setup", () => {
 
   test("an empty instance needs setup; a wrong code is a field error; the right one makes a Pro operator, signed in", async () => {
     expect((await call(t, "GET", "/setup")).body).toEqual({ needs_setup: true, registration_open: false });
-    const code = createSetupService(t.deps).currentCode()!;
+    const code = (await createSetupService(t.deps).currentCode())!;
     const wrong = await call(t, "POST", "/setup", { body: body("AAAA-AAAA") });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ error: { setup_code: ["That is not the setup code printed in the server log"] } });
@@ -26,7 +26,7 @@ describe("GET/POST /setup", () => {
     // No API key was minted behind the owner's back.
     expect((await call(t, "GET", "/user/api-keys", { headers: { authorization: `Bearer ${ok.body.token}` } })).body.api_keys).toEqual([]);
     expect((await call(t, "GET", "/setup")).body.needs_setup).toBe(false);
-    expect(createSetupService(t.deps).currentCode()).toBeNull();
+    expect(await createSetupService(t.deps).currentCode()).toBeNull();
     expect((await call(t, "POST", "/setup", { body: body(code) })).status).toBe(403);
   });
 
@@ -34,7 +34,7 @@ describe("GET/POST /setup", () => {
     const t2 = makeApp();
     try {
       for (let i = 0; i < 10; i++) expect((await call(t2, "POST", "/setup", { body: body("BBBB-BBBB") })).status).toBe(400);
-      const code = createSetupService(t2.deps).currentCode()!;
+      const code = (await createSetupService(t2.deps).currentCode())!;
       expect((await call(t2, "POST", "/setup", { body: body(code) })).status).toBe(429);
     } finally {
       t2.close();

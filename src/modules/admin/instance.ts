@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import pkg from "../../../package.json" with { type: "json" };
 import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
 import { lastBackup, recordBackup, snapshotDatabase } from "../../db/backup";
 import { countJobs } from "../../jobs/queue";
 import { randomHex } from "../../lib/crypto";
@@ -36,7 +37,9 @@ function folderBytes(dir: string): number {
 }
 
 export function createInstanceService(deps: Deps) {
-  const repo = createAdminRepo(deps.db);
+  const repo = createAdminRepo(deps.store);
+  // Backups are copies of the SQLite file: they exist only on that store (a PostgreSQL database is copied with its own tools).
+  const sqlite = deps.store.sqlite;
 
   return {
     info: async () => ({
@@ -46,7 +49,7 @@ export function createInstanceService(deps: Deps) {
       database_bytes: repo.databaseBytes(),
       queue: await countJobs(deps.store),
       embeddings: (await embeddingsHealth(deps.store)).embeddings,
-      last_backup: lastBackup(deps.db),
+      last_backup: sqlite ? lastBackup(sqlite) : null,
       scheduled_backups: scheduledBackups(deps),
     }),
 
@@ -56,14 +59,15 @@ export function createInstanceService(deps: Deps) {
      * is left behind whether the download finishes, is cancelled or the process dies.
      */
     backup(): Response {
+      if (!sqlite) throw new AppError(501, { error: "This instance keeps its data in PostgreSQL: back it up with pg_dump" });
       const dir = existsSync(deps.config.data_dir) ? deps.config.data_dir : tmpdir();
       const scratch = join(dir, `.download-backup-${randomHex(8)}.db`);
-      snapshotDatabase(deps.db, scratch, () => undefined);
+      snapshotDatabase(sqlite, scratch, () => undefined);
       const fd = openSync(scratch, "r");
       rmSync(scratch, { force: true });
       const bytes = fstatSync(fd).size;
       const now = deps.clock();
-      recordBackup(deps.db, { path: null, created_at: toStamp(now) });
+      recordBackup(sqlite, { path: null, created_at: toStamp(now) });
       deps.log.info("backup downloaded", { bytes });
       const body = Readable.toWeb(createReadStream("", { fd, autoClose: true })) as unknown as ReadableStream;
       return new Response(body, {

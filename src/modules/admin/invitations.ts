@@ -14,31 +14,31 @@ export const INVITATION_DAYS = 7;
 const invalid = () => badRequest("Invitation is invalid or has expired");
 
 export function createInvitationsService(deps: Deps) {
-  const repo = createAdminRepo(deps.db);
-  const users = createUsersRepo(deps.db);
+  const repo = createAdminRepo(deps.store);
+  const users = createUsersRepo(deps.store);
   const accounts = createUsersService(deps);
   const signIn = createSignInService(deps);
 
   return {
     /** Mints a token for the account; it is shown once (in the create response) and stored only as its SHA-256. */
-    issue(userId: string, createdBy: string) {
+    async issue(userId: string, createdBy: string) {
       const now = deps.clock();
       const token = randomHex(32);
       const expires_at = toStamp(addDays(now, INVITATION_DAYS));
-      repo.insertInvitation({ token_hash: sha256Hex(token), user_id: userId, created_by: createdBy, expires_at, used_at: null, created_at: toStamp(now) });
+      await repo.insertInvitation({ token_hash: sha256Hex(token), user_id: userId, created_by: createdBy, expires_at, used_at: null, created_at: toStamp(now) });
       return { token, expires_at };
     },
     /** Sets the invitee's password and signs them in, answering exactly like POST /auth/login. */
     async accept(body: AcceptInvitationBody) {
       const hash = sha256Hex(body.token);
-      const invitation = repo.findInvitation(hash);
-      const user = invitation ? users.findById(invitation.user_id) : null;
+      const invitation = await repo.findInvitation(hash);
+      const user = invitation ? await users.findById(invitation.user_id) : null;
       if (!invitation || !user || user.disabled_at !== null) throw invalid();
       // The claim is one conditional UPDATE, so two requests racing with the same token cannot both win.
-      if (!repo.useInvitation(hash, toStamp(deps.clock()))) throw invalid();
+      if (!(await repo.useInvitation(hash, toStamp(deps.clock())))) throw invalid();
       await accounts.setPassword(user.id, body.password);
       deps.log.info("invitation accepted", { user_id: user.id });
-      return signIn.openSession(users.findById(user.id)!);
+      return signIn.openSession((await users.findById(user.id))!);
     },
   };
 }

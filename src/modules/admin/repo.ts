@@ -1,5 +1,5 @@
 // SQL for the operator's routes: invitations, sign-out of a disabled account, and instance figures.
-import type { Db } from "../../db/open";
+import type { Store } from "../../db/store";
 
 export interface InvitationRow {
   token_hash: string;
@@ -10,20 +10,26 @@ export interface InvitationRow {
   created_at: string;
 }
 
-export function createAdminRepo(db: Db) {
+export function createAdminRepo(store: Store) {
+  const insertInvitation = store.query(
+    `INSERT INTO invitations (token_hash, user_id, created_by, expires_at, used_at, created_at)
+     VALUES ($token_hash, $user_id, $created_by, $expires_at, $used_at, $created_at)`,
+  );
+  const findInvitation = store.query<InvitationRow, [string]>("SELECT * FROM invitations WHERE token_hash = ?");
+  const useInvitation = store.query("UPDATE invitations SET used_at = ?2 WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2");
+  const deleteSessions = store.query("DELETE FROM sessions WHERE user_id = ?");
+  // SQLite's pages, read on its handle: PostgreSQL has no such pragma (its size is the server's business).
+  const pages = store.sqlite?.query<{ n: number }, []>("SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()") ?? null;
   return {
-    insertInvitation: (row: InvitationRow) =>
-      db.query(
-        `INSERT INTO invitations (token_hash, user_id, created_by, expires_at, used_at, created_at)
-         VALUES ($token_hash, $user_id, $created_by, $expires_at, $used_at, $created_at)`,
-      ).run({ ...row }),
-    findInvitation: (hash: string) => db.query<InvitationRow, [string]>("SELECT * FROM invitations WHERE token_hash = ?").get(hash),
+    insertInvitation: (row: InvitationRow) => insertInvitation.run({ ...row }),
+    findInvitation: (hash: string) => findInvitation.get(hash),
     /** Claims an unused, unexpired invitation; false when another request used it first or it has expired. */
-    useInvitation: (hash: string, now: string) =>
-      db.query("UPDATE invitations SET used_at = ?2 WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2").run(hash, now).changes === 1,
-    deleteSessionsOf: (userId: string) => db.query("DELETE FROM sessions WHERE user_id = ?").run(userId).changes,
-    /** The main database's size in pages (the WAL is not counted: it is folded back at each checkpoint). */
-    databaseBytes: () =>
-      db.query<{ n: number }, []>("SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()").get()!.n,
+    useInvitation: async (hash: string, now: string) => (await useInvitation.run(hash, now)).changes === 1,
+    deleteSessionsOf: async (userId: string) => (await deleteSessions.run(userId)).changes,
+    /**
+     * The main database's size in pages (the WAL is not counted: it is folded back at each checkpoint). 0 off SQLite:
+     * a PostgreSQL database's size is its server's to report, and the answer keeps its documented type.
+     */
+    databaseBytes: (): number => pages?.get()?.n ?? 0,
   };
 }

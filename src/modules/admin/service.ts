@@ -14,13 +14,13 @@ import { createAccountDeletion } from "../users/deletion";
 import type { CreateUserBody, UpdateUserBody } from "./model";
 
 export function createAdminService(deps: Deps) {
-  const users = createUsersRepo(deps.db);
+  const users = createUsersRepo(deps.store);
   const accounts = createUsersService(deps);
-  const repo = createAdminRepo(deps.db);
+  const repo = createAdminRepo(deps.store);
   const invitations = createInvitationsService(deps);
   const deletion = createAccountDeletion(deps);
 
-  function toAdminUser(row: UserRow) {
+  async function toAdminUser(row: UserRow) {
     const now = deps.clock();
     return {
       id: row.id,
@@ -33,35 +33,39 @@ export function createAdminService(deps: Deps) {
       // The payment subscription's last known status (docs/billing.md); null when the account never had one.
       subscription_status: row.subscription_status,
       trial_ends_at: row.trial_ends_at,
-      active_idea_count: users.countActiveIdeas(row.id),
+      active_idea_count: await users.countActiveIdeas(row.id),
       created_at: row.created_at,
     };
   }
 
-  function mustFind(id: string): UserRow {
-    const row = users.findById(id);
+  async function mustFind(id: string): Promise<UserRow> {
+    const row = await users.findById(id);
     if (!row) throw notFound("User not found");
     return row;
   }
 
-  function setDisabled(row: UserRow, disabled: boolean) {
+  async function setDisabled(row: UserRow, disabled: boolean) {
     if (disabled === (row.disabled_at !== null)) return;
     const now = toStamp(deps.clock());
-    deps.db.transaction(() => {
-      users.update(row.id, { disabled_at: disabled ? now : null, updated_at: now });
+    await deps.store.tx(async () => {
+      await users.update(row.id, { disabled_at: disabled ? now : null, updated_at: now });
       // Credentials of a disabled account already stop working; its sessions are ended so re-enabling signs nobody in.
-      if (disabled) repo.deleteSessionsOf(row.id);
-    })();
+      if (disabled) await repo.deleteSessionsOf(row.id);
+    });
   }
 
   return {
-    listUsers: () => ({ users: users.list().map(toAdminUser) }),
+    listUsers: async () => {
+      const out = [];
+      for (const row of await users.list()) out.push(await toAdminUser(row));
+      return { users: out };
+    },
 
     /** Every plan change of the account, newest first: who made it (operator, command line, billing) and why. */
-    history(id: string) {
-      mustFind(id);
+    async history(id: string) {
+      await mustFind(id);
       return {
-        history: users.listHistory(id).map((h) => ({
+        history: (await users.listHistory(id)).map((h) => ({
           source: h.source,
           plan_before: h.plan_before,
           plan_after: h.plan_after,
@@ -81,20 +85,20 @@ export function createAdminService(deps: Deps) {
         throw e;
       }
       deps.log.info("account created by operator", { user_id: row.id, operator_id: operatorId, invited: body.password === undefined });
-      if (body.password !== undefined) return { user: toAdminUser(row) };
-      return { user: toAdminUser(row), invitation: invitations.issue(row.id, operatorId) };
+      if (body.password !== undefined) return { user: await toAdminUser(row) };
+      return { user: await toAdminUser(row), invitation: await invitations.issue(row.id, operatorId) };
     },
 
     async updateUser(operatorId: string, id: string, body: UpdateUserBody) {
-      const row = mustFind(id);
+      const row = await mustFind(id);
       if (body.plan !== undefined && body.trial_days !== undefined) throw badRequest("Give plan or trial_days, not both");
       if (body.disabled === true && id === operatorId) throw badRequest("You cannot disable your own account");
       if (body.password !== undefined) await accounts.setPassword(id, body.password);
-      if (body.plan !== undefined) accounts.setPlan(id, body.plan, "operator");
-      if (body.trial_days !== undefined) accounts.startTrial(id, body.trial_days, "operator");
-      if (body.disabled !== undefined) setDisabled(row, body.disabled);
+      if (body.plan !== undefined) await accounts.setPlan(id, body.plan, "operator");
+      if (body.trial_days !== undefined) await accounts.startTrial(id, body.trial_days, "operator");
+      if (body.disabled !== undefined) await setDisabled(row, body.disabled);
       deps.log.info("account changed by operator", { user_id: id, operator_id: operatorId, fields: Object.keys(body) });
-      return { user: toAdminUser(mustFind(id)) };
+      return { user: await toAdminUser(await mustFind(id)) };
     },
 
     /**
@@ -102,13 +106,13 @@ export function createAdminService(deps: Deps) {
      * working operator; a person deletes their own account in Settings), and not while a paid subscription runs: the
      * payment provider would go on charging for an account that no longer exists.
      */
-    deleteUser(operatorId: string, id: string) {
-      const row = mustFind(id);
+    async deleteUser(operatorId: string, id: string) {
+      const row = await mustFind(id);
       if (id === operatorId) throw badRequest("You cannot delete your own account here: use Settings → Delete account");
       if (row.subscription_id) {
         throw conflict("This account's subscription is still running: cancel it at the payment provider first (or use `idearepo users delete` on the server)");
       }
-      const { ideas, tags } = deletion.deleteAccount(id, "operator");
+      const { ideas, tags } = await deletion.deleteAccount(id, "operator");
       return { deleted: { id, ideas, tags } };
     },
   };

@@ -33,15 +33,15 @@ export function providerFailure(deps: Deps, e: unknown, action: string): never {
 }
 
 export function createBillingService(deps: Deps) {
-  const users = createUsersRepo(deps.db);
+  const users = createUsersRepo(deps.store);
   const provider = billingProvider(deps);
 
   function enabled() {
     if (!provider) throw new AppError(501, { error: BILLING_OFF });
     return provider;
   }
-  function account(userId: string) {
-    const row = users.findById(userId);
+  async function account(userId: string) {
+    const row = await users.findById(userId);
     if (!row) throw notFound("User not found");
     return row;
   }
@@ -49,8 +49,8 @@ export function createBillingService(deps: Deps) {
   const settingsPage = (base: string) => `${base}/settings#plan`;
 
   return {
-    status(userId: string) {
-      const row = account(userId);
+    async status(userId: string) {
+      const row = await account(userId);
       return {
         billing_enabled: provider !== null,
         subscription_status: row.subscription_status,
@@ -61,7 +61,7 @@ export function createBillingService(deps: Deps) {
     /** A Checkout Session for the configured price; the account's customer is reused when it has one. */
     async checkout(userId: string, base: string) {
       const { settings, stripe } = enabled();
-      const row = account(userId);
+      const row = await account(userId);
       // A second subscription would charge twice; the portal is where an existing one is changed.
       if (row.subscription_id) throw conflict("You already have a subscription; use Manage billing to change it");
       try {
@@ -81,7 +81,7 @@ export function createBillingService(deps: Deps) {
     /** A Billing Portal session; 409 for an account that has never been through checkout (no customer to show). */
     async portal(userId: string, base: string) {
       const { settings, stripe } = enabled();
-      const row = account(userId);
+      const row = await account(userId);
       if (!row.billing_customer_id) throw conflict("No billing account yet: upgrade first");
       try {
         return await stripe.createPortalSession(row.billing_customer_id, settings.cancelUrl ?? settingsPage(base));

@@ -51,12 +51,12 @@ function parseEvent(raw: string): StripeEvent {
 
 export function createWebhookService(deps: Deps) {
   const provider = billingProvider(deps);
-  const users = createUsersRepo(deps.db);
-  const repo = createBillingRepo(deps.db);
+  const users = createUsersRepo(deps.store);
+  const repo = createBillingRepo(deps.store);
 
   /** The account an event or subscription names: our id in client_reference_id or metadata, else its customer. */
-  function findAccount(accountId: string | null, customer: string | null): UserRow | null {
-    const byId = accountId ? users.findById(accountId) : null;
+  async function findAccount(accountId: string | null, customer: string | null): Promise<UserRow | null> {
+    const byId = accountId ? await users.findById(accountId) : null;
     return byId ?? (customer ? repo.findByCustomer(customer) : null);
   }
 
@@ -72,25 +72,25 @@ export function createWebhookService(deps: Deps) {
     return fields;
   }
 
-  function apply(event: StripeEvent, row: UserRow | null, sub: StripeSubscription | null, customer: string | null): boolean {
+  function apply(event: StripeEvent, row: UserRow | null, sub: StripeSubscription | null, customer: string | null): Promise<boolean> {
     const now = deps.clock();
     const stamp = toStamp(now);
-    return deps.db.transaction(() => {
-      if (!repo.recordEvent(event.id, event.type, stamp)) return false;
+    return deps.store.tx(async () => {
+      if (!(await repo.recordEvent(event.id, event.type, stamp))) return false;
       if (!row) return true;
-      const before = users.findById(row.id)!;
+      const before = (await users.findById(row.id))!;
       const fields: Partial<UserRow> = sub ? fieldsFor(before, sub) : {};
       // The customer is remembered once, for later checkouts and the portal (never one already another account's).
       const cust = sub?.customer ?? customer;
-      if (!before.billing_customer_id && cust && !repo.findByCustomer(cust)) fields.billing_customer_id = cust;
+      if (!before.billing_customer_id && cust && !(await repo.findByCustomer(cust))) fields.billing_customer_id = cust;
       const changed = Object.entries(fields).filter(([k, v]) => before[k as keyof UserRow] !== v);
       if (changed.length === 0) return true;
-      users.update(row.id, { ...Object.fromEntries(changed), updated_at: stamp });
-      const after = users.findById(row.id)!;
+      await users.update(row.id, { ...Object.fromEntries(changed), updated_at: stamp });
+      const after = (await users.findById(row.id))!;
       const planBefore = effectivePlan(before, now);
       const planAfter = effectivePlan(after, now);
       if (planBefore !== planAfter || before.subscription_status !== after.subscription_status) {
-        users.insertHistory({
+        await users.insertHistory({
           user_id: row.id,
           source: "billing",
           plan_before: planBefore,
@@ -101,7 +101,7 @@ export function createWebhookService(deps: Deps) {
         deps.log.info("billing: account changed", { user_id: row.id, event_type: event.type, subscription_status: after.subscription_status, plan: planAfter });
       }
       return true;
-    })();
+    });
   }
 
   return {
@@ -111,14 +111,14 @@ export function createWebhookService(deps: Deps) {
       if (check === "stale") throw badRequest("Signature timestamp is outside the 5-minute tolerance");
       if (check !== "ok") throw badRequest("Invalid signature");
       const event = parseEvent(rawBody);
-      if (repo.eventSeen(event.id)) return { received: true, duplicate: true };
+      if (await repo.eventSeen(event.id)) return { received: true, duplicate: true };
       if (!(HANDLED_EVENTS as readonly string[]).includes(event.type)) {
-        apply(event, null, null, null);
+        await apply(event, null, null, null);
         return { received: true };
       }
       const o = event.data.object;
       if (event.type === "checkout.session.completed" && o.mode !== undefined && o.mode !== "subscription") {
-        apply(event, null, null, null);
+        await apply(event, null, null, null);
         return { received: true };
       }
       const subId = subscriptionOf(event);
@@ -133,9 +133,9 @@ export function createWebhookService(deps: Deps) {
       }
       const customer = idOf(o.customer) ?? sub?.customer ?? null;
       const accountId = event.type === "checkout.session.completed" ? (o.client_reference_id ?? o.metadata?.account_id ?? null) : (sub?.metadata.account_id ?? null);
-      const row = findAccount(typeof accountId === "string" ? accountId : null, customer);
+      const row = await findAccount(typeof accountId === "string" ? accountId : null, customer);
       if (!row) deps.log.info("billing: event for no known account", { event_type: event.type });
-      const fresh = apply(event, row, sub, customer);
+      const fresh = await apply(event, row, sub, customer);
       return fresh ? { received: true } : { received: true, duplicate: true };
     },
   };

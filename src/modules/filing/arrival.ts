@@ -14,7 +14,7 @@ export interface Arrival {
 
 /** Read once per import: the account's stale_threshold_days decides which undated-status notes are archive pieces. */
 export async function arrivalFor(deps: Deps, userId: string): Promise<Arrival> {
-  const days = parseSettings((await createUsersRepo(deps.db).findById(userId))?.settings_json).stale_threshold_days;
+  const days = parseSettings((await createUsersRepo(deps.store).findById(userId))?.settings_json).stale_threshold_days;
   return { now: toStamp(deps.clock()), staleBefore: toStamp(addDays(deps.clock(), -days)) };
 }
 

@@ -14,12 +14,12 @@ const DAY_MS = 86_400_000;
 
 export function createReviewService(deps: Deps) {
   const repo = createReviewRepo(deps.store);
-  const users = createUsersRepo(deps.db);
+  const users = createUsersRepo(deps.store);
   const duplicates = createDuplicatesService(deps);
 
   /** What the queue is read against: the account's stale threshold and the two windows' starts. */
-  function windowOf(userId: string) {
-    const user = users.findById(userId);
+  async function windowOf(userId: string) {
+    const user = await users.findById(userId);
     if (!user) throw notFound("User not found");
     const threshold = parseSettings(user.settings_json).stale_threshold_days;
     const now = deps.clock();
@@ -30,7 +30,7 @@ export function createReviewService(deps: Deps) {
 
   return {
     async queue(userId: string, plan: Plan) {
-      const w = windowOf(userId);
+      const w = await windowOf(userId);
       const stale = (await repo.stale(userId, w.staleBefore)).map((r) => ({
         ...r,
         // whole days since the last update, rounded down
@@ -53,7 +53,7 @@ export function createReviewService(deps: Deps) {
      * `connection_ids` lets a client that hides connections itself (the web app's "kept") count them out.
      */
     async counts(userId: string, plan: Plan) {
-      const w = windowOf(userId);
+      const w = await windowOf(userId);
       const connectionIds = await repo.connectionIdsSince(userId, w.connectionsSince);
       return {
         counts: countsOf(await repo.countStale(userId, w.staleBefore), connectionIds.length, await duplicates.count(userId, plan)),

@@ -26,13 +26,13 @@ const normalize = (code: string) => code.toUpperCase().replace(/[^A-Z0-9]/g, "")
 export const createSetupService = onePer(build);
 
 function build(deps: Deps) {
-  const users = createUsersRepo(deps.db);
+  const users = createUsersRepo(deps.store);
   const accounts = createUsersService(deps);
   const signIn = createSignInService(deps);
   let code: string | null = null;
   let failures = 0;
 
-  const needsSetup = () => users.countUsers() === 0;
+  const needsSetup = async () => (await users.countUsers()) === 0;
 
   /** The account rules speak CLI sentences; in the browser they belong next to the field they are about. */
   async function create(input: Parameters<typeof accounts.createAccount>[0]) {
@@ -45,16 +45,16 @@ function build(deps: Deps) {
   }
 
   return {
-    status: () => ({ needs_setup: needsSetup(), registration_open: deps.config.registration_open }),
+    status: async () => ({ needs_setup: await needsSetup(), registration_open: deps.config.registration_open }),
     /** The current one-time code, minted on first use while the instance has no account; null once it has one. */
-    currentCode(): string | null {
-      if (!needsSetup()) return (code = null);
+    async currentCode(): Promise<string | null> {
+      if (!(await needsSetup())) return (code = null);
       return (code ??= newCode());
     },
     async complete(body: SetupBody) {
-      if (!needsSetup()) throw forbidden("This instance is already set up: sign in instead");
+      if (!(await needsSetup())) throw forbidden("This instance is already set up: sign in instead");
       if (failures >= MAX_FAILURES) throw rateLimited(); // restart the server for a new code
-      const expected = Buffer.from(normalize(this.currentCode() ?? ""));
+      const expected = Buffer.from(normalize((await this.currentCode()) ?? ""));
       const given = Buffer.from(normalize(body.setup_code));
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
         failures++;

@@ -21,7 +21,7 @@ export const createSignInService = onePer(build);
 
 function build(deps: Deps) {
   const sessions = createSessionsRepo(deps.store);
-  const users = createUsersRepo(deps.db);
+  const users = createUsersRepo(deps.store);
   const usersService = createUsersService(deps);
   const failures = new Map<string, number[]>();
 
@@ -54,7 +54,7 @@ function build(deps: Deps) {
     async login(body: LoginBody) {
       let user: UserRow | null = null;
       const ok = await braked(body.email, async () => {
-        user = users.findByEmail(body.email.trim());
+        user = await users.findByEmail(body.email.trim());
         const matches = await Bun.password.verify(body.password, user?.password_hash ?? (await DUMMY_HASH));
         return matches && !!user?.password_hash && user.disabled_at === null;
       });

@@ -16,8 +16,8 @@ export interface Deleted {
 }
 
 export function createAccountDeletion(deps: Deps) {
-  const repo = createDeletionRepo(deps.db);
-  const users = createUsersRepo(deps.db);
+  const repo = createDeletionRepo(deps.store);
+  const users = createUsersRepo(deps.store);
   const signIn = createSignInService(deps);
 
   /**
@@ -27,12 +27,12 @@ export function createAccountDeletion(deps: Deps) {
    * the capture address and its log, agent conversations and the plan history. Jobs and vectors are not foreign
    * keys: they go first, in the same IMMEDIATE transaction, so a crash leaves all of the account or none of it.
    */
-  function deleteAccount(userId: string, by: "cli" | "self" | "operator"): Deleted {
-    const counts = repo.scrubbing(() => {
-      const counts = repo.counts(userId);
+  async function deleteAccount(userId: string, by: "cli" | "self" | "operator"): Promise<Deleted> {
+    const counts = await repo.scrubbing(async () => {
+      const counts = await repo.counts(userId);
       repo.deleteVectors(userId);
-      repo.deleteJobs(userId);
-      if (!repo.deleteUser(userId)) throw notFound("User not found");
+      await repo.deleteJobs(userId);
+      if (!(await repo.deleteUser(userId))) throw notFound("User not found");
       return counts;
     });
     // This process's fitted subjects of the account (memory only) go too; other processes see the tables change.
@@ -45,8 +45,8 @@ export function createAccountDeletion(deps: Deps) {
   }
 
   /** Another working operator besides this one (an instance must keep one). */
-  const otherOperatorExists = (row: UserRow) =>
-    users.list().some((u) => u.id !== row.id && u.is_operator === 1 && u.disabled_at === null);
+  const otherOperatorExists = async (row: UserRow) =>
+    (await users.list()).some((u) => u.id !== row.id && u.is_operator === 1 && u.disabled_at === null);
 
   return {
     deleteAccount,
@@ -57,7 +57,7 @@ export function createAccountDeletion(deps: Deps) {
      * charging an account that no longer exists) and for the instance's last operator.
      */
     async deleteOwn(userId: string, body: { password?: string; email?: string }): Promise<Deleted> {
-      const row = users.findById(userId);
+      const row = await users.findById(userId);
       if (!row) throw notFound("User not found");
       if (row.password_hash) {
         if (!body.password) throw fieldError("password", "Enter your password to delete your account");
@@ -68,7 +68,7 @@ export function createAccountDeletion(deps: Deps) {
       if (row.subscription_id) {
         throw conflict("Your subscription is still running: cancel it first (Settings → Plan → Manage billing), then delete the account");
       }
-      if (row.is_operator === 1 && !otherOperatorExists(row)) {
+      if (row.is_operator === 1 && !(await otherOperatorExists(row))) {
         throw conflict("This is the instance's only operator account, so it cannot delete itself; the operator can remove it with `idearepo users delete` on the server");
       }
       return deleteAccount(userId, "self");

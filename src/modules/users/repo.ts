@@ -1,5 +1,5 @@
 // SQL for accounts: rows in, rows out; no HTTP and no rules.
-import type { Db } from "../../db/open";
+import type { Store } from "../../db/store";
 
 export interface UserRow {
   id: string;
@@ -40,37 +40,41 @@ export interface HistoryRow {
   created_at: string;
 }
 
-export function createUsersRepo(db: Db) {
-  const byId = db.query<UserRow, [string]>("SELECT * FROM users WHERE id = ?");
-  const byEmail = db.query<UserRow, [string]>("SELECT * FROM users WHERE email = ?");
-  const activeCount = db.query<{ n: number }, [string]>(
+export function createUsersRepo(store: Store) {
+  const byId = store.query<UserRow, [string]>("SELECT * FROM users WHERE id = ?");
+  const byEmail = store.query<UserRow, [string]>("SELECT * FROM users WHERE email = ?");
+  const activeCount = store.query<{ n: number }, [string]>(
     "SELECT count(*) AS n FROM ideas WHERE user_id = ? AND is_archived = 0",
   );
+  const list = store.query<UserRow, []>("SELECT * FROM users ORDER BY created_at, email");
+  const count = store.query<{ n: number }, []>("SELECT count(*) AS n FROM users");
+  const insert = store.query(
+    `INSERT INTO users (id, email, display_name, plan, password_hash, is_operator, trial_ends_at, trial_used, created_at, updated_at)
+     VALUES ($id, $email, $display_name, $plan, $password_hash, $is_operator, $trial_ends_at, $trial_used, $created_at, $updated_at)`,
+  );
+  const insertHistory = store.query(
+    `INSERT INTO account_history (user_id, source, plan_before, plan_after, note, created_at)
+     VALUES ($user_id, $source, $plan_before, $plan_after, $note, $created_at)`,
+  );
+  const listHistory = store.query<HistoryRow, [string]>("SELECT * FROM account_history WHERE user_id = ? ORDER BY id DESC");
   return {
     findById: (id: string) => byId.get(id),
     findByEmail: (email: string) => byEmail.get(email),
-    list: () => db.query<UserRow, []>("SELECT * FROM users ORDER BY created_at, email").all(),
-    countActiveIdeas: (userId: string) => activeCount.get(userId)!.n,
-    countUsers: () => db.query<{ n: number }, []>("SELECT count(*) AS n FROM users").get()!.n,
-    insert(row: Pick<UserRow, "id" | "email" | "display_name" | "plan" | "password_hash" | "is_operator" | "trial_ends_at" | "trial_used" | "created_at" | "updated_at">) {
-      db.query(
-        `INSERT INTO users (id, email, display_name, plan, password_hash, is_operator, trial_ends_at, trial_used, created_at, updated_at)
-         VALUES ($id, $email, $display_name, $plan, $password_hash, $is_operator, $trial_ends_at, $trial_used, $created_at, $updated_at)`,
-      ).run(row);
+    list: () => list.all(),
+    countActiveIdeas: async (userId: string) => (await activeCount.get(userId))!.n,
+    countUsers: async () => (await count.get())!.n,
+    async insert(row: Pick<UserRow, "id" | "email" | "display_name" | "plan" | "password_hash" | "is_operator" | "trial_ends_at" | "trial_used" | "created_at" | "updated_at">) {
+      await insert.run(row);
     },
-    insertHistory: (row: Omit<HistoryRow, "id">) =>
-      db.query(
-        `INSERT INTO account_history (user_id, source, plan_before, plan_after, note, created_at)
-         VALUES ($user_id, $source, $plan_before, $plan_after, $note, $created_at)`,
-      ).run({ ...row }),
+    insertHistory: (row: Omit<HistoryRow, "id">) => insertHistory.run({ ...row }),
     /** Newest first. */
-    listHistory: (userId: string) =>
-      db.query<HistoryRow, [string]>("SELECT * FROM account_history WHERE user_id = ? ORDER BY id DESC").all(userId),
-    update(id: string, fields: Partial<Omit<UserRow, "id">>) {
+    listHistory: (userId: string) => listHistory.all(userId),
+    async update(id: string, fields: Partial<Omit<UserRow, "id">>) {
       const keys = Object.keys(fields);
       if (keys.length === 0) return;
       const sets = keys.map((k) => `${k} = $${k}`).join(", ");
-      db.query(`UPDATE users SET ${sets} WHERE id = $id`).run({ ...fields, id } as Record<string, string | number | null>);
+      // The statement depends on which columns change, so it is made per call (a handful of shapes, all rare writes).
+      await store.query(`UPDATE users SET ${sets} WHERE id = $id`).run({ ...fields, id } as Record<string, string | number | null>);
     },
   };
 }

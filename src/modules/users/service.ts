@@ -14,7 +14,7 @@ import { codePoints } from "../../contract";
 export interface AccountInput { email: string; plan?: string; name?: string; password?: string | null; operator?: boolean }
 
 export function createUsersService(deps: Deps) {
-  const repo = createUsersRepo(deps.db);
+  const repo = createUsersRepo(deps.store);
   const keys = createApiKeysService(deps);
   const sessions = createSessionsRepo(deps.store);
 
@@ -36,11 +36,11 @@ export function createUsersService(deps: Deps) {
     };
   }
 
-  function toUserWithStats(row: UserRow, now: Date) {
+  async function toUserWithStats(row: UserRow, now: Date) {
     const trialing = isTrialing(row, now);
     return {
       ...toUser(row, now),
-      active_idea_count: repo.countActiveIdeas(row.id),
+      active_idea_count: await repo.countActiveIdeas(row.id),
       // An addition to the spec's User (GET only): the web app shows the operator's page to the operator alone.
       is_operator: row.is_operator === 1,
       is_trialing: trialing,
@@ -57,7 +57,7 @@ export function createUsersService(deps: Deps) {
     const name = (input.name ?? email.split("@")[0]).trim();
     const nameChars = codePoints(name);
     if (nameChars < 1 || nameChars > 100) throw new OperatorError("Display name must be 1-100 characters", { field: "display_name" });
-    if (repo.findByEmail(email)) {
+    if (await repo.findByEmail(email)) {
       throw new OperatorError(`A user with e-mail ${email} already exists`, { field: "email", formMessage: "An account with this e-mail already exists" });
     }
     if (input.password !== undefined && input.password !== null && codePoints(input.password) < 8) {
@@ -79,19 +79,19 @@ export function createUsersService(deps: Deps) {
   }
 
   /** Applies a plan change and writes it to the account's history, in one transaction. */
-  function changePlan(userId: string, fields: Partial<UserRow>, source: HistoryRow["source"], note: string) {
+  async function changePlan(userId: string, fields: Partial<UserRow>, source: HistoryRow["source"], note: string) {
     const now = deps.clock();
-    deps.db.transaction(() => {
-      const before = repo.findById(userId)!;
-      repo.update(userId, { ...fields, updated_at: toStamp(now) });
-      const after = repo.findById(userId)!;
-      repo.insertHistory({ user_id: userId, source, plan_before: effectivePlan(before, now), plan_after: effectivePlan(after, now), note, created_at: toStamp(now) });
-    })();
+    await deps.store.tx(async () => {
+      const before = (await repo.findById(userId))!;
+      await repo.update(userId, { ...fields, updated_at: toStamp(now) });
+      const after = (await repo.findById(userId))!;
+      await repo.insertHistory({ user_id: userId, source, plan_before: effectivePlan(before, now), plan_after: effectivePlan(after, now), note, created_at: toStamp(now) });
+    });
   }
   const byWhom = (source: HistoryRow["source"]) => (source === "operator" ? "by the operator" : "with the command line");
 
-  function mustFindByEmail(email: string): UserRow {
-    const row = repo.findByEmail(email);
+  async function mustFindByEmail(email: string): Promise<UserRow> {
+    const row = await repo.findByEmail(email);
     if (!row) throw new OperatorError(`No user with e-mail ${email}`, { field: "email" });
     return row;
   }
@@ -99,13 +99,13 @@ export function createUsersService(deps: Deps) {
   return {
     toUser,
     findById: repo.findById,
-    getMe(userId: string) {
-      const row = repo.findById(userId);
+    async getMe(userId: string) {
+      const row = await repo.findById(userId);
       if (!row) throw notFound("User not found");
       return toUserWithStats(row, deps.clock());
     },
-    updateMe(userId: string, body: UpdateMeBody) {
-      const row = repo.findById(userId);
+    async updateMe(userId: string, body: UpdateMeBody) {
+      const row = await repo.findById(userId);
       if (!row) throw notFound("User not found");
       const fields: Partial<UserRow> = {};
       if (body.display_name !== undefined) fields.display_name = body.display_name;
@@ -127,39 +127,39 @@ export function createUsersService(deps: Deps) {
       }
       if (Object.keys(fields).length > 0) {
         fields.updated_at = toStamp(deps.clock());
-        repo.update(userId, fields);
+        await repo.update(userId, fields);
       }
-      return toUser(repo.findById(userId)!, deps.clock());
+      return toUser((await repo.findById(userId))!, deps.clock());
     },
 
     /** Operator action (CLI): creates the account and mints its first API key in one transaction. */
     async createUser(input: AccountInput) {
       const row = await prepareAccount(input);
       const minted = await deps.store.tx(async () => {
-        repo.insert(row);
+        await repo.insert(row);
         return keys.mint(row.id, "default", null, "manual");
       });
-      return { user: toUser(repo.findById(row.id)!, deps.clock()), api_key: minted.key };
+      return { user: toUser((await repo.findById(row.id))!, deps.clock()), api_key: minted.key };
     },
     /** An account made in the browser (first-run setup, open registration): no API key, nobody would ever see it. */
     async createAccount(input: AccountInput): Promise<UserRow> {
       const row = await prepareAccount(input);
-      repo.insert(row);
-      return repo.findById(row.id)!;
+      await repo.insert(row);
+      return (await repo.findById(row.id))!;
     },
     // Plan, trial and password changes take an account id: the CLI resolves its --email first, the operator's
     // routes (modules/admin) pass the id from the URL; both go through these rules.
-    setPlan(userId: string, plan: string, source: "operator" | "cli" = "cli") {
+    async setPlan(userId: string, plan: string, source: "operator" | "cli" = "cli") {
       if (plan !== "free" && plan !== "pro") throw new OperatorError(`Invalid plan "${plan}": use free or pro`, { field: "plan" });
       // Setting a plan explicitly ends any trial bookkeeping for it.
-      changePlan(userId, { plan, trial_ends_at: null }, source, `Plan set to ${plan === "pro" ? "Pro" : "Free"} ${byWhom(source)}`);
-      return toUser(repo.findById(userId)!, deps.clock());
+      await changePlan(userId, { plan, trial_ends_at: null }, source, `Plan set to ${plan === "pro" ? "Pro" : "Free"} ${byWhom(source)}`);
+      return toUser((await repo.findById(userId))!, deps.clock());
     },
-    startTrial(userId: string, days: number, source: "operator" | "cli" = "cli") {
+    async startTrial(userId: string, days: number, source: "operator" | "cli" = "cli") {
       if (!Number.isInteger(days) || days < 1 || days > 365) throw new OperatorError("--days must be a whole number from 1 to 365", { field: "trial_days" });
       const now = deps.clock();
-      changePlan(userId, { plan: "pro", trial_ends_at: toStamp(addDays(now, days)), trial_used: 1 }, source, `Pro trial of ${days} ${days === 1 ? "day" : "days"} started ${byWhom(source)}`);
-      return toUserWithStats(repo.findById(userId)!, now);
+      await changePlan(userId, { plan: "pro", trial_ends_at: toStamp(addDays(now, days)), trial_used: 1 }, source, `Pro trial of ${days} ${days === 1 ? "day" : "days"} started ${byWhom(source)}`);
+      return toUserWithStats((await repo.findById(userId))!, now);
     },
     /**
      * A new password ends every sign-in session of the account: a reset is what follows a leaked password, and a session
@@ -170,14 +170,18 @@ export function createUsersService(deps: Deps) {
       if (codePoints(password) < 8) throw new OperatorError("Password must be at least 8 characters", { field: "password" });
       const hash = await Bun.password.hash(password);
       await deps.store.tx(async () => {
-        repo.update(userId, { password_hash: hash, updated_at: toStamp(deps.clock()) });
+        await repo.update(userId, { password_hash: hash, updated_at: toStamp(deps.clock()) });
         await sessions.deleteForUser(userId);
       });
     },
-    list: () => repo.list().map((r) => toUserWithStats(r, deps.clock())),
+    list: async () => {
+      const out = [];
+      for (const r of await repo.list()) out.push(await toUserWithStats(r, deps.clock()));
+      return out;
+    },
     mustFindByEmail,
-    requireUser(userId: string) {
-      const row = repo.findById(userId);
+    async requireUser(userId: string) {
+      const row = await repo.findById(userId);
       if (!row) throw notFound("User not found");
       return row;
     },

@@ -35,7 +35,7 @@ export function createBootData(deps: Deps, kit: AuthKit) {
       // The same check as GET /auth/session.
       const auth = await authenticate(deps, kit, request, { scope: "ideas:read" });
       const userId = auth.user.id;
-      const session = JSON.stringify({ user: users.getMe(userId) });
+      const session = JSON.stringify({ user: await users.getMe(userId) });
       // The badge in the shell's first render: fetched after it, its arrival widened the Review link and moved the rest
       // of the navigation (a layout shift on every page of an account with something to review; docs/performance.md).
       const counts = JSON.stringify(await review.counts(userId, auth.plan));
