@@ -87,7 +87,7 @@ describe("DELETE /user/byok/:provider", () => {
   test("removes the key on any plan (a downgraded account can still clear its keys)", async () => {
     const u = await makeUser(t, { plan: "pro" });
     await call(t, "PUT", "/user/byok/provider_c", { key: u.key, body: { api_key: fakeKey() } });
-    createUsersService(t.deps).setPlan(u.id, "free");
+    await createUsersService(t.deps).setPlan(u.id, "free");
     const r = await call(t, "DELETE", "/user/byok/provider_c", { key: u.key });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, provider: "provider_c" });

@@ -174,7 +174,7 @@ describe("POST /ideas/:id/develop — success", () => {
   test("develop is not plan-gated: a downgraded account with a stored key can still use it", async () => {
     const { u } = await proWithKey();
     const idea = await createIdea(u, { title: "Downgraded" });
-    createUsersService(t.deps).setPlan(u.id, "free");
+    await createUsersService(t.deps).setPlan(u.id, "free");
     expect((await develop(u, idea.id)).status).toBe(200);
   });
 });

@@ -88,7 +88,7 @@ describe("GET /ideas/:id/develop", () => {
     const u = await proWithKey();
     const id = await createIdea(u, "Archived later");
     await develop(u, id);
-    createUsersService(t.deps).setPlan(u.id, "free");
+    await createUsersService(t.deps).setPlan(u.id, "free");
     expect((await call(t, "DELETE", `/ideas/${id}`, { key: u.key })).status).toBe(200);
     expect((await lastSpec(u, id)).status).toBe(200);
   });

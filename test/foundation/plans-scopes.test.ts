@@ -39,7 +39,7 @@ describe("Pro gates", () => {
 
   test("a trialing account reads as pro; when the trial ends it reads as free", async () => {
     const u = await makeUser(t);
-    createUsersService(t.deps).startTrial(u.id, 3);
+    await createUsersService(t.deps).startTrial(u.id, 3);
     const me = await call(t, "GET", "/user/me", { key: u.key });
     expect(me.body.plan).toBe("pro");
     expect(me.body.is_trialing).toBe(true);
