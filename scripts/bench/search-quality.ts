@@ -7,9 +7,6 @@
 // Each split and --git (Git's manual: a page's summary line finds its page) also print raw against calibrated cosine
 // in the same run (raw_vs_calibrated).
 //
-// Each split also prints hit@1 with the keyword index's best matches among the second stage's candidates and without
-// them (issue 38), alternating per query in the same run.
-//
 // --sweep also tries other keyword weights; --explore scores other fusion and normalisation choices on the same
 // candidates (use both on dev: the test split is for the final figure only).
 import { readFileSync } from "node:fs";
@@ -170,8 +167,6 @@ async function runSplit(split: string, dataDir: string, sweep: boolean): Promise
     let lost = 0;
     const sweepKs = sweep ? [0.02, 0.05, 0.1, 0.2, 0.3, 0.5] : [];
     const sweepHits = new Map(sweepKs.map((k) => [k, 0]));
-    const candidateHits = { before: 0, after: 0 };
-    const candidateMs: Record<"before" | "after", number[]> = { before: [], after: [] };
     for (const p of queries) {
       const self = idOf.get(p.a)!;
       const want = idOf.get(p.b)!;
@@ -179,17 +174,6 @@ async function runSplit(split: string, dataDir: string, sweep: boolean): Promise
       if (r.body.search_type !== "semantic") throw new Error(`expected semantic results, got ${r.body.search_type}`);
       const fusedTop = firstOther(r.body.results.map((x: { id: number }) => x.id), self);
       if (fusedTop === want) httpHits++;
-      // The same search without the keyword index's candidates (vector neighbours alone) and with them, in the
-      // same run, their order alternating per query (the machine's load moves both alike).
-      const runs = { before: 0, after: 0 };
-      for (const which of queries.indexOf(p) % 2 === 0 ? (["before", "after"] as const) : (["after", "before"] as const)) {
-        const t1 = performance.now();
-        const found = await semanticSearch(app.deps, repo, user.id, p.a.slice(0, 500), { floor: 0.2, limit: 2, keywordCandidates: which === "after" });
-        candidateMs[which].push(performance.now() - t1);
-        runs[which] = firstOther(found!.hits.map((h) => h.id), self) === want ? 1 : 0;
-      }
-      candidateHits.before += runs.before;
-      candidateHits.after += runs.after;
       const plain = await semanticSearch(app.deps, repo, user.id, p.a, { floor: 0.2, limit: 2, secondStage: false });
       const plainTop = firstOther(plain!.hits.map((h) => h.id), self);
       if (plainTop === want) plainHits++;
@@ -217,10 +201,6 @@ async function runSplit(split: string, dataDir: string, sweep: boolean): Promise
     console.log(`| brute-force cosine (raw baseline) | ${rate(baseHits)} |`);
     console.log(`| product semantic search, without second stage | ${rate(plainHits)} |`);
     console.log(`| product semantic search, with second stage (cosine + ${KEYWORD_WEIGHT} × normalised BM25, GET /ideas/search) | ${rate(httpHits)} |`);
-    const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)].toFixed(1);
-    console.log(`| second stage over the vector neighbours alone (before issue 38) | ${rate(candidateHits.before)} |`);
-    console.log(`| second stage over the neighbours and the keyword index's best matches (issue 38) | ${rate(candidateHits.after)} |`);
-    console.log(`| (semanticSearch p50, neighbours alone / with keyword candidates, same run) | ${p50(candidateMs.before)} ms / ${p50(candidateMs.after)} ms |`);
     for (const [k, hits] of sweepHits) console.log(`| sweep: keyword weight ${k} | ${rate(hits)} |`);
     console.log(`\nThe second stage changed the first result for ${changed} queries: ${gained} became hits, ${lost} stopped being hits.`);
     printScoring(`STS-B ${split}, paraphrase retrieval`, scored);

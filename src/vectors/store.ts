@@ -300,18 +300,6 @@ function createStore(db: Db, g: Generation) {
       const centre = this.shared(userId).centre;
       return asScore(dot(calibrate(va, centre), calibrate(vb, centre)));
     },
-    /**
-     * The raw cosine of a vector and each of `ids` that belongs to the account and has a stored vector (the same
-     * number nearestIdeas gives): how candidates found another way (the keyword index) get their score.
-     */
-    cosinesOf(userId: string, vector: Float32Array, ids: number[]): Neighbour[] {
-      if (ids.length === 0) return [];
-      const qn = Math.sqrt(dot(vector, vector)) || 1;
-      return q.vecsOf.all(JSON.stringify(ids), userId).map((r) => {
-        const v = toVector(r.embedding)!;
-        return { id: r.id, score: dot(vector, v) / (qn * (Math.sqrt(dot(v, v)) || 1)) };
-      });
-    },
     /** The calibrated cosine (0–1) of a vector and a stored idea of the account; null when the idea has no vector. */
     scoreAgainst(userId: string, vector: Float32Array, other: number): number | null {
       const vb = toVector(q.ideaVec.get(other)?.embedding);

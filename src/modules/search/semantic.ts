@@ -2,7 +2,7 @@
 import type { Deps } from "../../deps";
 import { servingGeneration, type ModelSet } from "../../pipeline/models";
 import { readState } from "../../vectors/generations";
-import { vectorDb, vectorStore, type Neighbour, type VectorStore } from "../../vectors/store";
+import { vectorDb, vectorStore, type Neighbour } from "../../vectors/store";
 import type { SearchRepo, SearchRow } from "./repo";
 import { createKeywordSearch } from "./keyword";
 
@@ -44,43 +44,7 @@ export interface SemanticOptions {
   keywordWeight?: number;
   /** Which cosine scores and orders the candidates (the benchmark compares both); default SEARCH_SCORING. */
   scoring?: Scoring;
-  /** false = the vector neighbours alone, without the keyword index's best matches (the benchmark's "before"). */
-  keywordCandidates?: boolean;
 }
-
-/**
- * The keyword index's best matches for `q` (`or` mode, BM25, the bigram index for CJK and Thai included) that are not
- * among the vector neighbours, each scored by the cosine of its stored vector and the query (an idea not embedded yet
- * cannot join). Where the model cannot read the script, its neighbours are close to random while BM25 still finds
- * the note; where it can, a keyword match far below the neighbours in cosine mostly falls under the floor or stays
- * under the fused order (measured: docs/search.md, *Semantic mode*).
- */
-async function keywordCandidates(
-  repo: SearchRepo,
-  store: VectorStore,
-  userId: string,
-  q: string,
-  vector: Float32Array,
-  k: number,
-  scoring: Scoring,
-  near: Neighbour[],
-): Promise<Neighbour[]> {
-  const seen = new Set(near.map((n) => n.id));
-  const ids = (await createKeywordSearch(repo).rows(userId, q, "or", k)).map((r) => r.id).filter((id) => !seen.has(id));
-  if (scoring === "raw") return store.cosinesOf(userId, vector, ids);
-  return ids.flatMap((id) => {
-    const score = store.scoreAgainst(userId, vector, id);
-    return score === null ? [] : [{ id, score }];
-  });
-}
-
-/** Neighbours and keyword candidates in one cosine order (ties: the neighbour first), as the second stage expects. */
-const withKeywordCandidates = (near: Neighbour[], added: Neighbour[]): Neighbour[] =>
-  added.length === 0
-    ? near
-    : [...near.map((n, i) => ({ n, i })), ...added.map((n, i) => ({ n, i: near.length + i }))]
-        .sort((a, b) => b.n.score - a.n.score || a.i - b.i)
-        .map((x) => x.n);
 
 /** "calibrated": the account's shared component removed (src/vectors/calibration.ts), as pairs are scored. */
 export type Scoring = "raw" | "calibrated";
@@ -121,8 +85,7 @@ export async function semanticSearch(
     const k = candidateCount(opts.limit);
     const scoring = opts.scoring ?? SEARCH_SCORING;
     const near = scoring === "calibrated" ? store.nearestCalibrated(userId, vector, k) : store.nearestIdeas(userId, vector, k);
-    const added = opts.keywordCandidates === false ? [] : await keywordCandidates(repo, store, userId, q, vector, k, scoring, near);
-    const candidates = withKeywordCandidates(near, added).filter((n) => n.score > opts.floor);
+    const candidates = near.filter((n) => n.score > opts.floor);
     return await secondStage(models, repo, userId, q, candidates, opts);
   }
   return null;
