@@ -1,9 +1,11 @@
-// `npm test`: the whole suite in two bun test processes side by side (the browser tests, everything else), or, given
-// arguments, one `bun test` with them (`npm test -- test/ideas`).
+// `npm test`: the whole suite as the browser tests beside everything else (two bun test processes), then the fault
+// tests alone; or, given arguments, one `bun test` with them (`npm test -- test/ideas`).
 //
 // Half the suite's time is the browser tests, which wait on Chromium and the server far more than they compute, so
 // running them beside the rest uses the second core instead of leaving it idle (measured in docs/performance.md,
-// "The test suite's time"). Each part prints its lines with its name in front; the run fails if either part fails.
+// "The test suite's time"). The fault tests (kill -9 under load, a crashed model worker, the soak's latency bounds)
+// measure the product under load they make themselves, so they run with the machine to themselves. Each part prints
+// its lines with its name in front; the run fails if any part fails.
 import { Glob } from "bun";
 import { resolve } from "node:path";
 
@@ -18,9 +20,14 @@ if (args.length > 0) {
 }
 
 const files = [...new Glob("test/**/*.test.ts").scanSync(ROOT)].sort();
-const parts = [
-  { name: "web", files: files.filter((f) => f.startsWith("test/web/")) },
-  { name: "rest", files: files.filter((f) => !f.startsWith("test/web/")) },
+const isWeb = (f: string) => f.startsWith("test/web/");
+const isFault = (f: string) => f.startsWith("test/faults/");
+const phases = [
+  [
+    { name: "web", files: files.filter(isWeb) },
+    { name: "rest", files: files.filter((f) => !isWeb(f) && !isFault(f)) },
+  ],
+  [{ name: "faults", files: files.filter(isFault) }],
 ];
 
 async function pipeLines(stream: ReadableStream<Uint8Array>, prefix: string, out: (s: string) => void): Promise<string> {
@@ -38,8 +45,7 @@ async function pipeLines(stream: ReadableStream<Uint8Array>, prefix: string, out
   return tail + pending;
 }
 
-const started = Date.now();
-const runs = parts.map(async (p) => {
+async function runPart(p: { name: string; files: string[] }) {
   // bun test writes its results to stderr and the tests' own logs to stdout: both are shown, each line prefixed.
   const proc = Bun.spawn([BUN, "test", ...TIMEOUT, ...p.files.map((f) => `./${f}`)], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   const prefix = `[${p.name}] `;
@@ -50,8 +56,11 @@ const runs = parts.map(async (p) => {
   const code = await proc.exited;
   const summary = tail.split("\n").filter((l) => /^\s*\d+ (pass|fail|skip)\b|^Ran \d+ tests/.test(l)).join("; ");
   return { name: p.name, code, summary };
-});
-const results = await Promise.all(runs);
-console.error(`\nnpm test: ${((Date.now() - started) / 1000).toFixed(0)} s in two parts`);
+}
+
+const started = Date.now();
+const results = [];
+for (const phase of phases) results.push(...(await Promise.all(phase.map(runPart))));
+console.error(`\nnpm test: ${((Date.now() - started) / 1000).toFixed(0)} s (web beside rest, then faults)`);
 for (const r of results) console.error(`  ${r.name}: ${r.code === 0 ? "passed" : `FAILED (exit ${r.code})`} — ${r.summary}`);
 process.exit(results.every((r) => r.code === 0) ? 0 : 1);
