@@ -39,10 +39,10 @@ async function pipeLines(stream: ReadableStream<Uint8Array>, prefix: string, out
     const lines = pending.split("\n");
     pending = lines.pop()!;
     for (const line of lines) out(`${prefix}${line}\n`);
-    tail = (tail + lines.join("\n")).slice(-4000);
+    if (lines.length > 0) tail = `${tail}\n${lines.join("\n")}`.slice(-4000);
   }
   if (pending) out(`${prefix}${pending}\n`);
-  return tail + pending;
+  return `${tail}\n${pending}`;
 }
 
 async function runPart(p: { name: string; files: string[] }) {

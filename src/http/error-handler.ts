@@ -39,13 +39,13 @@ function mapError(log: Logger, storage: Pick<StorageMonitor, "failed"> | undefin
   }
   const status = (error as { status?: number }).status;
   if (status === 413) return json(413, { error: "Request body too large" });
-  // A full disk or failing storage is the operator's to fix, not a bug: a plain sentence (logged once by the
-  // monitor), no stack trace.
   // PostgreSQL down or restarting: the health probe's words, quickly, and one log line without a stack trace.
   if (error instanceof StoreUnavailableError) {
     log.warn("database unavailable", { method: request.method, path: new URL(request.url).pathname });
     return json(503, { error: error.message });
   }
+  // A full disk or failing storage is the operator's to fix, not a bug: a plain sentence (logged once by the
+  // monitor), no stack trace.
   const refused = storage?.failed(error);
   if (refused) return json(500, { error: refused });
   log.error("unhandled error", {
