@@ -1,11 +1,8 @@
 // The SQLite store: bun:sqlite behind the async Store boundary, with transactions that other callers wait for.
 import type { Database, Statement } from "bun:sqlite";
 import { AsyncLocalStorage } from "node:async_hooks";
+import { inSavepoint, type SavepointFrame } from "./savepoint";
 import type { RunResult, SqlParams, Stmt, Store, TxOptions } from "./store";
-
-interface TxFrame {
-  depth: number;
-}
 
 /**
  * Statements run synchronously on the one connection, so a call has done its work when it returns; the promise is
@@ -18,7 +15,7 @@ interface TxFrame {
  * which resolve at once, so the wait is microseconds.
  */
 export function sqliteStore(db: Database): Store {
-  const frames = new AsyncLocalStorage<TxFrame>();
+  const frames = new AsyncLocalStorage<SavepointFrame>();
   let held: Promise<void> | null = null;
 
   const outsider = () => held !== null && frames.getStore() === undefined;
@@ -45,25 +42,9 @@ export function sqliteStore(db: Database): Store {
     };
   }
 
-  async function nested<T>(frame: TxFrame, fn: () => Promise<T> | T): Promise<T> {
-    const name = `sp${++frame.depth}`;
-    db.run(`SAVEPOINT ${name}`);
-    try {
-      const out = await fn();
-      db.run(`RELEASE ${name}`);
-      return out;
-    } catch (e) {
-      db.run(`ROLLBACK TO ${name}`);
-      db.run(`RELEASE ${name}`);
-      throw e;
-    } finally {
-      frame.depth--;
-    }
-  }
-
   async function tx<T>(fn: () => Promise<T> | T, opts: TxOptions = {}): Promise<T> {
     const frame = frames.getStore();
-    if (frame) return nested(frame, fn);
+    if (frame) return inSavepoint(frame, (q) => db.run(q), fn);
     while (held !== null) await held;
     let release!: () => void;
     held = new Promise<void>((r) => (release = r));

@@ -2,14 +2,14 @@
 import { SQL } from "bun";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { StoreUnavailableError, type RunResult, type SqlParams, type SqlValue, type Stmt, type Store, type TxOptions } from "../store";
+import { inSavepoint, type SavepointFrame } from "../savepoint";
 import { translated, type PgStatement } from "./dialect";
 
 /** What runs a statement: the pool, or the one connection of the current transaction. */
 type Runner = Pick<SQL, "unsafe">;
 
-interface TxFrame {
+interface TxFrame extends SavepointFrame {
   conn: Runner;
-  depth: number;
 }
 
 export interface PgStoreOptions {
@@ -183,23 +183,6 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
     }
   }
 
-  async function nested<T>(frame: TxFrame, fn: () => Promise<T> | T): Promise<T> {
-    const name = `sp${++frame.depth}`;
-    const raw = (s: string) => frame.conn.unsafe(s).catch((e: unknown) => { throw storeError(e, scrub); });
-    await raw(`SAVEPOINT ${name}`);
-    try {
-      const out = await fn();
-      await raw(`RELEASE SAVEPOINT ${name}`);
-      return out;
-    } catch (e) {
-      await raw(`ROLLBACK TO SAVEPOINT ${name}`);
-      await raw(`RELEASE SAVEPOINT ${name}`);
-      throw e;
-    } finally {
-      frame.depth--;
-    }
-  }
-
   /**
    * A connection of the transaction's own: other callers' statements run beside it on other connections and see
    * only what it has committed. `immediate` takes one advisory lock for the transaction's length, so immediate
@@ -207,7 +190,7 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
    */
   async function tx<T>(fn: () => Promise<T> | T, txOpts: TxOptions = {}): Promise<T> {
     const frame = frames.getStore();
-    if (frame) return nested(frame, fn);
+    if (frame) return inSavepoint(frame, (q) => frame.conn.unsafe(q).catch((e: unknown) => { throw storeError(e, scrub); }), fn);
     for (let attempt = 0; ; attempt++) {
       const pool = sql;
       let conn: Awaited<ReturnType<SQL["reserve"]>>;
