@@ -18,9 +18,9 @@ const BM25_CJK = "bm25(ideas_fts_cjk, 2.0, 1.0)";
 export function createSearchRepo(store: Store) {
   // Full-text search is one of the places the stores differ (FTS5 here). FTS5's own views of the main index, per
   // connection (temp): documents per term, and every occurrence of a term. Made before the statements that read them.
-  if (!store.sqlite) throw new Error("keyword search needs the SQLite store (FTS5)");
-  store.sqlite.run("CREATE VIRTUAL TABLE IF NOT EXISTS temp.ideas_fts_terms USING fts5vocab(main, ideas_fts, row)");
-  store.sqlite.run("CREATE VIRTUAL TABLE IF NOT EXISTS temp.ideas_fts_occurrences USING fts5vocab(main, ideas_fts, instance)");
+  // On PostgreSQL the statements below are made but fail when run, until its index lands (issue 34).
+  store.sqlite?.run("CREATE VIRTUAL TABLE IF NOT EXISTS temp.ideas_fts_terms USING fts5vocab(main, ideas_fts, row)");
+  store.sqlite?.run("CREATE VIRTUAL TABLE IF NOT EXISTS temp.ideas_fts_occurrences USING fts5vocab(main, ideas_fts, instance)");
   // FTS5's "averages" record (rowid 1 of its data table): row count, then total tokens per column.
   const averages = store.query<{ block: Uint8Array }, []>("SELECT block FROM ideas_fts_data WHERE id = 1");
   const termDocs = store.query<{ doc: number }, [string]>("SELECT doc FROM temp.ideas_fts_terms WHERE term = ?1");
