@@ -64,6 +64,16 @@ describe("one write path (src/modules/filing/)", () => {
     expect(filesMatching(/\brepo\.insert\(\s*userId\s*,\s*name\b/)).toEqual(["src/modules/filing/tags.ts"]);
   });
 
+  test("an idea's title and body are written where their [[wikilinks]] are synced, in the same transaction", () => {
+    // The SQL that writes title or body: the ideas repo's update (its callers below) and the import's re-run (whose
+    // importer makes its own relations). The ideas service and the merger, which hand title or body to that update, and
+    // the write path's capture are the ones that sync.
+    expect(filesMatching(/\bUPDATE\s+ideas\s+SET\s+(\$\{|[^;`"]*\b(title|body)\s*=)/)).toEqual(["src/modules/ideas/repo.ts", "src/modules/import/notes-repo.ts"]);
+    expect(filesMatching(/\btextWritten\(/)).toEqual([
+      "src/modules/filing/write.ts", "src/modules/ideas/service-merge.ts", "src/modules/ideas/service.ts", "src/modules/wikilinks/sync.ts",
+    ]);
+  });
+
   test("the Free idea cap is checked in filing/cap.ts only", () => {
     expect(filesMatching(/\bFREE_IDEA_LIMIT\b/)).toEqual(["src/auth/plans.ts", "src/modules/filing/cap.ts"]);
   });

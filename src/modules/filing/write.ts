@@ -14,6 +14,7 @@ import { createJobs, wakeWorker } from "./jobs";
 import { createFilingRepo, type NewIdeaRow } from "./repo";
 import { createTagAttacher, type TagWish } from "./tags";
 import { arrivalFor, arrivingDates, arrivingStatus, type Arrival } from "./arrival";
+import { createLinkSync } from "../wikilinks/sync";
 
 /** Who files: the account and its effective plan (what the auth layer resolved). */
 export interface Filer {
@@ -61,6 +62,7 @@ export function createFiling(deps: Deps) {
   const links = createLinksRepo(store);
   const tags = createTagAttacher(store);
   const jobs = createJobs(store);
+  const linkSync = createLinkSync(deps);
 
   /** A parent must be a live idea of the same account, and must not make the idea its own ancestor. */
   async function checkParent(userId: string, parentId: number, childId: number | null): Promise<void> {
@@ -97,8 +99,8 @@ export function createFiling(deps: Deps) {
 
   return {
     /**
-     * Files one idea: the Free cap, a live parent, the next display number, the row, its tags and its full pass in one
-     * transaction; then wakes the worker. Returns the new idea's id.
+     * Files one idea: the Free cap, a live parent, the next display number, the row, its tags, its full pass and the
+     * relations of its [[wikilinks]] in one transaction; then wakes the worker. Returns the new idea's id.
      */
     async fileIdea(filer: Filer, idea: NewIdea): Promise<number> {
       const userId = filer.user.id;
@@ -109,10 +111,13 @@ export function createFiling(deps: Deps) {
         if (idea.parent_id !== null) await checkParent(userId, idea.parent_id, null);
         const number = await repo.reserveNumbers(userId, 1);
         const tagIds = await tags.ensure(userId, idea.tags, now);
-        return insertRow({
+        const id = await insertRow({
           user_id: userId, number, title: idea.title, body: idea.body, status: idea.status, source: idea.source, source_url: idea.source_url,
           source_summary: null, parent_id: idea.parent_id, created_at: now, updated_at: now,
         }, tagIds, [], false, now);
+        // Its [[links]], and the links other bodies wrote to its title before it existed: in this transaction.
+        await linkSync.textWritten(userId, { id, number, title: idea.title, body: idea.body }, "created");
+        return id;
       }, { immediate: true });
       wakeWorker(deps);
       return id;

@@ -9,7 +9,6 @@ import { createIdeaMerger } from "./service-merge";
 import { BulkUpdateBody, CreateIdeaBody, ListIdeasQuery, MergeBody, UpdateIdeaBody } from "./model";
 import { ideaId } from "../../http/params";
 import { restWriter } from "../versions/writer";
-import { createWikilinks } from "../wikilinks/service";
 
 const IdParams = t.Object({ id: t.String() });
 // The id is checked in transform, before body validation, so a non-numeric id is always "Invalid idea ID".
@@ -19,7 +18,6 @@ export function ideasRoutes(deps: Deps, kit: AuthKit) {
   const ideas = createIdeasService(deps);
   const bulk = createBulkIdeasService(deps);
   const merger = createIdeaMerger(deps);
-  const wikilinks = createWikilinks(deps);
   return new Elysia({ prefix: "/ideas" })
     .use(authPlugin(deps, kit))
     .get("/", ({ auth, query, set }) => {
@@ -28,7 +26,7 @@ export function ideasRoutes(deps: Deps, kit: AuthKit) {
       return ideas.listJson(auth.user.id, query);
     }, { access: { scope: "ideas:read" }, query: ListIdeasQuery })
     .post("/", async ({ auth, body, set }) => {
-      const out = await wikilinks.after(auth.user.id, ideas.create(auth, body));
+      const out = await ideas.create(auth, body);
       set.status = 201;
       return out;
     }, {
@@ -41,9 +39,9 @@ export function ideasRoutes(deps: Deps, kit: AuthKit) {
     })
     .patch("/bulk", ({ auth, body }) => bulk.update(auth.user.id, body), { access: { scope: "ideas:write" }, body: BulkUpdateBody })
     .get("/:id", ({ auth, params }) => ideas.get(auth.user.id, ideaId(params.id)), { ...byId, access: { scope: "ideas:read" } })
-    .patch("/:id", ({ auth, params, body }) => wikilinks.after(auth.user.id, ideas.update(auth.user.id, ideaId(params.id), body, restWriter(auth))), { ...byId, access: { scope: "ideas:write" }, body: UpdateIdeaBody })
+    .patch("/:id", ({ auth, params, body }) => ideas.update(auth.user.id, ideaId(params.id), body, restWriter(auth)), { ...byId, access: { scope: "ideas:write" }, body: UpdateIdeaBody })
     .delete("/:id", ({ auth, params }) => ideas.archive(auth.user.id, ideaId(params.id)), { ...byId, access: { scope: "ideas:write" } })
-    .post("/:id/merge", ({ auth, params, body }) => wikilinks.after(auth.user.id, merger.merge(auth.user.id, ideaId(params.id), body.absorb_id)), {
+    .post("/:id/merge", ({ auth, params, body }) => merger.merge(auth.user.id, ideaId(params.id), body.absorb_id), {
       ...byId,
       access: { scope: "ideas:write" },
       body: MergeBody,

@@ -10,6 +10,7 @@ import { LIMITS } from "../../contract";
 import { ideaNotFound } from "./service";
 import { toIdea } from "./views";
 import { notifyArchived } from "./effects";
+import { createLinkSync } from "../wikilinks/sync";
 
 export const MERGE_SEPARATOR = "\n\n---\n\n";
 
@@ -26,6 +27,7 @@ export function createIdeaMerger(deps: Deps) {
   const tags = createTagAttacher(store);
   const jobs = createJobs(store);
   const relations = createRelationsRepo(store);
+  const linkSync = createLinkSync(deps);
 
   return {
     /**
@@ -63,6 +65,8 @@ export function createIdeaMerger(deps: Deps) {
         await repo.update(p.absorbed.id, { status: "shelved" });
       }
       await repo.archive(p.absorbed.id, now);
+      // The merged body's [[links]] make their relations in the merge's transaction (both merges come through here).
+      await linkSync.textWritten(userId, { id: p.kept.id, number: p.kept.number, title: p.kept.title, body: p.body }, "body");
       await jobs.fullPass(p.kept.id, now);
     },
 

@@ -12,6 +12,7 @@ import { type CreateIdeaBody, type ListIdeasQuery, type UpdateIdeaBody } from ".
 import { clampLimit, parseOffset } from "../../http/params";
 import { toCreatedIdea, toIdea, type IdeaView } from "./views";
 import { notifyArchived } from "./effects";
+import { createLinkSync } from "../wikilinks/sync";
 
 export const LIST_DEFAULT_LIMIT = 20;
 export const LIST_MAX_LIMIT = 100;
@@ -25,6 +26,7 @@ export function createIdeasService(deps: Deps) {
   const links = createLinksRepo(store);
   const relations = createRelationsRepo(store);
   const filing = createFiling(deps);
+  const linkSync = createLinkSync(deps);
   const stamp = () => toStamp(deps.clock());
 
   async function mustOwn(userId: string, id: number): Promise<IdeaRow> {
@@ -128,6 +130,11 @@ export function createIdeasService(deps: Deps) {
       await store.tx(async () => {
         await repo.update(id, { ...changes, updated_at: now });
         if (newTags !== null) await tags.replace(userId, id, newTags, now);
+        // The relations of its [[wikilinks]] (and of others' links to a new title) change with the text, not after it.
+        if (changes.title !== undefined || changes.body !== undefined) {
+          const text = { id, number: row.number, title: changes.title ?? row.title, body: changes.body ?? row.body };
+          await linkSync.textWritten(userId, text, changes.title !== undefined ? "renamed" : "body");
+        }
         // Archived ideas keep their edits but never go back into the pipeline (that would re-index them).
         if (!row.is_archived) await filing.jobs.ideaEdited(id, reembed, now);
       });

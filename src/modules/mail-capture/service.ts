@@ -4,7 +4,6 @@ import { AppError } from "../../errors";
 import { toStamp } from "../../lib/time";
 import { createFiling } from "../filing/write";
 import { createIdeasRepo } from "../ideas/repo";
-import { createWikilinks } from "../wikilinks/service";
 import { createRelationsService } from "../relations/service";
 import { draftsOf } from "../import/shape";
 import { captureAddress, newToken, tokensIn } from "./address";
@@ -32,7 +31,6 @@ export function createMailCaptureService(deps: Deps) {
   const repo = createMailCaptureRepo(deps.store);
   const filing = createFiling(deps);
   const ideas = createIdeasRepo(deps.store);
-  const wikilinks = createWikilinks(deps);
   const relations = createRelationsService(deps);
   const mailbox = () => (deps.config.imap.host && deps.config.imap.address ? deps.config.imap.address : null);
 
@@ -111,7 +109,6 @@ export function createMailCaptureService(deps: Deps) {
             const id = await filing.fileIdea(filer, { title: d.title, body: d.body, status: "captured", source: "email", source_url: null, parent_id: null, tags: d.tags });
             const links = d.links.slice(0, MAX_LINKS_PER_MESSAGE).map((l) => ({ url: l.url, title: l.title, link_type: "url", created_at: stamp }));
             await filing.addToIdea(id, [], links);
-            await wikilinks.sync(userId, id, d.body);
             made.push({ id, number: (await ideas.findOwned(userId, id))!.number, title: d.title });
             if (made.length > 1) await relations.create(userId, { source_idea_id: id, target_idea_id: made[0].id, relation_type: "related" }, false);
           }

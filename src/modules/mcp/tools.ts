@@ -7,7 +7,6 @@ import { IdField } from "../../http/params";
 import { LIMITS } from "../../contract";
 import { CreateIdeaBody, ListIdeasQuery, UpdateIdeaBody } from "../ideas/model";
 import { createIdeasService } from "../ideas/service";
-import { createWikilinks } from "../wikilinks/service";
 import { CreateLinkBody } from "../links/model";
 import { createLinksService } from "../links/service";
 import { CreateRelationBody } from "../relations/model";
@@ -103,7 +102,6 @@ const NeighbourhoodInput = toolInput(
 /** `writer`: the name an edit's new version records (the agent runs these same tools as "agent"). */
 export function createTools(deps: Deps, writer: "mcp" | "agent" = "mcp"): ToolSpec[] {
   const ideas = createIdeasService(deps);
-  const wikilinks = createWikilinks(deps);
   const search = createSearchService(deps);
   const tagsService = createTagsService(deps);
   const links = createLinksService(deps);
@@ -131,7 +129,7 @@ export function createTools(deps: Deps, writer: "mcp" | "agent" = "mcp"): ToolSp
       input: CaptureInput,
       planRule: (auth) => ideas.assertCanCapture(auth), // as on POST /ideas: the Free cap is reported before the payload
       propose: (_auth, args) => `Capture a new idea “${args.title}”${args.tags?.length ? ` tagged ${args.tags.join(", ")}` : ""}${args.status ? ` as ${args.status}` : ""}`,
-      run: (auth, args) => wikilinks.after(auth.user.id, ideas.create(auth, { source: "assistant-mcp", ...args })),
+      run: (auth, args) => ideas.create(auth, { source: "assistant-mcp", ...args }),
     }),
     defineTool({
       name: "search_ideas",
@@ -173,7 +171,7 @@ export function createTools(deps: Deps, writer: "mcp" | "agent" = "mcp"): ToolSp
         ].filter(Boolean);
         return `Update ${await label(auth, id)}: ${changes.length ? changes.join("; ") : "no changes"}`;
       },
-      run: (auth, { id, ...rest }) => wikilinks.after(auth.user.id, ideas.update(auth.user.id, id, rest, writer)),
+      run: (auth, { id, ...rest }) => ideas.update(auth.user.id, id, rest, writer),
     }),
     defineTool({
       name: "list_tags",

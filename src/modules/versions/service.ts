@@ -3,7 +3,6 @@ import type { Deps } from "../../deps";
 import { notFound } from "../../errors";
 import { createIdeasService, ideaNotFound } from "../ideas/service";
 import { createVersionsRepo, type VersionRow } from "./repo";
-import { createWikilinks } from "../wikilinks/service";
 
 export const versionNotFound = () => notFound("Version not found");
 
@@ -14,7 +13,6 @@ export type VersionView = ReturnType<typeof view>;
 export function createVersionsService(deps: Deps) {
   const repo = createVersionsRepo(deps.store);
   const ideas = createIdeasService(deps);
-  const wikilinks = createWikilinks(deps);
 
   async function mustOwn(userId: string, ideaId: number): Promise<void> {
     if (!(await repo.ownsIdea(userId, ideaId))) throw ideaNotFound();
@@ -43,7 +41,7 @@ export function createVersionsService(deps: Deps) {
      */
     async restore(userId: string, ideaId: number, version: number) {
       const v = await one(userId, ideaId, version);
-      await wikilinks.after(userId, ideas.update(userId, ideaId, { title: v.title, body: v.body }, "restore"));
+      await ideas.update(userId, ideaId, { title: v.title, body: v.body }, "restore");
       return await ideas.get(userId, ideaId);
     },
   };

@@ -1,0 +1,108 @@
+// Keeping the relations [[wikilinks]] make in step with the text, inside the very transaction that wrote the text.
+// The write path calls `textWritten` after it writes a title or a body (filing/write.ts for a capture, the ideas
+// service for an edit or a restore, the merger for a merge); nothing else does, so no writer can forget it and no
+// crash between the text and its links can leave them apart (docs/ideas.md "Wikilinks").
+import type { Deps } from "../../deps";
+import { toStamp } from "../../lib/time";
+import { wikilinkKey, wikilinkTargets, type Wikilink } from "../../contract";
+import { createWikilinksRepo, type LinkableIdea } from "./repo";
+import { createTextRelationsRepo } from "../relations/repo";
+
+/** An idea as it stands after the write. */
+export interface Written { id: number; number: number; title: string; body: string }
+
+/** The idea each title names, by key (see `titleIndex`). */
+export type TitleIndex = Map<string, LinkableIdea>;
+
+export function createLinkSync(deps: Pick<Deps, "store" | "clock">) {
+  const { store } = deps;
+  const repo = createWikilinksRepo(store);
+  const relations = createTextRelationsRepo(store);
+
+  /**
+   * Every title of the account, by key. Two ideas of one title: a live one before an archived one, then the oldest
+   * (the lowest number), so capturing a second idea of a title never moves the links that already name the first.
+   */
+  async function titleIndex(userId: string): Promise<TitleIndex> {
+    const byTitle: TitleIndex = new Map();
+    for (const i of await repo.ideas(userId)) {
+      const k = wikilinkKey(i.title);
+      const held = byTitle.get(k);
+      if (!held || (held.is_archived && !i.is_archived)) byTitle.set(k, i);
+    }
+    return byTitle;
+  }
+
+  /** What each link names, by key: `[[#42]]` idea number 42; a title the account's idea of that title. */
+  async function resolve(userId: string, links: Wikilink[], index?: TitleIndex): Promise<Map<string, LinkableIdea | null>> {
+    const byTitle = index ?? (links.some((l) => l.number === null) ? await titleIndex(userId) : new Map());
+    const out = new Map<string, LinkableIdea | null>();
+    for (const l of links) {
+      const k = wikilinkKey(l.target);
+      out.set(k, l.number !== null ? await repo.byNumber(userId, l.number) : byTitle.get(k) ?? null);
+    }
+    return out;
+  }
+
+  /**
+   * Brings the relations the idea's links made in step with `body`: a link to a live idea that the pair has no
+   * relation of the person's for (either way) makes one (`related`, created_by user, marked from_text); a relation a
+   * link made whose link is gone is removed, unless the person changed it since (another type, a note). Relations the
+   * person made otherwise are never touched.
+   */
+  async function syncBody(userId: string, ideaId: number, body: string, index: () => Promise<TitleIndex>): Promise<void> {
+    const links = wikilinkTargets(body);
+    const made = await relations.madeBy(ideaId);
+    if (links.length === 0 && made.length === 0) return;
+    const wanted = new Set<number>();
+    const byTitle = links.some((l) => l.number === null) ? await index() : new Map();
+    for (const i of (await resolve(userId, links, byTitle)).values()) if (i && i.id !== ideaId && !i.is_archived) wanted.add(i.id);
+    const now = toStamp(deps.clock());
+    for (const r of made) {
+      if (wanted.delete(r.target_idea_id)) continue;
+      if (r.relation_type === "related" && r.note === null) await relations.remove(r.id);
+    }
+    for (const target of wanted) {
+      if (await relations.userRelationEitherWay(ideaId, target)) continue;
+      if (await relations.insert(userId, ideaId, target, now)) await relations.dropSystemBetween(ideaId, target);
+    }
+  }
+
+  /**
+   * The links other bodies wrote before the idea they name existed: `[[Title]]` of a title that now exists (captured
+   * or renamed), `[[#N]]` of a number now taken. Each such body is synced again, so its link makes its relation now,
+   * as Obsidian resolves a link once its note is created. The SQL only narrows the bodies read (LIKE folds ASCII
+   * only, so a title beyond ASCII narrows to bodies holding `[[`); the parser decides.
+   */
+  async function syncLinkersOf(userId: string, idea: Written, created: boolean, index: () => Promise<TitleIndex>): Promise<void> {
+    const key = wikilinkKey(idea.title);
+    const ascii = /^[\x20-\x7e]*$/.test(idea.title);
+    const number = created ? idea.number : null; // a number is taken once, at capture
+    const candidates = await repo.linkersOf(userId, idea.id, ascii ? idea.title.trim() : null, number);
+    for (const c of candidates) {
+      const links = wikilinkTargets(c.body);
+      if (links.some((l) => (l.number === null ? wikilinkKey(l.target) === key : l.number === number))) {
+        await syncBody(userId, c.id, c.body, index);
+      }
+    }
+  }
+
+  return {
+    titleIndex,
+    resolve,
+
+    /**
+     * After the write path wrote an idea's text, inside the same transaction: the idea's own links, and, when the idea
+     * is new (`created`) or its title changed (`renamed`), the links of other bodies that name it now. (`body`: only
+     * the body changed.)
+     */
+    async textWritten(userId: string, idea: Written, change: "created" | "renamed" | "body"): Promise<void> {
+      if (!store.inTx()) throw new Error("wikilinks: textWritten runs inside the write's transaction");
+      let cached: Promise<TitleIndex> | null = null;
+      const index = () => (cached ??= titleIndex(userId));
+      await syncBody(userId, idea.id, idea.body, index);
+      if (change !== "body") await syncLinkersOf(userId, idea, change === "created", index);
+    },
+  };
+}
+export type LinkSync = ReturnType<typeof createLinkSync>;
