@@ -55,9 +55,11 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   if (other !== null) throw new DataDirBusyError(`Another idearepo server (pid ${other}) is serving ${config.data_dir}; stop it first`);
   const groupCommit = GROUP_COMMIT.enabled && config.durability === "power-safe";
   const db = openDb(dbPath(config), config.durability, { groupCommit });
-  const checkpointer = startCheckpointer(db, dbPath(config), log);
+  const store = sqliteStore(db);
+  // WAL checkpoints are the SQLite file's upkeep; a PostgreSQL server checkpoints itself.
+  const checkpointer = store.sqlite ? startCheckpointer(store.sqlite, dbPath(config), log) : null;
   const durable = groupCommit ? createDurabilityBarrier(db, `${dbPath(config)}-wal`) : null;
-  const deps: Deps = { config, db, store: sqliteStore(db), clock: systemClock, log, engines: { ...noEngines(), durable } };
+  const deps: Deps = { config, db, store, clock: systemClock, log, engines: { ...noEngines(), durable } };
   // prom-client only when metrics are on (docs/performance.md, "Server footprint"); in before the first event.
   if (config.metrics.enabled) await loadMetrics();
   // The background processes start once the listener is up (below); until then a request that needs one of their
@@ -113,7 +115,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
         log.error("flushing the request counters failed", { error: (e as Error).message });
       }
       await durable?.close(); // the answers are out; closing the database below checkpoints and syncs the rest
-      await checkpointer.stop(); // closing the last connection below checkpoints everything that is left
+      await checkpointer?.stop(); // closing the last connection below checkpoints everything that is left
       try {
         db.exec("PRAGMA optimize");
       } catch {

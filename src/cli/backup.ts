@@ -4,7 +4,9 @@ import { existsSync, renameSync, statSync, copyFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { loadConfig, type Config } from "../config";
 import { MIGRATIONS } from "../db/migrations";
-import { fsyncFile, recordBackup, snapshotDatabase } from "../db/backup";
+import { fsyncFile, POSTGRES_BACKUP_MESSAGE, recordBackup, snapshotDatabase } from "../db/backup";
+import { sqliteStore } from "../db/sqlite-store";
+import { OperatorError } from "../lib/operator-error";
 import { syncDir } from "../lib/durable-file";
 import { liveServerPid } from "../lib/pid-file";
 import { systemClock, toStamp } from "../lib/time";
@@ -39,7 +41,7 @@ function inspect(file: string): Summary {
 }
 
 /** The CLI's copy: its own read-only connection, the shared snapshot, an integrity check, then a note in app_state. */
-export function backupTo(dataFile: string, target: string): Summary & { file: string; bytes: number; ms: number } {
+export async function backupTo(dataFile: string, target: string): Promise<Summary & { file: string; bytes: number; ms: number }> {
   const t0 = performance.now();
   if (!existsSync(dataFile)) throw new UsageError(`No database at ${dataFile} (check IDEAREPO_DATA_DIR)`);
   if (existsSync(target)) throw new UsageError(`${target} already exists; choose a new file name`);
@@ -55,17 +57,17 @@ export function backupTo(dataFile: string, target: string): Summary & { file: st
   } finally {
     db.close();
   }
-  noteBackup(dataFile, target);
+  await noteBackup(dataFile, target);
   return { file: target, bytes: statSync(target).size, ...summary, ms: Math.round(performance.now() - t0) };
 }
 
 // Best effort: the copy is already safe on disk, and a read-only data dir must not turn a good backup into an error.
-function noteBackup(dataFile: string, target: string): void {
+async function noteBackup(dataFile: string, target: string): Promise<void> {
   try {
     const db = new Database(dataFile);
     try {
       db.exec("PRAGMA busy_timeout = 5000");
-      recordBackup(db, { path: target, created_at: toStamp(systemClock()) });
+      await recordBackup(sqliteStore(db), { path: target, created_at: toStamp(systemClock()) });
     } finally {
       db.close();
     }
@@ -106,13 +108,22 @@ export function restoreFrom(cfg: Readonly<Config>, source: string, force: boolea
   return { restored: source, database: target, previous, ...summary };
 }
 
+/**
+ * Both commands copy the SQLite file, which on a PostgreSQL instance holds none of its data: copying it would hand the
+ * operator an empty backup that looks like a good one, and restoring it would change nothing. One line, exit 2.
+ */
+function refuseOnPostgres(cfg: Readonly<Config>): void {
+  if (cfg.database.url !== null) throw new OperatorError(POSTGRES_BACKUP_MESSAGE);
+}
+
 export const backupCommand: CliCommand = {
   async run(argv) {
     const p = parseArgs(argv);
     rejectUnknown(p, []);
     if (p.positionals.length !== 1) throw new UsageError("Usage: idearepo backup FILE");
     const cfg = loadConfig();
-    printJson(backupTo(dbPath(cfg), resolve(p.positionals[0])));
+    refuseOnPostgres(cfg);
+    printJson(await backupTo(dbPath(cfg), resolve(p.positionals[0])));
   },
 };
 
@@ -122,6 +133,7 @@ export const restoreCommand: CliCommand = {
     rejectUnknown(p, ["force"]);
     if (p.positionals.length !== 1) throw new UsageError("Usage: idearepo restore FILE [--force]");
     const cfg = loadConfig();
+    refuseOnPostgres(cfg);
     printJson(restoreFrom(cfg, resolve(p.positionals[0]), p.flags.force === true));
   },
 };

@@ -4,6 +4,7 @@ import { renameSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { fsyncPath, syncDir } from "../lib/durable-file";
 import { readAppState, writeAppState } from "./app-state";
+import type { Store } from "./store";
 
 const LAST_BACKUP_KEY = "last_backup";
 
@@ -12,6 +13,10 @@ export interface BackupRecord {
   path: string | null;
   created_at: string;
 }
+
+/** What the download, `idearepo backup` and `restore` answer on PostgreSQL: its copies are made with its own tools. */
+export const POSTGRES_BACKUP_MESSAGE =
+  "This instance keeps its data in PostgreSQL: back it up with pg_dump and restore with pg_restore (docs/operations.md, PostgreSQL)";
 
 export { fsyncPath as fsyncFile } from "../lib/durable-file";
 
@@ -38,12 +43,13 @@ export function snapshotDatabase<T>(db: Database, target: string, verify: (file:
 }
 
 /** Notes a finished backup in app_state so the operator's page can say when the last one was taken. */
-export function recordBackup(db: Database, record: BackupRecord): void {
-  writeAppState(db, LAST_BACKUP_KEY, record, record.created_at);
+export async function recordBackup(store: Store, record: BackupRecord): Promise<void> {
+  await writeAppState(store, LAST_BACKUP_KEY, record, record.created_at);
 }
 
-export function lastBackup(db: Database): BackupRecord | null {
-  return readAppState<BackupRecord>(db, LAST_BACKUP_KEY);
+/** The last copy noted; always null on PostgreSQL, whose copies are pg_dump's and never noted here. */
+export function lastBackup(store: Store): Promise<BackupRecord | null> {
+  return readAppState<BackupRecord>(store, LAST_BACKUP_KEY);
 }
 
 /** quick_check on a copy, on its own read-only connection: a copy that does not pass never gets its name. */

@@ -17,6 +17,7 @@ function workerUrl(): string {
   return import.meta.url.startsWith("file:///$bunfs/") ? "./db/checkpoint-worker.ts" : new URL("./checkpoint-worker.ts", import.meta.url).href;
 }
 
+/** SQLite only: the server starts it on `store.sqlite`, and on PostgreSQL not at all. */
 export function startCheckpointer(db: Db, file: string, log: Logger): { stop(): Promise<void> } {
   db.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   const worker = new Worker(workerUrl());

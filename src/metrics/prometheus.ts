@@ -31,7 +31,7 @@ export const metrics = {
   ideas: new Gauge({ name: "idearepo_ideas", help: "Live (not archived) ideas over all accounts", registers }),
   modelLoaded: new Gauge({ name: "idearepo_model_loaded", help: "1 while the embedding model is in memory (it unloads when idle), by configured model", labelNames: ["model"] as const, registers }),
 
-  databaseBytes: new Gauge({ name: "idearepo_database_size_bytes", help: "Size of the SQLite database file", registers }),
+  databaseBytes: new Gauge({ name: "idearepo_database_size_bytes", help: "Size of the database: the SQLite file, or the PostgreSQL database (pg_database_size)", registers }),
   walBytes: new Gauge({ name: "idearepo_database_wal_size_bytes", help: "Size of the SQLite write-ahead log", registers }),
   diskFree: new Gauge({ name: "idearepo_disk_free_bytes", help: "Space left to unprivileged users on the data directory's file system", registers }),
   diskSize: new Gauge({ name: "idearepo_disk_size_bytes", help: "Size of the data directory's file system", registers }),

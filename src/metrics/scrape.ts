@@ -7,6 +7,7 @@ import { JOB_KINDS, countJobs, pendingJobsByKind } from "../jobs/queue";
 import { fromStamp } from "../lib/time";
 import { embeddingsHealth } from "../pipeline/health";
 import type { StorageMonitor } from "../db/storage";
+import { databaseBytes } from "../db/database-size";
 import { loadMetrics } from "./registry";
 
 const fileBytes = (path: string) => {
@@ -37,9 +38,15 @@ export async function scrapeMetrics(deps: Deps, storage: Pick<StorageMonitor, "h
   metrics.ideas.set(embeddings.total);
   metrics.modelLoaded.set({ model: deps.config.embed_model }, deps.engines.models?.target.stats().loaded ? 1 : 0);
 
-  const file = dbPath(deps.config);
-  metrics.databaseBytes.set(fileBytes(file));
-  metrics.walBytes.set(fileBytes(`${file}-wal`));
+  if (deps.store.sqlite) {
+    const file = dbPath(deps.config);
+    metrics.databaseBytes.set(fileBytes(file));
+    metrics.walBytes.set(fileBytes(`${file}-wal`));
+  } else {
+    // PostgreSQL's own size of the database; its WAL is the server's (pg_stat_wal), not this instance's file.
+    metrics.databaseBytes.set(await databaseBytes(deps.store));
+    metrics.walBytes.set(0);
+  }
   try {
     const fs = statfsSync(deps.config.data_dir);
     metrics.diskFree.set(Number(fs.bavail) * Number(fs.bsize));

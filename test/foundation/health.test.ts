@@ -12,6 +12,8 @@ describe("GET /health", () => {
     expect(r.body.status).toBe("ok");
     expect(r.body.environment).toBe("test");
     expect(r.body.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    // An addition beside the spec's fields: which store the probe read.
+    expect(r.body.database).toBe(t.deps.store.sqlite ? "sqlite" : "postgresql");
   });
 
   test("503 with the exact body when the database is unavailable", async () => {

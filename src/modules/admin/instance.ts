@@ -6,12 +6,13 @@ import { Readable } from "node:stream";
 import pkg from "../../../package.json" with { type: "json" };
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
-import { lastBackup, recordBackup, snapshotDatabase } from "../../db/backup";
+import { lastBackup, POSTGRES_BACKUP_MESSAGE, recordBackup, snapshotDatabase } from "../../db/backup";
+import { databaseBytes } from "../../db/database-size";
 import { countJobs } from "../../jobs/queue";
 import { randomHex } from "../../lib/crypto";
 import { toStamp, utcDay } from "../../lib/time";
 import { embeddingsHealth } from "../../pipeline/health";
-import { createAdminRepo } from "./repo";
+import { storeName } from "../../db/store-name";
 import { scheduledBackups } from "./scheduled-backups";
 
 /** Total size of the regular files under `dir` (symlinks are not followed: they point outside what we own). */
@@ -37,7 +38,6 @@ function folderBytes(dir: string): number {
 }
 
 export function createInstanceService(deps: Deps) {
-  const repo = createAdminRepo(deps.store);
   // Backups are copies of the SQLite file: they exist only on that store (a PostgreSQL database is copied with its own tools).
   const sqlite = deps.store.sqlite;
 
@@ -45,12 +45,14 @@ export function createInstanceService(deps: Deps) {
     info: async () => ({
       version: pkg.version,
       durability: deps.config.durability,
+      /** Which store holds the data: the web page offers the download on SQLite and points to pg_dump on PostgreSQL. */
+      database: storeName(deps.store),
       data_dir_bytes: folderBytes(deps.config.data_dir),
-      database_bytes: repo.databaseBytes(),
+      database_bytes: await databaseBytes(deps.store),
       queue: await countJobs(deps.store),
       embeddings: (await embeddingsHealth(deps.store)).embeddings,
-      last_backup: sqlite ? lastBackup(sqlite) : null,
-      scheduled_backups: scheduledBackups(deps),
+      last_backup: await lastBackup(deps.store),
+      scheduled_backups: await scheduledBackups(deps),
     }),
 
     /**
@@ -58,8 +60,8 @@ export function createInstanceService(deps: Deps) {
      * database (same disk, known to have room), then streamed. The file is unlinked as soon as it is open, so nothing
      * is left behind whether the download finishes, is cancelled or the process dies.
      */
-    backup(): Response {
-      if (!sqlite) throw new AppError(501, { error: "This instance keeps its data in PostgreSQL: back it up with pg_dump" });
+    async backup(): Promise<Response> {
+      if (!sqlite) throw new AppError(501, { error: POSTGRES_BACKUP_MESSAGE });
       const dir = existsSync(deps.config.data_dir) ? deps.config.data_dir : tmpdir();
       const scratch = join(dir, `.download-backup-${randomHex(8)}.db`);
       snapshotDatabase(sqlite, scratch, () => undefined);
@@ -67,7 +69,7 @@ export function createInstanceService(deps: Deps) {
       rmSync(scratch, { force: true });
       const bytes = fstatSync(fd).size;
       const now = deps.clock();
-      recordBackup(sqlite, { path: null, created_at: toStamp(now) });
+      await recordBackup(deps.store, { path: null, created_at: toStamp(now) });
       deps.log.info("backup downloaded", { bytes });
       const body = Readable.toWeb(createReadStream("", { fd, autoClose: true })) as unknown as ReadableStream;
       return new Response(body, {

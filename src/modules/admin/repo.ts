@@ -18,18 +18,11 @@ export function createAdminRepo(store: Store) {
   const findInvitation = store.query<InvitationRow, [string]>("SELECT * FROM invitations WHERE token_hash = ?");
   const useInvitation = store.query("UPDATE invitations SET used_at = ?2 WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2");
   const deleteSessions = store.query("DELETE FROM sessions WHERE user_id = ?");
-  // SQLite's pages, read on its handle: PostgreSQL has no such pragma (its size is the server's business).
-  const pages = store.sqlite?.query<{ n: number }, []>("SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()") ?? null;
   return {
     insertInvitation: (row: InvitationRow) => insertInvitation.run({ ...row }),
     findInvitation: (hash: string) => findInvitation.get(hash),
     /** Claims an unused, unexpired invitation; false when another request used it first or it has expired. */
     useInvitation: async (hash: string, now: string) => (await useInvitation.run(hash, now)).changes === 1,
     deleteSessionsOf: async (userId: string) => (await deleteSessions.run(userId)).changes,
-    /**
-     * The main database's size in pages (the WAL is not counted: it is folded back at each checkpoint). 0 off SQLite:
-     * a PostgreSQL database's size is its server's to report, and the answer keeps its documented type.
-     */
-    databaseBytes: (): number => pages?.get()?.n ?? 0,
   };
 }

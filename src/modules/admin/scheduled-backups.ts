@@ -32,7 +32,10 @@ export interface ScheduledBackups {
 export const backupDir = (deps: Deps) => deps.config.backup_dir ?? join(deps.config.data_dir, "backups");
 
 // The last run as this process saw it: kept in memory too, since a run that failed for a failing disk cannot note it.
-const lastRuns = new WeakMap<Deps["db"], BackupRun>();
+const lastRuns = new WeakMap<Deps["store"], BackupRun>();
+
+/** Why scheduled copies are not taken on this store, or null: they are copies of the SQLite file. */
+const POSTGRES_BACKUPS = "scheduled backups copy the SQLite file; this instance keeps its data in PostgreSQL: back it up with pg_dump";
 
 function copies(dir: string): ScheduledBackups["copies"] {
   let names: string[];
@@ -57,7 +60,9 @@ function copies(dir: string): ScheduledBackups["copies"] {
 }
 
 /** One scheduled run: snapshot → fsync → quick_check → name; only then are copies beyond backup_keep removed. */
-export function runScheduledBackup(deps: Deps): BackupRun {
+export async function runScheduledBackup(deps: Deps): Promise<BackupRun> {
+  const sqlite = deps.store.sqlite;
+  if (!sqlite) throw new Error(POSTGRES_BACKUPS); // never scheduled there (enabled below); a direct call is a mistake
   const dir = backupDir(deps);
   const now = deps.clock();
   const at = toStamp(now);
@@ -66,31 +71,33 @@ export function runScheduledBackup(deps: Deps): BackupRun {
     mkdirSync(dir, { recursive: true });
     // Leftovers of a run cut short (a crash, a power cut) are never copies: they were not verified.
     for (const n of readdirSync(dir)) if (/^idearepo-.*\.db\.partial-\d+$/.test(n)) rmSync(join(dir, n), { force: true });
-    snapshotDatabase(deps.db, file, verifyCopy);
-    lastRuns.set(deps.db, { ok: true, at, file, error: null });
+    snapshotDatabase(sqlite, file, verifyCopy);
+    lastRuns.set(deps.store, { ok: true, at, file, error: null });
     const stale = copies(dir).slice(deps.config.backup_keep);
     for (const c of stale) rmSync(c.file, { force: true });
     if (stale.length) syncDir(dir);
     try {
-      recordBackup(deps.db, { path: file, created_at: at });
+      await recordBackup(deps.store, { path: file, created_at: at });
     } catch {
       // the copy is safe on disk; only the note is missing
     }
     deps.log.info("scheduled backup verified", { file, removed: stale.length });
   } catch (e) {
-    lastRuns.set(deps.db, { ok: false, at, file: null, error: (e as Error).message });
+    lastRuns.set(deps.store, { ok: false, at, file: null, error: (e as Error).message });
     deps.log.error("scheduled backup failed; earlier copies are kept", { dir, error: (e as Error).message });
   }
   try {
-    writeAppState(deps.db, STATUS_KEY, lastRuns.get(deps.db), at);
+    await writeAppState(deps.store, STATUS_KEY, lastRuns.get(deps.store), at);
   } catch {
     // a failing disk: the in-memory status still reaches the operator's page
   }
-  return lastRuns.get(deps.db)!;
+  return lastRuns.get(deps.store)!;
 }
 
-export function scheduledBackups(deps: Deps): ScheduledBackups {
-  const last = lastRuns.get(deps.db) ?? readAppState<BackupRun>(deps.db, STATUS_KEY);
+export async function scheduledBackups(deps: Deps): Promise<ScheduledBackups> {
+  // On PostgreSQL no schedule runs (scheduledBackupJob), so none is reported as the schedule.
+  if (!deps.store.sqlite) return { schedule: null, keep: deps.config.backup_keep, dir: backupDir(deps), last: null, copies: [] };
+  const last = lastRuns.get(deps.store) ?? await readAppState<BackupRun>(deps.store, STATUS_KEY);
   const dir = backupDir(deps);
   return { schedule: deps.config.backup_cron, keep: deps.config.backup_keep, dir, last, copies: copies(dir) };
 }
@@ -100,16 +107,22 @@ export function scheduledBackups(deps: Deps): ScheduledBackups {
  * `idearepo backup` (older manual ones, downloads and copies moved elsewhere it cannot know). Said after an account's
  * deletion, since each of them still holds the account.
  */
-export function knownBackupFiles(deps: Deps): string[] {
+export async function knownBackupFiles(deps: Deps): Promise<string[]> {
   const files = copies(backupDir(deps)).map((c) => c.file);
-  const manual = lastBackup(deps.db)?.path;
+  const manual = (await lastBackup(deps.store))?.path;
   if (manual && !files.includes(manual) && existsSync(manual)) files.push(manual);
   return files;
 }
 
 export const scheduledBackupJob: ScheduledJob = {
   name: "scheduled-backup",
-  enabled: (deps) => deps.config.backup_cron !== null,
+  enabled: (deps) => {
+    if (deps.config.backup_cron === null) return false;
+    if (deps.store.sqlite) return true;
+    // Said once, when the scheduler starts: a schedule that silently never ran would look like safety.
+    deps.log.warn("backup_cron is set but not used", { reason: POSTGRES_BACKUPS });
+    return false;
+  },
   pattern: (deps) => deps.config.backup_cron ?? "",
-  run: (deps) => void runScheduledBackup(deps),
+  run: async (deps) => void (await runScheduledBackup(deps)),
 };

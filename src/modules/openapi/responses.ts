@@ -91,7 +91,7 @@ const SearchResult = obj({ id: int, number: int, title: str, body: str, status: 
 /** Success body per "METHOD /path" (relative to /api/v1). */
 export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   "GET /health": obj({
-    status: str, environment: str, timestamp: str,
+    status: str, environment: str, timestamp: str, database: { type: "string", enum: ["sqlite", "postgresql"] },
     mail_capture: obj({ state: { type: "string", enum: ["off", "connecting", "connected", "failing"] }, error: str, last_read_at: str }, ["state"]),
   }, ["status", "environment", "timestamp"]),
   "GET /setup": obj({ needs_setup: bool, registration_open: bool }),

@@ -19,7 +19,7 @@ export interface RouteDoc {
 const OPERATOR_ONLY = { 404: "Not an operator: `{error:\"Not found\"}`" };
 
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
-  "GET /health": { summary: "Service health", description: "No auth. Besides the spec's fields: mail_capture `{state: off|connecting|connected|failing, error?, last_read_at?}` (capture by e-mail; error says why, never with a secret).", errors: { 503: "Database probe failed: `{status:\"error\", error:\"Database unavailable\"}`" } },
+  "GET /health": { summary: "Service health", description: "No auth. Besides the spec's fields: database `sqlite|postgresql` (the store the probe read); mail_capture `{state: off|connecting|connected|failing, error?, last_read_at?}` (capture by e-mail; error says why, never with a secret).", errors: { 503: "Database probe failed: `{status:\"error\", error:\"Database unavailable\"}`" } },
   "GET /openapi.json": { summary: "This OpenAPI document", description: "No auth." },
   "GET /docs": { summary: "Browsable API reference (HTML)", description: "No auth; a self-contained page rendered from this document.", contentType: "text/html" },
 
@@ -124,5 +124,5 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   "DELETE /admin/users/:id": { summary: "Operator: delete an account and everything it owns", description: "An addition. `{deleted:{id, ideas, tags}}`. Your own account is 400 (use DELETE /user); an account whose paid subscription still runs is 409; an unknown id is 404.", internal: true, errors: { 400: "Your own account", 404: "Not an operator (`{error:\"Not found\"}`), or no such account (`{error:\"User not found\"}`)", 409: "A paid subscription still runs" } },
   "GET /admin/users/:id/history": { summary: "Operator: an account's plan changes", description: "`{history:[{source, plan_before, plan_after, note, created_at}]}`, newest first; source is `operator`, `cli` or `billing`.", internal: true, errors: OPERATOR_ONLY },
   "GET /admin/instance": { summary: "Operator: version, disk, queue, embeddings, last backup", internal: true, errors: OPERATOR_ONLY },
-  "GET /admin/backup": { summary: "Operator: download a consistent copy of the database", description: "A SQLite file, `Content-Disposition: attachment; filename=\"idearepo-backup-YYYY-MM-DD.db\"`.", contentType: "application/vnd.sqlite3", internal: true, errors: OPERATOR_ONLY },
+  "GET /admin/backup": { summary: "Operator: download a consistent copy of the database", description: "A SQLite file, `Content-Disposition: attachment; filename=\"idearepo-backup-YYYY-MM-DD.db\"`. Only on the SQLite store: an instance on PostgreSQL answers 501 and is backed up with pg_dump.", contentType: "application/vnd.sqlite3", internal: true, errors: { ...OPERATOR_ONLY, 501: "The instance keeps its data in PostgreSQL: `{error:\"This instance keeps its data in PostgreSQL: back it up with pg_dump …\"}`" } },
 };

@@ -40,7 +40,7 @@ export function createAccountDeletion(deps: Deps) {
     for (const g of [state.active, state.building]) if (g) vectorStore(deps.db, g).forgetSubjects(userId);
     // The id only: never the e-mail or anything the account held. Backups taken before still hold the account: the
     // count of those the instance knows of tells the operator to look (docs/auth.md, "Deleting an account").
-    deps.log.info("account deleted", { user_id: userId, by, ideas: counts.ideas, tags: counts.tags, older_backups: knownBackupFiles(deps).length });
+    deps.log.info("account deleted", { user_id: userId, by, ideas: counts.ideas, tags: counts.tags, older_backups: (await knownBackupFiles(deps)).length });
     return { id: userId, ...counts };
   }
 
