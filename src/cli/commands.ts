@@ -50,6 +50,13 @@ export const COMMANDS: Record<string, CommandEntry> = {
     dataDir: true,
     load: async () => (await import("./backup")).restoreCommand,
   },
+  store: {
+    usage: [
+      "idearepo store copy [--to URL | --to-stdin]      copy this instance's data (a snapshot, safe while serving) into an empty PostgreSQL database",
+    ],
+    dataDir: true,
+    load: async () => (await import("./store")).storeCommand,
+  },
   "master-key": {
     usage: ["idearepo master-key rotate [--new-key-stdin] [--drop-unreadable]   (stop the server first)", "idearepo master-key status"],
     dataDir: true,

@@ -1,0 +1,186 @@
+// `idearepo store copy` moves a running instance's SQLite store into an empty PostgreSQL database with nothing lost or
+// changed (issue 34): every table's rows, value for value, while the instance keeps running; a target with rows refused.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { SQL } from "bun";
+import { Database } from "bun:sqlite";
+import { runCliAsync, tempDir } from "../cli";
+import { call, makeClock, makeUser, type TestApp, type TestUser } from "../helpers";
+import { capture, makePipelineApp, settle, useModel, type PipelineApp } from "../pipeline-helpers";
+import { fixtureFiles, zipOf } from "../import/source-fixtures";
+import { freshDatabase, migratedDatabase, requirePostgres, testCluster } from "../support/postgres";
+
+const run = requirePostgres();
+
+async function importZip(t: TestApp, user: TestUser, source: string): Promise<void> {
+  const res = await t.handle(new Request(`http://localhost/api/v1/user/import?from=${source}`, {
+    method: "POST", headers: { "x-api-key": user.key, "content-type": "application/zip" }, body: zipOf(fixtureFiles(source)),
+  }));
+  if (res.status !== 201) throw new Error(`import ${source}: ${res.status} ${await res.text()}`);
+}
+
+/** Rows as comparable text, in a stable order: PostgreSQL's bigints come back as strings, blobs as Buffers. */
+function rowsOf(rows: Record<string, unknown>[], cols: string[]): string[] {
+  const value = (v: unknown) => (v instanceof Uint8Array ? `x${Buffer.from(v).toString("hex")}` : v === null || v === undefined ? null : String(v));
+  return rows.map((r) => JSON.stringify(cols.map((c) => value(r[c])))).sort();
+}
+
+describe.skipIf(!run)("idearepo store copy", () => {
+  const model = useModel();
+  const clock = makeClock("2026-03-02T09:00:00Z");
+  const dataDir = tempDir("idearepo-store-copy-");
+  let t: PipelineApp;
+  let vault: TestUser;
+  let small: TestUser;
+  let extraKey: string;
+  let session: string;
+  let target: string;
+  let copied: { tables: Record<string, number>; rows: number; sequences: Record<string, number> };
+  let cli: { code: number; stdout: string; stderr: string };
+
+  beforeAll(async () => {
+    t = await makePipelineApp(model, { dbFile: join(dataDir, "idearepo.db"), clock });
+    vault = await makeUser(t, { plan: "pro", email: "vault@example.com", password: "a long password 1" });
+    small = await makeUser(t, { plan: "free", email: "small@example.com" });
+    // Trees of real linked notes, as the importers read them.
+    await importZip(t, vault, "obsidian");
+    await importZip(t, vault, "logseq");
+    await importZip(t, small, "markdown");
+    // Captures with tags, links, a parent, CJK text; a relation by hand; an edit (a second version); an archive.
+    const a = await capture(t, vault, { title: "Solar kiln for drying lumber", body: "Passive solar heat, a fan, a vent.", tags: ["wood", "solar"] });
+    clock.advance(60_000);
+    const b = await capture(t, vault, { title: "Kiln moisture logger", body: "An ESP32 that logs humidity inside the kiln.", tags: ["wood"], parent_id: a });
+    clock.advance(60_000);
+    const c = await capture(t, vault, { title: "太陽熱で木材を乾燥させる窯", body: "日本語のメモ。", tags: ["日本語"] });
+    const d = await capture(t, vault, { title: "Solar kiln for drying lumber quickly", body: "Passive solar heat, a fan, a vent, faster." });
+    const e = await capture(t, small, { title: "Sourdough starter schedule", body: "Feed at 8 and 20." });
+    expect((await call(t, "POST", `/ideas/${a}/links`, { key: vault.key, body: { url: "https://example.org/kiln", title: "Kiln plans" } })).status).toBe(201);
+    expect((await call(t, "POST", "/map/relations", { key: vault.key, body: { source_idea_id: b, target_idea_id: c, relation_type: "blocks", note: "needs the kiln" } })).status).toBe(201);
+    clock.advance(60_000);
+    expect((await call(t, "PATCH", `/ideas/${a}`, { key: vault.key, body: { body: "Passive solar heat, a fan, a vent. Edited: add a thermometer." } })).status).toBe(200);
+    expect((await call(t, "DELETE", `/ideas/${e}`, { key: small.key })).status).toBe(200);
+    await capture(t, small, { title: "Rye bread", body: "70% rye." });
+    await settle(t); // vectors, suggested relations, duplicate detections
+    void d;
+    const key = await call(t, "POST", "/user/api-keys", { key: vault.key, body: { label: "laptop" } });
+    expect(key.status).toBe(201);
+    extraKey = key.body.key;
+    const login = await call(t, "POST", "/auth/login", { body: { email: vault.email, password: "a long password 1" } });
+    expect(login.status).toBe(200);
+    session = login.body.token;
+    target = (await freshDatabase()).url;
+    // The instance keeps running (this process holds it open) while the CLI, another process, copies it.
+    cli = await runCliAsync(["store", "copy", "--to", target], { dataDir });
+    if (cli.code === 0) copied = JSON.parse(cli.stdout);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test("copies every table and reports its rows; the URL's password is in no output", () => {
+    expect(cli.code, cli.stderr).toBe(0);
+    const c = copied.tables;
+    for (const table of ["users", "api_keys", "sessions", "ideas", "tags", "idea_tags", "links", "relations", "idea_versions", "import_origins", "usage_counters", "app_state"]) {
+      expect(c[table], table).toBeGreaterThan(0);
+    }
+    expect(c.idea_versions).toBeGreaterThan(c.ideas); // the edit is a second version of its idea
+    expect(copied.rows).toBe(Object.values(c).reduce((s, n) => s + n, 0));
+    expect(cli.stderr).toContain(`copied ideas: ${c.ideas}\n`);
+    for (const out of [cli.stdout, cli.stderr]) {
+      expect(out).not.toContain(testCluster().password);
+      expect(out).not.toContain(target);
+    }
+  });
+
+  test("every copied table holds the same rows, value for value (ids, numbers, timestamps, hashes, list entries)", async () => {
+    const lite = new Database(join(dataDir, "idearepo.db"), { readonly: true });
+    const sql = new SQL({ url: target, max: 1 });
+    try {
+      for (const table of Object.keys(copied.tables)) {
+        const cols = lite.query<{ name: string }, []>(`PRAGMA table_info(${table})`).all().map((c) => c.name);
+        const list = cols.map((c) => `"${c}"`).join(", ");
+        const before = lite.query<Record<string, unknown>, []>(`SELECT ${list} FROM ${table}`).all();
+        const after = await sql.unsafe<Record<string, unknown>[]>(`SELECT ${list} FROM ${table}`);
+        expect(rowsOf(after, cols), table).toEqual(rowsOf(before, cols));
+      }
+    } finally {
+      lite.close();
+      await sql.close();
+    }
+  });
+
+  test("identity columns continue past the copied ids (and past SQLite's AUTOINCREMENT marks)", async () => {
+    const lite = new Database(join(dataDir, "idearepo.db"), { readonly: true });
+    const sql = new SQL({ url: target, max: 1 });
+    try {
+      for (const table of ["ideas", "tags", "relations", "idea_versions", "links"]) {
+        const max = lite.query<{ m: number }, []>(`SELECT max(id) AS m FROM ${table}`).get()!.m;
+        const mark = lite.query<{ seq: number }, [string]>("SELECT seq FROM sqlite_sequence WHERE name = ?").get(table)?.seq ?? 0;
+        expect(copied.sequences[`${table}.id`], table).toBe(Math.max(max, mark));
+        const [{ last }] = await sql.unsafe(`SELECT pg_sequence_last_value(pg_get_serial_sequence('${table}', 'id'))::int AS last`);
+        expect(last, table).toBe(Math.max(max, mark));
+      }
+    } finally {
+      lite.close();
+      await sql.close();
+    }
+  });
+
+  test("a database that is not empty is refused, and nothing of the copy is written to it", async () => {
+    const again = await runCliAsync(["store", "copy", "--to", target], { dataDir });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("the target database is not empty");
+    expect(again.stderr).not.toContain(testCluster().password);
+    const sql = new SQL({ url: target, max: 1 });
+    try {
+      const [{ n }] = await sql.unsafe("SELECT count(*)::int AS n FROM users");
+      expect(n).toBe(2);
+    } finally {
+      await sql.close();
+    }
+  });
+
+  test("a copy that fails midway is rolled back: the target stays empty, its triggers on", async () => {
+    const other = tempDir("idearepo-store-copy-bad-");
+    try {
+      expect((await runCliAsync(["users", "create", "--email", "nul@example.com"], { dataDir: other })).code).toBe(0);
+      expect((await runCliAsync(["users", "create", "--email", "fine@example.com"], { dataDir: other })).code).toBe(0);
+      // PostgreSQL's text cannot hold NUL, SQLite's can: the users are copied, then an API key's label fails.
+      const db = new Database(join(other, "idearepo.db"));
+      db.query("UPDATE api_keys SET label = ? WHERE user_id = (SELECT id FROM users WHERE email = ?)").run("bad\u0000label", "nul@example.com");
+      db.close();
+      const { url } = await freshDatabase();
+      const r = await runCliAsync(["store", "copy", "--to", url], { dataDir: other });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("failed and was rolled back (the target holds nothing of it): table api_keys: ");
+      const sql = new SQL({ url, max: 1 });
+      try {
+        for (const table of ["users", "api_keys", "usage_counters"]) {
+          const [{ n }] = await sql.unsafe(`SELECT count(*)::int AS n FROM ${table}`);
+          expect(n, table).toBe(0);
+        }
+        const off = await sql.unsafe("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'O'");
+        expect(off).toHaveLength(0);
+      } finally {
+        await sql.close();
+      }
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  test("a wrong password or an unreachable server fails in one line that names neither the URL nor the password", async () => {
+    const { url } = await migratedDatabase();
+    const wrong = url.replace(testCluster().password, "wrong-password-4321");
+    for (const bad of [wrong, "postgres://idearepo:secret-pw-1234@127.0.0.1:1/idearepo"]) {
+      const r = await runCliAsync(["store", "copy", "--to", bad], { dataDir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toStartWith("idearepo: PostgreSQL could not be reached");
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      for (const secret of ["wrong-password-4321", "secret-pw-1234", bad]) expect(r.stderr).not.toContain(secret);
+    }
+  });
+});
