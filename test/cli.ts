@@ -3,6 +3,7 @@ import { afterAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { storeEnv } from "./support/postgres";
 
 export const ROOT = join(import.meta.dir, "..");
 
@@ -12,7 +13,7 @@ export function tempDir(prefix = "idearepo-"): string {
 
 export function runCli(args: string[], opts: { dataDir: string; stdin?: string; env?: Record<string, string> }) {
   const proc = Bun.spawnSync([process.execPath, join(ROOT, "src/main.ts"), ...args], {
-    env: { ...process.env, IDEAREPO_DATA_DIR: opts.dataDir, ...opts.env },
+    env: { ...process.env, ...storeEnv(opts.dataDir), IDEAREPO_DATA_DIR: opts.dataDir, ...opts.env },
     stdin: opts.stdin !== undefined ? Buffer.from(opts.stdin) : undefined,
     cwd: ROOT,
   });
@@ -23,7 +24,7 @@ export function runCli(args: string[], opts: { dataDir: string; stdin?: string; 
 export async function runCliAsync(args: string[], opts: { dataDir?: string; env?: Record<string, string> } = {}) {
   const proc = Bun.spawn([process.execPath, join(ROOT, "src/main.ts"), ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...(opts.dataDir ? { IDEAREPO_DATA_DIR: opts.dataDir } : {}), ...opts.env },
+    env: { ...process.env, ...storeEnv(opts.dataDir), ...(opts.dataDir ? { IDEAREPO_DATA_DIR: opts.dataDir } : {}), ...opts.env },
     stdout: "pipe",
     stderr: "pipe",
   });

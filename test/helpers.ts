@@ -1,12 +1,15 @@
 // Test fixtures: an in-memory app with the real migrations, users created through the real service, request helpers.
 import { dirname } from "node:path";
 import { loadConfig, type Config } from "../src/config";
-import { openDb } from "../src/db/open";
+import { openDb, type Db } from "../src/db/open";
 import { sqliteStore } from "../src/db/sqlite-store";
+import { pgStore } from "../src/db/pg/store";
+import type { Store } from "../src/db/store";
 import { noEngines, type Deps } from "../src/deps";
 import { createApp } from "../src/app";
 import { createLogger } from "../src/lib/log";
 import { createUsersService } from "../src/modules/users/service";
+import { databaseForDataDir, dropDatabaseSync, migratedDatabaseSync, testStore } from "./support/postgres";
 
 export interface TestApp {
   deps: Deps;
@@ -39,8 +42,24 @@ export interface MakeAppOptions {
   now?: string;
   clock?: TestClock;
   logs?: string[];
-  /** A database file (migrated on open, as serve or a CLI command opens it) instead of a fresh in-memory one; data_dir is its folder. */
+  /**
+   * A database file (migrated on open, as serve or a CLI command opens it) instead of a fresh in-memory one; data_dir
+   * is its folder. On PostgreSQL (IDEAREPO_TEST_STORE) the folder's database, which every app and process given the
+   * same folder shares, as they share the file.
+   */
   dbFile?: string;
+}
+
+/**
+ * The store of a test app: SQLite's over `db`, or with IDEAREPO_TEST_STORE=postgres a PostgreSQL database of its own
+ * (cloned from a migrated template; dropped when the app closes) or the data folder's. `db` stays beside it for what
+ * still reads the SQLite handle.
+ */
+function testAppStore(db: Db, dbFile: string | undefined): { store: Store; drop: (() => void) | null } {
+  if (testStore() !== "postgres") return { store: sqliteStore(db), drop: null };
+  if (dbFile) return { store: pgStore(databaseForDataDir(dirname(dbFile))), drop: null };
+  const { url, name } = migratedDatabaseSync();
+  return { store: pgStore(url), drop: () => dropDatabaseSync(name) };
 }
 
 export function makeApp(opts: MakeAppOptions = {}): TestApp {
@@ -48,8 +67,13 @@ export function makeApp(opts: MakeAppOptions = {}): TestApp {
   const config = loadConfig({ IDEAREPO_DATA_DIR: dataDir, IDEAREPO_ENV: "test" }, { log_level: "silent", ...opts.config });
   const clock = opts.clock ?? makeClock(opts.now);
   const db = openDb(opts.dbFile ?? ":memory:", config.durability);
-  const log = opts.logs ? createLogger("debug", (l) => opts.logs!.push(l)) : createLogger("silent");
-  const deps: Deps = { config, db, store: sqliteStore(db), clock: () => clock.now, log, engines: noEngines() };
+  // IDEAREPO_TEST_LOG=error (or warn, info, debug) shows an app's log on stderr: what a 500 hid, say.
+  const shown = process.env.IDEAREPO_TEST_LOG as "error" | "warn" | "info" | "debug" | undefined;
+  const log = opts.logs
+    ? createLogger("debug", (l) => opts.logs!.push(l))
+    : createLogger(shown ?? "silent", (l) => process.stderr.write(`${l}\n`));
+  const { store, drop } = testAppStore(db, opts.dbFile);
+  const deps: Deps = { config, db, store, clock: () => clock.now, log, engines: noEngines() };
   const created = createApp(deps);
   return {
     deps,
@@ -57,6 +81,8 @@ export function makeApp(opts: MakeAppOptions = {}): TestApp {
     handle: (req) => created.app.handle(req),
     close: async () => {
       await created.close();
+      if (store.dialect === "postgres") await store.close();
+      drop?.();
       db.close();
     },
     clock,

@@ -4,6 +4,7 @@ import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, tempDir } from "../cli";
+import { storeEnv } from "../support/postgres";
 
 export interface ServerProcess {
   proc: ReturnType<typeof Bun.spawn>;
@@ -39,7 +40,7 @@ export async function startServer(opts: SpawnOptions): Promise<ServerProcess> {
   const proc = Bun.spawn([...(opts.cmd ?? sourceCmd()), ...(opts.args ?? ["serve"])], {
     cwd: opts.cwd ?? ROOT,
     detached: opts.detached,
-    env: { ...process.env, IDEAREPO_DATA_DIR: opts.dataDir, IDEAREPO_PORT: "0", IDEAREPO_HOST: "127.0.0.1", IDEAREPO_LOG_LEVEL: "info", ...opts.env },
+    env: { ...process.env, ...storeEnv(opts.dataDir), IDEAREPO_DATA_DIR: opts.dataDir, IDEAREPO_PORT: "0", IDEAREPO_HOST: "127.0.0.1", IDEAREPO_LOG_LEVEL: "info", ...opts.env },
     stdout: "ignore",
     stderr: "pipe",
   });
@@ -103,7 +104,7 @@ export async function startServer(opts: SpawnOptions): Promise<ServerProcess> {
 export function runCommand(args: string[], opts: { dataDir: string; cmd?: string[]; cwd?: string; stdin?: string; env?: Record<string, string> }) {
   const out = Bun.spawnSync([...(opts.cmd ?? sourceCmd()), ...args], {
     cwd: opts.cwd ?? ROOT,
-    env: { ...process.env, IDEAREPO_DATA_DIR: opts.dataDir, ...opts.env },
+    env: { ...process.env, ...storeEnv(opts.dataDir), IDEAREPO_DATA_DIR: opts.dataDir, ...opts.env },
     stdin: opts.stdin !== undefined ? Buffer.from(opts.stdin) : undefined,
   });
   return { code: out.exitCode, stdout: out.stdout.toString(), stderr: out.stderr.toString() };

@@ -156,6 +156,19 @@ describe.skipIf(!run)("postgres store", () => {
     expect(await bump.get("banana")).toEqual({ n: 4 });
     expect(await bump.get("banana")).toEqual({ n: 5 });
     expect(await bump.get("banana")).toBeNull();
+    // SQLite's planner hint, a unary plus on a value (the idea list's `+$user`), is dropped; an addition stays one.
+    const hinted = await store.query<{ v: string; m: number }>("SELECT v, n + +$add AS m FROM t WHERE v = +$v AND n > -1 LIMIT +$limit").all({ v: "Apple", add: 1, limit: 5 });
+    expect(hinted).toEqual([{ v: "Apple", m: 4 }]);
+    // A NULL parameter switching a filter off, tested before the comparison that types it (the idea list's $status),
+    // named or positional, and a parameter tested only for NULL.
+    const switched = store.query<{ v: string }>("SELECT v FROM t WHERE ($v IS NULL OR v = $v) AND ($n IS NULL OR n = $n) ORDER BY id");
+    expect(await switched.all({ v: null, n: null })).toEqual([{ v: "Apple" }, { v: "banana" }]);
+    expect(await switched.all({ v: "banana", n: null })).toEqual([{ v: "banana" }]);
+    expect(await switched.all({ v: null, n: 5 })).toEqual([{ v: "banana" }]);
+    const positional = store.query<{ v: string }>("SELECT v FROM t WHERE (?1 IS NULL OR id = ?1) AND ?2 IS NOT NULL ORDER BY id");
+    expect(await positional.all(null, "on")).toEqual([{ v: "Apple" }, { v: "banana" }]);
+    expect(await positional.all(2, "on")).toEqual([{ v: "banana" }]);
+    expect(await positional.all(2, null)).toEqual([]);
   });
 
   test("the schema keeps an idea's list entry, its versions and a child row's account, as SQLite's triggers do", async () => {

@@ -8,6 +8,13 @@
 export interface PgStatement {
   sql: string;
   names: string[] | null;
+  /**
+   * Positional statements only: `$n` past the repo's own parameters repeat one of them (0-based index here), for a
+   * NULL test that needs a parameter of its own (rewriteNullTests). null when there are none.
+   */
+  repeats: number[] | null;
+  /** How many `$n` the repo's own parameters fill (the repeats follow them). */
+  count: number;
 }
 
 /** Thrown for SQL the dialect cannot translate mechanically; the message says what to write instead (in both dialects). */
@@ -341,8 +348,68 @@ function rewriteCrossJoinOn(toks: Tok[]): void {
   }
 }
 
+/** Words after which a `+` cannot add (there is nothing before it to add to): it is a sign. */
+const BEFORE_OPERAND = new Set(["SELECT", "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "THEN", "ELSE", "LIMIT", "OFFSET", "BY", "IS", "IN", "SET", "VALUES", "RETURNING", "HAVING", "LIKE", "ILIKE", "BETWEEN", "CASE"]);
+
+/**
+ * A unary `+` is a no-op that SQLite's planner reads as "do not look at this value" (a hint the repos use on purpose);
+ * PostgreSQL has it for numbers only, so `+$user` on text fails. It is dropped: the value is the same.
+ */
+function dropUnaryPlus(toks: Tok[]): void {
+  for (let i = 0; i < toks.length; i++) {
+    if (toks[i].text !== "+" || toks[i].kind !== "punct") continue;
+    const before = toks[prev(toks, i - 1)];
+    const unary = before === undefined
+      || (before.kind === "punct" && before.text !== ")")
+      || (before.kind === "word" && BEFORE_OPERAND.has(before.text.toUpperCase()));
+    if (unary) toks.splice(i, 1);
+  }
+}
+
+/** Tokens before which a parameter is a whole operand (of `IS NULL` here), not part of a larger expression. */
+const OPERAND_START = new Set(["(", ",", "WHERE", "AND", "OR", "NOT", "WHEN", "ON", "SELECT", "THEN", "ELSE"]);
+
+/**
+ * `? IS NULL` (a filter switched off by a NULL parameter): PostgreSQL gives a parameter its type where it first
+ * meets it, and a NULL test says nothing about it ("could not determine data type of parameter"), even when the same
+ * parameter is compared with a column further on. The test only asks whether the value is NULL, so it asks that of
+ * the value as text: of a parameter of its own bound to the same value when the parameter is also used elsewhere
+ * (which then types it), else of the parameter itself.
+ */
+function rewriteNullTests(toks: Tok[], names: string[] | null, count: number): number[] | null {
+  const isTest = (i: number): boolean => {
+    const before = toks[prev(toks, i - 1)];
+    if (before !== undefined && !OPERAND_START.has(before.kind === "word" ? before.text.toUpperCase() : before.text)) return false;
+    let j = next(toks, i + 1);
+    if (upper(toks[j]) !== "IS") return false;
+    j = next(toks, j + 1);
+    if (upper(toks[j]) === "NOT") j = next(toks, j + 1);
+    return upper(toks[j]) === "NULL";
+  };
+  const tested = new Set<string>();
+  const typedElsewhere = new Set<string>();
+  for (let i = 0; i < toks.length; i++) {
+    if (toks[i].kind !== "param") continue;
+    (isTest(i) ? tested : typedElsewhere).add(toks[i].text);
+  }
+  if (tested.size === 0) return null;
+  const repeats: number[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t.kind !== "param" || !tested.has(t.text) || !isTest(i)) continue;
+    let ref = t.text;
+    if (typedElsewhere.has(t.text)) {
+      const n = Number(t.text.slice(1));
+      if (names) ref = `$${names.push(names[n - 1])}`;
+      else ref = `$${count + repeats.push(n - 1)}`;
+    }
+    toks[i] = { kind: "param", text: `CAST(${ref} AS text)` };
+  }
+  return repeats.length > 0 ? repeats : null;
+}
+
 /** `?`, `?N`, `$name`/`:name`/`@name` into `$n`. Mixing named and positional parameters is refused, as SQLite's strict mode does. */
-function rewriteParams(toks: Tok[]): string[] | null {
+function rewriteParams(toks: Tok[]): { names: string[] | null; count: number } {
   let names: string[] | null = null;
   let max = 0;
   let positional = false;
@@ -366,21 +433,23 @@ function rewriteParams(toks: Tok[]): string[] | null {
     toks[i] = { kind: "param", text: `$${n}` };
   }
   if (positional && names) throw new DialectError("a statement mixes named and positional parameters");
-  return names;
+  return { names, count: names ? names.length : max };
 }
 
 /** One statement of SQLite's dialect in PostgreSQL's (DialectError for what needs a helper). */
 export function translate(sql: string): PgStatement {
   const toks = tokenize(sql);
   // Parameters first: the call rewrites below re-emit their arguments as text, where a parameter is no longer a token.
-  const names = rewriteParams(toks);
+  const { names, count } = rewriteParams(toks);
+  dropUnaryPlus(toks);
+  const repeats = rewriteNullTests(toks, names, count);
   rewriteInsertOr(toks);
   rewriteCalls(toks);
   rewriteLike(toks);
   rewriteCrossJoinOn(toks);
   rewriteIsAndIn(toks);
   rewriteUpsert(toks);
-  return { sql: toks.map((t) => t.text).join(""), names };
+  return { sql: toks.map((t) => t.text).join(""), names, repeats, count };
 }
 
 const cache = new Map<string, PgStatement>();

@@ -104,7 +104,11 @@ function convert<Row>(rows: Record<string, unknown>[] & { columns?: Column[] | n
 
 /** The values for `$1…$n`: in order, or from the one object of named parameters (keys with or without their prefix). */
 function bind(stmt: PgStatement, params: SqlParams): unknown[] {
-  if (stmt.names === null) return params as SqlValue[];
+  if (stmt.names === null) {
+    if (stmt.repeats === null) return params as SqlValue[];
+    const values = Array.from({ length: stmt.count }, (_, i) => (params as SqlValue[])[i] ?? null);
+    return [...values, ...stmt.repeats.map((i) => values[i])];
+  }
   const obj = (params[0] ?? {}) as Record<string, SqlValue>;
   return stmt.names.map((n) => {
     const v = obj[n] ?? obj[`$${n}`] ?? obj[`:${n}`] ?? obj[`@${n}`];
