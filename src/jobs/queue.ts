@@ -1,5 +1,5 @@
-// The durable job queue in SQLite and the only SQL over `jobs`: enqueue inside the caller's transaction; a consumer
-// claims its own kinds in batches, then completes, retries or releases them. Kinds are bound parameters, never SQL text.
+// The durable job queue and the only SQL over `jobs`: enqueue inside the caller's transaction; a consumer claims its
+// own kinds in batches, then completes, retries or releases them. Kinds are bound parameters, never SQL text.
 import type { Db } from "../db/open";
 import type { Store } from "../db/store";
 
@@ -114,10 +114,18 @@ export function createQueue(store: Store, kinds: readonly JobKind[]) {
   // One placeholder per kind, numbered from `first`: the values are bound, and the plan is that of a literal list
   // (a json_each list adds a subquery and a bloom filter to every claim).
   const ownKinds = (first: number) => kinds.map((_, i) => `?${first + i}`).join(", ");
-  const claimable = store.query<JobRow, Array<string | number>>(
-    `SELECT * FROM jobs WHERE locked_at IS NULL AND run_after <= ?1 AND kind IN (${ownKinds(3)}) ORDER BY id LIMIT ?2`,
+  const ready = (columns: string) => `SELECT ${columns} FROM jobs WHERE locked_at IS NULL AND run_after <= ?1 AND kind IN (${ownKinds(3)}) ORDER BY id LIMIT ?2`;
+  // The queue's claim is one of the places the stores differ. SQLite: read, then lock, in one IMMEDIATE transaction
+  // (one writer at a time anyway). PostgreSQL: one statement that locks the ready rows it picks and passes over rows
+  // another claimer holds (SKIP LOCKED), so workers and nodes claim side by side, never the same job, and a claim does
+  // not wait behind the advisory lock of immediate transactions (captures).
+  const claimable = store.dialect === "postgres" ? null : store.query<JobRow, Array<string | number>>(ready("*"));
+  const lock = store.dialect === "postgres" ? null : store.query("UPDATE jobs SET locked_at = ?, attempts = attempts + 1 WHERE id = ? AND locked_at IS NULL");
+  const claimSkipping = store.dialect !== "postgres" ? null : store.query<JobRow, Array<string | number>>(
+    `WITH picked AS (${ready("id")} FOR UPDATE SKIP LOCKED)
+     UPDATE jobs SET locked_at = ?1, attempts = attempts + 1 FROM picked WHERE jobs.id = picked.id AND jobs.locked_at IS NULL
+     RETURNING jobs.*`,
   );
-  const lock = store.query("UPDATE jobs SET locked_at = ?, attempts = attempts + 1 WHERE id = ? AND locked_at IS NULL");
   const nextRunAfter = store.query<{ at: string | null }, string[]>(
     `SELECT min(run_after) AS at FROM jobs WHERE locked_at IS NULL AND kind IN (${ownKinds(1)})`,
   );
@@ -139,22 +147,29 @@ export function createQueue(store: Store, kinds: readonly JobKind[]) {
     return store.tx(async () => {
       const job = await byId.get(id);
       if (!job) return;
-      if (await pendingTwin.get(job.kind, job.idea_id)) await remove.run(id);
-      else await putBack.run(runAfter, error.slice(0, 500), id);
+      if (await pendingTwin.get(job.kind, job.idea_id)) return void (await remove.run(id));
+      try {
+        // A savepoint: on PostgreSQL a twin can be queued between the read above and this write (SQLite has one
+        // writer), and the failed write must not abort the transaction.
+        await store.tx(() => putBack.run(runAfter, error.slice(0, 500), id));
+      } catch (e) {
+        if ((e as { code?: string }).code !== "SQLITE_CONSTRAINT_UNIQUE") throw e;
+        await remove.run(id);
+      }
     });
   }
 
   return {
     /**
-     * Claims up to `limit` ready jobs; locked rows are invisible to other claimers until completed or released. The
-     * one claim of the queue: read then lock in one IMMEDIATE transaction (on PostgreSQL this is the place for
-     * FOR UPDATE SKIP LOCKED, so several workers can claim side by side).
+     * Claims up to `limit` ready jobs, oldest first; locked rows are invisible to other claimers until completed or
+     * released, so no two claims (workers, processes, nodes) ever hold the same job.
      */
-    claim(now: string, limit: number): Promise<JobRow[]> {
+    async claim(now: string, limit: number): Promise<JobRow[]> {
+      if (claimSkipping) return (await claimSkipping.all(now, limit, ...kinds)).sort((a, b) => a.id - b.id);
       return store.tx(
         async () => {
-          const rows = await claimable.all(now, limit, ...kinds);
-          for (const r of rows) await lock.run(now, r.id);
+          const rows = await claimable!.all(now, limit, ...kinds);
+          for (const r of rows) await lock!.run(now, r.id);
           return rows.map((r) => ({ ...r, locked_at: now, attempts: r.attempts + 1 }));
         },
         { immediate: true },

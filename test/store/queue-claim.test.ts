@@ -1,0 +1,147 @@
+// The queue's claim on both stores: workers claiming at once never hold the same job, and together run each once.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { openDb } from "../../src/db/open";
+import { pgStore } from "../../src/db/pg/store";
+import { sqliteStore } from "../../src/db/sqlite-store";
+import type { Store } from "../../src/db/store";
+import { createQueue, enqueueJob, type JobRow } from "../../src/jobs/queue";
+import { toStamp } from "../../src/lib/time";
+import { migratedDatabase, requirePostgres } from "../support/postgres";
+
+const JOBS = 400;
+const now = toStamp(new Date("2026-01-01T00:00:00Z"));
+
+/** Queues JOBS full passes, a few light ones and one not yet due (ideas need not exist: jobs name them only). */
+async function fill(store: Store): Promise<void> {
+  await store.tx(async () => {
+    for (let i = 1; i <= JOBS; i++) await enqueueJob(store, { kind: "full", ideaId: i }, now);
+    await enqueueJob(store, { kind: "full", ideaId: JOBS + 1 }, toStamp(new Date("2026-01-02T00:00:00Z")));
+  });
+}
+
+/**
+ * `workers` loops over `stores` (round robin), each claiming small batches and completing them with a pause between,
+ * so claims of different workers overlap. Returns every claim each worker got.
+ */
+async function drainConcurrently(stores: Store[], workers: number): Promise<JobRow[][]> {
+  const queues = stores.map((s) => createQueue(s, ["full"]));
+  return Promise.all(
+    Array.from({ length: workers }, async (_, w) => {
+      const queue = queues[w % queues.length];
+      const got: JobRow[] = [];
+      for (;;) {
+        const batch = await queue.claim(now, 7);
+        if (batch.length === 0) return got;
+        got.push(...batch);
+        await Bun.sleep(1);
+        for (const job of batch) await queue.complete(job.id);
+      }
+    }),
+  );
+}
+
+function expectEachOnce(claims: JobRow[][]): void {
+  const ids = claims.flat().map((j) => j.id);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(ids.length).toBe(JOBS);
+  expect(claims.flat().every((j) => j.attempts === 1 && j.locked_at === now)).toBe(true);
+  // Work was shared, not taken by one worker while the rest found the queue empty.
+  expect(claims.filter((c) => c.length > 0).length).toBeGreaterThan(1);
+}
+
+describe("queue claim on SQLite", () => {
+  test("concurrent workers of one store claim each job once, oldest first within a claim", async () => {
+    const store = sqliteStore(openDb(":memory:"));
+    await fill(store);
+    const claims = await drainConcurrently([store], 4);
+    expectEachOnce(claims);
+    for (const c of claims) for (let i = 0; i + 1 < c.length; i++) if (c[i].id > c[i + 1].id) throw new Error("a worker's claims went backwards");
+    expect(await store.query<{ n: number }>("SELECT count(*) AS n FROM jobs").get()).toEqual({ n: 1 });
+    await store.close();
+  });
+});
+
+const run = requirePostgres();
+
+describe.skipIf(!run)("queue claim on PostgreSQL", () => {
+  let url: string;
+  let stores: Store[] = [];
+  beforeAll(async () => {
+    ({ url } = await migratedDatabase());
+  });
+  afterAll(async () => {
+    for (const s of stores) await s.close();
+  });
+
+  test("two store instances (two nodes) with three workers each never claim the same job, and together run each once", async () => {
+    // Two pools, as two processes would have; each worker's claim is one statement on a connection of its pool.
+    stores = [pgStore(url), pgStore(url)];
+    await fill(stores[0]);
+    const claims = await drainConcurrently(stores, 6);
+    expectEachOnce(claims);
+    // Both nodes did work.
+    expect(claims.filter((_, w) => w % 2 === 0).flat().length).toBeGreaterThan(0);
+    expect(claims.filter((_, w) => w % 2 === 1).flat().length).toBeGreaterThan(0);
+    // Only the job not yet due is left, unclaimed.
+    const left = await stores[1].query<{ idea_id: number; locked_at: string | null }>("SELECT idea_id, locked_at FROM jobs").all();
+    expect(left).toEqual([{ idea_id: JOBS + 1, locked_at: null }]);
+  }, 60_000);
+
+  test("a claim passes over rows another transaction holds instead of waiting for it", async () => {
+    const [a, b] = stores;
+    await a.exec("DELETE FROM jobs");
+    await a.tx(async () => {
+      for (let i = 1; i <= 4; i++) await enqueueJob(a, { kind: "full", ideaId: 1000 + i }, now);
+    });
+    const queueB = createQueue(b, ["full"]);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let holding!: () => void;
+    const isHolding = new Promise<void>((r) => (holding = r));
+    // Node A claims two jobs inside a transaction that stays open (its rows stay locked until it ends).
+    const open = a.tx(async () => {
+      const got = await createQueue(a, ["full"]).claim(now, 2);
+      holding();
+      await held;
+      return got;
+    });
+    await isHolding;
+    const began = performance.now();
+    const other = await queueB.claim(now, 10);
+    const took = performance.now() - began;
+    release();
+    const first = await open;
+    expect(first.map((j) => j.idea_id)).toEqual([1001, 1002]);
+    expect(other.map((j) => j.idea_id)).toEqual([1003, 1004]);
+    expect(took).toBeLessThan(1_000);
+  }, 30_000);
+
+  test("a retried job whose idea gets a new pending job while the retry runs gives way to it", async () => {
+    const [a, b] = stores;
+    await a.exec("DELETE FROM jobs");
+    await enqueueJob(a, { kind: "full", ideaId: 7 }, now);
+    const queue = createQueue(a, ["full"]);
+    const [job] = await queue.claim(now, 1);
+    // A capture on the other node queues the idea's next pass in a transaction not yet committed: the retry's check
+    // does not see it, and its write waits on the pending-job index until that transaction ends.
+    let commit!: () => void;
+    const committed = new Promise<void>((r) => (commit = r));
+    let queued!: () => void;
+    const isQueued = new Promise<void>((r) => (queued = r));
+    const capture = b.tx(async () => {
+      await enqueueJob(b, { kind: "full", ideaId: 7 }, now);
+      queued();
+      await committed;
+    });
+    await isQueued;
+    const retrying = queue.retry(job.id, now, "failed");
+    await Bun.sleep(300);
+    commit();
+    await capture;
+    await retrying;
+    const rows = await a.query<{ id: number; locked_at: string | null; last_error: string | null }>("SELECT id, locked_at, last_error FROM jobs WHERE idea_id = 7").all();
+    expect(rows.length).toBe(1);
+    expect(rows[0].id).not.toBe(job.id);
+    expect(rows[0].locked_at).toBeNull();
+  });
+});
