@@ -53,4 +53,59 @@ describeBrowser("wikilinks on the idea page", () => {
     expect((await api(server.base, pro.key, "GET", `/ideas/${plan.id}/relations`)).body.outgoing).toEqual([]);
     expectClean(pro);
   }, 60_000);
+
+  test("typing [[ in the editor lists matching ideas; arrows and Enter write the link; Escape closes only the list", async () => {
+    const pro = await openSignedIn(web, server, "/ideas");
+    const { page } = pro;
+    const post = async (idea: Record<string, unknown>) => (await api(server.base, pro.key, "POST", "/ideas", idea)).body as { id: number; number: number };
+    const barrel = await post({ title: "Rain barrel" });
+    await post({ title: "Rain butt stand" });
+    const heap = await post({ title: "Compost heap" });
+    const plan = await post({ title: "Water plan with rain", body: "" });
+
+    await page.goto(`${server.base}/ideas/${plan.id}`);
+    await page.getByRole("heading", { level: 1, name: "Water plan with rain" }).waitFor();
+    await page.getByRole("button", { name: "Edit" }).click();
+    const body = page.getByLabel("Body", { exact: true });
+    await body.click();
+    await body.pressSequentially("Fill the [[rain");
+    const list = page.getByRole("listbox", { name: "Link to an idea" });
+    await list.waitFor();
+    const options = list.getByRole("option");
+    // Titles holding what was typed, newest first; never the idea being edited.
+    expect(await options.allInnerTexts()).toEqual([expect.stringContaining("Rain butt stand"), expect.stringContaining("Rain barrel")]);
+    expect(await options.nth(0).getAttribute("aria-selected")).toBe("true");
+    expect(await a11yViolations(page)).toEqual([]);
+    await body.press("ArrowDown");
+    expect(await options.nth(1).getAttribute("aria-selected")).toBe("true");
+    expect(await body.getAttribute("aria-activedescendant")).toBe(await options.nth(1).getAttribute("id"));
+    await body.press("Enter");
+    expect(await body.inputValue()).toBe("Fill the [[Rain barrel]]");
+    await list.waitFor({ state: "hidden" });
+
+    // Escape closes the list and leaves the editor open; typing on finishes the link by hand.
+    await body.pressSequentially(" and [[comp");
+    await list.waitFor();
+    await body.press("Escape");
+    await list.waitFor({ state: "hidden" });
+    await page.getByRole("form", { name: "Edit idea" }).waitFor();
+    await body.pressSequentially("ost heap]]");
+    expect(await body.inputValue()).toBe("Fill the [[Rain barrel]] and [[compost heap]]");
+    await body.press("Control+Enter");
+    await page.getByRole("region", { name: "Body" }).getByRole("link", { name: "Rain barrel" }).waitFor();
+    const out = (await api(server.base, pro.key, "GET", `/ideas/${plan.id}/relations`)).body.outgoing as { idea_id: number }[];
+    expect(out.map((r) => r.idea_id).sort()).toEqual([barrel.id, heap.id].sort());
+
+    // The capture form completes the same way.
+    await page.goto(`${server.base}/capture`);
+    const captureBody = page.getByLabel("Body", { exact: true });
+    await captureBody.click();
+    await captureBody.pressSequentially("[[#" + heap.number);
+    await list.waitFor();
+    expect(await options.allInnerTexts()).toEqual([expect.stringContaining("Compost heap")]);
+    await captureBody.press("Tab");
+    expect(await captureBody.inputValue()).toBe("[[Compost heap]]");
+    expect(await captureBody.evaluate((el: any) => el === el.ownerDocument.activeElement)).toBe(true);
+    expectClean(pro);
+  }, 60_000);
 });

@@ -22,7 +22,8 @@ const MAX_OPTIONS = 8;
 
 let listCache: { at: number; ideas: PickedIdea[] } | null = null;
 
-async function loadList(): Promise<PickedIdea[]> {
+/** The account's ideas as the picker reads them (cached for 30 s), for "#number" and title matching. */
+export async function loadPickerList(): Promise<PickedIdea[]> {
   if (listCache && Date.now() - listCache.at < 30_000) return listCache.ideas;
   const all: PickedIdea[] = [];
   for (let offset = 0; offset < LIST_CAP; offset += 100) {
@@ -34,7 +35,8 @@ async function loadList(): Promise<PickedIdea[]> {
   return all;
 }
 
-function localMatches(list: PickedIdea[], q: string): PickedIdea[] {
+/** "#12" (or "12") names idea 12; words match titles that hold them, without case; nothing typed: the newest. */
+export function pickerMatches(list: PickedIdea[], q: string): PickedIdea[] {
   const num = /^#?(\d+)$/.exec(q.trim());
   if (num) return list.filter((i) => i.number === Number(num[1]));
   const needle = q.trim().toLowerCase();
@@ -74,7 +76,7 @@ export function IdeaPicker(props: {
   useEffect(() => {
     if (!open) return;
     const ctrl = new AbortController();
-    const local = () => localMatches(list.current ?? [], q).filter((f) => !excluded.has(f.id));
+    const local = () => pickerMatches(list.current ?? [], q).filter((f) => !excluded.has(f.id));
     // What the loaded list already answers shows at once; keyword search adds to it after a short pause in typing.
     if (list.current) {
       setOptions(local().slice(0, MAX_OPTIONS));
@@ -84,7 +86,7 @@ export function IdeaPicker(props: {
       setBusy(true);
       setLoadError(null);
       try {
-        list.current ??= await loadList();
+        list.current ??= await loadPickerList();
         const found = local();
         const words = q.trim();
         if (words && !/^#?\d+$/.test(words)) {

@@ -4,6 +4,7 @@ import { LIMITS, codePoints } from "../../api/types";
 import { Field } from "../../components/field";
 import { IdeaCapNotice } from "../../components/notices";
 import { TagInput } from "../../components/tag-input";
+import { WikilinkTextarea } from "../../components/wikilink-textarea";
 import { BodyPreview, loadMarkdown } from "./body-preview";
 import { isEmptyDraft } from "./draft";
 import { ParentField } from "./parent-field";
@@ -57,14 +58,14 @@ export function CaptureFormView({ f }: { f: CaptureForm }) {
           onPointerEnter={preloadMarkdown} onFocus={preloadMarkdown}>
           {f.preview ? "Edit" : "Preview"}
         </button>
-        <Field label="Body" hint={<span>Markdown</span>} max={LIMITS.body} length={codePoints(form.body)} error={errors.body}>
+        <Field label="Body" hint={<span>Markdown; [[ links an idea</span>} max={LIMITS.body} length={codePoints(form.body)} error={errors.body}>
           {(p) =>
             f.preview ? (
               <div class="capture-preview" id={p.id} tabIndex={0} aria-label="Body preview">
                 {form.body.trim() ? <BodyPreview text={form.body} /> : <p class="muted">Nothing to preview yet.</p>}
               </div>
             ) : (
-              <textarea {...p} rows={8} placeholder="Details, links, next steps… (optional)" value={form.body} onInput={(e) => update({ body: e.currentTarget.value })} />
+              <WikilinkTextarea {...p} rows={8} placeholder="Details, links, next steps… (optional)" value={form.body} onValue={(body) => update({ body })} />
             )
           }
         </Field>

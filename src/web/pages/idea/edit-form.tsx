@@ -1,11 +1,13 @@
 // Editing an idea in place: title, body (with a preview), tags and parent; one PATCH with only what changed.
-// Keyboard: Ctrl/Cmd+Enter saves, Escape cancels (an Undo on the toast brings the unsaved text back).
+// Keyboard: Ctrl/Cmd+Enter saves, Escape cancels (an Undo on the toast brings the unsaved text back); `[[` in the body
+// completes a link to an idea (components/wikilink-textarea.tsx).
 import { useEffect, useRef, useState } from "preact/hooks";
 import { getIdea, updateIdea } from "../../api/ideas";
 import { LIMITS, codePoints, type Idea } from "../../api/types";
 import { Field } from "../../components/field";
 import { IdeaPicker } from "../../components/idea-picker";
 import { Markdown } from "../../components/markdown";
+import { WikilinkTextarea } from "../../components/wikilink-textarea";
 import { forgetTagVocabulary, TagInput } from "../../components/tag-input";
 import { notify } from "../../components/toast";
 import { describeError, fieldErrors } from "../../errors";
@@ -117,8 +119,8 @@ export function EditForm(props: {
           {body.trim() ? <Markdown text={body} /> : <p class="muted">Nothing to preview.</p>}
         </div>
       ) : (
-        <Field label="Body" hint="Markdown" max={LIMITS.body} length={codePoints(body)} error={errors.body}>
-          {(p) => <textarea {...p} rows={14} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}
+        <Field label="Body" hint="Markdown; [[ links an idea" max={LIMITS.body} length={codePoints(body)} error={errors.body}>
+          {(p) => <WikilinkTextarea {...p} rows={14} value={body} onValue={setBody} exclude={idea.id} />}
         </Field>
       )}
       <TagInput value={tags} onChange={setTags} error={errors.tags} />
