@@ -12,10 +12,10 @@ import { migratedDatabase } from "./postgres";
  * `makeApp`'s app with `deps.store` on PostgreSQL: a database of its own, cloned from the migrated template. The raw
  * SQLite handle (`deps.db`) is an empty in-memory one, as for a server with database.url set, so anything still
  * reading it instead of the store sees nothing. Call requirePostgres() first. `url` is the database's, for tests that
- * read it directly.
+ * read it directly. `url`: an existing database instead (one `idearepo store copy` filled).
  */
-export async function makePgApp(opts: Omit<MakeAppOptions, "dbFile"> = {}): Promise<TestApp & { url: string }> {
-  const { url } = await migratedDatabase();
+export async function makePgApp(opts: Omit<MakeAppOptions, "dbFile"> & { url?: string } = {}): Promise<TestApp & { url: string }> {
+  const url = opts.url ?? (await migratedDatabase()).url;
   const config = loadConfig({ IDEAREPO_DATA_DIR: "/tmp/idearepo-test-unused", IDEAREPO_ENV: "test" }, { log_level: "silent", ...opts.config });
   const clock = opts.clock ?? makeClock(opts.now);
   const db = openDb(":memory:", config.durability);
