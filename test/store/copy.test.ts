@@ -15,6 +15,23 @@ import { freshDatabase, migratedDatabase, requirePostgres, testCluster } from ".
 
 const run = requirePostgres();
 
+/**
+ * The source instance is SQLite's whatever store the suite runs on (IDEAREPO_TEST_STORE): the copy reads the data
+ * folder's SQLite file. `fn` makes its app or starts its process synchronously, before the variable is put back.
+ */
+function onSqlite<T>(fn: () => T): T {
+  const saved = process.env.IDEAREPO_TEST_STORE;
+  process.env.IDEAREPO_TEST_STORE = "sqlite";
+  try {
+    return fn();
+  } finally {
+    if (saved === undefined) delete process.env.IDEAREPO_TEST_STORE;
+    else process.env.IDEAREPO_TEST_STORE = saved;
+  }
+}
+
+const cli = (args: string[], dataDir: string) => onSqlite(() => runCliAsync(args, { dataDir }));
+
 async function importZip(t: TestApp, user: TestUser, source: string): Promise<void> {
   const res = await t.handle(new Request(`http://localhost/api/v1/user/import?from=${source}`, {
     method: "POST", headers: { "x-api-key": user.key, "content-type": "application/zip" }, body: zipOf(fixtureFiles(source)),
@@ -46,10 +63,10 @@ describe.skipIf(!run)("idearepo store copy", () => {
   let target: string;
   let pg: TestApp | undefined;
   let copied: { tables: Record<string, number>; rows: number; sequences: Record<string, number> };
-  let cli: { code: number; stdout: string; stderr: string };
+  let copy: { code: number; stdout: string; stderr: string };
 
   beforeAll(async () => {
-    t = await makePipelineApp(model, { dbFile: join(dataDir, "idearepo.db"), clock });
+    t = await onSqlite(() => makePipelineApp(model, { dbFile: join(dataDir, "idearepo.db"), clock }));
     vault = await makeUser(t, { plan: "pro", email: "vault@example.com", password: "a long password 1" });
     small = await makeUser(t, { plan: "free", email: "small@example.com" });
     // Trees of real linked notes, as the importers read them.
@@ -86,8 +103,8 @@ describe.skipIf(!run)("idearepo store copy", () => {
     session = login.body.token;
     target = (await freshDatabase()).url;
     // The instance keeps running (this process holds it open) while the CLI, another process, copies it.
-    cli = await runCliAsync(["store", "copy", "--to", target], { dataDir });
-    if (cli.code === 0) copied = JSON.parse(cli.stdout);
+    copy = await cli(["store", "copy", "--to", target], dataDir);
+    if (copy.code === 0) copied = JSON.parse(copy.stdout);
     pg = await makePgApp({ url: target, clock });
   });
 
@@ -98,7 +115,7 @@ describe.skipIf(!run)("idearepo store copy", () => {
   });
 
   test("copies every table and reports its rows; the URL's password is in no output", () => {
-    expect(cli.code, cli.stderr).toBe(0);
+    expect(copy.code, copy.stderr).toBe(0);
     const c = copied.tables;
     for (const table of [
       "users", "api_keys", "sessions", "ideas", "tags", "idea_tags", "links", "relations", "idea_versions", "import_origins",
@@ -108,8 +125,8 @@ describe.skipIf(!run)("idearepo store copy", () => {
     }
     expect(c.idea_versions).toBeGreaterThan(c.ideas); // the edit is a second version of its idea
     expect(copied.rows).toBe(Object.values(c).reduce((s, n) => s + n, 0));
-    expect(cli.stderr).toContain(`copied ideas: ${c.ideas}\n`);
-    for (const out of [cli.stdout, cli.stderr]) {
+    expect(copy.stderr).toContain(`copied ideas: ${c.ideas}\n`);
+    for (const out of [copy.stdout, copy.stderr]) {
       expect(out).not.toContain(testCluster().password);
       expect(out).not.toContain(target);
     }
@@ -177,7 +194,7 @@ describe.skipIf(!run)("idearepo store copy", () => {
   });
 
   test("a database that is not empty is refused, and nothing of the copy is written to it", async () => {
-    const again = await runCliAsync(["store", "copy", "--to", target], { dataDir });
+    const again = await cli(["store", "copy", "--to", target], dataDir);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain("the target database is not empty");
     expect(again.stderr).not.toContain(testCluster().password);
@@ -193,14 +210,14 @@ describe.skipIf(!run)("idearepo store copy", () => {
   test("a copy that fails midway is rolled back: the target stays empty, its triggers on", async () => {
     const other = tempDir("idearepo-store-copy-bad-");
     try {
-      expect((await runCliAsync(["users", "create", "--email", "nul@example.com"], { dataDir: other })).code).toBe(0);
-      expect((await runCliAsync(["users", "create", "--email", "fine@example.com"], { dataDir: other })).code).toBe(0);
+      expect((await cli(["users", "create", "--email", "nul@example.com"], other)).code).toBe(0);
+      expect((await cli(["users", "create", "--email", "fine@example.com"], other)).code).toBe(0);
       // PostgreSQL's text cannot hold NUL, SQLite's can: the users are copied, then an API key's label fails.
       const db = new Database(join(other, "idearepo.db"));
       db.query("UPDATE api_keys SET label = ? WHERE user_id = (SELECT id FROM users WHERE email = ?)").run("bad\u0000label", "nul@example.com");
       db.close();
       const { url } = await freshDatabase();
-      const r = await runCliAsync(["store", "copy", "--to", url], { dataDir: other });
+      const r = await cli(["store", "copy", "--to", url], other);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain("failed and was rolled back (the target holds nothing of it): table api_keys: ");
       const sql = new SQL({ url, max: 1 });
@@ -223,7 +240,7 @@ describe.skipIf(!run)("idearepo store copy", () => {
     const { url } = await migratedDatabase();
     const wrong = url.replace(testCluster().password, "wrong-password-4321");
     for (const bad of [wrong, "postgres://idearepo:secret-pw-1234@127.0.0.1:1/idearepo"]) {
-      const r = await runCliAsync(["store", "copy", "--to", bad], { dataDir });
+      const r = await cli(["store", "copy", "--to", bad], dataDir);
       expect(r.code).toBe(2);
       expect(r.stderr).toStartWith("idearepo: PostgreSQL could not be reached");
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
