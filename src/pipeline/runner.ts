@@ -16,6 +16,7 @@ import { createPipelineRepo } from "./repo";
 import { removeIdeaVectors } from "./archive";
 import { runIdeaSteps } from "./steps";
 import { isStorageFault } from "../db/storage";
+import { StoreUnavailableError } from "../db/store";
 import { recordPipelineJob } from "../metrics/registry";
 import { deferSteps, queueRescores } from "./rescore";
 
@@ -33,8 +34,9 @@ const yieldToHttp = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Retry delay after a failure: 30 s doubling per attempt, at most an hour. The job is never dropped. */
 const backoffMs = (attempts: number) => Math.min(3_600_000, 30_000 * 2 ** Math.max(0, attempts - 1));
 /**
- * Pause after a whole round failed (the database refuses writes: disk full, I/O error): 0.5 s doubling, at most a
- * minute, so a persistent fault costs neither a busy loop nor a log line every 50 ms. New work still wakes it.
+ * Pause after a whole round failed (the database refuses writes: disk full, I/O error; or PostgreSQL is away): 0.5 s
+ * doubling, at most a minute, so a persistent fault costs neither a busy loop nor a log line every 50 ms. New work
+ * (a capture once the database is back) still wakes it.
  */
 const roundBackoffMs = (failures: number) => Math.min(60_000, 500 * 2 ** Math.max(0, failures - 1));
 
@@ -156,8 +158,9 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
         processed++;
         recordPipelineJob(job.kind, "done", (deps.clock().getTime() - fromStamp(job.created_at).getTime()) / 1000);
       } catch (e) {
-        // A full or failing disk is no fault of this job: the whole round stops and backs off, the job keeps its turn.
-        if (isStorageFault(e)) throw e;
+        // A full or failing disk, or a database that is away (PostgreSQL restarting), is no fault of this job: the
+        // whole round stops and backs off, the job keeps its turn and its count of attempts.
+        if (isStorageFault(e) || e instanceof StoreUnavailableError) throw e;
         const message = (e as Error).message;
         log.warn("pipeline job failed; retrying later", { job_id: job.id, kind: job.kind, idea_id: job.idea_id, attempts: job.attempts, error: message });
         await queue.retry(job.id, toStamp(new Date(deps.clock().getTime() + backoffMs(job.attempts))), message);

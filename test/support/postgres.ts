@@ -49,6 +49,8 @@ export interface Cluster {
   /** `pg_ctl stop`; "immediate" is a crash as far as the server knows (recovery at the next start). */
   stop(mode?: "fast" | "immediate"): void;
   start(): void;
+  /** `pg_ctl start` without blocking this thread, so requests go on (and meet a server starting up) while it runs. */
+  startInBackground(): Promise<void>;
   /** How long `initdb` plus the first start took, in ms (docs/performance.md notes it). */
   startedInMs: number;
 }
@@ -93,6 +95,11 @@ function makeCluster(): Cluster {
     const r = spawnSync(join(bin, "pg_ctl"), ["-D", data, "-l", log, "-o", options, "-w", "-t", "30", "start"], { uid: who.uid, gid: who.gid, cwd: dir });
     if (r.status !== 0) throw new Error(`pg_ctl start failed: ${r.stdout?.toString()}\n${existsSync(log) ? readFileSync(log, "utf8").slice(-2000) : ""}`);
   };
+  const startInBackground = () => new Promise<void>((resolve, reject) => {
+    const p = spawn(join(bin, "pg_ctl"), ["-D", data, "-l", log, "-o", options, "-w", "-t", "30", "start"], { uid: who.uid, gid: who.gid, cwd: dir, stdio: "ignore" });
+    p.once("error", reject);
+    p.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`pg_ctl start failed (${code}): ${existsSync(log) ? readFileSync(log, "utf8").slice(-2000) : ""}`))));
+  });
   const stop = (mode: "fast" | "immediate" = "fast") => {
     spawnSync(join(bin, "pg_ctl"), ["-D", data, "-m", mode, "-w", "-t", "30", "stop"], { uid: who.uid, gid: who.gid, cwd: dir });
   };
@@ -109,7 +116,7 @@ function makeCluster(): Cluster {
   return {
     port: chosen, dir, password, startedInMs,
     url: (database) => `postgres://postgres:${password}@127.0.0.1:${chosen}/${database}`,
-    stop, start,
+    stop, start, startInBackground,
   };
 }
 

@@ -1,0 +1,194 @@
+// PostgreSQL restarting (pg_ctl -m immediate) under a capture burst, and away for a while: nothing acknowledged is
+// lost, failures are quick 503s in the error shape, background work waits, and the app recovers by itself.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { call, makeUser, type TestApp, type TestUser } from "../helpers";
+import { makePgApp } from "../support/pg-app";
+import { requirePostgres, testCluster } from "../support/postgres";
+import { runWaitingForStore, type ScheduledJob } from "../../src/jobs/scheduler";
+
+const run = requirePostgres();
+const CLIENTS = 8;
+
+interface Attempt {
+  client: number;
+  title: string;
+  status: number;
+  ms: number;
+  body: unknown;
+  id: number | null;
+}
+
+/** What this process writes to stdout and stderr meanwhile (Bun's SQL client, console), to look for secrets in. */
+function captureOutput(): { text: () => string; restore: () => void } {
+  const seen: string[] = [];
+  const out = process.stdout.write.bind(process.stdout);
+  const err = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => (seen.push(String(chunk)), out(chunk as string, ...(rest as [])))) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => (seen.push(String(chunk)), err(chunk as string, ...(rest as [])))) as typeof process.stderr.write;
+  return {
+    text: () => seen.join(""),
+    restore: () => {
+      process.stdout.write = out;
+      process.stderr.write = err;
+    },
+  };
+}
+
+/** Captures from CLIENTS clients, each sending one after another, until `done()` holds. */
+async function burst(t: TestApp, user: TestUser, prefix: string, done: () => boolean): Promise<Attempt[]> {
+  const attempts: Attempt[] = [];
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, client) => {
+      for (let i = 0; !done(); i++) {
+        const title = `${prefix} ${client}-${i}`;
+        const began = performance.now();
+        const r = await call(t, "POST", "/ideas", { key: user.key, body: { title, body: `captured by client ${client}` } });
+        attempts.push({ client, title, status: r.status, ms: performance.now() - began, body: r.body, id: r.status === 201 ? r.body.id : null });
+        // A client that was refused waits a little before trying again, as a real one would.
+        if (r.status !== 201) await Bun.sleep(20);
+      }
+    }),
+  );
+  return attempts;
+}
+
+function summary(attempts: Attempt[]) {
+  const ms = attempts.map((a) => a.ms).sort((a, b) => a - b);
+  return {
+    sent: attempts.length,
+    acknowledged: attempts.filter((a) => a.status === 201).length,
+    refused: attempts.filter((a) => a.status !== 201).length,
+    p50_ms: Math.round(ms[Math.floor(ms.length / 2)]),
+    max_ms: Math.round(ms[ms.length - 1]),
+    max_refused_ms: Math.round(Math.max(0, ...attempts.filter((a) => a.status !== 201).map((a) => a.ms))),
+  };
+}
+
+/** Every acknowledged capture, read back through the API with its title. */
+async function expectAllPresent(t: TestApp, user: TestUser, attempts: Attempt[]): Promise<void> {
+  const missing: string[] = [];
+  for (const a of attempts.filter((x) => x.status === 201)) {
+    const r = await call(t, "GET", `/ideas/${a.id}`, { key: user.key });
+    if (r.status !== 200 || r.body.title !== a.title) missing.push(`${a.title} (${r.status})`);
+  }
+  expect(missing).toEqual([]);
+}
+
+function expectQuickRefusals(attempts: Attempt[]): void {
+  for (const a of attempts.filter((x) => x.status !== 201)) {
+    expect({ status: a.status, body: a.body }).toEqual({ status: 503, body: { error: "Database unavailable" } });
+    expect(a.ms).toBeLessThan(5_000);
+  }
+}
+
+function expectNoSecrets(text: string): void {
+  const c = testCluster();
+  expect(text).not.toContain(c.password);
+  expect(text).not.toContain(`127.0.0.1:${c.port}`);
+  expect(text).not.toContain("postgres://");
+  expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
+}
+
+describe.skipIf(!run)("PostgreSQL restarts and outages", () => {
+  let t: TestApp & { url: string };
+  let user: TestUser;
+  const logs: string[] = [];
+  let output: ReturnType<typeof captureOutput>;
+
+  beforeAll(async () => {
+    t = await makePgApp({ logs });
+    user = await makeUser(t, { plan: "pro" });
+    output = captureOutput();
+  });
+  afterAll(async () => {
+    output?.restore();
+    await t?.close();
+  });
+
+  test("pg_ctl -m immediate in the middle of a capture burst: every acknowledged capture is there after, refusals were quick 503s, the app works again by itself", async () => {
+    const c = testCluster();
+    let stopAt = Infinity;
+    const all = burst(t, user, "restart", () => performance.now() > stopAt);
+    await Bun.sleep(1_500);
+    const before = logs.length;
+    c.stop("immediate");
+    // Down for a second, then a start that this thread does not wait on: clients meet refused connections, then a
+    // server starting up (recovery), then one taking connections again.
+    await Bun.sleep(1_000);
+    const began = performance.now();
+    await c.startInBackground();
+    const restartedInMs = performance.now() - began;
+    stopAt = performance.now() + 1_500;
+    const attempts = await all;
+    const s = summary(attempts);
+    console.info("restart under a capture burst", { ...s, restart_ms: Math.round(restartedInMs) });
+
+    expect(s.refused).toBeGreaterThan(0); // the outage was seen
+    expectQuickRefusals(attempts);
+    // Each client's last capture (after the restart) was acknowledged: no restart of the app was needed.
+    for (let client = 0; client < CLIENTS; client++) expect(attempts.filter((a) => a.client === client).at(-1)!.status).toBe(201);
+    await expectAllPresent(t, user, attempts);
+    // Unacknowledged captures may or may not have been committed (the answer was lost with the connection); there
+    // are never more rows than captures sent.
+    const count = await t.deps.store.query<{ n: number }>("SELECT count(*) AS n FROM ideas WHERE title LIKE 'restart %'").get();
+    expect(count!.n).toBeGreaterThanOrEqual(s.acknowledged);
+    expect(count!.n).toBeLessThanOrEqual(s.sent);
+    expect(logs.slice(before).some((l) => l.includes("database unavailable"))).toBe(true);
+    expectNoSecrets(logs.join("\n"));
+    expectNoSecrets(output.text());
+  }, 60_000);
+
+  test("away for several seconds: requests and the health probe answer 503 quickly, a scheduled job waits without spinning, then all resumes", async () => {
+    const c = testCluster();
+    let runs = 0;
+    let wrote = 0;
+    const probe: ScheduledJob = {
+      name: "outage-probe",
+      pattern: "0 0 1 1 *",
+      run: async (deps) => {
+        runs++;
+        await deps.store.query("INSERT INTO app_state (key, value, updated_at) VALUES ('outage-probe', 'ran', '2026-01-01 00:00:00')").run();
+        wrote++;
+      },
+    };
+    const before = logs.length;
+    c.stop("fast");
+    let background: Promise<void> | null = null;
+    try {
+      const stopping = new AbortController();
+      background = runWaitingForStore(t.deps, probe, { nextRun: () => null, signal: stopping.signal, firstRetryMs: 250, maxRetryMs: 2_000 });
+      const attempts: Attempt[] = [];
+      const health: number[] = [];
+      const until = performance.now() + 6_000;
+      while (performance.now() < until) {
+        const began = performance.now();
+        const r = await call(t, "POST", "/ideas", { key: user.key, body: { title: "while away" } });
+        attempts.push({ client: 0, title: "while away", status: r.status, ms: performance.now() - began, body: r.body, id: null });
+        const h = await call(t, "GET", "/health");
+        expect(h.body).toEqual({ status: "error", error: "Database unavailable" });
+        health.push(h.status);
+        await Bun.sleep(250);
+      }
+      expect(attempts.every((a) => a.status === 503)).toBe(true);
+      expectQuickRefusals(attempts);
+      expect(new Set(health)).toEqual(new Set([503]));
+      // Six seconds away: the job tried again with a growing pause (0.25, 0.5, 1, 2, 2 s …), never in a tight loop.
+      expect(runs).toBeGreaterThanOrEqual(3);
+      expect(runs).toBeLessThanOrEqual(7);
+      expect(wrote).toBe(0);
+    } finally {
+      c.start();
+    }
+    await background;
+    expect(wrote).toBe(1);
+    expect(await t.deps.store.query("SELECT value FROM app_state WHERE key = 'outage-probe'").get()).toEqual({ value: "ran" });
+    const after = await call(t, "POST", "/ideas", { key: user.key, body: { title: "after the outage" } });
+    expect(after.status).toBe(201);
+    expect((await call(t, "GET", `/ideas/${after.body.id}`, { key: user.key })).body.title).toBe("after the outage");
+    const said = logs.slice(before);
+    expect(said.filter((l) => l.includes("scheduled job waits for the database")).length).toBe(1);
+    expect(said.some((l) => l.includes("scheduled job ran once the database was back"))).toBe(true);
+    expectNoSecrets(logs.join("\n"));
+    expectNoSecrets(output.text());
+  }, 60_000);
+});
