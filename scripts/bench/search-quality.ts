@@ -7,6 +7,9 @@
 // Each split and --git (Git's manual: a page's summary line finds its page) also print raw against calibrated cosine
 // in the same run (raw_vs_calibrated).
 //
+// Each split also prints hit@1 with the rule for queries the model cannot read switched off (before issue 38) beside
+// the product's, alternating per query in the same run, and how many queries the rule treated as unread.
+//
 // --sweep also tries other keyword weights; --explore scores other fusion and normalisation choices on the same
 // candidates (use both on dev: the test split is for the final figure only).
 import { readFileSync } from "node:fs";
@@ -14,7 +17,8 @@ import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { startModels } from "../../src/ml/client";
 import { createSearchRepo } from "../../src/modules/search/repo";
-import { candidateCount, KEYWORD_WEIGHT, semanticSearch, type Scoring } from "../../src/modules/search/semantic";
+import { candidateCount, KEYWORD_WEIGHT, semanticSearch, UNREAD_RULE, type Scoring } from "../../src/modules/search/semantic";
+import { readsText, modelScripts } from "../../src/ml/languages";
 import { STOP_WORDS, tokenize } from "../../src/contract";
 import { parseSts } from "./stsb";
 import { loadGitManual } from "./man-corpus";
@@ -167,6 +171,7 @@ async function runSplit(split: string, dataDir: string, sweep: boolean): Promise
     let lost = 0;
     const sweepKs = sweep ? [0.02, 0.05, 0.1, 0.2, 0.3, 0.5] : [];
     const sweepHits = new Map(sweepKs.map((k) => [k, 0]));
+    const unreadHits = { off: 0, product: 0, unread: 0 };
     for (const p of queries) {
       const self = idOf.get(p.a)!;
       const want = idOf.get(p.b)!;
@@ -174,6 +179,13 @@ async function runSplit(split: string, dataDir: string, sweep: boolean): Promise
       if (r.body.search_type !== "semantic") throw new Error(`expected semantic results, got ${r.body.search_type}`);
       const fusedTop = firstOther(r.body.results.map((x: { id: number }) => x.id), self);
       if (fusedTop === want) httpHits++;
+      // The rule for unread queries off (before issue 38) and as the product has it, alternating which runs first.
+      const pair = queries.indexOf(p) % 2 === 0 ? (["off", UNREAD_RULE] as const) : ([UNREAD_RULE, "off"] as const);
+      for (const rule of pair) {
+        const found = await semanticSearch(app.deps, repo, user.id, p.a.slice(0, 500), { floor: 0.2, limit: 2, unread: rule });
+        if (firstOther(found!.hits.map((h) => h.id), self) === want) unreadHits[rule === "off" ? "off" : "product"]++;
+      }
+      if (!readsText(p.a, modelScripts("use-lite", join(ROOT, "models")))) unreadHits.unread++;
       const plain = await semanticSearch(app.deps, repo, user.id, p.a, { floor: 0.2, limit: 2, secondStage: false });
       const plainTop = firstOther(plain!.hits.map((h) => h.id), self);
       if (plainTop === want) plainHits++;
@@ -201,6 +213,8 @@ async function runSplit(split: string, dataDir: string, sweep: boolean): Promise
     console.log(`| brute-force cosine (raw baseline) | ${rate(baseHits)} |`);
     console.log(`| product semantic search, without second stage | ${rate(plainHits)} |`);
     console.log(`| product semantic search, with second stage (cosine + ${KEYWORD_WEIGHT} × normalised BM25, GET /ideas/search) | ${rate(httpHits)} |`);
+    console.log(`| semanticSearch, rule for queries the model cannot read off (before issue 38) | ${rate(unreadHits.off)} |`);
+    console.log(`| semanticSearch, rule "${UNREAD_RULE}" (the product; ${unreadHits.unread} of ${queries.length} queries unread by the model) | ${rate(unreadHits.product)} |`);
     for (const [k, hits] of sweepHits) console.log(`| sweep: keyword weight ${k} | ${rate(hits)} |`);
     console.log(`\nThe second stage changed the first result for ${changed} queries: ${gained} became hits, ${lost} stopped being hits.`);
     printScoring(`STS-B ${split}, paraphrase retrieval`, scored);

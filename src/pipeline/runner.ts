@@ -15,6 +15,7 @@ import { createRelationsRepo } from "../modules/relations/repo";
 import { createPipelineRepo } from "./repo";
 import { removeIdeaVectors } from "./archive";
 import { runIdeaSteps } from "./steps";
+import { modelScripts } from "../ml/languages";
 import { isStorageFault } from "../db/storage";
 import { StoreUnavailableError } from "../db/store";
 import { recordPipelineJob } from "../metrics/registry";
@@ -95,7 +96,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     if (idea.is_archived || !serving) return { idea, serving: null };
     const store = vectorStore(db, serving);
     if (!accounts.has(idea.user_id)) accounts.set(idea.user_id, deferSteps(store, idea.user_id, added.get(idea.user_id) ?? 0));
-    return { idea, serving: { gen: serving.gen, store, deferred: accounts.get(idea.user_id)! } };
+    return { idea, serving: { gen: serving.gen, model: serving.model, store, deferred: accounts.get(idea.user_id)! } };
   }
 
   async function applyJob(batch: Batch, job: JobRow, now: string, accounts: Map<string, boolean>, added: Map<string, number>): Promise<void> {
@@ -122,7 +123,8 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
         return;
       }
       const settings = parseSettings(idea.settings_json);
-      await runIdeaSteps({ repo, relations, store: serving.store, now, plan: effectivePlan(idea, deps.clock()), settings }, idea, vector);
+      const scripts = modelScripts(serving.model, deps.config.models_dir);
+      await runIdeaSteps({ repo, relations, store: serving.store, now, plan: effectivePlan(idea, deps.clock()), settings, scripts }, idea, vector);
     });
   }
 

@@ -5,7 +5,7 @@ import type { UserSettings } from "../contract";
 import type { Neighbour, VectorStore } from "../vectors/store";
 import type { RelationsRepo } from "../modules/relations/repo";
 import type { PipelineIdea, PipelineRepo } from "./repo";
-import { specificity, wordCosine, wordCounts } from "./text-overlap";
+import { specificity, textSide, wordCosine, type TextSide } from "./text-overlap";
 
 /** Neighbours looked at per idea; related relations and detections come from this list. */
 export const NEIGHBOURS = 20;
@@ -39,11 +39,15 @@ export interface StepContext {
   settings: UserSettings;
   /** Word counts of live ideas read during this idea's steps, by id (texts do not change within a pass; wordsOf). */
   words?: Map<number, Map<string, number>>;
+  /** The same ideas' text sides (whether the model reads them; wordsOf fills both). */
+  sides?: Map<number, TextSide>;
+  /** Scripts the serving generation's model reads (src/ml/languages.ts); null or absent = every script. */
+  scripts?: readonly string[] | null;
 }
 
 /** Runs the steps for one idea whose vector in `ctx.store` is `vector`. Call inside a transaction. */
 export async function runIdeaSteps(pass: StepContext, idea: PipelineIdea, vector: Float32Array): Promise<void> {
-  const ctx: StepContext = { ...pass, words: new Map() };
+  const ctx: StepContext = { ...pass, words: new Map(), sides: new Map() };
   // Pairs and Pro auto-tags are judged by the calibrated cosine (src/vectors/calibration.ts); Free auto-tags by raw.
   const near = ctx.store.nearestCalibrated(idea.user_id, vector, NEIGHBOURS + 1).filter((n) => n.id !== idea.id);
   // Vectors of archived ideas are removed on archive; filtering again covers a missed hook.
@@ -203,7 +207,8 @@ async function syncDuplicates(
   createdAt: Map<number, string>,
 ): Promise<void> {
   const threshold = ctx.settings.dedup_threshold;
-  const mine = wordCounts(idea.title, idea.body);
+  const mineSide = textSide(idea.title, idea.body, ctx.scripts ?? null);
+  const mine = mineSide.words;
   const pending = await ctx.repo.pendingDetectionsOf(idea.id);
   const ids = [...neighbours.map((n) => n.id), ...pending.map((d) => d.other)];
   const words = await wordsOf(ctx, ids);
@@ -214,7 +219,7 @@ async function syncDuplicates(
   const isNewer = (a: { id: number; at: string }, b: { id: number; at: string }) => a.at > b.at || (a.at === b.at && a.id > b.id);
   for (const n of neighbours) {
     const cos = local.get(n.id);
-    const score = cos === undefined ? null : duplicateScore(words, mine, n.id, cos);
+    const score = cos === undefined ? null : duplicateScore(ctx, words, mineSide, n.id, cos);
     if (score === null || score <= threshold) continue;
     const me = { id: idea.id, at: idea.created_at };
     const other = { id: n.id, at: createdAt.get(n.id)! };
@@ -223,7 +228,7 @@ async function syncDuplicates(
   }
   for (const d of pending) {
     const cos = local.get(d.other);
-    const score = cos === undefined ? null : duplicateScore(words, mine, d.other, cos);
+    const score = cos === undefined ? null : duplicateScore(ctx, words, mineSide, d.other, cos);
     if (score !== null && score <= threshold) await ctx.repo.deletePendingDetection(d.id);
   }
 }
@@ -232,11 +237,17 @@ async function syncDuplicates(
  * A pair's duplicate score: the larger of two cosines, the local embedding one (subjects.ts) and the one of their word counts
  * (text-overlap.ts). Either alone says "near-copy" when high: the embedding for a reworded copy, the words for a
  * reshuffled one; two notes on one subject stay below on both. null when the other idea is gone.
+ * When the model does not read either text (a Chinese note and an English-only model: its vectors of such texts are
+ * mostly unknown tokens, and any two score near 1), the embedding is no evidence: the score is the cosine of the two
+ * texts' grams alone (text-overlap.ts, gramCounts), which a copy still passes and two notes that only share a
+ * script do not (measured: docs/search.md, *Scripts the model does not read*).
  */
-function duplicateScore(words: Map<number, Map<string, number>>, mine: Map<string, number>, otherId: number, cos: number): number | null {
+function duplicateScore(ctx: StepContext, words: Map<number, Map<string, number>>, mine: TextSide, otherId: number, cos: number): number | null {
   const other = words.get(otherId);
   if (!other) return null;
-  return Math.max(cos, wordCosine(mine, other));
+  const side = ctx.sides?.get(otherId);
+  if (side && (!mine.reads || !side.reads)) return wordCosine(mine.grams(), side.grams());
+  return Math.max(cos, wordCosine(mine.words, other));
 }
 
 /**
@@ -245,8 +256,13 @@ function duplicateScore(words: Map<number, Map<string, number>>, mine: Map<strin
  */
 async function wordsOf(ctx: StepContext, ids: number[]): Promise<Map<number, Map<string, number>>> {
   const memo = (ctx.words ??= new Map());
+  const sides = (ctx.sides ??= new Map());
   const missing = ids.filter((id) => !memo.has(id));
-  for (const [id, t] of await ctx.repo.liveTexts(missing)) memo.set(id, wordCounts(t.title, t.body));
+  for (const [id, t] of await ctx.repo.liveTexts(missing)) {
+    const side = textSide(t.title, t.body, ctx.scripts ?? null);
+    memo.set(id, side.words);
+    sides.set(id, side);
+  }
   const out = new Map<number, Map<string, number>>();
   for (const id of ids) {
     const w = memo.get(id);

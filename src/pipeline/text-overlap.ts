@@ -2,7 +2,9 @@
 // dropped), over the same text the embedding sees. Order-free, so a note pasted again with its paragraphs moved
 // still scores as the copy it is, where the embedding of a reshuffled text drifts. Also how specific a text is: how
 // much of its subject the duplicate score's embedding side removes (subjects.ts).
-import { tokenize } from "../contract";
+import { STOP_WORDS, tokenize } from "../contract";
+import { readsText } from "../ml/languages";
+import { segmentTokens } from "../modules/search/segment";
 import { ideaText } from "./embed";
 
 export function wordCounts(title: string, body: string): Map<string, number> {
@@ -40,4 +42,33 @@ export function specificity(words: Map<string, number>): number {
   let t = 0;
   for (const c of words.values()) t += c;
   return t / (t + SPECIFIC_WORDS);
+}
+
+/**
+ * The text side for a text the model does not read (src/ml/languages.ts): counts of its two-character pieces in
+ * unspaced scripts (the keyword index's bigrams) and of its other words. A Chinese run is one "word" to tokenize(),
+ * so two notes that share most of their sentences would share no word there.
+ */
+export function gramCounts(title: string, body: string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const t of segmentTokens(ideaText(title, body))) if ([...t].length > 1 && !STOP_WORDS.has(t)) m.set(t, (m.get(t) ?? 0) + 1);
+  return m;
+}
+
+/** What the duplicate score needs of one idea's text: its words, whether the model reads it, and its grams. */
+export interface TextSide {
+  words: Map<string, number>;
+  /** False when the text is mostly in scripts the model does not read: its embedding cosines are noise. */
+  reads: boolean;
+  /** gramCounts, computed once when a pair needs them. */
+  grams(): Map<string, number>;
+}
+
+export function textSide(title: string, body: string, scripts: readonly string[] | null): TextSide {
+  let grams: Map<string, number> | null = null;
+  return {
+    words: wordCounts(title, body),
+    reads: readsText(ideaText(title, body), scripts),
+    grams: () => (grams ??= gramCounts(title, body)),
+  };
 }

@@ -1,9 +1,9 @@
 // Keyword matching over the two FTS5 indexes: the main unicode61 one, and the bigram one for CJK and Thai text.
 import { bm25Scores, type TermHit } from "./bm25";
 import { COLUMN_WEIGHTS, type SearchRepo, type SearchRow } from "./repo";
-import { segmentText } from "./segment";
+import { hasSegmentedScript, segmentText, segmentTokens } from "./segment";
 import { countTerms } from "./term-count";
-import { tokenize, type FtsMode } from "../../contract";
+import { STOP_WORDS, tokenize, type FtsMode } from "../../contract";
 import { ftsQuery, segmentedQuery } from "./tokenize";
 import { OWNER_LIKE } from "./owner";
 
@@ -25,6 +25,9 @@ function plainTerms(q: string): string[] | null {
 const OWN_MATCHES_MAX = 1_000;
 /** Up to this many matches of plain words, the caller's rows are scored here from the index's counts (bm25.ts). */
 const OWN_SCORING_MAX = 200;
+
+/** Terms of a loose query (looseScores) at most: a 500-character query has up to ~500 bigrams. */
+const LOOSE_TERMS_MAX = 100;
 
 /** Queued ideas written to the bigram index per transaction (a backfill of many does not hold the writer long). */
 const DRAIN_BATCH = 500;
@@ -157,6 +160,30 @@ export function createKeywordSearch(repo: SearchRepo) {
         for (const [id, s] of await repo.cjkScoresAmong(segmented.cjk, ids)) scores.set(id, Math.max(s, scores.get(id) ?? -Infinity));
       }
       return scores;
+    },
+    /**
+     * Keyword evidence for a query the embedding model cannot read (semantic.ts): every two-character piece of its
+     * runs in unspaced scripts and every other word, as OR terms (not the phrase keyword mode asks for: a sentence
+     * without spaces is one word there, and a person rarely recalls it verbatim). The caller's best `wanted` ideas
+     * by BM25, higher = better; an idea found on both indexes keeps its better score.
+     */
+    async looseScores(userId: string, q: string, wanted: number): Promise<Map<number, number>> {
+      const quote = (ts: string[]) => (ts.length === 0 ? null : [...new Set(ts)].slice(0, LOOSE_TERMS_MAX).map((t) => `"${t}"`).join(" OR "));
+      const out = new Map<number, number>();
+      const add = (rows: Array<{ id: number; bm25: number }>) => {
+        for (const r of rows) out.set(r.id, Math.max(-r.bm25, out.get(r.id) ?? -Infinity));
+      };
+      const folded = q.normalize("NFKC");
+      if (hasSegmentedScript(folded)) {
+        const cjk = quote(segmentTokens(folded).filter((t) => [...t].length > 1 && !STOP_WORDS.has(t)));
+        if (cjk) {
+          await indexPending();
+          add(await repo.keywordScored("cjk", cjk, userId, wanted));
+        }
+      }
+      const main = quote(tokenize(folded).filter((w) => !hasSegmentedScript(w)));
+      if (main) add(await repo.keywordScored("main", main, userId, wanted));
+      return new Map([...out].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, wanted));
     },
     indexPending,
   };

@@ -5,6 +5,7 @@ import { readState } from "../../vectors/generations";
 import { vectorDb, vectorStore, type Neighbour } from "../../vectors/store";
 import type { SearchRepo, SearchRow } from "./repo";
 import { createKeywordSearch } from "./keyword";
+import { modelScripts, readsText } from "../../ml/languages";
 
 /** Candidates fetched before the second stage: enough for it to pull a deeper match up, bounded for latency. */
 export const candidateCount = (limit: number) => Math.min(200, Math.max(50, 2 * limit));
@@ -44,7 +45,20 @@ export interface SemanticOptions {
   keywordWeight?: number;
   /** Which cosine scores and orders the candidates (the benchmark compares both); default SEARCH_SCORING. */
   scoring?: Scoring;
+  /** How a query the model cannot read is searched; default UNREAD_RULE (the benchmark compares them). */
+  unread?: UnreadRule;
 }
+
+/**
+ * A query written mostly in scripts the model does not read (src/ml/languages.ts: an English-only model and a
+ * Chinese query) embeds as unknown tokens, and its cosines are noise. "off": as any query. "join": the keyword
+ * index's best matches join the vector neighbours, each by its cosine, and the usual second stage orders them.
+ * "keywords-first": the keyword matches come first in BM25 order, then the neighbours in the second stage's order.
+ * The floor is the cosine's in both (the spec's rule: a result's `score`, its cosine, is above the floor);
+ * "keywords-first-max" applies it on max(cosine, BM25 / best BM25) instead (measured, not the product).
+ */
+export type UnreadRule = "off" | "join" | "keywords-first" | "keywords-first-max";
+export const UNREAD_RULE: UnreadRule = "keywords-first";
 
 /** "calibrated": the account's shared component removed (src/vectors/calibration.ts), as pairs are scored. */
 export type Scoring = "raw" | "calibrated";
@@ -85,10 +99,57 @@ export async function semanticSearch(
     const k = candidateCount(opts.limit);
     const scoring = opts.scoring ?? SEARCH_SCORING;
     const near = scoring === "calibrated" ? store.nearestCalibrated(userId, vector, k) : store.nearestIdeas(userId, vector, k);
+    const rule = opts.unread ?? UNREAD_RULE;
+    if (rule !== "off" && !readsText(q, modelScripts(gen.model, deps.config.models_dir))) {
+      return await unreadSearch(models, repo, store, userId, q, vector, near, k, rule, opts);
+    }
     const candidates = near.filter((n) => n.score > opts.floor);
     return await secondStage(models, repo, userId, q, candidates, opts);
   }
   return null;
+}
+
+/** Semantic search for a query the model cannot read (UnreadRule): keyword evidence decides what the cosine cannot. */
+async function unreadSearch(
+  models: ModelSet,
+  repo: SearchRepo,
+  store: ReturnType<typeof vectorStore>,
+  userId: string,
+  q: string,
+  vector: Float32Array,
+  near: Neighbour[],
+  k: number,
+  rule: Exclude<UnreadRule, "off">,
+  opts: SemanticOptions,
+) {
+  const keyword = await createKeywordSearch(repo).looseScores(userId, q, k);
+  const seen = new Set(near.map((n) => n.id));
+  const added: Neighbour[] = [];
+  const norm = Math.sqrt(dot(vector, vector)) || 1;
+  for (const id of keyword.keys()) {
+    if (seen.has(id)) continue;
+    const v = store.ideaVector(id); // an idea not embedded yet has no cosine to report: it waits for its pass
+    if (v) added.push({ id, score: dot(vector, v) / (norm * (Math.sqrt(dot(v, v)) || 1)) });
+  }
+  if (rule === "join") {
+    const joined = [...near, ...added].sort((a, b) => b.score - a.score).filter((n) => n.score > opts.floor);
+    return await secondStage(models, repo, userId, q, joined, opts);
+  }
+  const best = Math.max(0, ...keyword.values());
+  const relevance = (id: number) => (best > 0 ? (keyword.get(id) ?? 0) / best : 0);
+  const kept = (n: Neighbour) => (rule === "keywords-first-max" ? Math.max(n.score, relevance(n.id)) : n.score) > opts.floor;
+  const all = [...near, ...added].filter(kept);
+  const first = all.filter((n) => keyword.has(n.id)).sort((a, b) => relevance(b.id) - relevance(a.id) || b.score - a.score);
+  const rest = await secondStage(models, repo, userId, q, all.filter((n) => !keyword.has(n.id)), { ...opts, limit: Math.max(0, opts.limit - first.length) });
+  const rows = new Map([...rest.rows, ...(await repo.rowsInOrder(userId, first.map((n) => n.id))).map((r) => [r.id, r] as const)]);
+  const hits = [...first.filter((n) => rows.has(n.id)), ...rest.hits].slice(0, opts.limit);
+  return { hits, rows };
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
 }
 
 async function secondStage(models: ModelSet, repo: SearchRepo, userId: string, q: string, candidates: Neighbour[], opts: SemanticOptions) {
