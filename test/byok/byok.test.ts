@@ -6,10 +6,11 @@ import { fakeKey, makeAiApp, startFakes, useAiApp } from "../fakes/ai-app";
 
 const { fakes, t, logs } = useAiApp();
 
-const sealedColumns = (userId: string) =>
-  t.deps.db.query<Record<string, string | null>, [string]>(
+// Read and written through the store, so the file runs on either (IDEAREPO_TEST_STORE).
+const sealedColumns = async (userId: string) =>
+  (await t.deps.store.query<Record<string, string | null>, [string]>(
     "SELECT provider_a_key_enc, provider_b_key_enc, provider_c_key_enc FROM users WHERE id = ?",
-  ).get(userId)!;
+  ).get(userId))!;
 
 const status = async (key: string) => (await call(t, "GET", "/user/byok/status", { key })).body;
 
@@ -21,7 +22,7 @@ describe("PUT /user/byok/:provider", () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, provider: "provider_a" });
 
-    const stored = sealedColumns(u.id).provider_a_key_enc!;
+    const stored = (await sealedColumns(u.id)).provider_a_key_enc!;
     expect(stored).toMatch(/^v1:[0-9a-f]{8}:[A-Za-z0-9+/=]+$/);
     expect(stored).not.toContain(apiKey);
     expect(Buffer.from(stored.split(":")[2], "base64").toString("latin1")).not.toContain(apiKey);
@@ -37,9 +38,9 @@ describe("PUT /user/byok/:provider", () => {
     const u = await makeUser(t, { plan: "pro" });
     const apiKey = fakeKey();
     await call(t, "PUT", "/user/byok/provider_b", { key: u.key, body: { api_key: apiKey } });
-    const first = sealedColumns(u.id).provider_b_key_enc;
+    const first = (await sealedColumns(u.id)).provider_b_key_enc;
     await call(t, "PUT", "/user/byok/provider_b", { key: u.key, body: { api_key: apiKey } });
-    const second = sealedColumns(u.id).provider_b_key_enc;
+    const second = (await sealedColumns(u.id)).provider_b_key_enc;
     expect(second).not.toBe(first);
     expect(second!.split(":")[1]).toBe(first!.split(":")[1]); // same master key id
   });
@@ -52,7 +53,7 @@ describe("PUT /user/byok/:provider", () => {
       expect(Object.keys(r.body.error)).toEqual(["api_key"]);
       expect(r.body.error.api_key[0]).toEqual(expect.any(String));
     }
-    expect(sealedColumns(u.id).provider_a_key_enc).toBeNull();
+    expect((await sealedColumns(u.id)).provider_a_key_enc).toBeNull();
     // exactly 10 characters is enough; surrounding whitespace from a paste is dropped
     const ok = await call(t, "PUT", "/user/byok/provider_a", { key: u.key, body: { api_key: "  0123456789\n" } });
     expect(ok.status).toBe(200);
@@ -79,7 +80,7 @@ describe("PUT /user/byok/:provider", () => {
       expect(r.body).toMatchObject({ pro_required: true, feature: "byok", upgrade_url: expect.any(String) });
       expect(r.body.error).toMatch(/requires a Pro plan$/);
     }
-    expect(sealedColumns(u.id).provider_a_key_enc).toBeNull();
+    expect((await sealedColumns(u.id)).provider_a_key_enc).toBeNull();
   });
 });
 
@@ -91,7 +92,7 @@ describe("DELETE /user/byok/:provider", () => {
     const r = await call(t, "DELETE", "/user/byok/provider_c", { key: u.key });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, provider: "provider_c" });
-    expect(sealedColumns(u.id).provider_c_key_enc).toBeNull();
+    expect((await sealedColumns(u.id)).provider_c_key_enc).toBeNull();
     expect((await call(t, "GET", "/user/me", { key: u.key })).body.has_provider_c_key).toBe(false);
   });
 
@@ -223,7 +224,7 @@ describe("sealing at rest", () => {
     const u = await makeUser(t, { plan: "pro" });
     const apiKey = fakeKey();
     await call(t, "PUT", "/user/byok/provider_a", { key: u.key, body: { api_key: apiKey } });
-    const sealed = sealedColumns(u.id).provider_a_key_enc!;
+    const sealed = (await sealedColumns(u.id)).provider_a_key_enc!;
     const r = await call(t, "POST", "/user/export", { key: u.key });
     expect(r.status).toBe(200);
     expect(r.body.profile.has_provider_a_key).toBe(true);
@@ -238,9 +239,9 @@ describe("sealing at rest", () => {
     fakes.a.validKeys.add(apiKey);
     fakes.b.validKeys.add(apiKey);
     await call(t, "PUT", "/user/byok/provider_a", { key: a.key, body: { api_key: apiKey } });
-    const sealed = sealedColumns(a.id).provider_a_key_enc;
-    t.deps.db.query("UPDATE users SET provider_a_key_enc = ? WHERE id = ?").run(sealed, b.id);
-    t.deps.db.query("UPDATE users SET provider_b_key_enc = ? WHERE id = ?").run(sealed, a.id);
+    const sealed = (await sealedColumns(a.id)).provider_a_key_enc;
+    await t.deps.store.query("UPDATE users SET provider_a_key_enc = ? WHERE id = ?").run(sealed, b.id);
+    await t.deps.store.query("UPDATE users SET provider_b_key_enc = ? WHERE id = ?").run(sealed, a.id);
     for (const [u, p] of [[b, "provider_a"], [a, "provider_b"]] as const) {
       const r = await call(t, "POST", `/user/byok/${p}/test`, { key: u.key });
       expect(r.body).toEqual({ ok: false, error: expect.stringContaining("can no longer be decrypted") });
@@ -254,8 +255,8 @@ describe("sealing at rest", () => {
     try {
       const v = await makeUser(other, { plan: "pro" });
       await call(other, "PUT", "/user/byok/provider_a", { key: v.key, body: { api_key: fakeKey() } });
-      const foreign = other.deps.db.query<{ s: string }, [string]>("SELECT provider_a_key_enc AS s FROM users WHERE id = ?").get(v.id)!.s;
-      t.deps.db.query("UPDATE users SET provider_a_key_enc = ? WHERE id = ?").run(foreign, u.id);
+      const foreign = (await other.deps.store.query<{ s: string }, [string]>("SELECT provider_a_key_enc AS s FROM users WHERE id = ?").get(v.id))!.s;
+      await t.deps.store.query("UPDATE users SET provider_a_key_enc = ? WHERE id = ?").run(foreign, u.id);
     } finally {
       other.close();
     }

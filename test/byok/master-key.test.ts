@@ -240,7 +240,7 @@ describe("a master key injected by a host process (deps.engines.masterKey)", () 
     }
     const app = fileApp(dataDir, hostKey);
     try {
-      expect(() => rotateMasterKey(app.deps)).toThrow("The master key was injected by the host process; rotate it there");
+      await expect(rotateMasterKey(app.deps)).rejects.toThrow("The master key was injected by the host process; rotate it there");
     } finally {
       await app.close();
     }

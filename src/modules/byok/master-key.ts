@@ -4,14 +4,13 @@ import { dirname } from "node:path";
 import type { Deps } from "../../deps";
 import { ConfigError } from "../../config";
 import type { BackgroundProcess } from "../../background-process";
-import type { Db } from "../../db/open";
+import type { Store } from "../../db/store";
 import { PROVIDERS } from "../../ai/types";
 import {
   createSecretBox, generateMasterKey, isKeyFileExposed, keyId, masterKeyPath, parseMasterKey, readKeyFile,
   removeIfExists, sealedKeyId, SecretBoxError, writeKeyFile, type SecretBox,
 } from "../../lib/secret-box";
 import { syncDir } from "../../lib/durable-file";
-import { onePer } from "../../lib/one-per";
 import { createByokRepo, sealedColumn } from "./repo";
 
 export interface MasterKey {
@@ -25,9 +24,9 @@ export interface MasterKey {
 export const pendingKeyPath = (path: string) => `${path}.next`;
 
 /** Key ids named by stored values, with how many values each sealed. */
-function sealedKeyIds(db: Db): Map<string | null, number> {
+async function sealedKeyIds(store: Store): Promise<Map<string | null, number>> {
   const ids = new Map<string | null, number>();
-  for (const row of createByokRepo(db).listAllSealed()) {
+  for (const row of await createByokRepo(store).listAllSealed()) {
     for (const p of PROVIDERS) {
       const v = sealedColumn(row, p);
       if (v) ids.set(sealedKeyId(v), (ids.get(sealedKeyId(v)) ?? 0) + 1);
@@ -37,14 +36,14 @@ function sealedKeyIds(db: Db): Map<string | null, number> {
 }
 
 /** Does any stored value name this key id? Decides which side of an interrupted rotation the database is on. */
-export const databaseUsesKey = (db: Db, kid: string) => sealedKeyIds(db).has(kid);
+export const databaseUsesKey = async (store: Store, kid: string) => (await sealedKeyIds(store)).has(kid);
 
 /** Finishes (or undoes) a rotation that stopped between the database commit and the key-file rename. */
-export function recoverInterruptedRotation(db: Db, path: string): "none" | "completed" | "discarded" {
+export async function recoverInterruptedRotation(store: Store, path: string): Promise<"none" | "completed" | "discarded"> {
   const next = pendingKeyPath(path);
   if (!existsSync(next)) return "none";
   const nextKey = readKeyFile(next);
-  if (databaseUsesKey(db, keyId(nextKey))) {
+  if (await databaseUsesKey(store, keyId(nextKey))) {
     renameSync(next, path);
     syncDir(dirname(path));
     return "completed";
@@ -54,7 +53,7 @@ export function recoverInterruptedRotation(db: Db, path: string): "none" | "comp
 }
 
 /** Throws ConfigError (one clear line at boot or in the CLI) when the key is unusable. */
-export function resolveMasterKey(deps: Deps): MasterKey {
+export async function resolveMasterKey(deps: Deps): Promise<MasterKey> {
   const injected = deps.engines.masterKey;
   if (injected) return { key: Buffer.from(injected), source: "engine", path: null };
   if (deps.config.master_key) {
@@ -65,16 +64,16 @@ export function resolveMasterKey(deps: Deps): MasterKey {
     }
   }
   try {
-    return resolveKeyFile(deps);
+    return await resolveKeyFile(deps);
   } catch (e) {
     if (e instanceof SecretBoxError) throw new ConfigError(e.message);
     throw e;
   }
 }
 
-function resolveKeyFile(deps: Deps): MasterKey {
+async function resolveKeyFile(deps: Deps): Promise<MasterKey> {
   const path = masterKeyPath(deps.config.data_dir);
-  const recovered = recoverInterruptedRotation(deps.db, path);
+  const recovered = await recoverInterruptedRotation(deps.store, path);
   if (recovered !== "none") deps.log.warn("finished an interrupted master key rotation", { outcome: recovered });
   if (!existsSync(path)) {
     mkdirSync(deps.config.data_dir, { recursive: true });
@@ -84,7 +83,7 @@ function resolveKeyFile(deps: Deps): MasterKey {
       deps.log.info("generated a new master key", { path });
       // A data dir restored without its key file: the old values stay in place (restoring the file makes them
       // readable again) but cannot be opened with the new key, so say so loudly.
-      const orphaned = [...sealedKeyIds(deps.db).entries()].filter(([kid]) => kid !== keyId(key));
+      const orphaned = [...(await sealedKeyIds(deps.store)).entries()].filter(([kid]) => kid !== keyId(key));
       if (orphaned.length > 0) {
         deps.log.warn("stored provider keys were sealed under a different master key; restore the original master.key to read them", {
           path,
@@ -101,12 +100,28 @@ function resolveKeyFile(deps: Deps): MasterKey {
   return { key: readKeyFile(path), source: "file", path };
 }
 
-/** The secret box for this process, resolved on first use and then cached. */
-export const secretBoxFor = onePer((deps: Deps): SecretBox => createSecretBox(resolveMasterKey(deps).key));
+const boxes = new WeakMap<Deps, Promise<SecretBox>>();
+
+/**
+ * The secret box for this process, resolved on first use and then cached (concurrent first callers share one
+ * resolution). A failure is not cached: the next call tries again, as when the key file was fixed meanwhile.
+ */
+export function secretBoxFor(deps: Deps): Promise<SecretBox> {
+  let box = boxes.get(deps);
+  if (!box) {
+    const made = resolveMasterKey(deps).then((k) => createSecretBox(k.key));
+    boxes.set(deps, made);
+    made.catch(() => {
+      if (boxes.get(deps) === made) boxes.delete(deps);
+    });
+    box = made;
+  }
+  return box;
+}
 
 /** Resolves the key when the server starts, so a bad key or key file stops the boot instead of a later request. */
 export function createMasterKeyCheck(deps: Deps): BackgroundProcess {
-  return { name: "master-key", start: () => void secretBoxFor(deps), stop: () => {} };
+  return { name: "master-key", start: async () => void (await secretBoxFor(deps)), stop: () => {} };
 }
 
 /** Additional data binding a sealed provider key to its account and slot. */

@@ -1,6 +1,6 @@
 // SQL for the encrypted provider-key columns on users; the column name always comes from the closed provider list.
-import type { Db } from "../../db/open";
-import type { ProviderName } from "../../ai/types";
+import type { Store } from "../../db/store";
+import { PROVIDERS, type ProviderName } from "../../ai/types";
 
 const COLUMN: Record<ProviderName, string> = {
   provider_a: "provider_a_key_enc",
@@ -16,23 +16,29 @@ export interface SealedKeysRow {
   provider_c_key_enc: string | null;
 }
 
-export function createByokRepo(db: Db) {
-  const keysOf = db.query<SealedKeysRow, [string]>(
+/** One statement per provider slot, made once (the column is part of the SQL, never a parameter). */
+function perProvider<S>(make: (column: string) => S): Record<ProviderName, S> {
+  return Object.fromEntries(PROVIDERS.map((p) => [p, make(COLUMN[p])])) as Record<ProviderName, S>;
+}
+
+export function createByokRepo(store: Store) {
+  const keysOf = store.query<SealedKeysRow, [string]>(
     "SELECT id, settings_json, provider_a_key_enc, provider_b_key_enc, provider_c_key_enc FROM users WHERE id = ?",
+  );
+  const setKey = perProvider((column) => store.query<unknown, [string | null, string, string]>(`UPDATE users SET ${column} = ?, updated_at = ? WHERE id = ?`));
+  const replaceSealed = perProvider((column) => store.query<unknown, [string, string]>(`UPDATE users SET ${column} = ? WHERE id = ?`));
+  const allSealed = store.query<SealedKeysRow, []>(
+    `SELECT id, provider_a_key_enc, provider_b_key_enc, provider_c_key_enc FROM users
+     WHERE provider_a_key_enc IS NOT NULL OR provider_b_key_enc IS NOT NULL OR provider_c_key_enc IS NOT NULL`,
   );
   return {
     findKeys: (userId: string) => keysOf.get(userId),
-    setKey: (userId: string, provider: ProviderName, sealed: string | null, now: string) =>
-      db.query(`UPDATE users SET ${COLUMN[provider]} = ?, updated_at = ? WHERE id = ?`).run(sealed, now, userId).changes > 0,
+    setKey: async (userId: string, provider: ProviderName, sealed: string | null, now: string) =>
+      (await setKey[provider].run(sealed, now, userId)).changes > 0,
     /** Every user holding at least one sealed key (rotation, recovery checks). */
-    listAllSealed: () =>
-      db.query<SealedKeysRow, []>(
-        `SELECT id, provider_a_key_enc, provider_b_key_enc, provider_c_key_enc FROM users
-         WHERE provider_a_key_enc IS NOT NULL OR provider_b_key_enc IS NOT NULL OR provider_c_key_enc IS NOT NULL`,
-      ).all(),
+    listAllSealed: () => allSealed.all(),
     /** Rewrites sealed values only (no updated_at change: the user changed nothing). */
-    replaceSealed: (userId: string, provider: ProviderName, sealed: string) =>
-      db.query(`UPDATE users SET ${COLUMN[provider]} = ? WHERE id = ?`).run(sealed, userId),
+    replaceSealed: (userId: string, provider: ProviderName, sealed: string) => replaceSealed[provider].run(sealed, userId),
   };
 }
 export type ByokRepo = ReturnType<typeof createByokRepo>;

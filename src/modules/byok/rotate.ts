@@ -20,12 +20,12 @@ export interface RotationResult {
 }
 
 /** Counts what the current key can and cannot open (for `master-key status`). */
-export function inspectSealedKeys(deps: Deps) {
-  const current = resolveMasterKey(deps);
+export async function inspectSealedKeys(deps: Deps) {
+  const current = await resolveMasterKey(deps);
   const box = createSecretBox(current.key);
   let readable = 0;
   const unreadable: Array<{ user_id: string; provider: ProviderName; key_id: string | null }> = [];
-  for (const row of createByokRepo(deps.db).listAllSealed()) {
+  for (const row of await createByokRepo(deps.store).listAllSealed()) {
     for (const p of PROVIDERS) {
       const sealed = sealedColumn(row, p);
       if (!sealed) continue;
@@ -42,12 +42,13 @@ export function inspectSealedKeys(deps: Deps) {
 
 /**
  * Order of events, so a crash at any point loses nothing:
- * 1. the new key goes to master.key.next (fsynced); 2. one IMMEDIATE transaction re-seals every value;
+ * 1. the new key goes to master.key.next (fsynced); 2. one immediate store transaction re-seals every value (on
+ * PostgreSQL as on SQLite: the rows are read inside it, so no key saved meanwhile is left under the old key);
  * 3. the new key replaces master.key atomically and .next is removed. A crash between 2 and 3 is finished on the
  * next start by recoverInterruptedRotation (the database names the key it uses); before 2 it is simply undone.
  */
-export function rotateMasterKey(deps: Deps, opts: { newKey?: Buffer; dropUnreadable?: boolean } = {}): RotationResult {
-  const current = resolveMasterKey(deps);
+export async function rotateMasterKey(deps: Deps, opts: { newKey?: Buffer; dropUnreadable?: boolean } = {}): Promise<RotationResult> {
+  const current = await resolveMasterKey(deps);
   if (current.source === "engine") throw new RotationError("The master key was injected by the host process; rotate it there");
   if (current.source === "config" && !opts.newKey) {
     throw new RotationError(
@@ -59,16 +60,16 @@ export function rotateMasterKey(deps: Deps, opts: { newKey?: Buffer; dropUnreada
   if (keyId(newKey) === keyId(current.key)) throw new RotationError("The new master key is the same as the current one");
   const oldBox = createSecretBox(current.key);
   const newBox = createSecretBox(newKey);
-  const repo = createByokRepo(deps.db);
+  const repo = createByokRepo(deps.store);
   const next = current.path ? pendingKeyPath(current.path) : null;
   if (next) writeKeyFile(next, newKey);
 
   let reencrypted = 0;
   let dropped = 0;
   try {
-    deps.db.transaction(() => {
+    await deps.store.tx(async () => {
       const unreadable: string[] = [];
-      for (const row of repo.listAllSealed()) {
+      for (const row of await repo.listAllSealed()) {
         for (const p of PROVIDERS) {
           const sealed = sealedColumn(row, p);
           if (!sealed) continue;
@@ -79,12 +80,12 @@ export function rotateMasterKey(deps: Deps, opts: { newKey?: Buffer; dropUnreada
           } catch {
             unreadable.push(`${row.id}/${p}`);
             if (opts.dropUnreadable) {
-              repo.setKey(row.id, p, null, toStamp(deps.clock()));
+              await repo.setKey(row.id, p, null, toStamp(deps.clock()));
               dropped++;
             }
             continue;
           }
-          repo.replaceSealed(row.id, p, newBox.seal(plain, context));
+          await repo.replaceSealed(row.id, p, newBox.seal(plain, context));
           reencrypted++;
         }
       }
@@ -94,7 +95,7 @@ export function rotateMasterKey(deps: Deps, opts: { newKey?: Buffer; dropUnreada
             `${unreadable.length > 5 ? ", …" : ""}). Nothing was changed. Re-run with --drop-unreadable to clear them.`,
         );
       }
-    }).immediate();
+    }, { immediate: true });
   } catch (e) {
     if (next) removeIfExists(next);
     throw e;

@@ -53,20 +53,21 @@ function parseApiKey(body: SaveKeyBody | null | undefined): string {
 }
 
 export function createByokService(deps: Deps) {
-  const repo = createByokRepo(deps.db);
+  const repo = createByokRepo(deps.store);
 
-  function mustFindKeys(userId: string): SealedKeysRow {
-    const row = repo.findKeys(userId);
+  async function mustFindKeys(userId: string): Promise<SealedKeysRow> {
+    const row = await repo.findKeys(userId);
     if (!row) throw notFound("User not found");
     return row;
   }
 
-  function credentialFor(row: SealedKeysRow, provider: ProviderName): ProviderCredential | null {
+  async function credentialFor(row: SealedKeysRow, provider: ProviderName): Promise<ProviderCredential | null> {
     const sealed = sealedColumn(row, provider);
     if (!sealed) return null;
+    const box = await secretBoxFor(deps);
     let apiKey: string;
     try {
-      apiKey = secretBoxFor(deps).open(sealed, keyContext(row.id, provider));
+      apiKey = box.open(sealed, keyContext(row.id, provider));
     } catch (e) {
       if (!(e instanceof SecretBoxError)) throw e;
       deps.log.error("stored provider key cannot be decrypted", { user_id: row.id, provider, reason: e.message });
@@ -76,21 +77,21 @@ export function createByokService(deps: Deps) {
   }
 
   return {
-    saveKey(userId: string, rawProvider: string, body: SaveKeyBody | null | undefined) {
+    async saveKey(userId: string, rawProvider: string, body: SaveKeyBody | null | undefined) {
       const [provider, apiKey] = allFields(() => parseProvider(rawProvider), () => parseApiKey(body));
-      const sealed = secretBoxFor(deps).seal(apiKey, keyContext(userId, provider));
-      if (!repo.setKey(userId, provider, sealed, toStamp(deps.clock()))) throw notFound("User not found");
+      const sealed = (await secretBoxFor(deps)).seal(apiKey, keyContext(userId, provider));
+      if (!(await repo.setKey(userId, provider, sealed, toStamp(deps.clock())))) throw notFound("User not found");
       return { success: true as const, provider };
     },
 
-    deleteKey(userId: string, rawProvider: string) {
+    async deleteKey(userId: string, rawProvider: string) {
       const provider = parseProvider(rawProvider);
-      if (!repo.setKey(userId, provider, null, toStamp(deps.clock()))) throw notFound("User not found");
+      if (!(await repo.setKey(userId, provider, null, toStamp(deps.clock())))) throw notFound("User not found");
       return { success: true as const, provider };
     },
 
-    status(userId: string) {
-      const row = mustFindKeys(userId);
+    async status(userId: string) {
+      const row = await mustFindKeys(userId);
       return {
         active_provider: pickActiveProvider(row),
         has_provider_a_key: row.provider_a_key_enc !== null,
@@ -100,10 +101,10 @@ export function createByokService(deps: Deps) {
     },
 
     /** The active provider's credential, or null when the account stores no key at all. */
-    activeCredential(userId: string): ProviderCredential | null {
-      const row = mustFindKeys(userId);
+    async activeCredential(userId: string): Promise<ProviderCredential | null> {
+      const row = await mustFindKeys(userId);
       const provider = pickActiveProvider(row);
-      return provider ? credentialFor(row, provider) : null;
+      return provider ? await credentialFor(row, provider) : null;
     },
 
     /** Always an answer, never an error: the spec's `{ok:true}` or `{ok:false, error}`. */
@@ -111,7 +112,7 @@ export function createByokService(deps: Deps) {
       const provider = parseProvider(rawProvider);
       let cred: ProviderCredential | null;
       try {
-        cred = credentialFor(mustFindKeys(userId), provider);
+        cred = await credentialFor(await mustFindKeys(userId), provider);
       } catch (e) {
         if (e instanceof UnreadableKeyError) return { ok: false, error: e.message };
         throw e;
