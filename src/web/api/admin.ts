@@ -30,6 +30,8 @@ export interface Invitation { token: string; expires_at: string }
 
 export interface InstanceInfo {
   version: string;
+  /** The store holding the data: the backup download exists on "sqlite" only (PostgreSQL is copied with pg_dump). */
+  database: "sqlite" | "postgresql";
   data_dir_bytes: number;
   database_bytes: number;
   queue: { pending: number; locked: number };

@@ -37,36 +37,53 @@ export function InstanceSection({ info, onRefresh, refreshing }: { info: Instanc
         <dd>{info.queue.pending.toLocaleString()} waiting, {info.queue.locked.toLocaleString()} running</dd>
         <dt>Data folder</dt>
         <dd>{formatBytes(info.data_dir_bytes)} <span class="muted">(database {formatBytes(info.database_bytes)})</span></dd>
-        <dt>Last backup</dt>
-        <dd>
-          {info.last_backup ? (
-            <>
-              <time dateTime={info.last_backup.created_at.replace(" ", "T") + "Z"} title={fullTime(info.last_backup.created_at)}>
-                {relativeTime(info.last_backup.created_at)}
-              </time>
-              <span class="muted"> {info.last_backup.path ? <>to <code class="admin-path">{info.last_backup.path}</code></> : "(downloaded in a browser)"}</span>
-            </>
-          ) : (
-            <span class="admin-warn">None recorded</span>
-          )}
-        </dd>
+        {info.database === "sqlite" && (
+          <>
+            <dt>Last backup</dt>
+            <dd>
+              {info.last_backup ? (
+                <>
+                  <time dateTime={info.last_backup.created_at.replace(" ", "T") + "Z"} title={fullTime(info.last_backup.created_at)}>
+                    {relativeTime(info.last_backup.created_at)}
+                  </time>
+                  <span class="muted"> {info.last_backup.path ? <>to <code class="admin-path">{info.last_backup.path}</code></> : "(downloaded in a browser)"}</span>
+                </>
+              ) : (
+                <span class="admin-warn">None recorded</span>
+              )}
+            </dd>
+          </>
+        )}
         <dt>Durability</dt>
         <dd>
           {info.durability === "power-safe"
             ? "Power-safe: every saved change is on disk before it is confirmed"
             : <span class="admin-warn">Crash-safe: the last changes before a power cut may be lost</span>}
         </dd>
-        <dt>Scheduled backups</dt>
-        <dd><ScheduledBackups s={info.scheduled_backups} /></dd>
+        {info.database === "sqlite" && (
+          <>
+            <dt>Scheduled backups</dt>
+            <dd><ScheduledBackups s={info.scheduled_backups} /></dd>
+          </>
+        )}
       </dl>
-      <div class="admin-backup">
-        <a class="btn primary" href={backupUrl()} download data-native>Download a backup</a>
-        <p class="muted small">
-          A consistent copy of the whole database, every account's ideas included. Provider keys in it stay sealed
-          under <code>master.key</code>, which is not in the file: keep a copy of that too. Restore with{" "}
-          <code>idearepo restore FILE</code>.
-        </p>
-      </div>
+      {info.database === "sqlite" ? (
+        <div class="admin-backup">
+          <a class="btn primary" href={backupUrl()} download data-native>Download a backup</a>
+          <p class="muted small">
+            A consistent copy of the whole database, every account's ideas included. Provider keys in it stay sealed
+            under <code>master.key</code>, which is not in the file: keep a copy of that too. Restore with{" "}
+            <code>idearepo restore FILE</code>.
+          </p>
+        </div>
+      ) : (
+        <div class="admin-backup">
+          <p class="muted small">
+            The data is in PostgreSQL: back it up with <code>pg_dump</code> (restore with <code>pg_restore</code>), and
+            keep a copy of <code>master.key</code> with the dumps, since provider keys stay sealed under it.
+          </p>
+        </div>
+      )}
     </section>
   );
 }
