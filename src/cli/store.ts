@@ -54,6 +54,7 @@ export const storeCommand: CliCommand = {
     } finally {
       reader.close();
     }
+    const snapshotMs = Math.round(performance.now() - t0);
     try {
       const source = openDb(snapshot, "crash-safe");
       try {
@@ -61,7 +62,7 @@ export const storeCommand: CliCommand = {
           process.stderr.write(`a server (pid ${serving}) is serving this data dir: what it writes after ${snapshotAt} UTC is not in the copy\n`);
         }
         const report = await copySqliteToPg(source, url, (table, rows) => process.stderr.write(`copied ${table}: ${rows}\n`));
-        printJson({ snapshot_at: snapshotAt, ...report, ms: Math.round(performance.now() - t0) });
+        printJson({ snapshot_at: snapshotAt, ...report, snapshot_ms: snapshotMs, ms: Math.round(performance.now() - t0) });
       } finally {
         source.close();
       }
