@@ -3,12 +3,26 @@ import { afterAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { storeEnv } from "./support/postgres";
+import { Database } from "bun:sqlite";
+import { pgStore } from "../src/db/pg/store";
+import { sqliteStore } from "../src/db/sqlite-store";
+import type { Store } from "../src/db/store";
+import { databaseForDataDir, storeEnv, testStore } from "./support/postgres";
 
 export const ROOT = join(import.meta.dir, "..");
 
 export function tempDir(prefix = "idearepo-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/**
+ * The store that server and CLI processes on `dataDir` keep their data in: the folder's SQLite file, or with
+ * IDEAREPO_TEST_STORE=postgres the folder's PostgreSQL database. For a test to check what a process wrote, or to set
+ * up what the API cannot (backdating); close it afterwards.
+ */
+export function dataDirStore(dataDir: string, opts: { readonly?: boolean } = {}): Store {
+  if (testStore() === "postgres") return pgStore(databaseForDataDir(dataDir), { max: 2 });
+  return sqliteStore(new Database(join(dataDir, "idearepo.db"), { readonly: opts.readonly ?? false }));
 }
 
 export function runCli(args: string[], opts: { dataDir: string; stdin?: string; env?: Record<string, string> }) {

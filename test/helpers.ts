@@ -9,7 +9,7 @@ import { noEngines, type Deps } from "../src/deps";
 import { createApp } from "../src/app";
 import { createLogger } from "../src/lib/log";
 import { createUsersService } from "../src/modules/users/service";
-import { databaseForDataDir, dropDatabaseSync, migratedDatabaseSync, testStore } from "./support/postgres";
+import { databaseForDataDir, dropDatabase, migratedDatabaseSync, testStore } from "./support/postgres";
 
 export interface TestApp {
   deps: Deps;
@@ -55,11 +55,11 @@ export interface MakeAppOptions {
  * (cloned from a migrated template; dropped when the app closes) or the data folder's. `db` stays beside it for what
  * still reads the SQLite handle.
  */
-function testAppStore(db: Db, dbFile: string | undefined): { store: Store; drop: (() => void) | null } {
+function testAppStore(db: Db, dbFile: string | undefined): { store: Store; drop: (() => Promise<void>) | null } {
   if (testStore() !== "postgres") return { store: sqliteStore(db), drop: null };
   if (dbFile) return { store: pgStore(databaseForDataDir(dirname(dbFile))), drop: null };
   const { url, name } = migratedDatabaseSync();
-  return { store: pgStore(url), drop: () => dropDatabaseSync(name) };
+  return { store: pgStore(url), drop: () => dropDatabase(name) };
 }
 
 export function makeApp(opts: MakeAppOptions = {}): TestApp {
@@ -82,7 +82,7 @@ export function makeApp(opts: MakeAppOptions = {}): TestApp {
     close: async () => {
       await created.close();
       if (store.dialect === "postgres") await store.close();
-      drop?.();
+      await drop?.();
       db.close();
     },
     clock,

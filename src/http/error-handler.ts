@@ -21,6 +21,9 @@ export function errorHandler(log: Logger, storage?: Pick<StorageMonitor, "failed
     : ({ code, error, request }) => answer(request, code, error));
 }
 
+/** What a text with U+0000 gets on PostgreSQL (docs/operations.md, PostgreSQL). */
+export const NUL_REFUSED = "Text cannot contain the character U+0000 (NUL) on this server's database";
+
 function mapError(log: Logger, storage: Pick<StorageMonitor, "failed"> | undefined, request: Request, code: string | number, error: unknown): Response {
   if (error instanceof AppError) return json(error.status, error.body);
   // A chunked body over the limit surfaces as whatever its reader's caller made of it (a parse error, mostly).
@@ -44,6 +47,10 @@ function mapError(log: Logger, storage: Pick<StorageMonitor, "failed"> | undefin
     log.warn("database unavailable", { method: request.method, path: new URL(request.url).pathname });
     return json(503, { error: error.message });
   }
+  // PostgreSQL's text cannot hold U+0000 (SQLite's can): a request carrying one is refused as the client's to fix,
+  // not a server fault. The SQLSTATEs are PostgreSQL's invalid-character ones (db/pg/store.ts PgStatementError).
+  const sqlState = (error as { sqlState?: string }).sqlState;
+  if (sqlState === "22021" || sqlState === "22P05") return json(400, { error: NUL_REFUSED });
   // A full disk or failing storage is the operator's to fix, not a bug: a plain sentence (logged once by the
   // monitor), no stack trace.
   const refused = storage?.failed(error);

@@ -170,7 +170,7 @@ describe("invitations", () => {
     expect(out.invitation.expires_at).toMatch(STAMP_RE);
     expect(new Date(out.invitation.expires_at.replace(" ", "T") + "Z").getTime() - t.clock.now.getTime()).toBeGreaterThan(7 * DAY_MS - 2000);
     // Only the hash is stored.
-    const stored = t.deps.db.query<{ token_hash: string }, []>("SELECT token_hash FROM invitations").all();
+    const stored = await t.deps.store.query<{ token_hash: string }, []>("SELECT token_hash FROM invitations").all();
     expect(stored.length).toBe(1);
     expect(stored[0].token_hash).not.toBe(out.invitation.token);
     // Before accepting, there is no password to sign in with.

@@ -10,8 +10,8 @@ const logs: string[] = [];
 const t = makeApp({ logs });
 afterAll(() => t.close());
 
-const ideaCount = (userId: string) => (t.deps.db.query("SELECT count(*) AS n FROM ideas WHERE user_id = ?").get(userId) as { n: number }).n;
-const exists = (userId: string) => t.deps.db.query("SELECT 1 FROM users WHERE id = ?").get(userId) !== null;
+const ideaCount = async (userId: string) => ((await t.deps.store.query("SELECT count(*) AS n FROM ideas WHERE user_id = ?").get(userId)) as { n: number }).n;
+const exists = async (userId: string) => (await t.deps.store.query("SELECT 1 FROM users WHERE id = ?").get(userId)) !== null;
 
 describe("DELETE /user", () => {
   test("needs the password; a wrong one is 403 and changes nothing; the right one deletes the account and its cookie", async () => {
@@ -26,7 +26,7 @@ describe("DELETE /user", () => {
     const wrong = await call(t, "DELETE", "/user", { key: u.key, body: { password: "not the password" } });
     expect(wrong.status).toBe(403);
     expect(wrong.body).toEqual({ error: "Password is incorrect" });
-    expect(ideaCount(u.id)).toBe(3);
+    expect(await ideaCount(u.id)).toBe(3);
 
     const login = await call(t, "POST", "/auth/login", { body: { email: u.email, password: "the right password" } });
     const cookie = `svc_session=${login.body.token}`;
@@ -34,8 +34,8 @@ describe("DELETE /user", () => {
     expect(done.status, done.text).toBe(200);
     expect(done.body).toEqual({ success: true });
     expect(done.headers.get("set-cookie")).toContain("svc_session=;");
-    expect(exists(u.id)).toBe(false);
-    expect(ideaCount(u.id)).toBe(0);
+    expect(await exists(u.id)).toBe(false);
+    expect(await ideaCount(u.id)).toBe(0);
     // Every credential of the account is gone with it; the other account is untouched.
     expect((await call(t, "GET", "/user/me", { key: u.key })).status).toBe(401);
     expect((await call(t, "GET", "/user/me", { headers: { cookie } })).status).toBe(401);
@@ -57,8 +57,8 @@ describe("DELETE /user", () => {
     expect(braked.status).toBe(429);
     expect(braked.body).toEqual({ error: "Rate limit exceeded" });
     expect((await call(t, "POST", "/auth/login", { body: { email: u.email, password: "guess me if you can" } })).status).toBe(429);
-    expect(exists(u.id)).toBe(true);
-    expect(ideaCount(u.id)).toBe(1);
+    expect(await exists(u.id)).toBe(true);
+    expect(await ideaCount(u.id)).toBe(1);
   });
 
   test("an account without a password confirms with its e-mail", async () => {
@@ -66,20 +66,20 @@ describe("DELETE /user", () => {
     const wrong = await call(t, "DELETE", "/user", { key: u.key, body: { email: "someone@example.com" } });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ error: { email: ["Type your account's e-mail address to delete it"] } });
-    expect(exists(u.id)).toBe(true);
+    expect(await exists(u.id)).toBe(true);
     expect((await call(t, "DELETE", "/user", { key: u.key, body: { email: " nopass@EXAMPLE.com " } })).status).toBe(200);
-    expect(exists(u.id)).toBe(false);
+    expect(await exists(u.id)).toBe(false);
   });
 
   test("refused while a paid subscription runs, and for the instance's only operator", async () => {
     const paying = await makeUser(t, { plan: "pro", password: "paying password" });
     // What a provider's subscription event leaves on the account (docs/billing.md).
-    t.deps.db.query("UPDATE users SET subscription_id = 'sub_123', subscription_status = 'active' WHERE id = ?").run(paying.id);
+    await t.deps.store.query("UPDATE users SET subscription_id = 'sub_123', subscription_status = 'active' WHERE id = ?").run(paying.id);
     const r = await call(t, "DELETE", "/user", { key: paying.key, body: { password: "paying password" } });
     expect(r.status).toBe(409);
     // It names the web app's section and button as they are (src/web/pages/settings/section.tsx, plan.tsx).
     expect(r.body.error).toContain("cancel it first (Settings → Plan → Manage billing)");
-    expect(exists(paying.id)).toBe(true);
+    expect(await exists(paying.id)).toBe(true);
 
     const users = createUsersService(t.deps);
     const op = await users.createUser({ email: "op1@example.com", password: "operator password", operator: true });
@@ -102,7 +102,7 @@ describe("DELETE /admin/users/:id", () => {
 
     // A non-operator gets the missing route's 404, whoever it names.
     expect((await call(t, "DELETE", `/admin/users/${gone.id}`, { key: stays.key })).body).toEqual({ error: "Not found" });
-    expect(exists(gone.id)).toBe(true);
+    expect(await exists(gone.id)).toBe(true);
     const own = await call(t, "DELETE", `/admin/users/${op.user.id}`, { key: op.api_key });
     expect(own.status).toBe(400);
     expect(own.body.error).toContain("You cannot delete your own account here");
@@ -111,16 +111,16 @@ describe("DELETE /admin/users/:id", () => {
     const done = await call(t, "DELETE", `/admin/users/${gone.id}`, { key: op.api_key });
     expect(done.status, done.text).toBe(200);
     expect(done.body).toEqual({ deleted: { id: gone.id, ideas: 2, tags: 2 } });
-    expect(exists(gone.id)).toBe(false);
+    expect(await exists(gone.id)).toBe(false);
     expect((await call(t, "GET", "/user/me", { key: gone.key })).status).toBe(401);
-    expect(ideaCount(stays.id)).toBe(1);
+    expect(await ideaCount(stays.id)).toBe(1);
     const listed = (await call(t, "GET", "/admin/users", { key: op.api_key })).body.users.map((u: { id: string }) => u.id);
     expect(listed).not.toContain(gone.id);
     expect(listed).toContain(stays.id);
 
-    t.deps.db.query("UPDATE users SET subscription_id = 'sub_9', subscription_status = 'active' WHERE id = ?").run(stays.id);
+    await t.deps.store.query("UPDATE users SET subscription_id = 'sub_9', subscription_status = 'active' WHERE id = ?").run(stays.id);
     const paying = await call(t, "DELETE", `/admin/users/${stays.id}`, { key: op.api_key });
     expect(paying.status).toBe(409);
-    expect(exists(stays.id)).toBe(true);
+    expect(await exists(stays.id)).toBe(true);
   });
 });

@@ -14,8 +14,8 @@ const listDups = async (u: TestUser) => {
 const dismiss = (u: TestUser, id: number | string) => call(t, "POST", `/ideas/duplicates/${id}/dismiss`, { key: u.key });
 const mergeDup = (u: TestUser, id: number | string) => call(t, "POST", `/ideas/duplicates/${id}/merge`, { key: u.key });
 const get = async (u: TestUser, id: number) => (await call(t, "GET", `/ideas/${id}`, { key: u.key })).body;
-const detectionStatus = (id: number) =>
-  (t.deps.db.query("SELECT status FROM duplicate_detections WHERE id = ?").get(id) as { status: string }).status;
+const detectionStatus = async (id: number) =>
+  ((await t.deps.store.query("SELECT status FROM duplicate_detections WHERE id = ?").get(id)) as { status: string }).status;
 const RESOLVED = { error: "Duplicate not found or already resolved" };
 
 /** A Pro user with an older idea and a newer one detected as its duplicate. */
@@ -112,7 +112,7 @@ describe("POST /ideas/duplicates/:id/dismiss", () => {
     const { u, older, newer, id } = await pair();
     const before = [await get(u, older.id), await get(u, newer.id)];
     expect(await dismiss(u, id)).toMatchObject({ status: 200, body: { success: true } });
-    expect(detectionStatus(id)).toBe("dismissed");
+    expect(await detectionStatus(id)).toBe("dismissed");
     expect([await get(u, older.id), await get(u, newer.id)]).toEqual(before);
     expect(await listDups(u)).toEqual([]);
   });
@@ -133,7 +133,7 @@ describe("POST /ideas/duplicates/:id/dismiss", () => {
     expect(await dismiss(u, 747_474)).toMatchObject({ status: 404, body: RESOLVED });
     const foreign = await pair();
     expect(await dismiss(u, foreign.id)).toMatchObject({ status: 404, body: RESOLVED });
-    expect(detectionStatus(foreign.id)).toBe("pending");
+    expect(await detectionStatus(foreign.id)).toBe("pending");
     const archived = await pair();
     await call(t, "DELETE", `/ideas/${archived.older.id}`, { key: archived.u.key });
     expect(await dismiss(archived.u, archived.id)).toMatchObject({ status: 404, body: RESOLVED });
@@ -163,7 +163,7 @@ describe("POST /ideas/duplicates/:id/merge", () => {
     await call(t, "PATCH", `/ideas/${older.id}`, { key: u.key, body: { status: "building" } });
     await mergeDup(u, id);
     expect(await get(u, older.id)).toMatchObject({ status: "building", is_archived: 1 });
-    expect(detectionStatus(id)).toBe("merged");
+    expect(await detectionStatus(id)).toBe("merged");
   });
 
   test("relations are not transferred to the survivor", async () => {

@@ -45,9 +45,9 @@ describe("API keys as credentials", () => {
 
   test("only the SHA-256 of a key is stored", async () => {
     const u = await makeUser(t);
-    const row = t.deps.db.query("SELECT key_hash FROM api_keys WHERE user_id = ?").get(u.id) as { key_hash: string };
+    const row = (await t.deps.store.query("SELECT key_hash FROM api_keys WHERE user_id = ?").get(u.id)) as { key_hash: string };
     expect(row.key_hash).toBe(sha256Hex(u.key));
-    const dump = JSON.stringify(t.deps.db.query("SELECT * FROM api_keys").all());
+    const dump = JSON.stringify(await t.deps.store.query("SELECT * FROM api_keys").all());
     expect(dump).not.toContain(u.key);
   });
 
@@ -87,7 +87,7 @@ describe("sessions", () => {
     expect(cookie).toContain("HttpOnly");
     expect((await call(t, "GET", "/user/me", { headers: { authorization: `Bearer ${r.body.token}` } })).status).toBe(200);
     expect((await call(t, "GET", "/user/me", { headers: { cookie: `svc_session=${r.body.token}` } })).status).toBe(200);
-    const stored = t.deps.db.query("SELECT token_hash FROM sessions WHERE user_id = ?").all(u.id) as { token_hash: string }[];
+    const stored = (await t.deps.store.query("SELECT token_hash FROM sessions WHERE user_id = ?").all(u.id)) as { token_hash: string }[];
     expect(stored.map((s) => s.token_hash)).toEqual([sha256Hex(r.body.token)]);
   });
 

@@ -1,10 +1,10 @@
 // The CLI's one failure mapping (src/cli/failure.ts), through the real process: every kind of operator error is one
 // line `idearepo: <sentence>` with exit 2, a service's HTTP refusal is shown with its command, anything else is exit 1.
-import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli, tempDir } from "../cli";
+import { dataDirStore, runCli, tempDir } from "../cli";
+import { testStore } from "../support/postgres";
 
 /** Exactly one line on stderr, nothing on stdout, no stack frame. */
 function oneLine(r: { stdout: string; stderr: string }): string {
@@ -43,18 +43,21 @@ describe("CLI failures", () => {
     }
   });
 
-  test("a database from a newer build is one line and exit 2, and is left as it was", () => {
+  test("a database from a newer build is one line and exit 2, and is left as it was", async () => {
     const dir = tempDir();
     expect(runCli(["users", "create", "--email", "future@example.com"], { dataDir: dir }).code).toBe(0);
-    const db = new Database(join(dir, "idearepo.db"));
-    db.exec("PRAGMA user_version = 9999");
-    db.close();
+    // Each store keeps its schema's version in its own place: SQLite's user_version, PostgreSQL's idearepo_schema.
+    const pg = testStore() === "postgres";
+    const version = pg ? "SELECT version AS v FROM idearepo_schema" : "SELECT user_version AS v FROM pragma_user_version";
+    const db = dataDirStore(dir);
+    await db.exec(pg ? "UPDATE idearepo_schema SET version = 9999" : "PRAGMA user_version = 9999");
+    await db.close();
     const r = runCli(["users", "list"], { dataDir: dir });
     expect(r.code).toBe(2);
     expect(oneLine(r)).toMatch(/^idearepo: The database schema is version 9999, newer than this idearepo build supports/);
-    const after = new Database(join(dir, "idearepo.db"), { readonly: true });
-    expect(after.query<{ user_version: number }, []>("PRAGMA user_version").get()!.user_version).toBe(9999);
-    after.close();
+    const after = dataDirStore(dir, { readonly: true });
+    expect((await after.query<{ v: number }, []>(version).get())!.v).toBe(9999);
+    await after.close();
   });
 
   test("a service's HTTP refusal is shown with the command that got it, exit 2", () => {

@@ -1,7 +1,7 @@
 // The operator CLI as a real process: the exact `users create` contract, plans, trials, keys, and clear failures.
 import { describe, expect, test } from "bun:test";
-import { runCli, tempDir } from "../cli";
-import { openDb } from "../../src/db/open";
+import { dataDirStore, runCli, tempDir } from "../cli";
+import { storeEnv } from "../support/postgres";
 
 describe("operator CLI", () => {
   const dataDir = tempDir();
@@ -20,7 +20,7 @@ describe("operator CLI", () => {
   test("the minted key works against a server on the same data dir, and the CLI works while it runs", async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
     const server = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
-      env: { ...process.env, IDEAREPO_DATA_DIR: dataDir, IDEAREPO_PORT: String(port), IDEAREPO_LOG_LEVEL: "warn" },
+      env: { ...process.env, ...storeEnv(dataDir), IDEAREPO_DATA_DIR: dataDir, IDEAREPO_PORT: String(port), IDEAREPO_LOG_LEVEL: "warn" },
       stdout: "ignore",
       stderr: "ignore",
     });
@@ -47,11 +47,11 @@ describe("operator CLI", () => {
     const dir = tempDir();
     const r = runCli(["users", "create", "--email", "pw@example.com", "--password-stdin"], { dataDir: dir, stdin: "long-password\n" });
     expect(r.code).toBe(0);
-    const db = openDb(`${dir}/idearepo.db`);
-    const row = db.query("SELECT password_hash FROM users WHERE email = 'pw@example.com'").get() as { password_hash: string };
+    const db = dataDirStore(dir);
+    const row = (await db.query("SELECT password_hash FROM users WHERE email = 'pw@example.com'").get()) as { password_hash: string };
     expect(await Bun.password.verify("long-password", row.password_hash)).toBe(true);
     expect(await Bun.password.verify("long-password\n", row.password_hash)).toBe(false); // the trailing newline is not part of it
-    db.close();
+    await db.close();
   });
 
   test("set-plan, trial and list", () => {

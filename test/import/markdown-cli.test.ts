@@ -1,20 +1,20 @@
 // `idearepo import DIR|ZIP --from … --dry-run` as a real process: folders, dry runs, progress, and a kill -9 mid-import
 // that a second run completes without copies.
 import { describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { zipSync } from "fflate";
-import { cliSandbox, ok, ROOT } from "../cli";
+import { cliSandbox, dataDirStore, ok, ROOT } from "../cli";
+import { storeEnv } from "../support/postgres";
 import { fixtureFiles, FIXTURES } from "./source-fixtures";
 
 const { dataDir, work, cli } = cliSandbox("idearepo-mdcli");
-function dbCount(sql: string, ...args: string[]): number {
-  const db = new Database(join(dataDir, "idearepo.db"), { readonly: true });
+async function dbCount(sql: string, ...args: string[]): Promise<number> {
+  const db = dataDirStore(dataDir, { readonly: true });
   try {
-    return (db.query(sql).get(...args) as { n: number }).n;
+    return ((await db.query(sql).get(...args)) as { n: number }).n;
   } finally {
-    db.close();
+    await db.close();
   }
 }
 const ideasOf = (email: string) => dbCount("SELECT count(*) AS n FROM ideas i JOIN users u ON u.id = i.user_id WHERE u.email = ?", email);
@@ -35,13 +35,13 @@ function writeVault(dir: string, n: number, seed = 7) {
 }
 
 describe("import CLI for folders of notes", () => {
-  test("a folder, dry run first (nothing written), then for real, then again (all unchanged)", () => {
+  test("a folder, dry run first (nothing written), then for real, then again (all unchanged)", async () => {
     ok(cli("users", "create", "--email", "vault@example.com", "--plan", "pro"));
     const dir = join(FIXTURES, "obsidian");
     const dry = ok(cli("import", dir, "--email", "vault@example.com", "--dry-run"));
     expect(dry.stderr).toContain("source: obsidian (dry run: nothing is written)\n");
     expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, imported: { created: 4 }, queued: 4 });
-    expect(ideasOf("vault@example.com")).toBe(0);
+    expect(await ideasOf("vault@example.com")).toBe(0);
 
     const real = ok(cli("import", dir, "--email", "vault@example.com"));
     expect(real.stderr).toContain("read 4 notes\n");
@@ -49,7 +49,7 @@ describe("import CLI for folders of notes", () => {
     expect(JSON.parse(real.stdout).imported).toEqual({ ideas: 4, created: 4, updated: 0, unchanged: 0, tags: 6, links: 3, relations: 3 });
     const again = JSON.parse(ok(cli("import", dir, "--email", "vault@example.com")).stdout);
     expect(again.imported).toMatchObject({ created: 0, unchanged: 4 });
-    expect(ideasOf("vault@example.com")).toBe(4);
+    expect(await ideasOf("vault@example.com")).toBe(4);
   });
 
   test("a ZIP file, with the source named; a wrong name exits 2 listing the sources", () => {
@@ -69,7 +69,7 @@ describe("import CLI for folders of notes", () => {
     ok(cli("users", "create", "--email", "tty@example.com", "--plan", "pro"));
     // script(1) gives the CLI a pseudo-terminal, as a person running it would have.
     const cmd = [process.execPath, join(ROOT, "src/main.ts"), "import", dir, "--email", "tty@example.com"].map((a) => `'${a}'`).join(" ");
-    const p = Bun.spawnSync(["script", "-qec", cmd, "/dev/null"], { env: { ...process.env, IDEAREPO_DATA_DIR: dataDir }, cwd: ROOT });
+    const p = Bun.spawnSync(["script", "-qec", cmd, "/dev/null"], { env: { ...process.env, ...storeEnv(dataDir), IDEAREPO_DATA_DIR: dataDir }, cwd: ROOT });
     const out = p.stdout.toString();
     expect(p.exitCode).toBe(0);
     const bars = out.match(/\r\[[# ]{30}\] \d+\/700 notes/g) ?? [];
@@ -84,7 +84,7 @@ describe("import CLI for folders of notes", () => {
     ok(cli("users", "create", "--email", "killed@example.com", "--plan", "pro"));
     ok(cli("users", "create", "--email", "clean@example.com", "--plan", "pro"));
     const proc = Bun.spawn([process.execPath, join(ROOT, "src/main.ts"), "import", dir, "--email", "killed@example.com"], {
-      env: { ...process.env, IDEAREPO_DATA_DIR: dataDir }, cwd: ROOT, stderr: "pipe", stdout: "pipe",
+      env: { ...process.env, ...storeEnv(dataDir), IDEAREPO_DATA_DIR: dataDir }, cwd: ROOT, stderr: "pipe", stdout: "pipe",
     });
     // Kill as soon as the first batches are committed (the first progress line), well before the end.
     const reader = proc.stderr.getReader();
@@ -96,19 +96,19 @@ describe("import CLI for folders of notes", () => {
     }
     proc.kill(9);
     await proc.exited;
-    const partial = ideasOf("killed@example.com");
+    const partial = await ideasOf("killed@example.com");
     expect(partial).toBeGreaterThan(0);
     expect(partial).toBeLessThan(3000);
     // Every idea written has its origin: no half-written note.
-    expect(dbCount("SELECT count(*) AS n FROM ideas i JOIN users u ON u.id = i.user_id LEFT JOIN import_origins o ON o.idea_id = i.id WHERE u.email = ? AND o.idea_id IS NULL", "killed@example.com")).toBe(0);
+    expect(await dbCount("SELECT count(*) AS n FROM ideas i JOIN users u ON u.id = i.user_id LEFT JOIN import_origins o ON o.idea_id = i.id WHERE u.email = ? AND o.idea_id IS NULL", "killed@example.com")).toBe(0);
 
     const resumed = JSON.parse(ok(cli("import", dir, "--email", "killed@example.com")).stdout);
     expect(resumed.imported.unchanged).toBe(partial);
     expect(resumed.imported.created).toBe(3000 - partial);
-    expect(ideasOf("killed@example.com")).toBe(3000);
+    expect(await ideasOf("killed@example.com")).toBe(3000);
     const clean = JSON.parse(ok(cli("import", dir, "--email", "clean@example.com")).stdout);
     expect(clean.imported.created).toBe(3000);
-    expect(relationsOf("killed@example.com")).toBe(relationsOf("clean@example.com"));
-    expect(relationsOf("clean@example.com")).toBe(clean.imported.relations);
+    expect(await relationsOf("killed@example.com")).toBe(await relationsOf("clean@example.com"));
+    expect(await relationsOf("clean@example.com")).toBe(clean.imported.relations);
   }, 120_000);
 });

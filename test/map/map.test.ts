@@ -17,7 +17,9 @@ describe("GET /map", () => {
     const e2 = await seedRelation(t, u, { source: c, target: a, type: "related", score: 0.9, by: "system", created_at: "2026-01-04 00:00:00" });
     const r = await call(t, "GET", "/map", { key: u.key });
     expect(r.status).toBe(200);
-    const num = (id: number) => (t.deps.db.query("SELECT number FROM ideas WHERE id = ?").get(id) as any).number;
+    const numbers = new Map<number, number>();
+    for (const id of [a, b, c, lonely]) numbers.set(id, ((await t.deps.store.query("SELECT number FROM ideas WHERE id = ?").get(id)) as any).number);
+    const num = (id: number) => numbers.get(id);
     expect(r.body.nodes).toEqual([
       { id: c, number: num(c), title: "C", status: "captured", tags: [], connectionCount: 1, created_at: "2026-01-03 10:00:00" },
       { id: b, number: num(b), title: "B", status: "exploring", tags: [], connectionCount: 1, created_at: "2026-01-02 10:00:00" },

@@ -1,9 +1,8 @@
 // Real server processes for operations tests: spawn `serve` (source or binary) on port 0, read the start-up line.
 import { afterAll } from "bun:test";
-import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, tempDir } from "../cli";
+import { dataDirStore, ROOT, tempDir } from "../cli";
 import { storeEnv } from "../support/postgres";
 
 export interface ServerProcess {
@@ -206,18 +205,18 @@ export async function waitForQuiescence(dataDir: string, timeoutMs = 60_000, bas
 }
 
 async function jobsQuiet(dataDir: string, timeoutMs: number): Promise<void> {
-  const db = new Database(join(dataDir, "idearepo.db"), { readonly: true });
+  const db = dataDirStore(dataDir, { readonly: true });
   try {
     const deadline = Date.now() + timeoutMs;
     let last = "";
     let stableSince = Date.now();
     while (Date.now() < deadline) {
       const wall = new Date().toISOString().slice(0, 19).replace("T", " ");
-      const row = db
+      const row = (await db
         .query<{ n: number; locked: number; due: number }, [string]>(
           "SELECT count(*) AS n, count(locked_at) AS locked, count(CASE WHEN locked_at IS NULL AND run_after <= ?1 THEN 1 END) AS due FROM jobs",
         )
-        .get(wall)!;
+        .get(wall))!;
       if (row.n === 0) return;
       const now = `${row.n}/${row.locked}`;
       if (now !== last) {
@@ -230,7 +229,7 @@ async function jobsQuiet(dataDir: string, timeoutMs: number): Promise<void> {
     }
     throw new Error(`background jobs did not settle within ${timeoutMs} ms (${last})`);
   } finally {
-    db.close();
+    await db.close();
   }
 }
 

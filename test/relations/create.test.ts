@@ -16,7 +16,7 @@ describe("POST /map/relations (single)", () => {
     const r = await post(u, { source_idea_id: a, target_idea_id: b, note: "why" });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ relation: { id: expect.any(Number), source_idea_id: a, target_idea_id: b, relation_type: "related", note: "why" } });
-    const row = t.deps.db.query("SELECT * FROM relations WHERE id = ?").get(r.body.relation.id) as any;
+    const row = (await t.deps.store.query("SELECT * FROM relations WHERE id = ?").get(r.body.relation.id)) as any;
     expect(row).toMatchObject({ user_id: u.id, created_by: "user", score: null, created_at: "2026-03-01 12:00:00" });
   });
 
@@ -154,7 +154,7 @@ describe("POST /map/relations (bulk)", () => {
     expect(r.status).toBe(201);
     expect(r.body.linked).toBe(2);
     expect(r.body.errors).toBe(4);
-    const ids = t.deps.db.query("SELECT id FROM relations WHERE user_id = ? ORDER BY id").all(u.id).map((x: any) => x.id);
+    const ids = (await t.deps.store.query("SELECT id FROM relations WHERE user_id = ? ORDER BY id").all(u.id)).map((x: any) => x.id);
     expect(r.body.results).toEqual([
       { source_idea_id: a, target_idea_id: b, relation_type: "blocks", status: "created", relation_id: ids[0] },
       { source_idea_id: a, target_idea_id: b, relation_type: "related", status: "error", error: "Relation already exists" },

@@ -123,14 +123,14 @@ describe("PATCH re-runs the rule when the type changes", () => {
     const u = await makeUser(t, { plan: "pro" });
     const [a, b] = await chain(u, 2, "blocks"); // a → b blocks
     await seedRelation(t, u, { source: b, target: a, type: "supersedes" });
-    const backRel = t.deps.db.query("SELECT id FROM relations WHERE source_idea_id = ? AND target_idea_id = ?").get(b, a) as { id: number };
+    const backRel = (await t.deps.store.query("SELECT id FROM relations WHERE source_idea_id = ? AND target_idea_id = ?").get(b, a)) as { id: number };
     const r = await call(t, "PATCH", `/map/relations/${backRel.id}`, { key: u.key, body: { relation_type: "blocks" } });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: chainText([b, a, b]) });
     // Keeping the same type checks nothing (the state already exists).
     const same = await call(t, "PATCH", `/map/relations/${backRel.id}`, { key: u.key, body: { relation_type: "supersedes", note: "x" } });
     expect(same.status).toBe(200);
-    const fwd = t.deps.db.query("SELECT id FROM relations WHERE source_idea_id = ? AND target_idea_id = ?").get(a, b) as { id: number };
+    const fwd = (await t.deps.store.query("SELECT id FROM relations WHERE source_idea_id = ? AND target_idea_id = ?").get(a, b)) as { id: number };
     const refused = await call(t, "PATCH", `/map/relations/${fwd.id}`, { key: u.key, body: { relation_type: "supersedes" } });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe(`${chainText([a, b, a])}. Use ?force=true to create it anyway.`);

@@ -64,7 +64,7 @@ describe("PATCH /map/relations/:id", () => {
       expect(r.status).toBe(404);
       expect(r.body).toEqual({ error: "Relation not found" });
     }
-    expect((t.deps.db.query("SELECT note FROM relations WHERE id = ?").get(theirs) as any).note).toBe("theirs");
+    expect(((await t.deps.store.query("SELECT note FROM relations WHERE id = ?").get(theirs)) as any).note).toBe("theirs");
   });
 
   test("400 for a non-numeric id", async () => {

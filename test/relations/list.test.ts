@@ -16,7 +16,9 @@ describe("GET /ideas/:id/relations", () => {
     const inc = await seedRelation(t, u, { source: c, target: a, type: "related", score: 0.8, by: "system" });
     const r = await call(t, "GET", `/ideas/${a}/relations`, { key: u.key });
     expect(r.status).toBe(200);
-    const numberOf = (id: number) => (t.deps.db.query("SELECT number FROM ideas WHERE id = ?").get(id) as { number: number }).number;
+    const numbers = new Map<number, number>();
+    for (const id of [b, c]) numbers.set(id, ((await t.deps.store.query("SELECT number FROM ideas WHERE id = ?").get(id)) as { number: number }).number);
+    const numberOf = (id: number) => numbers.get(id);
     expect(r.body.outgoing).toEqual([
       {
         id: out, relation_type: "blocks", score: null, note: "first", created_by: "user", created_at: expect.stringMatching(STAMP_RE),
@@ -92,7 +94,7 @@ describe("GET /ideas/:id/relations", () => {
     const other = await makeUser(t);
     for (let i = 0; i < 3; i++) await seedIdea(t, other); // push the global ids past u's numbers
     const id = await seedIdea(t, u);
-    const number = (t.deps.db.query("SELECT number FROM ideas WHERE id = ?").get(id) as { number: number }).number;
+    const number = ((await t.deps.store.query("SELECT number FROM ideas WHERE id = ?").get(id)) as { number: number }).number;
     expect(number).not.toBe(id);
     expect((await call(t, "GET", `/ideas/${number}/relations`, { key: u.key })).status).toBe(404);
   });

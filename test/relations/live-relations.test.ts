@@ -5,7 +5,7 @@ import { makeApp, makeUser } from "../helpers";
 import { archiveIdea, seedIdea, seedRelation } from "../fixtures/seed";
 
 const t = makeApp();
-const ids = () => t.deps.db.query<{ id: number }, []>("SELECT id FROM live_relations ORDER BY id").all().map((r) => r.id);
+const ids = async () => (await t.deps.store.query<{ id: number }, []>("SELECT id FROM live_relations ORDER BY id").all()).map((r) => r.id);
 
 describe("live_relations", () => {
   test("holds a relation while both ends are live, and drops it when either end is archived", async () => {
@@ -14,11 +14,11 @@ describe("live_relations", () => {
     const ab = await seedRelation(t, u, { source: a, target: b });
     const bc = await seedRelation(t, u, { source: b, target: c });
     const ca = await seedRelation(t, u, { source: c, target: a });
-    expect(ids()).toEqual([ab, bc, ca]);
+    expect(await ids()).toEqual([ab, bc, ca]);
     await archiveIdea(t, c); // the target of bc and the source of ca
-    expect(ids()).toEqual([ab]);
+    expect(await ids()).toEqual([ab]);
     await archiveIdea(t, a);
-    expect(ids()).toEqual([]);
+    expect(await ids()).toEqual([]);
   });
 
   test("a relation whose end belongs to another account is not live (stored data can never make one visible)", async () => {
@@ -26,8 +26,8 @@ describe("live_relations", () => {
     const v = await makeUser(t);
     const mine = await seedIdea(t, u);
     const theirs = await seedIdea(t, v);
-    const before = ids();
+    const before = await ids();
     await seedRelation(t, u, { source: mine, target: theirs });
-    expect(ids()).toEqual(before);
+    expect(await ids()).toEqual(before);
   });
 });

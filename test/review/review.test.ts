@@ -77,7 +77,7 @@ describe("GET /review", () => {
     const body = await review(u);
     expect(body.stale_threshold_days).toBe(7);
     expect(body.stale.map((s: any) => s.days_stale)).toEqual([9]);
-    t.deps.db.query("UPDATE users SET settings_json = ? WHERE id = ?").run(JSON.stringify({ stale_threshold_days: 3 }), u.id);
+    await t.deps.store.query("UPDATE users SET settings_json = ? WHERE id = ?").run(JSON.stringify({ stale_threshold_days: 3 }), u.id);
     expect((await review(u)).stale_threshold_days).toBe(30);
   });
 

@@ -168,9 +168,16 @@ export function migratedDatabaseSync(): { url: string; name: string; clonedInMs:
   return { url: testCluster().url(name), name, clonedInMs: performance.now() - began };
 }
 
-/** Drops a database a test made, closing any connection left on it. */
-export function dropDatabaseSync(name: string): void {
-  psql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+/**
+ * Drops a database a test made, closing any connection left on it. Asynchronous: a test may make its next app while
+ * the last one closes, and a synchronous wait here would stall that app's connections in this process meanwhile.
+ */
+export async function dropDatabase(name: string): Promise<void> {
+  const c = testCluster();
+  const proc = Bun.spawn([join(binDir()!, "psql"), "-h", c.dir, "-p", String(c.port), "-U", "postgres", "-d", "postgres", "-qAtX", "-c", `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`], {
+    stdout: "ignore", stderr: "pipe",
+  });
+  if ((await proc.exited) !== 0) throw new Error(`dropping ${name} failed: ${await new Response(proc.stderr).text()}`);
 }
 
 /**

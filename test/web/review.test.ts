@@ -1,9 +1,8 @@
 // The review queue in a real browser: one key per action on stale ideas, new connections and duplicates found by the
 // real background pass, undo of a status move, confirmations before what cannot be undone, the nav badge, Free's notice.
 import { beforeAll, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
+import { dataDirStore } from "../cli";
 import { api, waitForQuiescence } from "../ops/harness";
 import { a11yViolations, createAccount, describeBrowser, expectClean, openSignedIn, screenshot, signIn, webScope, type WebServer } from "./harness";
 
@@ -48,12 +47,12 @@ describeBrowser("review queue", () => {
     // Setup only, simulating the passage of time: the API cannot backdate an idea, so with the server stopped the
     // three "stale" ideas get an older updated_at in the database file, and the server starts again on the same data.
     await first.stop();
-    const db = new Database(join(first.dataDir, "idearepo.db"));
+    const db = dataDirStore(first.dataDir);
     const backdate = db.query("UPDATE ideas SET updated_at = ? WHERE id = ?");
-    backdate.run(stamp(30 * DAY), ids.keep);
-    backdate.run(stamp(20 * DAY), ids.move);
-    backdate.run(stamp(10 * DAY), ids.archive);
-    db.close();
+    await backdate.run(stamp(30 * DAY), ids.keep);
+    await backdate.run(stamp(20 * DAY), ids.move);
+    await backdate.run(stamp(10 * DAY), ids.archive);
+    await db.close();
     server = await web.server({}, first.dataDir);
   }, 90_000);
 

@@ -44,8 +44,9 @@ export type SystemRelation = Pick<RelationRow, "id" | "source_idea_id" | "target
 
 const LIST_COLS = `r.id, r.relation_type, r.score, r.note, r.created_by, r.created_at,
   o.id AS idea_id, o.number AS idea_number, o.title AS idea_title, o.status AS idea_status`;
-// NULL scores sort last under DESC in SQLite; id keeps equal scores in creation order.
-const LIST_ORDER = "ORDER BY r.relation_type, r.score DESC, r.id";
+// NULL scores last, said in so many words: SQLite sorts NULL lowest (last under DESC), PostgreSQL highest. id keeps
+// equal scores in creation order.
+const LIST_ORDER = "ORDER BY r.relation_type, r.score IS NULL, r.score DESC, r.id";
 const SYSTEM_COLS = "id, source_idea_id, target_idea_id, relation_type, note";
 
 export function createRelationsRepo(store: Store) {
