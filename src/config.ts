@@ -124,6 +124,11 @@ export const ConfigSchema = T.Object({
   backup_keep: T.Integer({ minimum: 1, default: 7 }),
   /** Where scheduled backups go; null: <data_dir>/backups. Another disk is better: it survives this one failing. */
   backup_dir: nullable(T.String()),
+  /**
+   * Versions of an idea's text kept per idea, the current one included (docs/ideas.md "Versions", the cost); 0 keeps
+   * every version. Older ones are removed when the idea's text next changes, and nightly for the rest.
+   */
+  versions_keep: T.Integer({ minimum: 0, default: 0 }),
 });
 export type Config = Static<typeof ConfigSchema>;
 

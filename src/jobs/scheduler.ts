@@ -6,11 +6,12 @@ import { StoreUnavailableError } from "../db/store";
 import { MAIL_JOBS } from "../mail/jobs";
 import { pipelineRecoveryJob } from "../pipeline/recovery";
 import { scheduledBackupJob } from "../modules/admin/scheduled-backups";
+import { versionRetentionJob } from "../modules/versions/retention";
 import type { ScheduledJob } from "./scheduled-job";
 
 export type { ScheduledJob };
 
-export const SCHEDULED_JOBS: ScheduledJob[] = [...MAIL_JOBS, pipelineRecoveryJob, scheduledBackupJob];
+export const SCHEDULED_JOBS: ScheduledJob[] = [...MAIL_JOBS, pipelineRecoveryJob, scheduledBackupJob, versionRetentionJob];
 
 export interface StoreWait {
   /** When the job's next scheduled run comes (null: never); a retry that would reach it is left to that run. */

@@ -11,6 +11,7 @@ import { ideaNotFound } from "./service";
 import { toIdea } from "./views";
 import { notifyArchived } from "./effects";
 import { createLinkSync } from "../wikilinks/sync";
+import { createVersionRetention } from "../versions/retention";
 
 export const MERGE_SEPARATOR = "\n\n---\n\n";
 
@@ -28,6 +29,7 @@ export function createIdeaMerger(deps: Deps) {
   const jobs = createJobs(store);
   const relations = createRelationsRepo(store);
   const linkSync = createLinkSync(deps);
+  const retention = createVersionRetention(deps);
 
   return {
     /**
@@ -67,6 +69,7 @@ export function createIdeaMerger(deps: Deps) {
       await repo.archive(p.absorbed.id, now);
       // The merged body's [[links]] make their relations in the merge's transaction (both merges come through here).
       await linkSync.textWritten(userId, { id: p.kept.id, number: p.kept.number, title: p.kept.title, body: p.body }, "body");
+      await retention.afterWrite(p.kept.id);
       await jobs.fullPass(p.kept.id, now);
     },
 

@@ -13,6 +13,7 @@ import { clampLimit, parseOffset } from "../../http/params";
 import { toCreatedIdea, toIdea, type IdeaView } from "./views";
 import { notifyArchived } from "./effects";
 import { createLinkSync } from "../wikilinks/sync";
+import { createVersionRetention } from "../versions/retention";
 
 export const LIST_DEFAULT_LIMIT = 20;
 export const LIST_MAX_LIMIT = 100;
@@ -27,6 +28,7 @@ export function createIdeasService(deps: Deps) {
   const relations = createRelationsRepo(store);
   const filing = createFiling(deps);
   const linkSync = createLinkSync(deps);
+  const retention = createVersionRetention(deps);
   const stamp = () => toStamp(deps.clock());
 
   async function mustOwn(userId: string, id: number): Promise<IdeaRow> {
@@ -134,6 +136,7 @@ export function createIdeasService(deps: Deps) {
         if (changes.title !== undefined || changes.body !== undefined) {
           const text = { id, number: row.number, title: changes.title ?? row.title, body: changes.body ?? row.body };
           await linkSync.textWritten(userId, text, changes.title !== undefined ? "renamed" : "body");
+          await retention.afterWrite(id);
         }
         // Archived ideas keep their edits but never go back into the pipeline (that would re-index them).
         if (!row.is_archived) await filing.jobs.ideaEdited(id, reembed, now);

@@ -10,6 +10,7 @@ import { createNotesRepo, type OriginRow } from "./notes-repo";
 import { createRelationsRepo } from "../relations/repo";
 import { draftsOf, type Draft } from "./shape";
 import { createResolver } from "./resolve";
+import { createVersionRetention } from "../versions/retention";
 import type { ImportInput, SkippedItem, SourceReader } from "./sources/types";
 
 export interface NotesReport {
@@ -40,6 +41,7 @@ const REASONS: Record<Action, string> = {
 export function createNotesImporter(deps: Deps) {
   const filing = createFiling(deps);
   const notes = createNotesRepo(deps.store);
+  const retention = createVersionRetention(deps);
   const relations = createRelationsRepo(deps.store);
 
   function emptyReport(source: string, dryRun: boolean): NotesReport {
@@ -162,6 +164,7 @@ export function createNotesImporter(deps: Deps) {
         } else {
           id = row.idea_id;
           await notes.updateIdea(id, { title: d.title, body: d.body, status: d.status ?? null, updated_at: updated, archived: d.archived });
+          await retention.afterWrite(id);
           await filing.addToIdea(id, tags, links.map((l) => ({ ...l, created_at: now })));
           if (live) await filing.jobs.fullPass(id, now);
           report.imported.updated++;

@@ -27,7 +27,18 @@ export function createVersionsRepo(store: Store) {
   const add = store.query<unknown, [number, number, string, string, string, string]>(
     "INSERT INTO idea_versions (idea_id, version, title, body, writer, created_at) VALUES (?, ?, ?, ?, ?, ?)",
   );
+  // The UNIQUE (idea_id, version) index finds each idea's newest number.
+  const prune = store.query<unknown, [number, number]>(
+    "DELETE FROM idea_versions WHERE idea_id = ?1 AND version <= (SELECT max(version) FROM idea_versions WHERE idea_id = ?1) - ?2",
+  );
+  const pruneAll = store.query<unknown, [number]>(
+    `DELETE FROM idea_versions WHERE version <= (SELECT max(v.version) FROM idea_versions v WHERE v.idea_id = idea_versions.idea_id) - ?`,
+  );
   return {
+    /** Removes the idea's versions older than its newest `keep` (versions_keep); the number of rows removed. */
+    prune: async (ideaId: number, keep: number) => (await prune.run(ideaId, keep)).changes,
+    /** The same over every idea (the nightly pass). */
+    pruneAll: async (keep: number) => (await pruneAll.run(keep)).changes,
     ownsIdea: async (userId: string, ideaId: number) => (await owned.get(userId, ideaId)) !== null,
     /** Newest first, the current state included. */
     list: (userId: string, ideaId: number) => all.all(userId, ideaId),
