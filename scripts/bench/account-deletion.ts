@@ -51,7 +51,7 @@ for (let r = 0; r < ROUNDS; r++) {
     const store = sqliteStore(db);
     const repo = createDeletionRepo(store);
     const remove = async () => {
-      repo.deleteVectors(victim);
+      await repo.deleteVectors(victim);
       await repo.deleteJobs(victim);
       await repo.deleteUser(victim);
     };

@@ -15,6 +15,7 @@ import { startModels } from "../../src/ml/client";
 import { ideaText } from "../../src/pipeline/embed";
 import { planGenerations } from "../../src/vectors/generations";
 import { vectorStore } from "../../src/vectors/store";
+import { sqliteStore } from "../../src/db/sqlite-store";
 import { loadGitManual, loadOtherManPages } from "./man-corpus";
 import { flag, percentile } from "./search-lib";
 import { parseSts } from "./stsb";
@@ -62,25 +63,26 @@ while (vectors.length < max) {
 console.log(`${realCount} real vectors (man pages, Git's manual, sentences), ${vectors.length - realCount} mixtures past them`);
 
 const db = openDb(":memory:");
-const gen = planGenerations(db, { model: "use-lite", model_id: MODEL, dim: DIM }, new Date().toISOString()).active!;
-const store = vectorStore(db, gen);
+const sqlite = sqliteStore(db);
+const gen = (await planGenerations(sqlite, { model: "use-lite", model_id: MODEL, dim: DIM }, new Date().toISOString())).active!;
+const store = vectorStore(sqlite, gen);
 const user = "bench-account";
 let n = 0;
 console.log(`| ideas | calibrated: recall@20, query p50 ms | raw: recall@20, query p50 ms | a pass's scoring p50 ms: product / raw | subjects' fit ms | load |`);
 console.log("|---:|---:|---:|---:|---:|---:|");
 for (const size of sizes) {
-  db.transaction(() => {
-    for (; n < size; n++) store.putIdea(n + 1, user, vectors[n], String(n));
-  })();
+  await sqlite.tx(async () => {
+    for (; n < size; n++) await store.putIdea(n + 1, user, vectors[n], String(n));
+  });
   const step = Math.max(1, Math.floor(size / QUERIES));
   const qs = vectors.slice(0, size).filter((_, i) => i % step === 0).slice(0, QUERIES);
-  const run = (f: (v: Float32Array, m: "exact" | "quantized") => { id: number }[]) => {
+  const run = async (f: (v: Float32Array, m: "exact" | "quantized") => Promise<{ id: number }[]>) => {
     let hit = 0;
     const times: number[] = [];
     for (const v of qs) {
-      const exact = new Set(f(v, "exact").slice(0, 20).map((x) => x.id));
+      const exact = new Set((await f(v, "exact")).slice(0, 20).map((x) => x.id));
       const t = performance.now();
-      const got = f(v, "quantized");
+      const got = await f(v, "quantized");
       times.push(performance.now() - t);
       hit += got.slice(0, 20).filter((x) => exact.has(x.id)).length;
     }
@@ -88,27 +90,27 @@ for (const size of sizes) {
   };
   // Alternating per size: calibrated, then raw, on the same queries.
   store.memoizeNeighbours(false); // every query timed afresh (neighbour-memo.ts keeps answers while the account is unchanged)
-  const cal = run((v, m) => store.nearestCalibrated(user, v, 20, m));
-  const raw = run((v, m) => store.nearestIdeas(user, v, 20, m));
+  const cal = await run((v, m) => store.nearestCalibrated(user, v, 20, m));
+  const raw = await run((v, m) => store.nearestIdeas(user, v, 20, m));
   // The scoring work of one idea's pass (steps.ts): its 21 nearest by calibrated cosine, the duplicate scores of the
   // 20 (subjects.ts), and the neighbour query of up to 3 relation candidates; beside the same four queries by raw
   // cosine (the rule before calibration), alternating. The subjects' fit is timed on its own (first use after a
   // re-score: markScored, as queueRescores does).
-  store.markScored(user);
+  await store.markScored(user);
   let t = performance.now();
-  store.localScores(user, qs[0], [1]);
+  await store.localScores(user, qs[0], [1]);
   const fitMs = performance.now() - t;
   const pass: number[] = [];
   const passRaw: number[] = [];
   for (const v of qs) {
     t = performance.now();
-    const near = store.nearestCalibrated(user, v, 21);
-    store.localScores(user, v, near.slice(1).map((x) => x.id));
-    for (const c of near.slice(1, 4)) store.nearestCalibrated(user, vectors[c.id - 1], 21);
+    const near = await store.nearestCalibrated(user, v, 21);
+    await store.localScores(user, v, near.slice(1).map((x) => x.id));
+    for (const c of near.slice(1, 4)) await store.nearestCalibrated(user, vectors[c.id - 1], 21);
     pass.push(performance.now() - t);
     t = performance.now();
-    const rawNear = store.nearestIdeas(user, v, 21);
-    for (const c of rawNear.slice(1, 4)) store.nearestIdeas(user, vectors[c.id - 1], 21);
+    const rawNear = await store.nearestIdeas(user, v, 21);
+    for (const c of rawNear.slice(1, 4)) await store.nearestIdeas(user, vectors[c.id - 1], 21);
     passRaw.push(performance.now() - t);
   }
   console.log(`| ${size} | ${cal} | ${raw} | ${percentile(pass, 50).toFixed(1)} / ${percentile(passRaw, 50).toFixed(1)} | ${fitMs.toFixed(0)} | ${loadavg()[0].toFixed(1)} |`);

@@ -18,7 +18,7 @@ import { startModels } from "../../src/ml/client";
 import { createSearchRepo } from "../../src/modules/search/repo";
 import { semanticSearch, type UnreadRule } from "../../src/modules/search/semantic";
 import { readState } from "../../src/vectors/generations";
-import { vectorDb, vectorStore } from "../../src/vectors/store";
+import { vectorStore } from "../../src/vectors/store";
 import { servingGeneration } from "../../src/pipeline/models";
 import { NEIGHBOURS } from "../../src/pipeline/steps";
 import { gramCounts, specificity, wordCosine, wordCounts } from "../../src/pipeline/text-overlap";
@@ -162,19 +162,19 @@ try {
   }
 
   // Duplicates: the product's (GET /ideas/duplicates) and the rule before on the same stored vectors, offline.
-  const state = readState(vectorDb(app.deps.store));
+  const state = await readState(app.deps.store);
   const gen = servingGeneration(state, app.pipeline!.models()) ?? state.active!;
-  const store = vectorStore(vectorDb(app.deps.store), gen);
+  const store = vectorStore(app.deps.store, gen);
   const threshold = 0.75;
   const wordsOf = new Map(notes.map((n) => [idOf.get(n)!, wordCounts(n.name, n.body)]));
-  const before = (ids: number[]) => {
+  const before = async (ids: number[]) => {
     const pairs = new Set<string>();
     for (const a of ids) {
-      const v = store.ideaVector(a);
+      const v = await store.ideaVector(a);
       if (!v) continue;
-      const near = store.nearestCalibrated(user.id, v, NEIGHBOURS + 1).filter((x) => x.id !== a && wordsOf.has(x.id));
+      const near = (await store.nearestCalibrated(user.id, v, NEIGHBOURS + 1)).filter((x) => x.id !== a && wordsOf.has(x.id));
       const wa = wordsOf.get(a)!;
-      const local = store.localScores(user.id, v, near.map((x) => x.id), { mine: specificity(wa), of: new Map(near.map((x) => [x.id, specificity(wordsOf.get(x.id)!)])) });
+      const local = await store.localScores(user.id, v, near.map((x) => x.id), { mine: specificity(wa), of: new Map(near.map((x) => [x.id, specificity(wordsOf.get(x.id)!)])) });
       for (const x of near) {
         const s = Math.max(local.get(x.id) ?? 0, wordCosine(wa, wordsOf.get(x.id)!));
         if (s > threshold) pairs.add([a, x.id].sort((p, q) => p - q).join("-"));
@@ -192,7 +192,7 @@ try {
     const r = await request(app, user.key, "GET", "/ideas/duplicates");
     for (const d of r.body.duplicates) console.log(`  detected ${d.similarity_score.toFixed(3)} ${nameOf.get(d.idea_id)} ~ ${nameOf.get(d.duplicate_of_id)}`);
   }
-  const beforePairs = before([...wordsOf.keys()]);
+  const beforePairs = await before([...wordsOf.keys()]);
   const byLang = (pairs: Set<string>) => {
     const out = new Map<string, number>();
     for (const p of pairs) {
@@ -228,7 +228,7 @@ try {
   await app.pipeline!.runner()!.drain();
   model.save();
   const after = await listed();
-  const beforeCopies = before(copies.map((c) => c.id));
+  const beforeCopies = await before(copies.map((c) => c.id));
   const key = (c: { of: number; id: number }) => [c.of, c.id].sort((p, q) => p - q).join("-");
   const found = (pairs: Set<string>, l: Lang) => copies.filter((c) => c.lang === l && pairs.has(key(c))).length;
   const total = (l: Lang) => copies.filter((c) => c.lang === l).length;

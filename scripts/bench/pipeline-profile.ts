@@ -62,7 +62,7 @@ const { db } = app.deps;
 db.exec("PRAGMA synchronous = NORMAL");
 const ideas = createIdeasService(app.deps);
 const userOf = db.prepare<UserRow, [string]>("SELECT * FROM users WHERE id = ?");
-const store = vectorStore(db, readState(db).active!);
+const store = vectorStore(app.deps.store, (await readState(app.deps.store)).active!);
 const storeT = new Map<string, { n: number; ms: number }>();
 for (const k of Object.keys(store) as (keyof typeof store)[]) {
   const orig = store[k] as any;

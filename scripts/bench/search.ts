@@ -76,8 +76,8 @@ const { db } = app.deps;
 const big = await benchUser(app.deps, "pro");
 const small = await benchUser(app.deps, "pro");
 const now = toStamp(new Date());
-const gen = planGenerations(db, { model: "use-lite", model_id: model.embedModelId, dim: model.dim }, now).active!;
-const store = vectorStore(db, gen);
+const gen = (await planGenerations(app.deps.store, { model: "use-lite", model_id: model.embedModelId, dim: model.dim }, now)).active!;
+const store = vectorStore(app.deps.store, gen);
 const insertIdea = db.prepare<{ id: number }, [string, number, string, string, string]>(
   `INSERT INTO ideas (user_id, number, title, body, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5) RETURNING id`,
 );
@@ -109,20 +109,20 @@ const nextVector = (): { title: string; v: Float32Array } => {
   return { title: `${real[a].slice(0, 100)} ${real[b].slice(0, 100)}`, v: mixture(realVectors[a], realVectors[b]) };
 };
 
-function seedIdeas(userId: string, n: number): void {
-  db.transaction(() => {
+async function seedIdeas(userId: string, n: number): Promise<void> {
+  await app.deps.store.tx(async () => {
     for (let i = 0; i < n; i++) {
       const number = counts.get(userId)! + 1;
       counts.set(userId, number);
       const body = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => pick(sentences)).join(" ");
       const { title, v } = nextVector();
       const id = insertIdea.get(userId, number, title.slice(0, 200), body, now)!.id;
-      store.putIdea(id, userId, v, "bench");
+      await store.putIdea(id, userId, v, "bench");
       insVec0.run(id, userId, v);
       setVid.run(vectorId(gen.gen, id), id);
     }
     db.query("UPDATE users SET idea_seq = ? WHERE id = ?").run(counts.get(userId)!, userId);
-  })();
+  });
 }
 
 const keywordQueries = Array.from({ length: QUERIES }, (_, i) => Array.from({ length: 1 + (i % 3) }, () => pick(words)).join(" "));
@@ -178,9 +178,13 @@ for (const size of sizes) {
   // The vector index alone: exact vs quantized vs bare vec0, k = 20 for recall@20 and k as search asks for timing.
   const queryVectors = await model.embed(semanticQueries);
   const k = candidateCount(LIMIT);
-  for (const v of queryVectors.slice(0, 3)) store.nearestIdeas(big.id, v, k, "quantized"); // loads the account's codes
-  const exact20 = queryVectors.map((v) => store.nearestIdeas(big.id, v, 20, "exact").map((n) => n.id));
-  const quant20 = queryVectors.map((v) => store.nearestIdeas(big.id, v, 20, "quantized").map((n) => n.id));
+  for (const v of queryVectors.slice(0, 3)) await store.nearestIdeas(big.id, v, k, "quantized"); // loads the account's codes
+  const exact20: number[][] = [];
+  const quant20: number[][] = [];
+  for (const v of queryVectors) {
+    exact20.push((await store.nearestIdeas(big.id, v, 20, "exact")).map((n) => n.id));
+    quant20.push((await store.nearestIdeas(big.id, v, 20, "quantized")).map((n) => n.id));
+  }
   const vec020 = queryVectors.map((v) => rawKnn.all(v, 20, big.id).map((r) => r.rowid));
   const [tQuant, tVec0] = await alternate(queryVectors, (v) => store.nearestIdeas(big.id, v, k, "quantized"), (v) => rawKnn.all(v, k, big.id));
   const [tExact, tVec0b] = await alternate(queryVectors, (v) => store.nearestIdeas(big.id, v, k, "exact"), (v) => rawKnn.all(v, k, big.id));

@@ -80,8 +80,8 @@ export async function seedAccounts(dataDir: string, accounts: number, ideasPer: 
   let clock = new Date();
   app.deps.clock = () => clock;
   const ideas = createIdeasService(app.deps);
-  const gen = planGenerations(db, { model: config.embed_model, model_id: model.embedModelId, dim: model.dim }, toStamp(new Date()))!.active!;
-  const store = vectorStore(db, gen);
+  const gen = (await planGenerations(app.deps.store, { model: config.embed_model, model_id: model.embedModelId, dim: model.dim }, toStamp(new Date()))).active!;
+  const store = vectorStore(app.deps.store, gen);
   const setIdeaVid = db.prepare("UPDATE ideas SET vectorize_id = ? WHERE id = ?");
   const tagsOf = db.prepare<{ id: number; name: string }, [string]>("SELECT id, name FROM tags WHERE user_id = ?");
   const setTagVid = db.prepare("UPDATE tags SET vectorize_id = ? WHERE id = ?");
@@ -105,17 +105,17 @@ export async function seedAccounts(dataDir: string, accounts: number, ideasPer: 
           const tags = Array.from({ length: int(3) }, () => TAGS[int(TAGS.length)]);
           clock = new Date(stamps[i]);
           const idea = await ideas.create(owner, { title, body, tags: [...new Set(tags)], status: rand() < 0.6 ? "captured" : "exploring" });
-          store.putIdea(idea.id, user.id, mix(vectors[at(t)], vectors[at(body ? b : t)]), textHash(ideaText(title, body)));
+          await store.putIdea(idea.id, user.id, mix(vectors[at(t)], vectors[at(body ? b : t)]), textHash(ideaText(title, body)));
           setIdeaVid.run(vectorId(gen.gen, idea.id), idea.id);
           firstId ||= idea.id;
           lastId = idea.id;
         }
         for (const tag of tagsOf.all(user.id)) {
-          store.putTag(tag.id, user.id, tagVectors[TAGS.indexOf(tag.name)], tag.name);
+          await store.putTag(tag.id, user.id, tagVectors[TAGS.indexOf(tag.name)], tag.name);
           setTagVid.run(vectorId(gen.gen, tag.id), tag.id);
         }
-        store.shared(user.id);
-        store.markScored(user.id);
+        await store.shared(user.id);
+        await store.markScored(user.id);
       });
       out.push({ id: user.id, key: user.key, firstId, lastId });
       if ((a + 1) % 100 === 0) log(`seeded ${a + 1} / ${accounts} accounts (${((performance.now() - t0) / 1000).toFixed(0)} s)`);

@@ -106,17 +106,17 @@ export function todayPairs(db: Db, gen: Generation, userId: string, sides: Set<n
  * 20 nearest by the calibrated cosine, a detection when max(calibrated cosine, word cosine) > dedup. Relations are
  * not affected by subjects, so only detections are judged.
  */
-export function accountMeanDuplicates(db: Db, store: VectorStore, userId: string, sides: Set<number>, dedup = 0.75): [number, number][] {
+export async function accountMeanDuplicates(db: Db, store: VectorStore, userId: string, sides: Set<number>, dedup = 0.75): Promise<[number, number][]> {
   const texts = new Map(
     db.query<{ id: number; title: string; body: string }, [string]>("SELECT id, title, body FROM ideas WHERE user_id = ? AND is_archived = 0").all(userId)
       .map((r) => [r.id, wordCounts(r.title, r.body)]),
   );
   const dups = new Map<string, [number, number]>();
   for (const a of sides) {
-    const v = store.ideaVector(a);
+    const v = await store.ideaVector(a);
     const wa = texts.get(a);
     if (!v || !wa) continue;
-    for (const n of store.nearestCalibrated(userId, v, 21).filter((n) => n.id !== a).slice(0, 20)) {
+    for (const n of (await store.nearestCalibrated(userId, v, 21)).filter((n) => n.id !== a).slice(0, 20)) {
       const wb = texts.get(n.id);
       if (wb && Math.max(n.score, wordCosine(wa, wb)) > dedup) dups.set(key(a, n.id), [a, n.id]);
     }
@@ -129,18 +129,18 @@ export function accountMeanDuplicates(db: Db, store: VectorStore, userId: string
  * 3 neighbours by the account's calibrated cosine above `related`, related when each is among the other's best 3.
  * Judged from the side of the ideas in `sides` (their partners' best 3 computed as needed).
  */
-export function accountMeanRelations(store: VectorStore, userId: string, sides: Set<number>, related = 0.5): [number, number][] {
+export async function accountMeanRelations(store: VectorStore, userId: string, sides: Set<number>, related = 0.5): Promise<[number, number][]> {
   const best = new Map<number, number[]>();
-  const bestOf = (a: number) => {
+  const bestOf = async (a: number) => {
     let b = best.get(a);
     if (b) return b;
-    const v = store.ideaVector(a);
-    b = v ? store.nearestCalibrated(userId, v, 21).filter((n) => n.id !== a && n.score > related).slice(0, 3).map((n) => n.id) : [];
+    const v = await store.ideaVector(a);
+    b = v ? (await store.nearestCalibrated(userId, v, 21)).filter((n) => n.id !== a && n.score > related).slice(0, 3).map((n) => n.id) : [];
     best.set(a, b);
     return b;
   };
   const rels = new Map<string, [number, number]>();
-  for (const a of sides) for (const b of bestOf(a)) if (bestOf(b).includes(a)) rels.set(key(a, b), [a, b]);
+  for (const a of sides) for (const b of await bestOf(a)) if ((await bestOf(b)).includes(a)) rels.set(key(a, b), [a, b]);
   return [...rels.values()];
 }
 

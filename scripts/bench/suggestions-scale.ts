@@ -128,8 +128,8 @@ for (const size of sizes) {
   }
 
   // A re-scoring pass over the whole account (what an import or a 25% growth queues).
-  const gen = readState(db).active!;
-  const store = vectorStore(db, gen);
+  const gen = (await readState(app.deps.store)).active!;
+  const store = vectorStore(app.deps.store, gen);
   const n = liveCount();
   const waiting = db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs").get()!.n;
   if (waiting > 0) throw new Error(`${waiting} jobs left after the drain (failed and delayed?)`);
@@ -137,7 +137,7 @@ for (const size of sizes) {
   const rescore = async (memo: boolean) => {
     store.memoizeNeighbours(memo);
     store.forgetSubjects(user.id);
-    store.markDirty(user.id);
+    await store.markDirty(user.id);
     const t = performance.now();
     const queued = await queueRescores(app.deps.store, store, [user.id], toStamp(new Date()));
     await runner.drain();
@@ -184,7 +184,11 @@ for (const size of sizes) {
   // The neighbour query alone, calibrated vs raw, alternating, over stored vectors of the account.
   const ids = db.query<{ id: number }, [string]>("SELECT id FROM ideas WHERE user_id = ? AND is_archived = 0 ORDER BY id").all(user.id).map((r) => r.id);
   const step = Math.max(1, Math.floor(ids.length / knnQueries));
-  const qs = ids.filter((_, i) => i % step === 0).slice(0, knnQueries).map((id) => store.ideaVector(id)!).filter(Boolean);
+  const qs: Float32Array[] = [];
+  for (const id of ids.filter((_, i) => i % step === 0).slice(0, knnQueries)) {
+    const v = await store.ideaVector(id);
+    if (v) qs.push(v);
+  }
   // Each query timed afresh: the store keeps answers while the account is unchanged (neighbour-memo.ts).
   store.memoizeNeighbours(false);
   const tCal: number[] = [];
@@ -192,27 +196,27 @@ for (const size of sizes) {
   const tLocal: number[] = [];
   for (const v of qs) {
     let t = performance.now();
-    const near = store.nearestCalibrated(user.id, v, 21);
+    const near = await store.nearestCalibrated(user.id, v, 21);
     tCal.push(performance.now() - t);
     t = performance.now();
-    store.localScores(user.id, v, near.slice(1).map((x) => x.id));
+    await store.localScores(user.id, v, near.slice(1).map((x) => x.id));
     tLocal.push(performance.now() - t);
     t = performance.now();
-    store.nearestIdeas(user.id, v, 21);
+    await store.nearestIdeas(user.id, v, 21);
     tRaw.push(performance.now() - t);
   }
 
   // Recall of the coarse pass (binary codes) against exact scoring of every vector, top 20.
-  const recall = (f: (v: Float32Array, mode: "exact" | "quantized") => { id: number }[]) => {
+  const recall = async (f: (v: Float32Array, mode: "exact" | "quantized") => Promise<{ id: number }[]>) => {
     let hit = 0;
     for (const v of qs) {
-      const exact = new Set(f(v, "exact").slice(0, 20).map((x) => x.id));
-      hit += f(v, "quantized").slice(0, 20).filter((x) => exact.has(x.id)).length;
+      const exact = new Set((await f(v, "exact")).slice(0, 20).map((x) => x.id));
+      hit += (await f(v, "quantized")).slice(0, 20).filter((x) => exact.has(x.id)).length;
     }
     return hit / (20 * qs.length);
   };
-  const recallCal = recall((v, m) => store.nearestCalibrated(user.id, v, 20, m));
-  const recallRaw = recall((v, m) => store.nearestIdeas(user.id, v, 20, m));
+  const recallCal = await recall((v, m) => store.nearestCalibrated(user.id, v, 20, m));
+  const recallRaw = await recall((v, m) => store.nearestIdeas(user.id, v, 20, m));
 
   // Quality: the product's rows, and today's rule judged from the side of the Git notes, the copies and a sample.
   const product = measureVault(db, user.id, notes, copies);
@@ -223,8 +227,8 @@ for (const size of sizes) {
   const sample = new Set(noteIds.filter((r) => !measured.has(r.id)).map((r) => r.id).filter((_, i) => i % 10 === 0));
   const raw = todayPairs(db, gen, user.id, new Set([...measured, ...sample]));
   const today = vaultFigures(db, user.id, notes, copies, raw.dups, raw.rels);
-  const meanDups = accountMeanDuplicates(db, store, user.id, new Set([...measured, ...sample]));
-  const before = vaultFigures(db, user.id, notes, copies, meanDups, accountMeanRelations(store, user.id, measured));
+  const meanDups = await accountMeanDuplicates(db, store, user.id, new Set([...measured, ...sample]));
+  const before = vaultFigures(db, user.id, notes, copies, meanDups, await accountMeanRelations(store, user.id, measured));
   const pendingPairs = db.query<{ a: number; b: number }, [string]>(
     "SELECT idea_id AS a, duplicate_of_id AS b FROM duplicate_detections WHERE user_id = ? AND status = 'pending'",
   ).all(user.id).map((r) => [r.a, r.b] as [number, number]);

@@ -58,7 +58,7 @@ if (withVault) {
   await runner.drain();
 
   const vault: VaultFigures = measureVault(app.deps.db, user.id, notes, copies);
-  const baseline = todayRules(app.deps.db, readState(app.deps.db).active!, user.id, notes, copies);
+  const baseline = todayRules(app.deps.db, (await readState(app.deps.store)).active!, user.id, notes, copies);
 
   console.log(`Git manual: ${notes.length} notes, ${vault.authorLinks} author links between them, ${copies.length} near-copies; model ${model.embedModelId}`);
   console.log(`import + background pass: ${importSeconds.toFixed(1)} s\n`);
@@ -77,9 +77,9 @@ if (withVault) {
   // The previous product's relations on the same vectors: candidates ranked by the account's calibration, not by
   // the duplicate score's subjects.
   const db = app.deps.db;
-  const store = vectorStore(db, readState(db).active!);
+  const store = vectorStore(app.deps.store, (await readState(app.deps.store)).active!);
   const ids = new Set(db.query<{ id: number }, [string]>("SELECT id FROM ideas WHERE user_id = ? AND is_archived = 0").all(user.id).map((r) => r.id));
-  const prev = vaultFigures(db, user.id, notes, copies, accountMeanDuplicates(db, store, user.id, ids), accountMeanRelations(store, user.id, ids));
+  const prev = vaultFigures(db, user.id, notes, copies, await accountMeanDuplicates(db, store, user.id, ids), await accountMeanRelations(store, user.id, ids));
   console.log("\n| figure | product | previous product (duplicates by the account's calibration only, relations ranked by it), same vectors |");
   console.log("|---|---:|---:|");
   row("false duplicate detections per 20 notes", `${(vault.falseDuplicates / notes.length * 20).toFixed(2)} (${vault.falseDuplicates})`, `${(prev.falseDuplicates / notes.length * 20).toFixed(2)} (${prev.falseDuplicates})`, "");
@@ -91,7 +91,7 @@ if (withVault) {
 }
 
 if (withSts) {
-  const gen = readState(app.deps.db).active!;
+  const gen = (await readState(app.deps.store)).active!;
   const pairs = parseSts(readFileSync(join(dataDir, "sts-test.csv"), "utf8"));
   const sts = await benchUser(app.deps, "pro");
   const idOf = new Map<string, number>();
@@ -100,24 +100,24 @@ if (withSts) {
     idOf.set(s, r.body.id);
   }
   await runner.drain();
-  const store = vectorStore(app.deps.db, gen);
-  const scored = pairs
-    .filter((p) => p.score >= 4.6 || p.score <= 3.5)
-    .map((p) => {
+  const store = vectorStore(app.deps.store, gen);
+  const scored: { dup: boolean; product: number; subjects: number; before: number; calibrated: number; raw: number }[] = [];
+  for (const p of pairs.filter((p) => p.score >= 4.6 || p.score <= 3.5)) {
       const a = idOf.get(p.a)!;
       const b = idOf.get(p.b)!;
-      const calibrated = store.pairScore(sts.id, a, b) ?? 0;
+      const [va, vb] = [(await store.ideaVector(a))!, (await store.ideaVector(b))!];
+      const calibrated = (await store.pairScore(sts.id, a, b)) ?? 0;
       // The duplicate score as steps.ts computes it: the larger of the local embedding cosine (the account's and the
       // pair's subjects' shared parts removed; subjects.ts) and the word-count cosine. "before": the account's only.
       // Since specificity, each subject is removed in proportion to its text's specificity (text-overlap.ts);
       // "subjects" is the rule before it (every subject removed whole).
       const wa = wordCounts(p.a.slice(0, 200), p.a.length > 200 ? p.a : "");
       const wb = wordCounts(p.b.slice(0, 200), p.b.length > 200 ? p.b : "");
-      const local = store.localScores(sts.id, store.ideaVector(a)!, [b], { mine: specificity(wa), of: new Map([[b, specificity(wb)]]) }).get(b) ?? 0;
-      const whole = store.localScores(sts.id, store.ideaVector(a)!, [b]).get(b) ?? 0;
+      const local = (await store.localScores(sts.id, va, [b], { mine: specificity(wa), of: new Map([[b, specificity(wb)]]) })).get(b) ?? 0;
+      const whole = (await store.localScores(sts.id, va, [b])).get(b) ?? 0;
       const words = wordCosine(wa, wb);
-      return { dup: p.score >= 4.6, product: Math.max(local, words), subjects: Math.max(whole, words), before: Math.max(calibrated, words), calibrated, raw: rawCosine(store.ideaVector(a)!, store.ideaVector(b)!) };
-    });
+      scored.push({ dup: p.score >= 4.6, product: Math.max(local, words), subjects: Math.max(whole, words), before: Math.max(calibrated, words), calibrated, raw: rawCosine(va, vb) });
+  }
   const positives = scored.filter((s) => s.dup).length;
   type Key = "product" | "subjects" | "before" | "calibrated" | "raw";
   const at = (key: Key, th: number) => {

@@ -81,7 +81,7 @@ for (const p of pages) {
 }
 await app.pipeline!.runner()!.drain();
 model.save();
-const store = vectorStore(app.deps.db, readState(app.deps.db).active!);
+const store = vectorStore(app.deps.store, (await readState(app.deps.store)).active!);
 const nameOf = new Map([...tagId].map(([n, id]) => [id, n]));
 console.log(`gcloud manual: ${pages.length} pages under ${tagNames.length} tags (≤ ${perTag} pages a tag, tags with ≥ ${minPages} pages); model ${model.embedModelId}`);
 
@@ -89,8 +89,8 @@ console.log(`gcloud manual: ${pages.length} pages under ${tagNames.length} tags 
 type Cands = { page: Page; raw: Neighbour[]; cal: Neighbour[] };
 const cands: Cands[] = [];
 for (const [id, page] of ideaOf) {
-  const v = store.ideaVector(id)!;
-  cands.push({ page, raw: store.nearestTags(user.id, v, 9), cal: store.nearestTagsCalibrated(user.id, v, 9) });
+  const v = (await store.ideaVector(id))!;
+  cands.push({ page, raw: await store.nearestTags(user.id, v, 9), cal: await store.nearestTagsCalibrated(user.id, v, 9) });
 }
 function proFigures(set: Cands[], key: "raw" | "cal", min: number) {
   let picked = 0, right = 0, found = 0, tagged = 0;
@@ -131,13 +131,13 @@ for (const m of grid) {
 // --- Free auto-tags -------------------------------------------------------------------------------------------
 const evenTags = new Map<number, number[]>();
 for (const [id, p] of ideaOf) if (p.even) evenTags.set(id, [tagId.get(p.tag)!]);
-function freeFigures(key: "raw" | "cal", threshold = 0.5) {
+async function freeFigures(key: "raw" | "cal", threshold = 0.5) {
   let picked = 0, right = 0, found = 0, tagged = 0, n = 0;
   for (const [id, p] of ideaOf) {
     if (p.even) continue;
     n++;
-    const v = store.ideaVector(id)!;
-    const near = (key === "raw" ? store.nearestIdeas(user.id, v, 21) : store.nearestCalibrated(user.id, v, 21)).filter((x) => x.id !== id);
+    const v = (await store.ideaVector(id))!;
+    const near = (key === "raw" ? await store.nearestIdeas(user.id, v, 21) : await store.nearestCalibrated(user.id, v, 21)).filter((x) => x.id !== id);
     const similar = near.filter((x) => x.score > threshold);
     const ids = pickNeighbourTags(similar, new Map(similar.map((x) => [x.id, evenTags.get(x.id) ?? []])));
     picked += ids.length;
@@ -152,8 +152,8 @@ console.log(`\nFree auto-tags on the odd pages (the even ones carry their tag), 
 console.log("| neighbours by | precision of the tags given | ideas given their tag | ideas given any tag | tags per idea |");
 console.log("|---|---:|---:|---:|---:|");
 for (const th of [0.5, 0.4, 0.3]) {
-  console.log(`| raw cosine > ${th} | ${freeFigures("raw", th)} |`);
-  console.log(`| calibrated cosine > ${th} | ${freeFigures("cal", th)} |`);
+  console.log(`| raw cosine > ${th} | ${await freeFigures("raw", th)} |`);
+  console.log(`| calibrated cosine > ${th} | ${await freeFigures("cal", th)} |`);
 }
 
 // --- Tag similarity -------------------------------------------------------------------------------------------
@@ -184,8 +184,11 @@ const gold = (a: string, b: string) => {
   for (const [w, v] of x) s += v * (y.get(w) ?? 0);
   return s;
 };
-const simRaw = (a: string, b: string) => rawDot(store.tagVector(tagId.get(a)!)!, store.tagVector(tagId.get(b)!)!);
-const calOf = new Map(tagNames.map((t) => [t, store.nearestTagsCalibrated(user.id, store.tagVector(tagId.get(t)!)!, tagNames.length)]));
+const tagVectors = new Map<string, Float32Array>();
+for (const t of tagNames) tagVectors.set(t, (await store.tagVector(tagId.get(t)!))!);
+const simRaw = (a: string, b: string) => rawDot(tagVectors.get(a)!, tagVectors.get(b)!);
+const calOf = new Map<string, Neighbour[]>();
+for (const t of tagNames) calOf.set(t, await store.nearestTagsCalibrated(user.id, tagVectors.get(t)!, tagNames.length));
 const simCal = (a: string, b: string) => calOf.get(a)!.find((n) => n.id === tagId.get(b))!.score;
 function overlap(sim: (a: string, b: string) => number): number {
   let total = 0;

@@ -28,7 +28,7 @@ export const reindexCommand: CliCommand = {
         printJson((await embeddingsHealth(deps.store)).embeddings);
         return;
       }
-      const { models, state } = await startModelSet(deps.config, deps.db, toStamp(deps.clock()), deps.log, { force: !!p.flags.force });
+      const { models, state } = await startModelSet(deps.config, deps.store, toStamp(deps.clock()), deps.log, { force: !!p.flags.force });
       try {
         const target = targetGeneration(state)!;
         const missing = async () => {
@@ -61,7 +61,7 @@ export const reindexCommand: CliCommand = {
           clearInterval(timer);
         }
         await draw(true);
-        const after = readState(deps.db);
+        const after = await readState(deps.store);
         out.write(
           after.building
             ? `Not finished: ${await missing()} items could not be embedded (see the log); run reindex again.\n`

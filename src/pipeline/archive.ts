@@ -1,14 +1,13 @@
 // Archiving takes an idea out of semantic search: its vectors leave every live generation and vectorize_id is cleared.
 import type { Store } from "../db/store";
 import { readState } from "../vectors/generations";
-import { vectorDb, vectorStore } from "../vectors/store";
+import { vectorStore } from "../vectors/store";
 import { createPipelineRepo } from "./repo";
 
 export async function removeIdeaVectors(store: Store, ideaId: number): Promise<void> {
-  const db = vectorDb(store);
   await store.tx(async () => {
-    const s = readState(db);
-    for (const g of [s.active, s.building]) if (g) vectorStore(db, g).deleteIdea(ideaId);
+    const s = await readState(store);
+    for (const g of [s.active, s.building]) if (g) await vectorStore(store, g).deleteIdea(ideaId);
     await createPipelineRepo(store).clearArchivedVectorId(ideaId);
   });
 }

@@ -1,6 +1,5 @@
 // One unit of background work: claimed jobs (or a slice of the reindex backlog), their texts, the new vectors and
 // how they are stored; also the pipeline's view of the job queue (its kinds).
-import type { Db } from "../db/open";
 import type { Store } from "../db/store";
 import { createQueue, type JobKind, type JobRow, type TagEmbedPayload } from "../jobs/queue";
 import type { Logger } from "../lib/log";
@@ -35,7 +34,7 @@ export function writableGenerations(state: EmbeddingState, models: ModelSet): Ge
 const tagItem = (t: { id: number; user_id: string; name: string }): EmbedItem => ({ kind: "tag", id: t.id, userId: t.user_id, text: t.name });
 
 /** What each claimed job needs embedded: a full pass its idea, a light pass its tags that lack a current vector. */
-export async function itemsForJobs(db: Db, repo: PipelineRepo, state: EmbeddingState, jobs: JobRow[]): Promise<Map<number, EmbedItem[]>> {
+export async function itemsForJobs(store: Store, repo: PipelineRepo, state: EmbeddingState, jobs: JobRow[]): Promise<Map<number, EmbedItem[]>> {
   const target = targetGeneration(state)!;
   const out = new Map<number, EmbedItem[]>();
   for (const job of jobs) {
@@ -46,7 +45,7 @@ export async function itemsForJobs(db: Db, repo: PipelineRepo, state: EmbeddingS
     } else if (job.kind === "light" && job.idea_id !== null) {
       for (const t of await repo.tagsOfIdea(job.idea_id)) {
         const item = tagItem(t);
-        if (!isCurrent(db, target, item)) items.push(item);
+        if (!(await isCurrent(store, target, item))) items.push(item);
       }
     } else if (job.kind === "tag-embed") {
       const tagId = parseTagId(job.payload);
@@ -71,10 +70,10 @@ function parseTagId(payload: string | null): number | null {
  * Embeds every job's items in one batched call per generation. If the batch fails, jobs are retried one by one so
  * a single bad text only holds back its own job.
  */
-export async function embedBatch(db: Db, models: ModelSet, log: Logger, batch: Omit<Batch, "fresh" | "failed">): Promise<Batch> {
+export async function embedBatch(store: Store, models: ModelSet, log: Logger, batch: Omit<Batch, "fresh" | "failed">): Promise<Batch> {
   const all = [...batch.items.values()].flat();
   try {
-    return { ...batch, fresh: await embedItems(db, models, batch.gens, all), failed: new Map() };
+    return { ...batch, fresh: await embedItems(store, models, batch.gens, all), failed: new Map() };
   } catch (e) {
     log.warn("batch embedding failed, retrying jobs one by one", { error: (e as Error).message, items: all.length });
   }
@@ -82,7 +81,7 @@ export async function embedBatch(db: Db, models: ModelSet, log: Logger, batch: O
   const failed = new Map<number, string>();
   for (const [jobId, items] of batch.items) {
     try {
-      const one = await embedItems(db, models, batch.gens, items);
+      const one = await embedItems(store, models, batch.gens, items);
       for (const [gen, vectors] of one) for (const [k, v] of vectors) fresh.get(gen)!.set(k, v);
     } catch (e) {
       failed.set(jobId, (e as Error).message);
@@ -98,17 +97,17 @@ export const freshVector = (batch: Batch, gen: number, item: Pick<EmbedItem, "ki
  * Writes an item's new vectors to every writable generation, then points its vectorize_id at the target generation
  * once that holds a current vector. Call inside a transaction.
  */
-export async function storeItem(db: Db, repo: PipelineRepo, batch: Batch, item: EmbedItem): Promise<void> {
+export async function storeItem(store: Store, repo: PipelineRepo, batch: Batch, item: EmbedItem): Promise<void> {
   const target = targetGeneration(batch.state)!;
   let current = false;
   for (const g of batch.gens) {
     const v = freshVector(batch, g.gen, item);
-    const store = vectorStore(db, g);
+    const vectors = vectorStore(store, g);
     if (item.kind === "idea") {
-      if (v) store.putIdea(item.id, item.userId, v, textHash(item.text));
-    } else if (v) store.putTag(item.id, item.userId, v, item.text);
+      if (v) await vectors.putIdea(item.id, item.userId, v, textHash(item.text));
+    } else if (v) await vectors.putTag(item.id, item.userId, v, item.text);
     // No new vector means the stored one was already current, or embedding failed: check which.
-    if (g.gen === target.gen) current = !!v || isCurrent(db, g, item);
+    if (g.gen === target.gen) current = !!v || (await isCurrent(store, g, item));
   }
   // Without a current vector of the target generation (its model not loaded here, or embedding failed) the id
   // stays as it is, so the item is picked up again.

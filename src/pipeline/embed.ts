@@ -1,5 +1,5 @@
 // Turning ideas and tags into vectors for every live generation, skipping text whose vector is already stored.
-import type { Db } from "../db/open";
+import type { Store } from "../db/store";
 import type { Generation } from "../vectors/generations";
 import { vectorStore } from "../vectors/store";
 import type { ModelSet } from "./models";
@@ -26,23 +26,24 @@ export type FreshVectors = Map<number, Map<string, Float32Array>>;
 export const itemKey = (kind: EmbedItem["kind"], id: number) => `${kind}:${id}`;
 
 /** Whether generation g already holds a vector computed from exactly this text. */
-export function isCurrent(db: Db, g: Generation, item: EmbedItem): boolean {
-  const store = vectorStore(db, g);
-  return item.kind === "idea" ? store.ideaHash(item.id) === textHash(item.text) : store.tagEmbeddedName(item.id) === item.text;
+export async function isCurrent(store: Store, g: Generation, item: EmbedItem): Promise<boolean> {
+  const vectors = vectorStore(store, g);
+  return item.kind === "idea" ? (await vectors.ideaHash(item.id)) === textHash(item.text) : (await vectors.tagEmbeddedName(item.id)) === item.text;
 }
 
 /**
  * Embeds the items for each generation whose model is loaded (one batched call per generation). Reading the
- * stored hashes is synchronous and quick; the model call runs in the worker thread, so the HTTP thread stays free.
+ * stored hashes is quick; the model call runs in the worker thread, so the HTTP thread stays free.
  */
-export async function embedItems(db: Db, models: ModelSet, gens: Generation[], items: EmbedItem[]): Promise<FreshVectors> {
+export async function embedItems(store: Store, models: ModelSet, gens: Generation[], items: EmbedItem[]): Promise<FreshVectors> {
   const out: FreshVectors = new Map();
   for (const g of gens) {
     const client = models.clientFor(g);
     const fresh = new Map<string, Float32Array>();
     out.set(g.gen, fresh);
     if (!client) continue;
-    const todo = items.filter((item) => !isCurrent(db, g, item));
+    const todo: EmbedItem[] = [];
+    for (const item of items) if (!(await isCurrent(store, g, item))) todo.push(item);
     if (todo.length === 0) continue;
     const vectors = await client.embed(todo.map((i) => i.text));
     todo.forEach((item, k) => fresh.set(itemKey(item.kind, item.id), vectors[k]));

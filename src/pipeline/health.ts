@@ -2,7 +2,6 @@
 // new vectors come from, which one searches use, and how far the background pass is.
 import type { Store } from "../db/store";
 import { readState, targetGeneration } from "../vectors/generations";
-import { vectorDb } from "../vectors/store";
 import { createPipelineRepo, type PipelineRepo } from "./repo";
 import { fittingIdeas } from "../vectors/subjects-fitter";
 
@@ -19,7 +18,7 @@ function repoOf(store: Store): PipelineRepo {
  * ideas still lack a vector of the former (the reindex progress while `reindexing`).
  */
 export async function embeddingsHealth(store: Store) {
-  const s = readState(vectorDb(store));
+  const s = await readState(store);
   const target = targetGeneration(s);
   const repo = repoOf(store);
   const total = await repo.countLiveIdeas();

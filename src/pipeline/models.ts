@@ -1,7 +1,7 @@
 // The loaded models and which embedding generation each can serve: the configured model, plus the previous one
 // while a reindex runs (queries must be embedded by the model that made the vectors they are compared with).
 import type { Config } from "../config";
-import type { Db } from "../db/open";
+import type { Store } from "../db/store";
 import type { Logger } from "../lib/log";
 import { startModels, type ModelClient } from "../ml/client";
 import { planGenerations, type EmbeddingState, type Generation } from "../vectors/generations";
@@ -42,14 +42,14 @@ export function modelSetOf(target: ModelClient, previous: ModelClient | null = n
  */
 export async function startModelSet(
   cfg: Pick<Config, "models_dir" | "embed_model" | "rerank_model" | "model_idle_unload_seconds">,
-  db: Db,
+  store: Store,
   now: string,
   log: Logger,
   opts: { target?: ModelClient; force?: boolean } = {},
 ): Promise<{ models: ModelSet; state: EmbeddingState }> {
   const idle = { idleUnloadSeconds: cfg.model_idle_unload_seconds };
   const target = opts.target ?? (await startModels({ modelsDir: cfg.models_dir, embedModel: cfg.embed_model, rerankModel: cfg.rerank_model }, idle));
-  const state = planGenerations(db, { model: cfg.embed_model, model_id: target.embedModelId, dim: target.dim }, now, { force: opts.force });
+  const state = await planGenerations(store, { model: cfg.embed_model, model_id: target.embedModelId, dim: target.dim }, now, { force: opts.force });
   let previous: ModelClient | null = null;
   if (state.building && state.active && !matches(target, state.active)) {
     try {

@@ -49,7 +49,7 @@ export function createPipelineProcess(deps: Deps, opts: PipelineOptions = {}): P
       const released = await releaseOwnLocks(deps);
       if (released > 0) deps.log.info("pipeline: released jobs of a previous run", { count: released });
       try {
-        ({ models } = await startModelSet(deps.config, deps.db, toStamp(deps.clock()), deps.log, { target: opts.models, force: opts.force }));
+        ({ models } = await startModelSet(deps.config, deps.store, toStamp(deps.clock()), deps.log, { target: opts.models, force: opts.force }));
       } catch (e) {
         // The API still serves everything else; semantic search answers with keyword results and jobs wait.
         deps.log.error("embedding model failed to load; semantic search and background processing are paused", {
@@ -62,7 +62,7 @@ export function createPipelineProcess(deps: Deps, opts: PipelineOptions = {}): P
       const set = models;
       deps.engines.models = set;
       deps.engines.onJobQueued = () => r.wake();
-      deps.engines.tagSimilar = createSimilarTags(deps.db, deps.store, set);
+      deps.engines.tagSimilar = createSimilarTags(deps.store, set);
       const requeued = await requeueUnprocessed(deps);
       if (requeued > 0) deps.log.info("pipeline: queued ideas that were never processed", { count: requeued });
       if (opts.autoStart !== false) r.start();

@@ -5,7 +5,7 @@ import type { ScheduledJob } from "../jobs/scheduled-job";
 import { toStamp } from "../lib/time";
 import { createJobs, wakeWorker } from "../modules/filing/jobs";
 import { readState } from "../vectors/generations";
-import { vectorDb, vectorStore } from "../vectors/store";
+import { vectorStore } from "../vectors/store";
 import { pipelineQueue } from "./batch";
 import { createPipelineRepo } from "./repo";
 
@@ -26,14 +26,14 @@ export async function requeueUnprocessed(deps: Deps): Promise<number> {
 
 /** Renamed tags keep their old vector until this pass (or the tag-embed job their rename queued) re-embeds them. */
 export async function requeueRenamedTags(deps: Deps): Promise<number> {
-  const s = readState(deps.db);
+  const s = await readState(deps.store);
   const now = toStamp(deps.clock());
   const jobs = createJobs(deps.store);
   return deps.store.tx(async () => {
     let n = 0;
     for (const g of [s.active, s.building]) {
       if (!g) continue;
-      for (const id of vectorStore(deps.db, g).renamedTagIds()) {
+      for (const id of await vectorStore(deps.store, g).renamedTagIds()) {
         await jobs.tagEmbedding(id, now);
         n++;
       }
@@ -42,11 +42,14 @@ export async function requeueRenamedTags(deps: Deps): Promise<number> {
   });
 }
 
-/** Vectors whose idea or tag is gone; the vector tables are sqlite-vec's, on the store's SQLite handle. */
-export function pruneOrphanVectors(deps: Deps): Promise<number> {
-  const db = vectorDb(deps.store);
-  const s = readState(db);
-  return deps.store.tx(async () => [s.active, s.building].reduce((n, g) => n + (g ? vectorStore(db, g).pruneOrphans() : 0), 0));
+/** Vectors whose idea or tag is gone. */
+export async function pruneOrphanVectors(deps: Deps): Promise<number> {
+  const s = await readState(deps.store);
+  return deps.store.tx(async () => {
+    let n = 0;
+    for (const g of [s.active, s.building]) if (g) n += await vectorStore(deps.store, g).pruneOrphans();
+    return n;
+  });
 }
 
 export async function runRecovery(deps: Deps): Promise<{ requeued: number; renamed: number; pruned: number }> {

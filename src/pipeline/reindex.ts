@@ -7,7 +7,6 @@ import { embedBatch, freshVector, storeItem, type Batch } from "./batch";
 import { ideaText, type EmbedItem } from "./embed";
 import type { ModelSet } from "./models";
 import type { PipelineRepo } from "./repo";
-import { vectorDb } from "../vectors/store";
 
 /** Items per reindex slice; large for the same reason as the runner's BATCH_JOBS (less padding per model call). */
 export const REINDEX_BATCH = 256;
@@ -16,7 +15,6 @@ const yieldToHttp = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function createReindexer(deps: Deps, models: ModelSet, repo: PipelineRepo) {
   const { log } = deps;
-  const db = vectorDb(deps.store); // the vector tables (sqlite-vec)
   /** Items being embedded right now, so the next slice does not pick them again. */
   const inFlight = new Set<string>();
   /** Items that failed to embed in this process: skipped until restart so a bad text cannot spin the loop. */
@@ -42,7 +40,7 @@ export function createReindexer(deps: Deps, models: ModelSet, repo: PipelineRepo
         return null;
       }
       for (const i of items) inFlight.add(key(i));
-      const batch = await embedBatch(db, models, log, { kind: "reindex", jobs: [], state, gens: [target], items: new Map([[0, items]]) });
+      const batch = await embedBatch(deps.store, models, log, { kind: "reindex", jobs: [], state, gens: [target], items: new Map([[0, items]]) });
       if (batch.failed.size > 0) {
         for (const i of items) if (!freshVector(batch, target.gen, i)) poisoned.add(key(i));
         log.warn("reindex: some texts could not be embedded; they are retried after a restart", { count: poisoned.size });
@@ -56,7 +54,7 @@ export function createReindexer(deps: Deps, models: ModelSet, repo: PipelineRepo
       for (const item of items) {
         await deps.store.tx(async () => {
           const live = item.kind === "idea" ? await repo.idea(item.id) : await repo.tag(item.id);
-          if (live && !("is_archived" in live && live.is_archived)) await storeItem(db, repo, batch, item);
+          if (live && !("is_archived" in live && live.is_archived)) await storeItem(deps.store, repo, batch, item);
         });
         inFlight.delete(key(item));
       }

@@ -25,9 +25,9 @@ export function needsRescore(n: number, scoredN: number): boolean {
  * import into an account is then judged once, over its final calibration, instead of once per idea with a centre
  * that is still moving and then again. A batch that adds nothing (re-scoring itself, edits) never waits.
  */
-export function deferSteps(store: VectorStore, userId: string, added: number): boolean {
+export async function deferSteps(store: VectorStore, userId: string, added: number): Promise<boolean> {
   if (added === 0) return false;
-  const s = store.shared(userId);
+  const s = await store.shared(userId);
   return needsRescore(s.n + added, s.scoredN);
 }
 
@@ -36,13 +36,13 @@ export async function queueRescores(store: Store, vectors: VectorStore, userIds:
   let queued = 0;
   for (const userId of userIds) {
     await store.tx(async () => {
-      const s = vectors.shared(userId);
+      const s = await vectors.shared(userId);
       if (!needsRescore(s.n, s.scoredN)) return;
       // While the account still has full passes waiting (an import, a backlog) it keeps growing: one re-score once
       // they are done, not one per batch.
       if (await hasAccountJobs(store, "full", userId)) return;
       queued += await enqueueAccountJobs(store, "full", userId, now);
-      vectors.markScored(userId);
+      await vectors.markScored(userId);
     });
   }
   return queued;

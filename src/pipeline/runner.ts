@@ -7,7 +7,7 @@ import type { JobRow } from "../jobs/queue";
 import { fromStamp, toStamp } from "../lib/time";
 import { parseSettings } from "../contract";
 import { readState, targetGeneration, type EmbeddingState } from "../vectors/generations";
-import { forgetStoresExcept, vectorDb, vectorStore } from "../vectors/store";
+import { forgetStoresExcept, vectorStore } from "../vectors/store";
 import { embedBatch, freshVector, itemsForJobs, pipelineQueue, storeItem, writableGenerations, type Batch } from "./batch";
 import { createReindexer } from "./reindex";
 import { servingGeneration, type ModelSet } from "./models";
@@ -48,8 +48,7 @@ export interface RunnerOptions {
 
 export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions = {}) {
   const { log } = deps;
-  // The vector tables and the embedding state: sqlite-vec, so the SQLite handle (every other statement: deps.store).
-  const db = vectorDb(deps.store);
+  const store = deps.store;
   const repo = createPipelineRepo(deps.store);
   const relations = createRelationsRepo(deps.store);
   const queue = pipelineQueue(deps.store);
@@ -63,21 +62,21 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
   let processed = 0;
 
   /** The live state; statements of generations that vanished (another process switched) are forgotten. */
-  function currentState(): EmbeddingState {
-    const s = readState(db);
-    forgetStoresExcept(db, [s.active?.gen, s.building?.gen]);
+  async function currentState(): Promise<EmbeddingState> {
+    const s = await readState(store);
+    forgetStoresExcept(store, [s.active?.gen, s.building?.gen]);
     return s;
   }
 
   async function prepare(): Promise<Batch | null> {
-    const state = currentState();
+    const state = await currentState();
     const target = targetGeneration(state);
     if (!target) return null;
     const gens = writableGenerations(state, models);
     const jobs = opts.jobs === false ? [] : await queue.claim(stamp(), BATCH_JOBS);
     if (jobs.length > 0) {
       // Read before the model call and written after it: no transaction is open while the texts are embedded.
-      return embedBatch(db, models, log, { kind: "jobs", jobs, state, gens, items: await itemsForJobs(db, repo, state, jobs) });
+      return embedBatch(store, models, log, { kind: "jobs", jobs, state, gens, items: await itemsForJobs(store, repo, state, jobs) });
     }
     if (!models.clientFor(target)) return null;
     return reindex.prepare(state);
@@ -94,16 +93,16 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     if (!idea) return null;
     const serving = servingGeneration(batch.state, models);
     if (idea.is_archived || !serving) return { idea, serving: null };
-    const store = vectorStore(db, serving);
-    if (!accounts.has(idea.user_id)) accounts.set(idea.user_id, deferSteps(store, idea.user_id, added.get(idea.user_id) ?? 0));
-    return { idea, serving: { gen: serving.gen, model: serving.model, store, deferred: accounts.get(idea.user_id)! } };
+    const vectors = vectorStore(store, serving);
+    if (!accounts.has(idea.user_id)) accounts.set(idea.user_id, await deferSteps(vectors, idea.user_id, added.get(idea.user_id) ?? 0));
+    return { idea, serving: { gen: serving.gen, model: serving.model, store: vectors, deferred: accounts.get(idea.user_id)! } };
   }
 
   async function applyJob(batch: Batch, job: JobRow, now: string, accounts: Map<string, boolean>, added: Map<string, number>): Promise<void> {
     const items = batch.items.get(job.id) ?? [];
     await deps.store.tx(async () => {
       if (job.kind !== "full" || job.idea_id === null) {
-        for (const item of items) if (item.kind !== "tag" || (await repo.tag(item.id))) await storeItem(db, repo, batch, item);
+        for (const item of items) if (item.kind !== "tag" || (await repo.tag(item.id))) await storeItem(store, repo, batch, item);
         return;
       }
       const pass = await fullPass(batch, job.idea_id, accounts, added);
@@ -114,12 +113,12 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
         return;
       }
       const item = items.find((i) => i.kind === "idea");
-      if (item) await storeItem(db, repo, batch, item);
+      if (item) await storeItem(store, repo, batch, item);
       if (!serving) return;
-      const vector = (item && freshVector(batch, serving.gen, item)) ?? serving.store.ideaVector(idea.id);
+      const vector = (item && freshVector(batch, serving.gen, item)) ?? (await serving.store.ideaVector(idea.id));
       if (!vector) return;
       if (serving.deferred) {
-        serving.store.markDirty(idea.user_id);
+        await serving.store.markDirty(idea.user_id);
         return;
       }
       const settings = parseSettings(idea.settings_json);
@@ -137,8 +136,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     if (job.kind !== "full" || job.idea_id === null || batch.failed.has(job.id)) return;
     const pass = await fullPass(batch, job.idea_id, accounts, added);
     if (!pass?.serving || pass.serving.deferred) return;
-    const ready = pass.serving.store.subjectsReady(pass.idea.user_id, (error) => log.warn("subjects worker failed; fitting on the pipeline's thread", { error }));
-    if (ready) await ready;
+    await pass.serving.store.subjectsReady(pass.idea.user_id, (error) => log.warn("subjects worker failed; fitting on the pipeline's thread", { error }));
   }
 
   async function apply(batch: Batch): Promise<void> {
@@ -149,7 +147,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     // Per account: whether its steps wait for the re-scoring pass (decided at its first job), and how many new
     // vectors (ideas not embedded in the serving generation yet) this batch adds to it.
     const accounts = new Map<string, boolean>();
-    const added = newVectorsByAccount(batch);
+    const added = await newVectorsByAccount(batch);
     for (const job of batch.jobs) {
       const failure = batch.failed.get(job.id);
       try {
@@ -171,21 +169,21 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       await yieldToHttp();
     }
     // Accounts whose shared component moved (an import, steady growth) have every pair judged again (rescore.ts).
-    const serving = servingGeneration(currentState(), models);
+    const serving = servingGeneration(await currentState(), models);
     if (serving && accounts.size > 0) {
-      const queued = await queueRescores(deps.store, vectorStore(db, serving), accounts.keys(), stamp());
+      const queued = await queueRescores(deps.store, vectorStore(store, serving), accounts.keys(), stamp());
       if (queued > 0) log.info("calibration moved; re-scoring", { ideas: queued, accounts: accounts.size });
     }
   }
 
-  function newVectorsByAccount(batch: Batch): Map<string, number> {
+  async function newVectorsByAccount(batch: Batch): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     const serving = servingGeneration(batch.state, models);
     if (!serving) return out;
-    const store = vectorStore(db, serving);
+    const vectors = vectorStore(store, serving);
     for (const items of batch.items.values()) {
       for (const item of items) {
-        if (item.kind !== "idea" || !freshVector(batch, serving.gen, item) || store.ideaHash(item.id) !== null) continue;
+        if (item.kind !== "idea" || !freshVector(batch, serving.gen, item) || (await vectors.ideaHash(item.id)) !== null) continue;
         out.set(item.userId, (out.get(item.userId) ?? 0) + 1);
       }
     }

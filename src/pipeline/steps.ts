@@ -49,7 +49,7 @@ export interface StepContext {
 export async function runIdeaSteps(pass: StepContext, idea: PipelineIdea, vector: Float32Array): Promise<void> {
   const ctx: StepContext = { ...pass, words: new Map(), sides: new Map() };
   // Pairs and Pro auto-tags are judged by the calibrated cosine (src/vectors/calibration.ts); Free auto-tags by raw.
-  const near = ctx.store.nearestCalibrated(idea.user_id, vector, NEIGHBOURS + 1).filter((n) => n.id !== idea.id);
+  const near = (await ctx.store.nearestCalibrated(idea.user_id, vector, NEIGHBOURS + 1)).filter((n) => n.id !== idea.id);
   // Vectors of archived ideas are removed on archive; filtering again covers a missed hook.
   const createdAt = await ctx.repo.liveCreatedAt(near.map((n) => n.id));
   const neighbours = near.filter((n) => createdAt.has(n.id));
@@ -70,7 +70,7 @@ export async function runIdeaSteps(pass: StepContext, idea: PipelineIdea, vector
 async function autoTag(ctx: StepContext, idea: PipelineIdea, vector: Float32Array): Promise<void> {
   if ((await ctx.repo.tagCount(idea.id)) > 0) return;
   const neighbours = async () => {
-    const near = ctx.store.nearestIdeas(idea.user_id, vector, NEIGHBOURS + 1).filter((n) => n.id !== idea.id);
+    const near = (await ctx.store.nearestIdeas(idea.user_id, vector, NEIGHBOURS + 1)).filter((n) => n.id !== idea.id);
     const live = await ctx.repo.liveCreatedAt(near.map((n) => n.id));
     return near.filter((n) => live.has(n.id));
   };
@@ -80,7 +80,7 @@ async function autoTag(ctx: StepContext, idea: PipelineIdea, vector: Float32Arra
 
 async function vocabularyTags(ctx: StepContext, idea: PipelineIdea, vector: Float32Array): Promise<number[]> {
   const candidates: Neighbour[] = [];
-  for (const t of ctx.store.nearestTagsCalibrated(idea.user_id, vector, AUTO_TAGS_MAX * 3)) if (await ctx.repo.tag(t.id)) candidates.push(t);
+  for (const t of await ctx.store.nearestTagsCalibrated(idea.user_id, vector, AUTO_TAGS_MAX * 3)) if (await ctx.repo.tag(t.id)) candidates.push(t);
   return pickVocabularyTags(candidates);
 }
 
@@ -142,7 +142,7 @@ async function syncRelated(ctx: StepContext, idea: PipelineIdea, vector: Float32
   for (const r of await ctx.relations.systemRelationsTouching(idea.id, "related")) {
     const other = r.source_idea_id === idea.id ? r.target_idea_id : r.source_idea_id;
     if (keep.has(other) || r.note !== null) continue;
-    if (pairScore(ctx, idea, vector, other) === null) continue; // other side archived or not embedded yet: hidden anyway
+    if ((await pairScore(ctx, idea, vector, other)) === null) continue; // other side archived or not embedded yet: hidden anyway
     await ctx.relations.deleteById(r.id);
   }
 }
@@ -166,7 +166,7 @@ async function relatedCandidates(ctx: StepContext, userId: string, ideaId: numbe
   const ids = eligible.map((n) => n.id);
   const words = await wordsOf(ctx, [ideaId, ...ids]);
   const own = words.get(ideaId);
-  const local = ctx.store.localScores(userId, vector, ids, own && specificOf(own, words));
+  const local = await ctx.store.localScores(userId, vector, ids, own && specificOf(own, words));
   const rank = (n: Neighbour) => local.get(n.id) ?? -1;
   return eligible
     .map((n) => ({ n, r: rank(n) }))
@@ -177,9 +177,9 @@ async function relatedCandidates(ctx: StepContext, userId: string, ideaId: numbe
 
 /** Another idea's candidates, from its own neighbours; null when it has no vector in the serving generation. */
 async function candidatesOf(ctx: StepContext, userId: string, ideaId: number): Promise<Neighbour[] | null> {
-  const vector = ctx.store.ideaVector(ideaId);
+  const vector = await ctx.store.ideaVector(ideaId);
   if (!vector) return null;
-  const near = ctx.store.nearestCalibrated(userId, vector, NEIGHBOURS + 1).filter((n) => n.id !== ideaId);
+  const near = (await ctx.store.nearestCalibrated(userId, vector, NEIGHBOURS + 1)).filter((n) => n.id !== ideaId);
   const live = await ctx.repo.liveCreatedAt(near.map((n) => n.id));
   return relatedCandidates(ctx, userId, ideaId, vector, near.filter((n) => live.has(n.id)));
 }
@@ -189,7 +189,7 @@ async function pruneRelated(ctx: StepContext, ideaId: number, best: Set<number>)
   for (const r of await ctx.relations.systemRelationsTouching(ideaId, "related")) {
     const other = r.source_idea_id === ideaId ? r.target_idea_id : r.source_idea_id;
     if (best.has(other) || r.note !== null) continue;
-    if (!ctx.store.ideaVector(other)) continue; // other side archived or not embedded yet: decided when it is
+    if (!(await ctx.store.ideaVector(other))) continue; // other side archived or not embedded yet: decided when it is
     await ctx.relations.deleteById(r.id);
   }
 }
@@ -215,7 +215,7 @@ async function syncDuplicates(
   // The embedding side of the duplicate score: the calibrated cosine with the pair's subjects' shared part removed too,
   // in proportion to each text's specificity (src/vectors/subjects.ts, text-overlap.ts); the neighbours themselves are
   // the nearest by the account's calibration.
-  const local = ctx.store.localScores(idea.user_id, vector, ids, specificOf(mine, words));
+  const local = await ctx.store.localScores(idea.user_id, vector, ids, specificOf(mine, words));
   const isNewer = (a: { id: number; at: string }, b: { id: number; at: string }) => a.at > b.at || (a.at === b.at && a.id > b.id);
   for (const n of neighbours) {
     const cos = local.get(n.id);
@@ -297,6 +297,6 @@ async function syncParent(ctx: StepContext, idea: PipelineIdea): Promise<void> {
 }
 
 /** The pair's relation score as neighbours are scored: the calibrated cosine (src/vectors/calibration.ts). */
-function pairScore(ctx: StepContext, idea: PipelineIdea, vector: Float32Array, otherId: number): number | null {
+function pairScore(ctx: StepContext, idea: PipelineIdea, vector: Float32Array, otherId: number): Promise<number | null> {
   return ctx.store.scoreAgainst(idea.user_id, vector, otherId);
 }

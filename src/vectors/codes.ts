@@ -1,5 +1,4 @@
 // Binary codes of idea vectors (one bit per dimension: its sign) and the per-account in-memory table a query scans.
-import type { Db } from "../db/open";
 import { hammingKernel, type HammingFn } from "./hamming-wasm";
 
 /** The code of a vector: bit d set when component d > 0, LSB first within each byte (as vec_quantize_binary). */
@@ -102,8 +101,10 @@ export class AccountCodes {
       this.slot.set(id, s);
       this.ids[s] = id;
     }
-    const src = new Uint32Array(code.buffer.slice(code.byteOffset, code.byteOffset + this.wordsPer * 4));
-    this.words.set(src, s * this.wordsPer);
+    // Copied into a zeroed word buffer: a PostgreSQL bytea may be a view into a larger buffer at any offset.
+    const src = new Uint8Array(this.wordsPer * 4);
+    src.set(code.subarray(0, src.length));
+    this.words.set(new Uint32Array(src.buffer), s * this.wordsPer);
   }
 
   delete(id: number): void {
@@ -213,34 +214,39 @@ export class AccountCodes {
 }
 
 /**
- * Codes of one generation, per account, loaded on an account's first query. Another process (the CLI importing or
- * reindexing while the server runs) commits behind our back: PRAGMA data_version changes then, and every account is
- * reloaded on its next query. A stale code can only cost recall, never a wrong result: candidates are rescored
- * against the stored vectors, which also drop ids that no longer exist or belong to someone else.
+ * Codes of one generation, per account, loaded on an account's first query. On SQLite another process (the CLI
+ * importing or reindexing while the server runs) commits behind our back: PRAGMA data_version changes then
+ * (`dataVersion`), and every account is reloaded on its next query. PostgreSQL has no such counter (`dataVersion`
+ * null): an account loaded here follows this process's writes. A stale code can only cost recall, never a wrong
+ * result: candidates are rescored against the stored vectors, which also drop ids that no longer exist or belong to
+ * someone else.
  */
 export class CodeCache {
   private accounts = new Map<string, AccountCodes>();
   private version = -1;
-  private readonly dataVersion;
 
   constructor(
-    private readonly db: Db,
+    private readonly dataVersion: (() => number) | null,
     private readonly wordsPer: number,
-    private readonly load: (userId: string) => Array<{ id: number; code: Uint8Array }>,
-  ) {
-    this.dataVersion = db.prepare<{ data_version: number }, []>("PRAGMA data_version");
-  }
+    private readonly load: (userId: string) => Promise<Array<{ id: number; code: Uint8Array }>>,
+  ) {}
 
-  account(userId: string): AccountCodes {
-    const v = this.dataVersion.get()!.data_version;
-    if (v !== this.version) {
-      this.accounts.clear();
-      this.version = v;
+  async account(userId: string): Promise<AccountCodes> {
+    if (this.dataVersion) {
+      const v = this.dataVersion();
+      if (v !== this.version) {
+        this.accounts.clear();
+        this.version = v;
+      }
     }
     let a = this.accounts.get(userId);
     if (!a) {
+      const rows = await this.load(userId);
+      // Another query of this account may have loaded it while this one read its rows: the first one stays.
+      a = this.accounts.get(userId);
+      if (a) return a;
       a = new AccountCodes(this.wordsPer);
-      for (const row of this.load(userId)) a.put(row.id, row.code);
+      for (const row of rows) a.put(row.id, row.code);
       this.accounts.set(userId, a);
     }
     return a;
@@ -259,10 +265,5 @@ export class CodeCache {
     let n = 0;
     for (const a of this.accounts.values()) n += a.bytes();
     return n;
-  }
-
-  finalize(): void {
-    this.dataVersion.finalize();
-    this.accounts.clear();
   }
 }

@@ -1,11 +1,8 @@
 // Embedding generations: one pair of vector tables per embedding model, and which pair answers searches while another is built.
-import type { Db } from "../db/open";
 import type { Store } from "../db/store";
-import { readAppState, writeAppState } from "../db/app-state";
-import { createIdeaStorage, upgradeIdeaTable } from "./layout";
-import { forgetStore, vectorDb } from "./store";
+import { createGenerationTables, dropGenerationTables, upgradeIdeaTable } from "./layout";
+import { forgetStore } from "./store";
 import type { Generation } from "./generation";
-import { ideaTable, sharedTable, tagTable } from "./tables";
 
 export type { Generation };
 
@@ -32,35 +29,37 @@ export const vectorIdRange = (gen: number): [string, string] => [`g${gen}-`, `g$
 /** Where new vectors must end up: the generation being built if any, else the active one. */
 export const targetGeneration = (s: EmbeddingState): Generation | null => s.building ?? s.active;
 
-export function readState(db: Db): EmbeddingState {
-  return { ...EMPTY, ...readAppState<Partial<EmbeddingState>>(db, STATE_KEY) };
+// The state is app_state's "embeddings" record, read and written through the store (one statement each per store).
+const readStmts = new WeakMap<Store, ReturnType<typeof stateStatements>>();
+function stateStatements(store: Store) {
+  return {
+    get: store.query<{ value: string }, [string]>("SELECT value FROM app_state WHERE key = ?"),
+    put: store.query<never, [string, string, string]>(
+      `INSERT INTO app_state (key, value, updated_at) VALUES (?1, ?2, ?3)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+    ),
+  };
+}
+const statementsOf = (store: Store) => {
+  let s = readStmts.get(store);
+  if (!s) readStmts.set(store, (s = stateStatements(store)));
+  return s;
+};
+
+export async function readState(store: Store): Promise<EmbeddingState> {
+  const row = await statementsOf(store).get.get(STATE_KEY);
+  return { ...EMPTY, ...(row ? (JSON.parse(row.value) as Partial<EmbeddingState>) : {}) };
 }
 
-function writeState(db: Db, state: EmbeddingState, now: string): void {
-  writeAppState(db, STATE_KEY, state, now);
+async function writeState(store: Store, state: EmbeddingState, now: string): Promise<void> {
+  await statementsOf(store).put.run(STATE_KEY, JSON.stringify(state), now);
 }
-
-const CHUNK_SIZE = 128;
 
 const sameModel = (g: Generation | null, m: ModelIdentity) => !!g && g.model_id === m.model_id && g.dim === m.dim;
 
-function createTables(db: Db, g: Generation): void {
-  // Idea vectors: a plain table with binary codes for the coarse pass (layout.ts). Tag vectors stay in vec0: an
-  // account has few tags, and vec0's exact scan over them is fast.
-  createIdeaStorage(db, g.gen);
-  // Partitioned by account: a KNN scans only the caller's vectors, so a huge neighbour can never crowd them out.
-  // The auxiliary column remembers the name that was embedded, so an unchanged tag is never re-embedded.
-  // vec0 allocates vector storage a chunk at a time; the default 1024-vector chunk made every 1024th insert stall
-  // the writer for 30–70 ms (2 MB written at once). 128 removes the stalls and scans as fast (measured at 100k).
-  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${tagTable(g.gen)} USING vec0(
-    user_id text partition key, embedding float[${g.dim}] distance_metric=cosine, +name text, chunk_size=${CHUNK_SIZE})`);
-}
-
-function dropTables(db: Db, gen: number): void {
-  forgetStore(db, gen); // a prepared statement on a table would make DROP fail
-  db.exec(`DROP TABLE IF EXISTS ${ideaTable(gen)}`);
-  db.exec(`DROP TABLE IF EXISTS ${tagTable(gen)}`);
-  db.exec(`DROP TABLE IF EXISTS ${sharedTable(gen)}`);
+async function dropTables(store: Store, gen: number): Promise<void> {
+  forgetStore(store, gen); // its caches describe vectors that are about to go
+  await dropGenerationTables(store, gen);
 }
 
 /**
@@ -69,34 +68,37 @@ function dropTables(db: Db, gen: number): void {
  * generation is started and the active one keeps answering until it is complete. `force` rebuilds even for the
  * same model. The very first generation becomes active at once: there is nothing older to keep serving.
  */
-export function planGenerations(db: Db, want: ModelIdentity, now: string, opts: { force?: boolean } = {}): EmbeddingState {
+export async function planGenerations(store: Store, want: ModelIdentity, now: string, opts: { force?: boolean } = {}): Promise<EmbeddingState> {
   // Idea tables written by an older build (vec0) are converted first, once, so no search pays for it later.
-  for (const g of [readState(db).active, readState(db).building]) {
-    if (g && upgradeIdeaTable(db, g.gen) > 0) forgetStore(db, g.gen);
+  const before = await readState(store);
+  for (const g of [before.active, before.building]) {
+    if (g && (await upgradeIdeaTable(store, g.gen)) > 0) forgetStore(store, g.gen);
   }
-  return db.transaction(() => {
-    const s = readState(db);
-    const fresh = (): Generation => {
+  return store.tx(async () => {
+    const s = await readState(store);
+    // The live generations' tables, made again if missing (a table added since they were made: IF NOT EXISTS).
+    for (const g of [s.active, s.building]) if (g) await createGenerationTables(store, g);
+    const fresh = async (): Promise<Generation> => {
       const g = { gen: s.next_gen, ...want };
       s.next_gen += 1;
-      createTables(db, g);
+      await createGenerationTables(store, g);
       return g;
     };
     if (!s.active) {
-      s.active = fresh();
+      s.active = await fresh();
     } else if (sameModel(s.active, want) && !opts.force) {
       // A forced rebuild of the same model keeps going; a build for another model is abandoned.
       if (s.building && !sameModel(s.building, want)) {
-        dropTables(db, s.building.gen);
+        await dropTables(store, s.building.gen);
         s.building = null;
       }
     } else if (!(sameModel(s.building, want) && !opts.force)) {
-      if (s.building) dropTables(db, s.building.gen);
-      s.building = fresh();
+      if (s.building) await dropTables(store, s.building.gen);
+      s.building = await fresh();
     }
-    writeState(db, s, now);
+    await writeState(store, s, now);
     return s;
-  }).immediate();
+  }, { immediate: true });
 }
 
 /** Live ideas and tags that still lack a vector of generation `gen` (null vectorize_id counts for tags only). */
@@ -117,18 +119,15 @@ export async function countMissing(store: Store, gen: number): Promise<{ ideas: 
  * transaction: searches see either the old complete index or the new complete one, never a half-built one.
  */
 export async function switchIfComplete(store: Store, now: string): Promise<Generation | null> {
-  // The counts go through the store; the state record and the vector tables are the SQLite handle's (sqlite-vec), on
-  // the same connection and so inside the same transaction.
-  const db = vectorDb(store);
   return store.tx(async () => {
-    const s = readState(db);
+    const s = await readState(store);
     if (!s.building) return null;
     const missing = await countMissing(store, s.building.gen);
     if (missing.ideas > 0 || missing.tags > 0) return null;
-    if (s.active) dropTables(db, s.active.gen);
+    if (s.active) await dropTables(store, s.active.gen);
     s.active = s.building;
     s.building = null;
-    writeState(db, s, now);
+    await writeState(store, s, now);
     return s.active;
   }, { immediate: true });
 }

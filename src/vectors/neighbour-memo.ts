@@ -6,8 +6,8 @@
 // the query's SQL rescoring was over half of the pass's time. An answer is kept under the account's running sum and
 // count of vectors (store.ts's shared row): any write to the account's vectors moves them, a rolled-back one moves
 // them back, so a kept answer is one the query would give again. A commit by another process (PRAGMA data_version,
-// as codes.ts's cache) drops every answer: it may have changed vectors without this process's running sums.
-import type { Db } from "../db/open";
+// as codes.ts's cache) drops every answer: it may have changed vectors without this process's running sums. On
+// PostgreSQL (no such counter) the key alone decides: another process's writes move the stored sum the key holds.
 
 /** Answers kept, over all accounts (the oldest dropped first): a 10,000-idea account's whole pass, ~4 MB of lists. */
 export const MEMO_LISTS = 20_000;
@@ -19,13 +19,10 @@ export interface MemoNeighbour {
 
 export class NeighbourMemo {
   private readonly lists = new Map<string, { ids: Int32Array; scores: Float64Array }>();
-  private dataVersion = -1;
+  private version = -1;
   private on = true;
-  private readonly pragma;
 
-  constructor(db: Db) {
-    this.pragma = db.prepare<{ data_version: number }, []>("PRAGMA data_version");
-  }
+  constructor(private readonly dataVersion: (() => number) | null) {}
 
   enable(on: boolean): void {
     this.on = on;
@@ -40,10 +37,10 @@ export class NeighbourMemo {
   }
 
   get(key: string): MemoNeighbour[] | null {
-    const v = this.pragma.get()!.data_version;
-    if (v !== this.dataVersion) {
+    const v = this.dataVersion?.() ?? 0;
+    if (v !== this.version) {
       this.lists.clear();
-      this.dataVersion = v;
+      this.version = v;
       return null;
     }
     const hit = this.lists.get(key);
@@ -54,10 +51,5 @@ export class NeighbourMemo {
     this.lists.delete(key);
     this.lists.set(key, { ids: Int32Array.from(answer, (n) => n.id), scores: Float64Array.from(answer, (n) => n.score) });
     if (this.lists.size > MEMO_LISTS) this.lists.delete(this.lists.keys().next().value!);
-  }
-
-  finalize(): void {
-    this.pragma.finalize();
-    this.lists.clear();
   }
 }

@@ -1,11 +1,11 @@
-// Prepared SQL over one generation's vector tables: put/delete vectors, read them back, per-account KNN.
-import type { Db } from "../db/open";
+// Prepared statements over one generation's vector tables, on either store: put/delete vectors, read them back, per-account KNN.
 import type { Store } from "../db/store";
 import { asScore, calibrate, type Centre, centreOf, dot } from "./calibration";
 import { binaryCode, CodeCache } from "./codes";
+import { exactScorer, toVector, vectorBytes, type CalibratedQuery } from "./exact";
 import { NeighbourMemo } from "./neighbour-memo";
 import type { Generation } from "./generation";
-import { createIdeaStorage, upgradeIdeaTable } from "./layout";
+import { tagIdColumn } from "./layout";
 import { evenSample, fitPacked, localCosine, SUBJECT_ROUNDS, SUBJECT_SAMPLE, subjectOf, type Subjects } from "./subjects";
 import { fitInWorker } from "./subjects-fitter";
 import { ideaTable, sharedTable, tagTable } from "./tables";
@@ -27,7 +27,7 @@ export const RESCORE_SHARE = 0.005;
 export const rescoreCount = (k: number, accountSize = 0) =>
   Math.max(RESCORE_MIN, 4 * k, Math.ceil(accountSize * RESCORE_SHARE));
 
-/** "exact" scores every vector of the account in SQL (slower: the reference the benchmark and tests compare with). */
+/** "exact" scores every vector of the account exactly (slower: the reference the benchmark and tests compare with). */
 export type KnnMode = "quantized" | "exact";
 
 export interface Neighbour {
@@ -36,82 +36,56 @@ export interface Neighbour {
   score: number;
 }
 
-/** vec0 hands vectors back as bytes; copy them so the Float32Array is aligned and owns its memory. */
-const toVector = (bytes: Uint8Array | null | undefined): Float32Array | null =>
-  bytes ? new Float32Array(bytes.slice().buffer) : null;
+/** The store's SQLite commit counter (PRAGMA data_version: moves when another connection commits); null on PostgreSQL. */
+function dataVersionOf(store: Store): (() => number) | null {
+  const db = store.sqlite;
+  if (!db) return null;
+  const pragma = db.query<{ data_version: number }, []>("PRAGMA data_version");
+  return () => pragma.get()!.data_version;
+}
 
-function createStore(db: Db, g: Generation) {
+function createStore(store: Store, g: Generation) {
   const ideas = ideaTable(g.gen);
   const tags = tagTable(g.gen);
   const shared = sharedTable(g.gen);
-  upgradeIdeaTable(db, g.gen);
-  createIdeaStorage(db, g.gen);
+  const tid = tagIdColumn(store);
+  type Bytes = Uint8Array;
   const q = {
-    delIdea: db.prepare(`DELETE FROM ${ideas} WHERE id = ?`),
-    putIdea: db.prepare(
+    delIdea: store.query<never, [number]>(`DELETE FROM ${ideas} WHERE id = ?`),
+    putIdea: store.query<never, [number, string, Bytes, Bytes, string]>(
       `INSERT INTO ${ideas} (id, user_id, embedding, code, text_hash) VALUES (?1, ?2, ?3, ?4, ?5)
        ON CONFLICT (id) DO UPDATE SET user_id = ?2, embedding = ?3, code = ?4, text_hash = ?5`,
     ),
-    ideaHash: db.prepare<{ text_hash: string }, [number]>(`SELECT text_hash FROM ${ideas} WHERE id = ?`),
-    ideaVec: db.prepare<{ embedding: Uint8Array }, [number]>(`SELECT embedding FROM ${ideas} WHERE id = ?`),
-    ideaRow: db.prepare<{ user_id: string; embedding: Uint8Array }, [number]>(`SELECT user_id, embedding FROM ${ideas} WHERE id = ?`),
-    accountVecs: db.prepare<{ id: number; embedding: Uint8Array }, [string]>(`SELECT id, embedding FROM ${ideas} WHERE user_id = ?`),
-    accountIds: db.prepare<{ id: number }, [string]>(`SELECT id FROM ${ideas} WHERE user_id = ? ORDER BY id`),
-    vecsOf: db.prepare<{ id: number; embedding: Uint8Array }, [string, string]>(
+    ideaHash: store.query<{ text_hash: string }, [number]>(`SELECT text_hash FROM ${ideas} WHERE id = ?`),
+    ideaVec: store.query<{ embedding: Bytes }, [number]>(`SELECT embedding FROM ${ideas} WHERE id = ?`),
+    ideaRow: store.query<{ user_id: string; embedding: Bytes }, [number]>(`SELECT user_id, embedding FROM ${ideas} WHERE id = ?`),
+    accountVecs: store.query<{ id: number; embedding: Bytes }, [string]>(`SELECT id, embedding FROM ${ideas} WHERE user_id = ?`),
+    accountIds: store.query<{ id: number }, [string]>(`SELECT id FROM ${ideas} WHERE user_id = ? ORDER BY id`),
+    vecsOf: store.query<{ id: number; embedding: Bytes }, [string, string]>(
       `SELECT v.id, v.embedding FROM json_each(?1) j CROSS JOIN ${ideas} v ON v.id = j.value WHERE v.user_id = ?2`,
     ),
-    // The calibrated cosine in SQL (calibration.ts, calibratedCosineOf, for unit stored vectors): (a·q − c·q) / |a − c|
-    // with a·q = 1 − dist(a, q) (q is unit) and a·c = (1 − dist(a, c))·|c|. ?1 q, ?2 c, ?3 c·q, ?4 |c|, ?5 c·c.
-    calibratedExact: db.prepare<{ id: number; cos: number }, [Float32Array, Float32Array, number, number, number, string, number]>(
-      `SELECT id, ((1 - vec_distance_cosine(embedding, ?1)) - ?3) / sqrt(max(1e-12, 1 - 2 * (1 - vec_distance_cosine(embedding, ?2)) * ?4 + ?5)) AS cos
-       FROM ${ideas} WHERE user_id = ?6 ORDER BY cos DESC, id LIMIT ?7`,
-    ),
-    calibratedRescore: db.prepare<{ id: number; cos: number }, [Float32Array, Float32Array, number, number, number, string, string, number]>(
-      `SELECT v.id, ((1 - vec_distance_cosine(v.embedding, ?1)) - ?3) / sqrt(max(1e-12, 1 - 2 * (1 - vec_distance_cosine(v.embedding, ?2)) * ?4 + ?5)) AS cos
-       FROM json_each(?6) j CROSS JOIN ${ideas} v ON v.id = j.value WHERE v.user_id = ?7 ORDER BY cos DESC, v.id LIMIT ?8`,
-    ),
-    sharedGet: db.prepare<{ n: number; sum: Uint8Array; scored_n: number }, [string]>(`SELECT n, sum, scored_n FROM ${shared} WHERE user_id = ?`),
-    sharedPut: db.prepare(
+    sharedGet: store.query<{ n: number; sum: Bytes; scored_n: number }, [string]>(`SELECT n, sum, scored_n FROM ${shared} WHERE user_id = ?`),
+    sharedPut: store.query<never, [string, number, Bytes, number]>(
       `INSERT INTO ${shared} (user_id, n, sum, scored_n) VALUES (?1, ?2, ?3, ?4)
        ON CONFLICT (user_id) DO UPDATE SET n = ?2, sum = ?3, scored_n = ?4`,
     ),
-    sharedClear: db.prepare(`DELETE FROM ${shared}`),
-    ideaCodes: db.prepare<{ id: number; code: Uint8Array }, [string]>(`SELECT id, code FROM ${ideas} WHERE user_id = ?`),
-    // Ties broken by id so both paths order equal scores alike.
-    exactIdeas: db.prepare<{ id: number; distance: number }, [Float32Array, string, number]>(
-      `SELECT id, vec_distance_cosine(embedding, ?1) AS distance FROM ${ideas} WHERE user_id = ?2
-       ORDER BY distance, id LIMIT ?3`,
-    ),
-    // CROSS JOIN: one primary-key lookup per candidate, never a walk of the account's rows.
-    rescoreIdeas: db.prepare<{ id: number; distance: number }, [Float32Array, string, string, number]>(
-      `SELECT v.id, vec_distance_cosine(v.embedding, ?1) AS distance FROM json_each(?2) j CROSS JOIN ${ideas} v ON v.id = j.value
-       WHERE v.user_id = ?3 ORDER BY distance, v.id LIMIT ?4`,
-    ),
-    delTag: db.prepare(`DELETE FROM ${tags} WHERE rowid = ?`),
-    insTag: db.prepare(`INSERT INTO ${tags} (rowid, user_id, embedding, name) VALUES (?, ?, ?, ?)`),
-    tagName: db.prepare<{ name: string }, [number]>(`SELECT name FROM ${tags} WHERE rowid = ?`),
-    tagVec: db.prepare<{ embedding: Uint8Array }, [number]>(`SELECT embedding FROM ${tags} WHERE rowid = ?`),
-    // The account's tags through vec0's KNN, the only query that uses the partition key: a plain `WHERE user_id = ?`
-    // scans every account's tags (measured 107–160 ms at 12,000 tags, against 0.7 ms this way). k is vec0's maximum,
-    // so an account of up to 4,096 tags has every tag scored; past that, the 4,096 nearest by raw cosine.
-    accountTags: db.prepare<{ id: number; embedding: Uint8Array }, [Float32Array, string]>(
-      `SELECT rowid AS id, embedding FROM ${tags} WHERE embedding MATCH ?1 AND k = 4096 AND user_id = ?2`,
-    ),
-    knnTags: db.prepare<{ id: number; distance: number }, [Float32Array, number, string]>(
-      `SELECT rowid AS id, distance FROM ${tags} WHERE embedding MATCH ? AND k = ? AND user_id = ?`,
-    ),
-    renamedTags: db.prepare<{ id: number }, []>(
-      `SELECT t.id FROM tags t JOIN ${tags} v ON v.rowid = t.id WHERE v.name <> t.name`,
-    ),
-    orphanIdeas: db.prepare(`DELETE FROM ${ideas} WHERE id NOT IN (SELECT id FROM ideas WHERE is_archived = 0)`),
-    orphanTags: db.prepare(`DELETE FROM ${tags} WHERE rowid NOT IN (SELECT id FROM tags)`),
+    sharedClear: store.query<never, []>(`DELETE FROM ${shared}`),
+    ideaCodes: store.query<{ id: number; code: Bytes }, [string]>(`SELECT id, code FROM ${ideas} WHERE user_id = ?`),
+    delTag: store.query<never, [number]>(`DELETE FROM ${tags} WHERE ${tid} = ?`),
+    insTag: store.query<never, [number, string, Bytes, string]>(`INSERT INTO ${tags} (${tid}, user_id, embedding, name) VALUES (?, ?, ?, ?)`),
+    tagName: store.query<{ name: string }, [number]>(`SELECT name FROM ${tags} WHERE ${tid} = ?`),
+    tagVec: store.query<{ embedding: Bytes }, [number]>(`SELECT embedding FROM ${tags} WHERE ${tid} = ?`),
+    renamedTags: store.query<{ id: number }, []>(`SELECT t.id FROM tags t JOIN ${tags} v ON v.${tid} = t.id WHERE v.name <> t.name`),
+    orphanIdeas: store.query<never, []>(`DELETE FROM ${ideas} WHERE id NOT IN (SELECT id FROM ideas WHERE is_archived = 0)`),
+    orphanTags: store.query<never, []>(`DELETE FROM ${tags} WHERE ${tid} NOT IN (SELECT id FROM tags)`),
   };
+  // The exact cosines: in SQL on SQLite, over the fetched rows on PostgreSQL (exact.ts, the one place they differ).
+  const exact = exactScorer(store, ideas, tags);
   const toNeighbours = (rows: { id: number; distance: number }[]): Neighbour[] =>
     rows.map((r) => ({ id: r.id, score: 1 - r.distance }));
-  // sqlite-vec refuses k above 4096.
-  const clampK = (k: number) => Math.max(1, Math.min(4096, Math.floor(k)));
-  const codes = new CodeCache(db, Math.ceil(g.dim / 32), (userId) => q.ideaCodes.all(userId));
-  const neighbourMemo = new NeighbourMemo(db);
+  const dataVersion = dataVersionOf(store);
+  const codes = new CodeCache(dataVersion, Math.ceil(g.dim / 32), (userId) => q.ideaCodes.all(userId));
+  const neighbourMemo = new NeighbourMemo(dataVersion);
   // Subjects per account (subjects.ts), fitted when first needed after the account was (re-)scored: they move with
   // the calibration, i.e. when every pair is judged again. Kept by size, not by count (8 KB per subject: ~32 KB for an
   // account of 200 ideas, ~3 MB at 10,000): a fit over every idea of a large account costs seconds of the subjects
@@ -121,7 +95,7 @@ function createStore(db: Db, g: Generation) {
   const fitting = new Map<string, { key: string; done: Promise<void> }>();
   let subjectBytes = 0;
   /** Subjects are fitted anew when the account was re-scored since (its scored_n moved). */
-  const subjectKey = (userId: string) => `${sharedRow(userId).scored_n}`;
+  const subjectKey = async (userId: string) => `${(await sharedRow(userId)).scored_n}`;
   const cachedSubjects = (userId: string, key: string) => {
     const hit = subjectCache.get(userId);
     if (!hit || hit.key !== key) return undefined;
@@ -145,69 +119,58 @@ function createStore(db: Db, g: Generation) {
   let sampleBound = SUBJECT_SAMPLE;
   /**
    * The one reader of a fit's vectors: the account's ideas by id, evenly sampled down to the bound (evenSample),
-   * packed in that order, with the account's centre. Read in slices of FIT_READ_SLICE; it yields after each, so a
-   * caller on the event loop can let it go between them.
+   * packed in that order, with the account's centre. Read in slices of FIT_READ_SLICE, `pause` awaited after each,
+   * so a caller on the event loop can let it go between them.
    */
-  function* fitVectors(userId: string): Generator<void, { packed: Float32Array; n: number; centre: Centre; scale: number }> {
-    const s = sharedRow(userId);
-    const ids = q.accountIds.all(userId).map((r) => r.id);
+  async function fitVectors(userId: string, pause?: () => Promise<void>) {
+    const s = await sharedRow(userId);
+    const ids = (await q.accountIds.all(userId)).map((r) => r.id);
     const sample = evenSample(ids, sampleBound);
     const packed = new Float32Array(sample.length * g.dim);
     let n = 0;
     for (let i = 0; i < sample.length; i += FIT_READ_SLICE) {
       const slice = sample.slice(i, i + FIT_READ_SLICE);
-      const rows = new Map(q.vecsOf.all(JSON.stringify(slice), userId).map((r) => [r.id, r.embedding]));
+      const rows = new Map((await q.vecsOf.all(JSON.stringify(slice), userId)).map((r) => [r.id, r.embedding]));
       for (const id of slice) {
         const bytes = rows.get(id);
-        if (bytes) packed.set(new Float32Array(bytes.slice().buffer), n++ * g.dim);
+        if (bytes) packed.set(toVector(bytes)!, n++ * g.dim);
       }
-      yield;
+      await pause?.();
     }
     return { packed, n, centre: centreOf(s.sum, s.n), scale: ids.length / Math.max(1, n) };
   }
-  /** fitVectors read to the end at once. */
-  const readFitVectors = (userId: string) => {
-    const reader = fitVectors(userId);
-    for (;;) {
-      const step = reader.next();
-      if (step.done) return step.value;
-    }
-  };
   /** The account's subjects, fitted here and now when not known (a caller outside the pipeline; the pipeline awaits subjectsReady). */
-  const subjectsOf = (userId: string): Subjects | null => {
-    const key = subjectKey(userId);
+  const subjectsOf = async (userId: string): Promise<Subjects | null> => {
+    const key = await subjectKey(userId);
     const hit = cachedSubjects(userId, key);
     if (hit) return hit.subjects;
-    const { packed, n, centre, scale } = readFitVectors(userId);
+    const { packed, n, centre, scale } = await fitVectors(userId);
     const subjects = fitPacked(packed, n, g.dim, centre, scale);
     remember(userId, key, subjects);
     return subjects;
   };
   /**
-   * Fits the account's subjects in the subjects worker when they are not known for its current calibration; null
-   * when they are. The vectors are read in slices (fitVectors) with the event loop free between them; the k-means
-   * runs in the worker (a worker that cannot start or fails: here, as before, on the vectors read again, since the
-   * worker was handed them). The same vectors give the same subjects either way.
+   * Fits the account's subjects in the subjects worker when they are not known for its current calibration. The
+   * vectors are read in slices (fitVectors) with the event loop free between them; the k-means runs in the worker (a
+   * worker that cannot start or fails: here, as before, on the vectors read again, since the worker was handed them).
+   * The same vectors give the same subjects either way.
    */
-  const subjectsReady = (userId: string, onWorkerFailure?: (message: string) => void): Promise<void> | null => {
-    const key = subjectKey(userId);
-    if (cachedSubjects(userId, key)) return null;
+  const subjectsReady = async (userId: string, onWorkerFailure?: (message: string) => void): Promise<void> => {
+    const key = await subjectKey(userId);
+    if (cachedSubjects(userId, key)) return;
     const running = fitting.get(userId);
     if (running && running.key === key) return running.done;
     const entry = { key, done: Promise.resolve() };
     entry.done = (async () => {
       await Promise.resolve(); // entry is in `fitting` before anything here can throw
       try {
-        const reader = fitVectors(userId);
-        let step = reader.next();
-        for (; !step.done; step = reader.next()) await new Promise<void>((resolve) => setImmediate(resolve));
-        const { packed, n, centre, scale } = step.value;
+        const { packed, n, centre, scale } = await fitVectors(userId, () => new Promise<void>((resolve) => setImmediate(resolve)));
         let subjects: Subjects | null;
         try {
           subjects = await fitInWorker(packed, n, g.dim, centre, scale, SUBJECT_ROUNDS);
         } catch (e) {
           onWorkerFailure?.((e as Error).message);
-          const again = readFitVectors(userId);
+          const again = await fitVectors(userId);
           subjects = fitPacked(again.packed, again.n, g.dim, again.centre, again.scale);
         }
         remember(userId, key, subjects);
@@ -219,39 +182,50 @@ function createStore(db: Db, g: Generation) {
     return entry.done;
   };
 
+  /** What the account's vectors share (removed before scoring), and the idea count it was last re-scored at. */
+  const sharedOf = async (userId: string) => {
+    const s = await sharedRow(userId);
+    return { centre: centreOf(s.sum, s.n), n: s.n, scoredN: s.scored_n };
+  };
+
+  /**
+   * Nearest ideas of one account, best first, scored by exact cosine: the account's binary codes are scanned in
+   * memory (Hamming, then the float query against the codes; codes.ts) and only the best rescoreCount(k)
+   * candidates get their exact cosine from the stored vectors. `mode` "exact" scores every vector instead (the
+   * reference the benchmark and tests compare with). Semantic search and auto-tags use this raw cosine.
+   */
+  async function nearestIdeas(userId: string, vector: Float32Array, k: number, mode: KnnMode = "quantized"): Promise<Neighbour[]> {
+    const want = Math.max(1, Math.floor(k));
+    if (mode === "exact") return toNeighbours(await exact.ideas(vector, userId, want));
+    const account = await codes.account(userId);
+    const candidates = account.nearest(vector, rescoreCount(want, account.size));
+    return toNeighbours(await exact.rescore(vector, candidates, userId, want));
+  }
+
   return {
     generation: g,
-    finalize: () => {
-      Object.values(q).forEach((s) => s.finalize());
-      neighbourMemo.finalize();
-      codes.finalize();
-    },
-    putIdea(id: number, userId: string, vector: Float32Array, textHash: string): void {
+    async putIdea(id: number, userId: string, vector: Float32Array, textHash: string): Promise<void> {
       if (vector.length !== g.dim) throw new Error(`vector has ${vector.length} dimensions, generation ${g.gen} holds ${g.dim}`);
       const code = binaryCode(vector);
-      const old = q.ideaRow.get(id);
-      if (old) addShared(old.user_id, toVector(old.embedding)!, -1);
-      q.putIdea.run(id, userId, vector, code, textHash);
-      addShared(userId, vector, 1);
+      const old = await q.ideaRow.get(id);
+      if (old) await addShared(old.user_id, toVector(old.embedding)!, -1);
+      await q.putIdea.run(id, userId, vectorBytes(vector), code, textHash);
+      await addShared(userId, vector, 1);
       codes.put(userId, id, code);
     },
-    deleteIdea(id: number): boolean {
+    async deleteIdea(id: number): Promise<boolean> {
       codes.delete(id);
-      const old = q.ideaRow.get(id);
-      if (old) addShared(old.user_id, toVector(old.embedding)!, -1);
-      return q.delIdea.run(id).changes > 0;
+      const old = await q.ideaRow.get(id);
+      if (old) await addShared(old.user_id, toVector(old.embedding)!, -1);
+      return (await q.delIdea.run(id)).changes > 0;
     },
-    ideaHash: (id: number) => q.ideaHash.get(id)?.text_hash ?? null,
-    ideaVector: (id: number) => toVector(q.ideaVec.get(id)?.embedding),
-    /** What the account's vectors share (removed before scoring), and the idea count it was last re-scored at. */
-    shared: (userId: string) => {
-      const s = sharedRow(userId);
-      return { centre: centreOf(s.sum, s.n), n: s.n, scoredN: s.scored_n };
-    },
+    ideaHash: async (id: number) => (await q.ideaHash.get(id))?.text_hash ?? null,
+    ideaVector: async (id: number) => toVector((await q.ideaVec.get(id))?.embedding),
+    shared: sharedOf,
     /**
      * Resolves once the account's subjects for its current calibration are known, fitting them in the subjects
-     * worker if need be; null when they are known already. The pipeline awaits it before an idea's steps, so the
-     * duplicate score (localScores) never fits on the event loop.
+     * worker if need be. The pipeline awaits it before an idea's steps, so the duplicate score (localScores) never
+     * fits on the event loop.
      */
     subjectsReady,
     /** Drops the account's fitted subjects: the next pass fits them again (benches time a re-scoring pass with its fit). */
@@ -264,14 +238,14 @@ function createStore(db: Db, g: Generation) {
       sampleBound = Math.max(1, Math.floor(n));
     },
     /** Records that every idea of the account was queued for re-scoring at its current size. */
-    markScored(userId: string): void {
-      const s = sharedRow(userId);
-      if (s.sum) q.sharedPut.run(userId, s.n, new Uint8Array(s.sum.buffer), s.n);
+    async markScored(userId: string): Promise<void> {
+      const s = await sharedRow(userId);
+      if (s.sum) await q.sharedPut.run(userId, s.n, new Uint8Array(s.sum.buffer), s.n);
     },
     /** Records that the account's pairs wait for a re-scoring pass (some ideas were stored without their steps). */
-    markDirty(userId: string): void {
-      const s = sharedRow(userId);
-      if (s.sum) q.sharedPut.run(userId, s.n, new Uint8Array(s.sum.buffer), -1);
+    async markDirty(userId: string): Promise<void> {
+      const s = await sharedRow(userId);
+      if (s.sum) await q.sharedPut.run(userId, s.n, new Uint8Array(s.sum.buffer), -1);
     },
     /**
      * The duplicate score's cosine (0–1) of a vector against stored ideas of the account: the calibrated cosine with,
@@ -279,13 +253,13 @@ function createStore(db: Db, g: Generation) {
      * specificity (`specific`: the vector's own and the others' by id, text-overlap.ts; 1 when not given). Ideas
      * without a vector here are absent.
      */
-    localScores(userId: string, vector: Float32Array, others: number[], specific?: { mine: number; of: Map<number, number> }): Map<number, number> {
+    async localScores(userId: string, vector: Float32Array, others: number[], specific?: { mine: number; of: Map<number, number> }): Promise<Map<number, number>> {
       const out = new Map<number, number>();
       if (others.length === 0) return out;
-      const centre = this.shared(userId).centre;
-      const subjects = subjectsOf(userId);
+      const centre = (await sharedOf(userId)).centre;
+      const subjects = await subjectsOf(userId);
       const mine = subjects ? subjectOf(subjects, vector, centre) : 0;
-      for (const r of q.vecsOf.all(JSON.stringify(others), userId)) {
+      for (const r of await q.vecsOf.all(JSON.stringify(others), userId)) {
         const v = toVector(r.embedding)!;
         const theirs = subjects ? subjectOf(subjects, v, centre) : 0;
         out.set(r.id, localCosine(vector, v, centre, subjects, mine, theirs, specific?.mine ?? 1, specific?.of.get(r.id) ?? 1));
@@ -293,60 +267,47 @@ function createStore(db: Db, g: Generation) {
       return out;
     },
     /** The calibrated cosine (0–1) of two ideas of the account; null when either has no vector here. */
-    pairScore(userId: string, a: number, b: number): number | null {
-      const va = toVector(q.ideaVec.get(a)?.embedding);
-      const vb = toVector(q.ideaVec.get(b)?.embedding);
+    async pairScore(userId: string, a: number, b: number): Promise<number | null> {
+      const va = toVector((await q.ideaVec.get(a))?.embedding);
+      const vb = toVector((await q.ideaVec.get(b))?.embedding);
       if (!va || !vb) return null;
-      const centre = this.shared(userId).centre;
+      const centre = (await sharedOf(userId)).centre;
       return asScore(dot(calibrate(va, centre), calibrate(vb, centre)));
     },
     /** The calibrated cosine (0–1) of a vector and a stored idea of the account; null when the idea has no vector. */
-    scoreAgainst(userId: string, vector: Float32Array, other: number): number | null {
-      const vb = toVector(q.ideaVec.get(other)?.embedding);
+    async scoreAgainst(userId: string, vector: Float32Array, other: number): Promise<number | null> {
+      const vb = toVector((await q.ideaVec.get(other))?.embedding);
       if (!vb) return null;
-      const centre = this.shared(userId).centre;
+      const centre = (await sharedOf(userId)).centre;
       return asScore(dot(calibrate(vector, centre), calibrate(vb, centre)));
     },
-    /**
-     * Nearest ideas of one account, best first, scored by exact cosine: the account's binary codes are scanned in
-     * memory (Hamming, then the float query against the codes; codes.ts) and only the best rescoreCount(k)
-     * candidates get their exact cosine from the stored vectors. `mode` "exact" scores every vector instead (the
-     * reference the benchmark and tests compare with). Semantic search and auto-tags use this raw cosine.
-     */
-    nearestIdeas(userId: string, vector: Float32Array, k: number, mode: KnnMode = "quantized"): Neighbour[] {
-      const want = Math.max(1, Math.floor(k));
-      if (mode === "exact") return toNeighbours(q.exactIdeas.all(vector, userId, want));
-      const account = codes.account(userId);
-      const candidates = account.nearest(vector, rescoreCount(want, account.size));
-      return toNeighbours(q.rescoreIdeas.all(vector, JSON.stringify(candidates), userId, want));
-    },
+    nearestIdeas,
     /**
      * Nearest ideas of one account, best first, by calibrated cosine (the account's shared component removed;
      * calibration.ts): the pair score of duplicates and relations. The account's binary codes are scanned in memory
      * (Hamming on the raw query, then the calibrated query against the codes; codes.ts) and only the best
-     * rescoreCount(k) candidates are scored exactly, in SQL, from the stored vectors. `mode` "exact" scores every
-     * vector of the account instead (the reference).
+     * rescoreCount(k) candidates are scored exactly from the stored vectors. `mode` "exact" scores every vector of the
+     * account instead (the reference).
      */
-    nearestCalibrated(userId: string, vector: Float32Array, k: number, mode: KnnMode = "quantized"): Neighbour[] {
+    async nearestCalibrated(userId: string, vector: Float32Array, k: number, mode: KnnMode = "quantized"): Promise<Neighbour[]> {
       const want = Math.max(1, Math.floor(k));
-      const s = sharedRow(userId);
+      const s = await sharedRow(userId);
       // Kept while the account's vectors are as they were: their running sum and count stand for them (neighbour-memo.ts).
       const memoKey = mode === "quantized" ? neighbourMemo.key(userId, s.n, s.sum, vector, want) : null;
       const known = memoKey === null ? null : neighbourMemo.get(memoKey);
       if (known) return known;
       const centre = centreOf(s.sum, s.n);
       const query = calibrate(vector, centre);
-      if (!centre) return this.nearestIdeas(userId, vector, want, mode);
-      const cq = dot(centre, query);
+      if (!centre) return nearestIdeas(userId, vector, want, mode);
       const cn = Math.sqrt(dot(centre, centre));
-      const rows =
-        mode === "exact"
-          ? q.calibratedExact.all(query, centre, cq, cn, cn * cn, userId, want)
-          : (() => {
-              const account = codes.account(userId);
-              const ids = account.nearest(query, rescoreCount(want, account.size), vector);
-              return q.calibratedRescore.all(query, centre, cq, cn, cn * cn, JSON.stringify(ids), userId, want);
-            })();
+      const c: CalibratedQuery = { query, centre, cq: dot(centre, query), cn };
+      let rows;
+      if (mode === "exact") rows = await exact.calibrated(c, userId, want);
+      else {
+        const account = await codes.account(userId);
+        const ids = account.nearest(query, rescoreCount(want, account.size), vector);
+        rows = await exact.calibratedRescore(c, ids, userId, want);
+      }
       const out = rows.map((r) => ({ id: r.id, score: asScore(r.cos) }));
       if (memoKey !== null) neighbourMemo.put(memoKey, out);
       return out;
@@ -356,44 +317,43 @@ function createStore(db: Db, g: Generation) {
     /** Memory held by the in-memory codes of the accounts loaded so far. */
     codeBytes: () => codes.bytes(),
 
-    putTag(id: number, userId: string, vector: Float32Array, name: string): void {
-      q.delTag.run(id);
-      q.insTag.run(id, userId, vector, name);
+    async putTag(id: number, userId: string, vector: Float32Array, name: string): Promise<void> {
+      await q.delTag.run(id);
+      await q.insTag.run(id, userId, vectorBytes(vector), name);
     },
-    deleteTag: (id: number) => q.delTag.run(id).changes > 0,
+    deleteTag: async (id: number) => (await q.delTag.run(id)).changes > 0,
     /** The name the stored vector was computed from; differs from the tag's name after a rename. */
-    tagEmbeddedName: (id: number) => q.tagName.get(id)?.name ?? null,
-    tagVector: (id: number) => toVector(q.tagVec.get(id)?.embedding),
-    nearestTags: (userId: string, vector: Float32Array, k: number) => toNeighbours(q.knnTags.all(vector, clampK(k), userId)),
+    tagEmbeddedName: async (id: number) => (await q.tagName.get(id))?.name ?? null,
+    tagVector: async (id: number) => toVector((await q.tagVec.get(id))?.embedding),
+    nearestTags: async (userId: string, vector: Float32Array, k: number) => toNeighbours(await exact.tags(vector, userId, k)),
     /**
      * Nearest tags of the account by calibrated cosine (0–1): the tag's and the query's vectors with the account's
      * ideas' shared component removed, as pairs of ideas are scored. Accounts have few tags: every one is scored
-     * (up to 4,096; see accountTags).
+     * (up to 4,096; see ExactScorer.accountTags).
      */
-    nearestTagsCalibrated(userId: string, vector: Float32Array, k: number): Neighbour[] {
-      const centre = this.shared(userId).centre;
+    async nearestTagsCalibrated(userId: string, vector: Float32Array, k: number): Promise<Neighbour[]> {
+      const centre = (await sharedOf(userId)).centre;
       const query = calibrate(vector, centre);
-      return q.accountTags
-        .all(vector, userId)
+      return (await exact.accountTags(vector, userId))
         .map((r) => ({ id: r.id, score: asScore(dot(query, calibrate(toVector(r.embedding)!, centre))) }))
         .sort((a, b) => b.score - a.score || a.id - b.id)
         .slice(0, Math.max(0, Math.floor(k)));
     },
-    renamedTagIds: () => q.renamedTags.all().map((r) => r.id),
+    renamedTagIds: async () => (await q.renamedTags.all()).map((r) => r.id),
 
     /** Vectors of ideas or tags that no longer exist (account deleted, archive hook missed): never served, freed here. */
-    pruneOrphans: () => {
-      const n = q.orphanIdeas.run().changes + q.orphanTags.run().changes;
-      if (n > 0) q.sharedClear.run(); // recomputed from the rows on next use (and the neighbour memo's keys with it)
+    async pruneOrphans(): Promise<number> {
+      const n = (await q.orphanIdeas.run()).changes + (await q.orphanTags.run()).changes;
+      if (n > 0) await q.sharedClear.run(); // recomputed from the rows on next use (and the neighbour memo's keys with it)
       return n;
     },
   };
 
   /** The account's running sum; computed from its rows (and stored) when there is no row yet. */
-  function sharedRow(userId: string): { n: number; sum: Float64Array | null; scored_n: number } {
-    const row = q.sharedGet.get(userId);
-    if (row) return { n: row.n, sum: new Float64Array(row.sum.slice().buffer), scored_n: row.scored_n };
-    const rows = q.accountVecs.all(userId);
+  async function sharedRow(userId: string): Promise<{ n: number; sum: Float64Array | null; scored_n: number }> {
+    const row = await q.sharedGet.get(userId);
+    if (row) return { n: row.n, sum: sumOf(row.sum), scored_n: row.scored_n };
+    const rows = await q.accountVecs.all(userId);
     if (rows.length === 0) return { n: 0, sum: null, scored_n: 0 };
     const sum = new Float64Array(g.dim);
     for (const r of rows) {
@@ -401,49 +361,45 @@ function createStore(db: Db, g: Generation) {
       for (let i = 0; i < sum.length; i++) sum[i] += v[i];
     }
     // scored_n 0: pairs scored before this row existed (an older version, raw cosine) are re-scored (runner.ts).
-    q.sharedPut.run(userId, rows.length, new Uint8Array(sum.buffer), 0);
+    await q.sharedPut.run(userId, rows.length, new Uint8Array(sum.buffer), 0);
     return { n: rows.length, sum, scored_n: 0 };
   }
 
   /** Adds (sign 1) or removes (sign −1) a vector from its account's running sum, when the account has one. */
-  function addShared(userId: string, v: Float32Array, sign: 1 | -1): void {
-    const row = q.sharedGet.get(userId);
+  async function addShared(userId: string, v: Float32Array, sign: 1 | -1): Promise<void> {
+    const row = await q.sharedGet.get(userId);
     if (!row) return; // computed from the rows on first use, this vector included
-    const sum = new Float64Array(row.sum.slice().buffer);
+    const sum = sumOf(row.sum);
     for (let i = 0; i < sum.length; i++) sum[i] += sign * v[i];
-    q.sharedPut.run(userId, Math.max(0, row.n + sign), new Uint8Array(sum.buffer), row.scored_n);
+    await q.sharedPut.run(userId, Math.max(0, row.n + sign), new Uint8Array(sum.buffer), row.scored_n);
   }
 }
 export type VectorStore = ReturnType<typeof createStore>;
 
-/**
- * The SQLite handle the vector tables live on: sqlite-vec (vec0 tag tables, vec_distance_cosine) is SQLite-only, so
- * this is where a vector feature asks for it. A store without one (PostgreSQL) has no vector index yet.
- */
-export function vectorDb(store: Store): Db {
-  if (!store.sqlite) throw new Error("the vector index needs the SQLite store (sqlite-vec)");
-  return store.sqlite;
+/** A stored running sum (float64 bytes) as its own aligned array (a PostgreSQL bytea may be a view into a pool). */
+function sumOf(bytes: Uint8Array): Float64Array {
+  const out = new Float64Array(bytes.byteLength >> 3);
+  new Uint8Array(out.buffer).set(bytes);
+  return out;
 }
 
-// Statements are prepared once per generation; a dropped generation's entry is evicted before its tables vanish.
-const cache = new WeakMap<Db, Map<number, VectorStore>>();
+// One VectorStore per store and generation (its statements made once); a dropped generation's entry is evicted.
+const cache = new WeakMap<Store, Map<number, VectorStore>>();
 
-export function vectorStore(db: Db, g: Generation): VectorStore {
-  let perDb = cache.get(db);
-  if (!perDb) cache.set(db, (perDb = new Map()));
-  let store = perDb.get(g.gen);
-  if (!store) perDb.set(g.gen, (store = createStore(db, g)));
-  return store;
+export function vectorStore(store: Store, g: Generation): VectorStore {
+  let perStore = cache.get(store);
+  if (!perStore) cache.set(store, (perStore = new Map()));
+  let vs = perStore.get(g.gen);
+  if (!vs) perStore.set(g.gen, (vs = createStore(store, g)));
+  return vs;
 }
 
-/** Finalizes a generation's statements before its tables are dropped (DROP fails while statements hold them). */
-export function forgetStore(db: Db, gen: number): void {
-  const perDb = cache.get(db);
-  perDb?.get(gen)?.finalize();
-  perDb?.delete(gen);
+/** Forgets a generation's store when its tables are dropped (its caches describe vectors that no longer exist). */
+export function forgetStore(store: Store, gen: number): void {
+  cache.get(store)?.delete(gen);
 }
 
-/** Finalizes the statements of every cached generation not listed (another process dropped their tables). */
-export function forgetStoresExcept(db: Db, live: Array<number | undefined>): void {
-  for (const gen of [...(cache.get(db)?.keys() ?? [])]) if (!live.includes(gen)) forgetStore(db, gen);
+/** Forgets the store of every cached generation not listed (another process dropped their tables). */
+export function forgetStoresExcept(store: Store, live: Array<number | undefined>): void {
+  for (const gen of [...(cache.get(store)?.keys() ?? [])]) if (!live.includes(gen)) forgetStore(store, gen);
 }

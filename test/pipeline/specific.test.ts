@@ -54,9 +54,15 @@ describe("the duplicate score and how specific a text is", () => {
     const idOf = new Map([...titleOf].map(([id, title]) => [title, id]));
     const dups = (await call(t, "GET", "/ideas/duplicates", { key: u.key })).body.duplicates as { idea_id: number; duplicate_of_id: number; similarity_score: number }[];
     // The rule before, on the same stored vectors: each subject removed whole (no specificity), or the word cosine.
-    const store = vectorStore(t.deps.db, readState(t.deps.db).active!);
-    const before = (a: number, b: number) =>
-      Math.max(store.localScores(u.id, store.ideaVector(a)!, [b]).get(b)!, wordCosine(wordCounts(titleOf.get(a)!, ""), wordCounts(titleOf.get(b)!, "")));
+    const store = vectorStore(t.deps.store, (await readState(t.deps.store)).active!);
+    const beforeOf = new Map<string, number>();
+    for (const d of dups) {
+      for (const [a, b] of [[d.idea_id, d.duplicate_of_id], [d.duplicate_of_id, d.idea_id]]) {
+        const local = (await store.localScores(u.id, (await store.ideaVector(a))!, [b])).get(b)!;
+        beforeOf.set(`${a}-${b}`, Math.max(local, wordCosine(wordCounts(titleOf.get(a)!, ""), wordCounts(titleOf.get(b)!, ""))));
+      }
+    }
+    const before = (a: number, b: number) => beforeOf.get(`${a}-${b}`) ?? NaN;
     const rows = dups.map((d) => `${titleOf.get(d.idea_id)} ~ ${titleOf.get(d.duplicate_of_id)}: ${d.similarity_score.toFixed(3)} (before ${before(d.idea_id, d.duplicate_of_id).toFixed(3)})`);
     const why = `detections: ${rows.join("; ")}`;
 

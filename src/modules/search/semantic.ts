@@ -2,7 +2,7 @@
 import type { Deps } from "../../deps";
 import { servingGeneration, type ModelSet } from "../../pipeline/models";
 import { readState } from "../../vectors/generations";
-import { vectorDb, vectorStore, type Neighbour } from "../../vectors/store";
+import { vectorStore, type Neighbour } from "../../vectors/store";
 import type { SearchRepo, SearchRow } from "./repo";
 import { createKeywordSearch } from "./keyword";
 import { modelScripts, readsText } from "../../ml/languages";
@@ -80,7 +80,7 @@ export async function semanticSearch(
   if (!models) return null; // no model loaded in this process: keyword results
   // Two tries: a reindex may switch generations (dropping the old tables) while the query is being embedded.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const gen = servingGeneration(readState(vectorDb(deps.store)), models);
+    const gen = servingGeneration(await readState(deps.store), models);
     const client = models.clientFor(gen);
     if (!gen || !client) return null;
     let vector: Float32Array;
@@ -93,12 +93,12 @@ export async function semanticSearch(
       deps.log.warn("semantic search: the model could not embed the query; answering with keyword results", { error: (e as Error).message });
       return null;
     }
-    const now = servingGeneration(readState(vectorDb(deps.store)), models);
+    const now = servingGeneration(await readState(deps.store), models);
     if (now?.gen !== gen.gen) continue;
-    const store = vectorStore(vectorDb(deps.store), gen);
+    const store = vectorStore(deps.store, gen);
     const k = candidateCount(opts.limit);
     const scoring = opts.scoring ?? SEARCH_SCORING;
-    const near = scoring === "calibrated" ? store.nearestCalibrated(userId, vector, k) : store.nearestIdeas(userId, vector, k);
+    const near = scoring === "calibrated" ? await store.nearestCalibrated(userId, vector, k) : await store.nearestIdeas(userId, vector, k);
     const rule = opts.unread ?? UNREAD_RULE;
     if (rule !== "off" && !readsText(q, modelScripts(gen.model, deps.config.models_dir))) {
       return await unreadSearch(models, repo, store, userId, q, vector, near, k, rule, opts);
@@ -128,7 +128,7 @@ async function unreadSearch(
   const norm = Math.sqrt(dot(vector, vector)) || 1;
   for (const id of keyword.keys()) {
     if (seen.has(id)) continue;
-    const v = store.ideaVector(id); // an idea not embedded yet has no cosine to report: it waits for its pass
+    const v = await store.ideaVector(id); // an idea not embedded yet has no cosine to report: it waits for its pass
     if (v) added.push({ id, score: dot(vector, v) / (norm * (Math.sqrt(dot(v, v)) || 1)) });
   }
   if (rule === "join") {

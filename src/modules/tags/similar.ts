@@ -1,6 +1,5 @@
 // GET /tags/:name/similar's lookup: the account's tags nearest a tag by its stored vector. Bound on
 // deps.engines.tagSimilar while the pipeline runs (pipeline/process.ts), since it reads the generation it serves.
-import type { Db } from "../../db/open";
 import type { Store } from "../../db/store";
 import type { SimilarTag } from "../../contract";
 import { servingGeneration, type ModelSet } from "../../pipeline/models";
@@ -14,16 +13,16 @@ import type { TagSimilarEngine } from "./model";
  * tag is compared through the vector of its old name until the background pass re-embeds it. Tags without a vector
  * never appear.
  */
-export function createSimilarTags(db: Db, store: Store, models: ModelSet | null): TagSimilarEngine {
+export function createSimilarTags(store: Store, models: ModelSet | null): TagSimilarEngine {
   const repo = createTagsRepo(store);
   return async (userId: string, tagId: number, limit: number): Promise<SimilarTag[]> => {
-    const g = servingGeneration(readState(db), models);
+    const g = servingGeneration(await readState(store), models);
     if (!g) return [];
-    const store = vectorStore(db, g);
-    const vector = store.tagVector(tagId);
+    const vectors = vectorStore(store, g);
+    const vector = await vectors.tagVector(tagId);
     if (!vector) return [];
     // A few extra neighbours cover deleted tags whose vectors the hourly pass has not pruned yet.
-    const near = store.nearestTags(userId, vector, limit + 6).filter((n) => n.id !== tagId);
+    const near = (await vectors.nearestTags(userId, vector, limit + 6)).filter((n) => n.id !== tagId);
     if (near.length === 0) return [];
     const byId = new Map((await repo.embeddedWithCounts(userId, near.map((n) => n.id))).map((r) => [r.id, r]));
     return near

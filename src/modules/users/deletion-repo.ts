@@ -1,16 +1,10 @@
 // SQL of account deletion: what the foreign keys do not cascade (jobs, vectors), then the account row itself.
 import type { Store } from "../../db/store";
 import { deleteAccountJobs } from "../../jobs/queue";
-
-// Vector tables are made per embedding generation (src/vectors/tables.ts): found by name, whatever generations exist.
-const IDEA_VECTORS = /^vec_ideas_g\d+$/;
-const SHARED_VECTORS = /^vec_shared_g\d+$/;
-const TAG_VECTORS = /^vec_tags_g\d+$/;
+import { tagIdColumn, vectorTables } from "../../vectors/layout";
 
 export function createDeletionRepo(store: Store) {
-  // The vector tables are sqlite-vec's, so they exist on the SQLite store only (read on its handle).
   const db = store.sqlite;
-  const tables = db?.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'vec\\_%' ESCAPE '\\'") ?? null;
   const ideaIds = store.query<{ id: number }, [string]>("SELECT id FROM ideas WHERE user_id = ?");
   const counts = store.query<{ ideas: number; tags: number }, [string]>(
     "SELECT (SELECT count(*) FROM ideas WHERE user_id = ?1) AS ideas, (SELECT count(*) FROM tags WHERE user_id = ?1) AS tags",
@@ -25,13 +19,12 @@ export function createDeletionRepo(store: Store) {
      * Every vector row of the account in every generation's tables (live, building or left over). Run inside
      * `scrubbing`'s transaction, on the same connection, so they go with the account or not at all.
      */
-    deleteVectors(userId: string): void {
-      if (!db || !tables) return;
-      for (const { name } of tables.all()) {
-        if (IDEA_VECTORS.test(name) || SHARED_VECTORS.test(name)) db.query(`DELETE FROM ${name} WHERE user_id = ?`).run(userId);
-        // vec0 is partitioned by account; its rowid is the tag's id.
-        else if (TAG_VECTORS.test(name)) db.query(`DELETE FROM ${name} WHERE rowid IN (SELECT id FROM tags WHERE user_id = ?)`).run(userId);
-      }
+    async deleteVectors(userId: string): Promise<void> {
+      const tables = await vectorTables(store);
+      for (const name of [...tables.ideas, ...tables.shared]) await store.query(`DELETE FROM ${name} WHERE user_id = ?`).run(userId);
+      // A tag vector's id is the tag's (vec0's rowid on SQLite).
+      const id = tagIdColumn(store);
+      for (const name of tables.tags) await store.query(`DELETE FROM ${name} WHERE ${id} IN (SELECT id FROM tags WHERE user_id = ?)`).run(userId);
     },
     /**
      * Runs `remove` in one IMMEDIATE transaction with SQLite's secure_delete on: the cells and pages it frees are

@@ -30,14 +30,14 @@ export function createAccountDeletion(deps: Deps) {
   async function deleteAccount(userId: string, by: "cli" | "self" | "operator"): Promise<Deleted> {
     const counts = await repo.scrubbing(async () => {
       const counts = await repo.counts(userId);
-      repo.deleteVectors(userId);
+      await repo.deleteVectors(userId);
       await repo.deleteJobs(userId);
       if (!(await repo.deleteUser(userId))) throw notFound("User not found");
       return counts;
     });
     // This process's fitted subjects of the account (memory only) go too; other processes see the tables change.
-    const state = readState(deps.db);
-    for (const g of [state.active, state.building]) if (g) vectorStore(deps.db, g).forgetSubjects(userId);
+    const state = await readState(deps.store);
+    for (const g of [state.active, state.building]) if (g) vectorStore(deps.store, g).forgetSubjects(userId);
     // The id only: never the e-mail or anything the account held. Backups taken before still hold the account: the
     // count of those the instance knows of tells the operator to look (docs/auth.md, "Deleting an account").
     deps.log.info("account deleted", { user_id: userId, by, ideas: counts.ideas, tags: counts.tags, older_backups: (await knownBackupFiles(deps)).length });
