@@ -12,7 +12,8 @@ import { jsonRefusal } from "./json-body";
  * like any other, and one whose sync failed says so instead.
  */
 export function errorHandler(log: Logger, storage?: Pick<StorageMonitor, "failed">, settle?: ((request: Request) => Promise<Response | undefined>) | null) {
-  const answer = (request: Request, code: string | number, error: unknown) => mapError(log, storage, request, code, error);
+  const unavailable = unavailableLog(log);
+  const answer = (request: Request, code: string | number, error: unknown) => mapError(log, storage, unavailable, request, code, error);
   return new Elysia({ name: "error-handler" }).onError({ as: "global" }, settle
     ? async ({ code, error, request }) => {
         const planned = answer(request, code, error);
@@ -24,7 +25,29 @@ export function errorHandler(log: Logger, storage?: Pick<StorageMonitor, "failed
 /** What a text with U+0000 gets on PostgreSQL (docs/operations.md, PostgreSQL). */
 export const NUL_REFUSED = "Text cannot contain the character U+0000 (NUL) on this server's database";
 
-function mapError(log: Logger, storage: Pick<StorageMonitor, "failed"> | undefined, request: Request, code: string | number, error: unknown): Response {
+/** While PostgreSQL is away: one warning at most every 10 s, saying how many requests it refused meanwhile. */
+const UNAVAILABLE_LOG_EVERY_MS = 10_000;
+
+/**
+ * During an outage every request that needs the database is refused: a line each would flood the log (which may be
+ * what the operator reads to find the outage). The first refusal is logged at once, later ones folded into a count.
+ */
+function unavailableLog(log: Logger): (request: Request) => void {
+  let last = -Infinity;
+  let folded = 0;
+  return (request) => {
+    const now = performance.now();
+    if (now - last < UNAVAILABLE_LOG_EVERY_MS) {
+      folded++;
+      return;
+    }
+    log.warn("database unavailable", { method: request.method, path: new URL(request.url).pathname, ...(folded > 0 ? { refused_since_last_line: folded } : {}) });
+    last = now;
+    folded = 0;
+  };
+}
+
+function mapError(log: Logger, storage: Pick<StorageMonitor, "failed"> | undefined, unavailable: (request: Request) => void, request: Request, code: string | number, error: unknown): Response {
   if (error instanceof AppError) return json(error.status, error.body);
   // A chunked body over the limit surfaces as whatever its reader's caller made of it (a parse error, mostly).
   if (bodyOverflowed(request)) return json(413, { error: "Request body too large" });
@@ -42,9 +65,10 @@ function mapError(log: Logger, storage: Pick<StorageMonitor, "failed"> | undefin
   }
   const status = (error as { status?: number }).status;
   if (status === 413) return json(413, { error: "Request body too large" });
-  // PostgreSQL down or restarting: the health probe's words, quickly, and one log line without a stack trace.
+  // PostgreSQL down or restarting: the health probe's words, quickly, and a log line without a stack trace (at most
+  // one every 10 s).
   if (error instanceof StoreUnavailableError) {
-    log.warn("database unavailable", { method: request.method, path: new URL(request.url).pathname });
+    unavailable(request);
     return json(503, { error: error.message });
   }
   // PostgreSQL's text cannot hold U+0000 (SQLite's can): a request carrying one is refused as the client's to fix,

@@ -133,7 +133,10 @@ describe.skipIf(!run)("PostgreSQL restarts and outages", () => {
     const count = await t.deps.store.query<{ n: number }>("SELECT count(*) AS n FROM ideas WHERE title LIKE 'restart %'").get();
     expect(count!.n).toBeGreaterThanOrEqual(s.acknowledged);
     expect(count!.n).toBeLessThanOrEqual(s.sent);
-    expect(logs.slice(before).some((l) => l.includes("database unavailable"))).toBe(true);
+    // Hundreds of refusals, and the log says so in a line or two (one every 10 s at most, with the count folded in).
+    const warned = logs.slice(before).filter((l) => l.includes('"database unavailable"'));
+    expect(warned.length).toBeGreaterThanOrEqual(1);
+    expect(warned.length).toBeLessThanOrEqual(2);
     expectNoSecrets(logs.join("\n"));
     expectNoSecrets(output.text());
   }, 60_000);
@@ -186,6 +189,7 @@ describe.skipIf(!run)("PostgreSQL restarts and outages", () => {
     expect(after.status).toBe(201);
     expect((await call(t, "GET", `/ideas/${after.body.id}`, { key: user.key })).body.title).toBe("after the outage");
     const said = logs.slice(before);
+    expect(said.filter((l) => l.includes('"database unavailable"')).length).toBeLessThanOrEqual(1);
     expect(said.filter((l) => l.includes("scheduled job waits for the database")).length).toBe(1);
     expect(said.some((l) => l.includes("scheduled job ran once the database was back"))).toBe(true);
     expectNoSecrets(logs.join("\n"));
