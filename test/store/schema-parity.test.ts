@@ -28,6 +28,8 @@ const PG_ONLY = new Set(["idearepo_schema"]);
 const PG_ONLY_COLUMNS = new Set([
   "idea_tags.user_id", "links.user_id", "jobs.user_id", "idea_nudges.user_id", "agent_messages.user_id",
   "ideas_fts_cjk_pending.user_id", "idea_versions.user_id",
+  // SQLite's implicit rowid, made a column where a statement orders by it (migrations/pg/0005).
+  "api_keys.rowid",
 ]);
 
 /** SQLite's declared types and PostgreSQL's, by family. */

@@ -132,6 +132,12 @@ function plan(source: Database, pg: Map<string, PgTable>): Plan[] {
         columns.push(col.name);
         continue;
       }
+      // A rowid column stands for SQLite's implicit one (migrations/pg/0005), which PRAGMA table_info does not list.
+      if (col.name === "rowid") {
+        exprs.push("t.rowid AS rowid");
+        columns.push(col.name);
+        continue;
+      }
       const via = col.name === "user_id" ? Object.keys(ACCOUNT_THROUGH).find((c) => lite.has(c)) : undefined;
       if (via) {
         exprs.push(`(SELECT p.user_id FROM ${q(ACCOUNT_THROUGH[via])} p WHERE p.id = t.${q(via)}) AS user_id`);
