@@ -2,14 +2,20 @@
 import type { Database } from "bun:sqlite";
 import { SQL } from "bun";
 import { OperatorError } from "../../lib/operator-error";
+import type { Generation } from "../../vectors/generation";
+import { readState } from "../../vectors/generations";
+import { generationDdl, tagIdColumn, upgradeIdeaTable } from "../../vectors/layout";
+import { tagTable } from "../../vectors/tables";
+import { sqliteStore } from "../sqlite-store";
 import { migratePg } from "./migrate";
 import { scrubber } from "./store";
 
 /**
  * SQLite tables that are not data but what the data builds (or SQLite's own bookkeeping): FTS5's index tables (the
  * PostgreSQL keyword index is rebuilt from the ideas), sqlite_sequence (read for the identity columns below, not
- * copied) and sqlite_stat*. Vector tables (vec_*) are copied by their own step. Any other SQLite table without a
- * PostgreSQL counterpart stops the copy before it writes: its rows would be lost.
+ * copied) and sqlite_stat*. Vector tables (vec_*) are copied when they belong to a generation of the embedding state
+ * (made on PostgreSQL first, then copied as any table); others are what a crash left of an abandoned build. Any other
+ * SQLite table without a PostgreSQL counterpart stops the copy before it writes: its rows would be lost.
  */
 const DERIVED = /^(ideas_fts(_cjk)?(_(data|idx|docsize|config|content))?|sqlite_(sequence|stat\d+))$/;
 const VECTOR = /^vec_/;
@@ -110,7 +116,7 @@ interface Plan {
 }
 
 /** What to read from SQLite for each PostgreSQL table; refuses (before any write) what the copy would lose. */
-function plan(source: Database, pg: Map<string, PgTable>): Plan[] {
+function plan(source: Database, pg: Map<string, PgTable>, tagTables: Set<string>): Plan[] {
   const liteTables = source
     .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
     .all()
@@ -122,6 +128,8 @@ function plan(source: Database, pg: Map<string, PgTable>): Plan[] {
   const plans: Plan[] = [];
   for (const table of copyOrder([...pg.values()].filter((t) => liteTables.includes(t.name)))) {
     const lite = new Set(source.query<{ name: string }, []>(`PRAGMA table_info(${q(table.name)})`).all().map((c) => c.name));
+    // vec0 lists its rowid as a column; the PostgreSQL tag table names it id (read below).
+    if (tagTables.has(table.name)) lite.delete("rowid");
     const missing = [...lite].filter((c) => !table.columns.some((p) => p.name === c));
     if (missing.length > 0) throw new CopyError(`${table.name} has columns PostgreSQL lacks (${missing.join(", ")}); nothing was copied`);
     const exprs: string[] = [];
@@ -132,9 +140,10 @@ function plan(source: Database, pg: Map<string, PgTable>): Plan[] {
         columns.push(col.name);
         continue;
       }
-      // A rowid column stands for SQLite's implicit one (migrations/pg/0005), which PRAGMA table_info does not list.
-      if (col.name === "rowid") {
-        exprs.push("t.rowid AS rowid");
+      // A rowid column stands for SQLite's implicit one (migrations/pg/0005), which PRAGMA table_info does not list;
+      // so does a tag vector's id (vec0 keys its rows by rowid: vectors/layout.ts tagIdColumn).
+      if (col.name === "rowid" || (tagTables.has(table.name) && col.name === tagIdColumn({ dialect: "postgres" }))) {
+        exprs.push(`t.rowid AS ${q(col.name)}`);
         columns.push(col.name);
         continue;
       }
@@ -173,9 +182,12 @@ export async function copySqliteToPg(source: Database, url: string, progress: Co
   });
   const sql = new SQL({ url, max: 1, connectionTimeout: 10, connection: { synchronous_commit: "on", application_name: "idearepo store copy" } });
   const report: CopyReport = { tables: {}, rows: 0, sequences: {} };
+  const generations = await vectorGenerations(source);
   try {
     await sql.begin(async (tx) => {
-      const plans = plan(source, await readSchema(tx));
+      // The vector tables are made per generation at run time (vectors/layout.ts), here as the server would make them.
+      for (const g of generations) for (const ddl of generationDdl({ dialect: "postgres" }, g)) await tx.unsafe(ddl);
+      const plans = plan(source, await readSchema(tx), new Set(generations.map((g) => tagTable(g.gen))));
       for (const { table } of plans) {
         const [{ any }] = await tx.unsafe(`SELECT EXISTS (SELECT 1 FROM ${q(table.name)}) AS any`);
         if (any) {
@@ -217,6 +229,19 @@ export async function copySqliteToPg(source: Database, url: string, progress: Co
     await after.close();
   }
   return report;
+}
+
+/**
+ * The generations of the embedding state (the one answering searches and one being built, if any): their vectors are
+ * copied as they are, so nothing is embedded again. An idea table of an older build (vec0) is converted first, on the
+ * snapshot, as the server would at its start.
+ */
+async function vectorGenerations(source: Database): Promise<Generation[]> {
+  const lite = sqliteStore(source);
+  const state = await readState(lite);
+  const gens = [state.active, state.building].filter((g): g is Generation => g !== null);
+  for (const g of gens) await upgradeIdeaTable(lite, g.gen);
+  return gens.filter((g, i) => gens.findIndex((o) => o.gen === g.gen) === i);
 }
 
 async function copyTable(source: Database, tx: SQL, p: Plan): Promise<number> {
