@@ -24,7 +24,7 @@ describe("recovery job", () => {
     const u = await makeUser(t, { plan: "pro" });
     const id = await capture(t, u, { title: "Solar powered bike lights" });
     // The spec's failure case: the idea is stored but its job never made it to the queue.
-    t.deps.db.query("DELETE FROM jobs WHERE idea_id = ?").run(id);
+    await t.deps.store.query("DELETE FROM jobs WHERE idea_id = ?").run(id);
     await t.drain();
     expect(await vectorizeId(u.key, id)).toBeNull();
     await recovery.run(t.deps);
@@ -32,14 +32,14 @@ describe("recovery job", () => {
     expect(await vectorizeId(u.key, id)).toEqual(expect.any(String));
     // Nothing left for it to do: a second run queues nothing.
     await recovery.run(t.deps);
-    expect(t.deps.db.query("SELECT count(*) AS n FROM jobs").get()).toEqual({ n: 0 });
+    expect(await t.deps.store.query("SELECT count(*) AS n FROM jobs").get()).toEqual({ n: 0 });
   });
 
   test("jobs claimed by a process that died are released when the service starts again", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const id = await capture(t, u, { title: "Roof garden with rain barrels" });
     // A dead worker's claim: the job is locked and nobody will finish it.
-    t.deps.db.query("UPDATE jobs SET locked_at = '2020-01-01 00:00:00', attempts = 1 WHERE idea_id = ?").run(id);
+    await t.deps.store.query("UPDATE jobs SET locked_at = '2020-01-01 00:00:00', attempts = 1 WHERE idea_id = ?").run(id);
     await t.drain();
     expect(await vectorizeId(u.key, id)).toBeNull();
     await t.service.stop();
