@@ -5,6 +5,8 @@ import { call, makeUser, type TestApp, type TestUser } from "../helpers";
 import { makePgApp } from "../support/pg-app";
 import { requirePostgres, testCluster } from "../support/postgres";
 import { runWaitingForStore, type ScheduledJob } from "../../src/jobs/scheduler";
+import { createPipelineProcess } from "../../src/pipeline/process";
+import { loadTestModel } from "../pipeline-helpers";
 
 const run = requirePostgres();
 const CLIENTS = 8;
@@ -195,4 +197,49 @@ describe.skipIf(!run)("PostgreSQL restarts and outages", () => {
     expectNoSecrets(logs.join("\n"));
     expectNoSecrets(output.text());
   }, 60_000);
+
+  test("the pipeline's background loop goes through a restart: it backs off, then embeds every acknowledged capture, no job lost or left claimed", async () => {
+    const c = testCluster();
+    // An app of its own (the other tests' captures are not queued there), on the wall clock: retries come due.
+    const logs: string[] = [];
+    const t = await makePgApp({ logs, clock: { get now() { return new Date(); }, set() {}, advance() {} } });
+    const user = await makeUser(t, { plan: "pro" });
+    const model = await loadTestModel();
+    const pipeline = createPipelineProcess(t.deps, { models: model });
+    await pipeline.start(t.deps);
+    const before = logs.length;
+    try {
+      let stopAt = Infinity;
+      const all = burst(t, user, "pipeline", () => performance.now() > stopAt);
+      await Bun.sleep(1_000);
+      c.stop("immediate");
+      await Bun.sleep(3_000);
+      await c.startInBackground();
+      stopAt = performance.now() + 1_000;
+      const attempts = await all;
+      const acked = attempts.filter((a) => a.status === 201);
+      expect(attempts.length).toBeGreaterThan(acked.length);
+      const waiting = t.deps.store.query<{ unembedded: number; jobs: number }>(
+        "SELECT (SELECT count(*) FROM ideas WHERE title LIKE 'pipeline %' AND vectorize_id IS NULL) AS unembedded, (SELECT count(*) FROM jobs) AS jobs",
+      );
+      const began = performance.now();
+      let left = await waiting.get();
+      while ((left!.unembedded > 0 || left!.jobs > 0) && performance.now() - began < 60_000) {
+        await Bun.sleep(200);
+        left = await waiting.get();
+      }
+      console.info("pipeline through a restart", { ...summary(attempts), embedded_all_after_ms: Math.round(performance.now() - began) });
+      expect(acked.length).toBeGreaterThan(0);
+      expect(left).toEqual({ unembedded: 0, jobs: 0 });
+      for (const a of acked.slice(0, 20)) expect(typeof (await call(t, "GET", `/ideas/${a.id}`, { key: user.key })).body.vectorize_id).toBe("string");
+      // Backing off, not spinning: a few lines for a few seconds away (the first failure of a streak, then ever more rarely).
+      const failed = logs.slice(before).filter((l) => l.includes("pipeline loop failed"));
+      expect(failed.length).toBeLessThanOrEqual(4);
+      expectNoSecrets(logs.join("\n"));
+    } finally {
+      await pipeline.stop();
+      await model.close();
+      await t.close();
+    }
+  }, 120_000);
 });
