@@ -139,6 +139,26 @@ for (const [name, make, available] of stores) {
         expect(v.body.links.map((l: any) => l.idea?.id ?? null)).toEqual([cafe.id, cafe.id]);
       });
 
+      test("an imported body's link, and bodies written before the link index, resolve too", async () => {
+        const u = await makeUser(t, { plan: "pro" });
+        const other = await makeUser(t, { plan: "pro" });
+        await newIdea(t, u, { title: "First" }); // the account's bodies are indexed from here on
+        await newIdea(t, other, { title: "Imported plan", body: "start with the [[Hot bed]]" });
+        const doc = (await call(t, "POST", "/user/export", { key: other.key })).body;
+        const r = await call(t, "POST", "/user/import", { key: u.key, body: doc });
+        expect(r.status, r.text).toBe(201);
+        const imported = (await call(t, "GET", "/ideas", { key: u.key })).body.ideas.find((i: any) => i.title === "Imported plan");
+        const bed = await newIdea(t, u, { title: "Hot bed" });
+        expect(await linkedTo(u, imported.id)).toEqual([bed.id]);
+
+        // As an upgraded database has it: bodies with links and an empty index; the first capture that asks reads them.
+        const old = await newIdea(t, u, { title: "Old note", body: "one day a [[Cloche]]" });
+        await t.deps.store.exec("DELETE FROM wikilink_targets");
+        await t.deps.store.query("UPDATE users SET wikilink_targets_ready = 0 WHERE id = ?").run(u.id);
+        const cloche = await newIdea(t, u, { title: "cloche" });
+        expect(await linkedTo(u, old.id)).toEqual([cloche.id]);
+      });
+
       test("titles with LIKE's wildcards match only themselves; archived and other accounts' bodies are not reached", async () => {
         const [u, stranger] = [await makeUser(t, { plan: "pro" }), await makeUser(t, { plan: "pro" })];
         const a = await newIdea(t, u, { title: "Odds", body: "[[100% rye]] and [[a_b]]" });

@@ -89,12 +89,14 @@ export function createFiling(deps: Deps) {
   }
 
   /** An importer's idea: its own dates (or the import's moment), its status (or captured / shelved by age), then inserted. */
-  function insertIdea(userId: string, idea: ImportedIdea, arrival: Arrival): Promise<number> {
+  async function insertIdea(userId: string, idea: ImportedIdea, arrival: Arrival): Promise<number> {
     const { tagIds, links: ideaLinks, archived, status, created_at, updated_at, ...row } = idea;
     const dates = arrivingDates(created_at, updated_at, arrival.now);
     const linksDated = ideaLinks.map((l) => ({ ...l, created_at: l.created_at ?? dates.updated_at }));
     const full = { ...row, ...dates, status: arrivingStatus(status, dates.updated_at, arrival), user_id: userId };
-    return insertRow(full, tagIds, linksDated, archived === true, arrival.now);
+    const id = await insertRow(full, tagIds, linksDated, archived === true, arrival.now);
+    await linkSync.recordLinks(userId, id, row.body); // the importer makes the relations; the index learns the targets
+    return id;
   }
 
   return {
@@ -135,6 +137,8 @@ export function createFiling(deps: Deps) {
     arrival: (userId: string) => arrivalFor(deps, userId),
     insertIdea,
     addToIdea,
+    /** An importer's rewrite of a body: its link targets into the index (wikilinks/sync.ts). */
+    recordLinks: linkSync.recordLinks,
     ensureTag: tags.ensureOne,
     jobs,
     /** Wakes the worker once, after the transaction that queued jobs committed. */

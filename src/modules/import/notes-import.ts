@@ -165,6 +165,7 @@ export function createNotesImporter(deps: Deps) {
           id = row.idea_id;
           await notes.updateIdea(id, { title: d.title, body: d.body, status: d.status ?? null, updated_at: updated, archived: d.archived });
           await retention.afterWrite(id);
+          await filing.recordLinks(userId, id, d.body);
           await filing.addToIdea(id, tags, links.map((l) => ({ ...l, created_at: now })));
           if (live) await filing.jobs.fullPass(id, now);
           report.imported.updated++;

@@ -44,14 +44,18 @@ export function createLinkSync(deps: Pick<Deps, "store" | "clock">) {
     return out;
   }
 
+  /** The index of the body's link targets (migrations/0023), as the parser folds them: a title's key, or `#42`. */
+  const targetsOf = (links: Wikilink[]) => new Set(links.map((l) => wikilinkKey(l.target)));
+
   /**
    * Brings the relations the idea's links made in step with `body`: a link to a live idea that the pair has no
    * relation of the person's for (either way) makes one (`related`, created_by user, marked from_text); a relation a
    * link made whose link is gone is removed, unless the person changed it since (another type, a note). Relations the
-   * person made otherwise are never touched.
+   * person made otherwise are never touched. The body's targets go into the index.
    */
   async function syncBody(userId: string, ideaId: number, body: string, index: () => Promise<TitleIndex>): Promise<void> {
     const links = wikilinkTargets(body);
+    await repo.setTargets(userId, ideaId, targetsOf(links));
     const made = await relations.madeBy(ideaId);
     if (links.length === 0 && made.length === 0) return;
     const wanted = new Set<number>();
@@ -68,23 +72,22 @@ export function createLinkSync(deps: Pick<Deps, "store" | "clock">) {
     }
   }
 
+  /** Bodies written before the index (or by an import before the account's first capture) go in once per account. */
+  async function ensureIndexed(userId: string): Promise<void> {
+    if (await repo.isReady(userId)) return;
+    for (const b of await repo.bodiesWithLinks(userId)) await repo.setTargets(userId, b.id, targetsOf(wikilinkTargets(b.body)));
+    await repo.markReady(userId);
+  }
+
   /**
    * The links other bodies wrote before the idea they name existed: `[[Title]]` of a title that now exists (captured
    * or renamed), `[[#N]]` of a number now taken. Each such body is synced again, so its link makes its relation now,
-   * as Obsidian resolves a link once its note is created. The SQL only narrows the bodies read (LIKE folds ASCII
-   * only, so a title beyond ASCII narrows to bodies holding `[[`); the parser decides.
+   * as Obsidian resolves a link once its note is created. The index finds them by key, without reading every body.
    */
   async function syncLinkersOf(userId: string, idea: Written, created: boolean, index: () => Promise<TitleIndex>): Promise<void> {
+    await ensureIndexed(userId);
     const key = wikilinkKey(idea.title);
-    const ascii = /^[\x20-\x7e]*$/.test(idea.title);
-    const number = created ? idea.number : null; // a number is taken once, at capture
-    const candidates = await repo.linkersOf(userId, idea.id, ascii ? idea.title.trim() : null, number);
-    for (const c of candidates) {
-      const links = wikilinkTargets(c.body);
-      if (links.some((l) => (l.number === null ? wikilinkKey(l.target) === key : l.number === number))) {
-        await syncBody(userId, c.id, c.body, index);
-      }
-    }
+    for (const c of await repo.linkersOf(userId, idea.id, key, created ? `#${idea.number}` : key)) await syncBody(userId, c.id, c.body, index);
   }
 
   return {
@@ -103,6 +106,9 @@ export function createLinkSync(deps: Pick<Deps, "store" | "clock">) {
       await syncBody(userId, idea.id, idea.body, index);
       if (change !== "body") await syncLinkersOf(userId, idea, change === "created", index);
     },
+
+    /** An importer's body (imports make their own relations): only its targets go into the index, in its transaction. */
+    recordLinks: (userId: string, ideaId: number, body: string) => repo.setTargets(userId, ideaId, targetsOf(wikilinkTargets(body))),
   };
 }
 export type LinkSync = ReturnType<typeof createLinkSync>;
