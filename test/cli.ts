@@ -22,7 +22,10 @@ export function tempDir(prefix = "idearepo-"): string {
  */
 export function dataDirStore(dataDir: string, opts: { readonly?: boolean } = {}): Store {
   if (testStore() === "postgres") return pgStore(databaseForDataDir(dataDir), { max: 2 });
-  return sqliteStore(new Database(join(dataDir, "idearepo.db"), { readonly: opts.readonly ?? false }));
+  const db = new Database(join(dataDir, "idearepo.db"), { readonly: opts.readonly ?? false });
+  // A second connection beside a running server's: it waits for the server's write lock rather than failing at once.
+  db.exec("PRAGMA busy_timeout = 5000");
+  return sqliteStore(db);
 }
 
 export function runCli(args: string[], opts: { dataDir: string; stdin?: string; env?: Record<string, string> }) {

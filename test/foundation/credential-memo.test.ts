@@ -1,22 +1,21 @@
 // Credentials are remembered between requests (src/db/unchanged-memo.ts) yet never outlive a change: writes through
 // the API, writes by another process on the same file (the CLI), and expiry decided by the clock with no write at all.
 import { afterAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call, makeApp, makeUser } from "../helpers";
 import { runCommand } from "../ops/harness";
+import { dataDirStore } from "../cli";
 
 const dir = mkdtempSync(join(tmpdir(), "idearepo-memo-"));
 const file = join(dir, "idearepo.db");
 const t = makeApp({ now: "2026-03-01T12:00:00Z", dbFile: file });
-// What `idearepo keys revoke` or `users set-plan` does while the server runs: its own connection to the same file.
-const cli = new Database(file);
-cli.exec("PRAGMA busy_timeout = 5000");
-afterAll(() => {
-  cli.close();
-  t.close();
+// What `idearepo keys revoke` or `users set-plan` does while the server runs: its own connection to the same store.
+const cli = dataDirStore(dir);
+afterAll(async () => {
+  await cli.close();
+  await t.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -43,15 +42,15 @@ describe("remembered credentials follow every change", () => {
     expect((await me({ "x-api-key": u.key })).body.plan).toBe("free");
     expect((await me({ "x-api-key": u.key })).body.plan).toBe("free");
 
-    cli.query("UPDATE users SET plan = 'pro' WHERE id = ?").run(u.id);
+    await cli.query("UPDATE users SET plan = 'pro' WHERE id = ?").run(u.id);
     expect((await me({ "x-api-key": u.key })).body.plan).toBe("pro");
 
-    cli.query("UPDATE users SET disabled_at = '2026-03-01 12:00:00' WHERE id = ?").run(u.id);
+    await cli.query("UPDATE users SET disabled_at = '2026-03-01 12:00:00' WHERE id = ?").run(u.id);
     expect((await me({ "x-api-key": u.key })).status).toBe(401);
-    cli.query("UPDATE users SET disabled_at = NULL WHERE id = ?").run(u.id);
+    await cli.query("UPDATE users SET disabled_at = NULL WHERE id = ?").run(u.id);
     expect((await me({ "x-api-key": u.key })).status).toBe(200);
 
-    cli.query("DELETE FROM api_keys WHERE user_id = ?").run(u.id);
+    await cli.query("DELETE FROM api_keys WHERE user_id = ?").run(u.id);
     expect((await me({ "x-api-key": u.key })).status).toBe(401);
   });
 

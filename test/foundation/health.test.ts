@@ -18,7 +18,7 @@ describe("GET /health", () => {
 
   test("503 with the exact body when the database is unavailable", async () => {
     const broken = makeApp();
-    broken.deps.db.close();
+    await broken.deps.store.close();
     const r = await call(broken, "GET", "/health");
     expect(r.status).toBe(503);
     expect(r.body).toEqual({ status: "error", error: "Database unavailable" });
