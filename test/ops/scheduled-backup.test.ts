@@ -6,6 +6,7 @@ import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { api, createUser, runCommand, sourceCmd, startServer, type ServerProcess } from "./harness";
 import { tempDir } from "../cli";
+import { testStore } from "../support/postgres";
 import { integrity, until } from "../faults/helpers";
 
 const hasFiu = Bun.spawnSync(["which", "fiu-run"]).exitCode === 0;
@@ -30,7 +31,8 @@ const quickCheck = (file: string) => {
   }
 };
 
-describe.if(hasFiu || !!process.env.CI)("scheduled backups", () => {
+// Copies of the SQLite file; on PostgreSQL backup_cron is not scheduled (test/admin/postgres.test.ts).
+describe.if((hasFiu || !!process.env.CI) && testStore() !== "postgres")("scheduled backups", () => {
   test("verified copies on the schedule, the oldest removed only after a newer one is verified; a failing run keeps them all", async () => {
     const dataDir = join(scratch, "data");
     const backups = join(scratch, "backups");
