@@ -33,9 +33,7 @@ describe.skipIf(!run)("an instance on PostgreSQL", () => {
   });
   afterAll(() => t?.close());
 
-  // test.todo until the embeddings block of /health, the operator page and /metrics reads through the store (the
-  // vector index's move to PostgreSQL, under way): today it still asks for the SQLite handle and those answer 500.
-  test.todo("GET /health probes PostgreSQL and says so beside the spec's fields", async () => {
+  test("GET /health probes PostgreSQL and says so beside the spec's fields", async () => {
     const r = await call(t, "GET", "/health");
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: "ok", environment: "test", database: "postgresql" });
@@ -64,7 +62,7 @@ describe.skipIf(!run)("an instance on PostgreSQL", () => {
     }
   });
 
-  test.todo("the operator page names the store, sizes its database, and has no SQLite backups to show", async () => {
+  test("the operator page names the store, sizes its database, and has no SQLite backups to show", async () => {
     const r = await call(t, "GET", "/admin/instance", { key: op.key });
     expect(r.status).toBe(200);
     expect(r.body.database).toBe("postgresql");
@@ -94,7 +92,7 @@ describe.skipIf(!run)("an instance on PostgreSQL", () => {
     expect(existsSync(join(dataDir, "backups"))).toBe(false);
   });
 
-  test.todo("/metrics keeps its names: the database size is PostgreSQL's, the SQLite WAL gauge 0", async () => {
+  test("/metrics keeps its names: the database size is PostgreSQL's, the SQLite WAL gauge 0", async () => {
     const server = listen(t);
     try {
       const live = await scrape(server.base);

@@ -1,6 +1,7 @@
 // GET /health: public, exact shape, 503 when the database probe fails.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, makeApp } from "../helpers";
+import { testStore } from "../support/postgres";
 
 describe("GET /health", () => {
   const t = makeApp();
@@ -13,12 +14,12 @@ describe("GET /health", () => {
     expect(r.body.environment).toBe("test");
     expect(r.body.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     // An addition beside the spec's fields: which store the probe read.
-    expect(r.body.database).toBe(t.deps.store.sqlite ? "sqlite" : "postgresql");
+    expect(r.body.database).toBe(testStore() === "postgres" ? "postgresql" : "sqlite");
   });
 
   test("503 with the exact body when the database is unavailable", async () => {
     const broken = makeApp();
-    await broken.deps.store.close();
+    await broken.deps.store.close(); // on either store, a probe after this cannot be answered
     const r = await call(broken, "GET", "/health");
     expect(r.status).toBe(503);
     expect(r.body).toEqual({ status: "error", error: "Database unavailable" });
