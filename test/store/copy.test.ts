@@ -13,6 +13,10 @@ import { call, makeClock, makeUser, type TestApp, type TestUser } from "../helpe
 import { capture, makePipelineApp, settle, useModel, type PipelineApp } from "../pipeline-helpers";
 import { fixtureFiles, zipOf } from "../import/source-fixtures";
 import { makePgApp } from "../support/pg-app";
+import { AgentClient, MODELS } from "../agent/helpers";
+import { startStreamFake } from "../fakes/stream-providers";
+import { createUsersService } from "../../src/modules/users/service";
+import { randomBytes } from "node:crypto";
 import { freshDatabase, migratedDatabase, requirePostgres, testCluster } from "../support/postgres";
 
 const run = requirePostgres();
@@ -57,6 +61,16 @@ describe.skipIf(!run)("idearepo store copy", () => {
   const model = useModel();
   const clock = makeClock("2026-03-02T09:00:00Z");
   const dataDir = tempDir("idearepo-store-copy-");
+  // An AI provider for the agent's conversations; the provider keys are sealed with this master key on both stores.
+  const provider = startStreamFake("anthropic");
+  const config = {
+    master_key: randomBytes(32).toString("hex"),
+    providers: {
+      provider_a: { protocol: "anthropic" as const, base_url: provider.baseUrl, model: MODELS.provider_a },
+      provider_b: { protocol: "anthropic" as const, base_url: provider.baseUrl, model: MODELS.provider_a },
+      provider_c: { protocol: "anthropic" as const, base_url: provider.baseUrl, model: MODELS.provider_a },
+    },
+  };
   let t: PipelineApp;
   let vault: TestUser;
   let small: TestUser;
@@ -68,7 +82,8 @@ describe.skipIf(!run)("idearepo store copy", () => {
   let copy: { code: number; stdout: string; stderr: string };
 
   beforeAll(async () => {
-    t = await onSqlite(() => makePipelineApp(model, { dbFile: join(dataDir, "idearepo.db"), clock }));
+    t = await onSqlite(() => makePipelineApp(model, { dbFile: join(dataDir, "idearepo.db"), clock, config }));
+    t.app.listen({ hostname: "127.0.0.1", port: 0 });
     vault = await makeUser(t, { plan: "pro", email: "vault@example.com", password: "a long password 1" });
     small = await makeUser(t, { plan: "free", email: "small@example.com" });
     // Trees of real linked notes, as the importers read them.
@@ -103,15 +118,33 @@ describe.skipIf(!run)("idearepo store copy", () => {
     const login = await call(t, "POST", "/auth/login", { body: { email: vault.email, password: "a long password 1" } });
     expect(login.status).toBe(200);
     session = login.body.token;
+    // An agent conversation (its messages carry the account on PostgreSQL, read through the conversation), a stored
+    // provider key, an OAuth client, an operator's trial grant (account history) and invitation.
+    const apiKey = `sk-test-${randomBytes(12).toString("hex")}`;
+    provider.validKeys.add(apiKey);
+    expect((await call(t, "PUT", "/user/byok/provider_a", { key: vault.key, body: { api_key: apiKey } })).status).toBe(200);
+    provider.script = () => ({ steps: [{ text: "Dry the lumber slowly." }], usage: { input: 120, output: 8 } });
+    const agent = await AgentClient.connect(`ws://127.0.0.1:${t.app.server!.port}/api/v1/agent/ws`, { "x-api-key": vault.key });
+    expect((await agent.turn({ text: "What should I do about the kiln?" })).at(-1)!.type).toBe("done");
+    agent.close();
+    const register = await t.handle(new Request("http://localhost/mcp/register", {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "Claude", redirect_uris: ["https://claude.example/cb"] }),
+    }));
+    expect(register.status).toBe(201);
+    const operator = (await createUsersService(t.deps).createUser({ email: "op@example.com", plan: "pro", operator: true })).api_key;
+    expect((await call(t, "PATCH", `/admin/users/${small.id}`, { key: operator, body: { trial_days: 7 } })).status).toBe(200);
+    expect((await call(t, "POST", "/admin/users", { key: operator, body: { email: "invited@example.com" } })).status).toBe(201);
     target = (await freshDatabase()).url;
     // The instance keeps running (this process holds it open) while the CLI, another process, copies it.
     copy = await cli(["store", "copy", "--to", target], dataDir);
     if (copy.code === 0) copied = JSON.parse(copy.stdout);
-    pg = await makePgApp({ url: target, clock });
+    pg = await makePgApp({ url: target, clock, config });
   });
 
   afterAll(async () => {
     await pg?.close();
+    await t?.app.server?.stop(true);
+    provider.stop();
     await t?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -122,6 +155,7 @@ describe.skipIf(!run)("idearepo store copy", () => {
     for (const table of [
       "users", "api_keys", "sessions", "ideas", "tags", "idea_tags", "links", "relations", "idea_versions", "import_origins",
       "usage_counters", "app_state", "duplicate_detections", "rejected_pairs", "map_positions", "ideas_fts_cjk_pending",
+      "agent_conversations", "agent_messages", "oauth_clients", "account_history", "invitations",
     ]) {
       expect(c[table], table).toBeGreaterThan(0);
     }
@@ -187,6 +221,12 @@ describe.skipIf(!run)("idearepo store copy", () => {
       expect(after.body).toEqual(before.body);
     }
     expect((await call(pg!, "GET", "/user/me", { key: "not-a-key" })).status).toBe(401);
+    // The sealed provider key opens on the copy (same master key), as the agent's conversation list reads the same.
+    for (const path of ["/user/byok/status", "/agent/conversations"]) {
+      const before = await call(t, "GET", path, { key: vault.key });
+      expect(before.status, path).toBe(200);
+      expect((await call(pg!, "GET", path, { key: vault.key })).body, path).toEqual(before.body);
+    }
   });
 
   test("the vectors arrive byte for byte with their ids; the copy's pipeline, on the same model, has nothing to embed", async () => {
@@ -240,7 +280,7 @@ describe.skipIf(!run)("idearepo store copy", () => {
     const sql = new SQL({ url: target, max: 1 });
     try {
       const [{ n }] = await sql.unsafe("SELECT count(*)::int AS n FROM users");
-      expect(n).toBe(2);
+      expect(n).toBe(copied.tables.users);
     } finally {
       await sql.close();
     }
