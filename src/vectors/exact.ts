@@ -134,17 +134,18 @@ function sqliteScorer(store: Store, ideas: string, tags: string): ExactScorer {
 function jsScorer(store: Store, ideas: string, tags: string): ExactScorer {
   type Row = { id: number; embedding: Uint8Array };
   const account = store.query<Row, [string]>(`SELECT id, embedding FROM ${ideas} WHERE user_id = ?`);
-  const some = store.query<Row, [string, string]>(
-    `SELECT v.id, v.embedding FROM json_each(?1) j CROSS JOIN ${ideas} v ON v.id = j.value WHERE v.user_id = ?2`,
-  );
+  // PostgreSQL's own words (this scorer runs nowhere else): the candidates as one bigint[] probe the primary key,
+  // where json_each's translation planned a hash join over every row of the account.
+  const some = store.query<Row, [string, string]>(`SELECT id, embedding FROM ${ideas} WHERE id = ANY(CAST(?1 AS bigint[])) AND user_id = ?2`);
+  const idArray = (ids: number[]) => `{${ids.join(",")}}`;
   const accountTags = store.query<Row, [string]>(`SELECT ${tagIdColumn(store)} AS id, embedding FROM ${tags} WHERE user_id = ?`);
   const distances = (rows: Row[], q: Float32Array) => rows.map((r) => ({ id: r.id, distance: cosineDistance(toVector(r.embedding)!, q) }));
   const cosines = (rows: Row[], c: CalibratedQuery) => rows.map((r) => ({ id: r.id, cos: calibratedCos(toVector(r.embedding)!, c) }));
   return {
     ideas: async (q, userId, k) => top(distances(await account.all(userId), q), byDistance, k),
-    rescore: async (q, ids, userId, k) => top(distances(await some.all(JSON.stringify(ids), userId), q), byDistance, k),
+    rescore: async (q, ids, userId, k) => top(distances(await some.all(idArray(ids), userId), q), byDistance, k),
     calibrated: async (c, userId, k) => top(cosines(await account.all(userId), c), byCos, k),
-    calibratedRescore: async (c, ids, userId, k) => top(cosines(await some.all(JSON.stringify(ids), userId), c), byCos, k),
+    calibratedRescore: async (c, ids, userId, k) => top(cosines(await some.all(idArray(ids), userId), c), byCos, k),
     accountTags: async (near, userId) => {
       const rows = await accountTags.all(userId);
       if (rows.length <= 4096) return rows;
