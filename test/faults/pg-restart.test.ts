@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, makeUser, type TestApp, type TestUser } from "../helpers";
 import { makePgApp } from "../support/pg-app";
-import { requirePostgres, testCluster } from "../support/postgres";
+import { migratedDatabase, requirePostgres, testCluster } from "../support/postgres";
 import { runWaitingForStore, type ScheduledJob } from "../../src/jobs/scheduler";
 import { createPipelineProcess } from "../../src/pipeline/process";
 import { loadTestModel } from "../pipeline-helpers";
@@ -89,6 +89,46 @@ function expectNoSecrets(text: string): void {
   expect(text).not.toContain(`127.0.0.1:${c.port}`);
   expect(text).not.toContain("postgres://");
   expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
+}
+
+/**
+ * A TCP relay to the test server whose network can go silent: frozen, it drops every byte both ways and keeps the
+ * sockets open, as a partition or a paused host does (no reset, no error: only silence).
+ */
+function silentNetwork(port: number) {
+  let frozen = false;
+  type Side = { up: Awaited<ReturnType<typeof Bun.connect>> | null; pending: Uint8Array[] };
+  const relay = Bun.listen<Side>({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      async open(client) {
+        client.data = { up: null, pending: [] };
+        const up = await Bun.connect({
+          hostname: "127.0.0.1",
+          port,
+          socket: {
+            data: (_s, d) => void (frozen || client.write(d)),
+            close: () => void (frozen || client.end()),
+          },
+        });
+        client.data.up = up;
+        for (const b of client.data.pending) up.write(b);
+      },
+      data(client, d) {
+        if (frozen) return;
+        if (client.data.up) client.data.up.write(d);
+        else client.data.pending.push(new Uint8Array(d));
+      },
+      close: (client) => void client.data.up?.end(),
+    },
+  });
+  return {
+    port: relay.port,
+    freeze: () => void (frozen = true),
+    thaw: () => void (frozen = false),
+    stop: () => relay.stop(true),
+  };
 }
 
 describe.skipIf(!run)("PostgreSQL restarts and outages", () => {
@@ -242,4 +282,38 @@ describe.skipIf(!run)("PostgreSQL restarts and outages", () => {
       await t.close();
     }
   }, 120_000);
+
+  test("a network that goes silent (no reset, no error): requests still answer 503 within 5 s, and work again once it speaks", async () => {
+    const c = testCluster();
+    const net = silentNetwork(c.port);
+    const { url } = await migratedDatabase();
+    const logs: string[] = [];
+    const t = await makePgApp({ logs, url: url.replace(`:${c.port}/`, `:${net.port}/`) });
+    try {
+      const user = await makeUser(t, { plan: "pro" });
+      expect((await call(t, "POST", "/ideas", { key: user.key, body: { title: "before the silence" } })).status).toBe(201);
+      net.freeze();
+      const attempts: Attempt[] = [];
+      // A read, a capture (an immediate transaction) and a few at once, each on a pooled connection that now waits.
+      const one = async (title: string) => {
+        const began = performance.now();
+        const r = title === "list" ? await call(t, "GET", "/ideas", { key: user.key }) : await call(t, "POST", "/ideas", { key: user.key, body: { title } });
+        attempts.push({ client: 0, title, status: r.status, ms: performance.now() - began, body: r.body, id: null });
+      };
+      await one("list");
+      await one("silent 1");
+      await Promise.all(["list", "silent 2", "silent 3", "list"].map(one));
+      console.info("silent network", { ...summary(attempts) });
+      expect(attempts.every((a) => a.status === 503)).toBe(true);
+      expectQuickRefusals(attempts);
+      net.thaw();
+      const after = await call(t, "POST", "/ideas", { key: user.key, body: { title: "after the silence" } });
+      expect(after.status).toBe(201);
+      expect((await call(t, "GET", `/ideas/${after.body.id}`, { key: user.key })).body.title).toBe("after the silence");
+      expectNoSecrets(logs.join("\n"));
+    } finally {
+      await t.close();
+      net.stop();
+    }
+  }, 60_000);
 });

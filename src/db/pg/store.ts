@@ -116,9 +116,18 @@ function bind(stmt: PgStatement, params: SqlParams): unknown[] {
   });
 }
 
+/**
+ * A statement still unanswered after this long has the server probed on a connection of its own: a network that drops
+ * packets (a partition, a paused host) leaves a pooled connection waiting for an answer that never comes, with no
+ * error to see, while a long statement on a server that answers is left to finish.
+ */
+const PROBE_AFTER_MS = 2_500;
+/** The probe's bound: a server that cannot answer `SELECT 1` on a new connection in this long is away. */
+const PROBE_MS = 2_000;
+
 export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
   const scrub = scrubber(url);
-  const connectSeconds = opts.connectSeconds ?? 5;
+  const connectSeconds = opts.connectSeconds ?? 4;
   const connect = () => new SQL({
     url,
     max: opts.max ?? 10,
@@ -145,6 +154,61 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
     void failed.close({ timeout: 5 }).catch(() => {});
   }
 
+  /** Errors the watchdog made: the probe found the server away, so a fresh pool would wait in vain too. */
+  const away = new WeakSet<object>();
+  let probing: Promise<boolean> | null = null;
+
+  /** Whether the server answers a new connection now; one probe at a time, shared by every statement waiting. */
+  function serverAnswers(): Promise<boolean> {
+    return (probing ??= (async () => {
+      const probe = new SQL({ url, max: 1, connectionTimeout: PROBE_MS / 1000, idleTimeout: 1, connection: { application_name: "idearepo probe" } });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      try {
+        const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("no answer")), PROBE_MS)));
+        await Promise.race([probe.unsafe("SELECT 1"), late]);
+        return true;
+      } catch {
+        return false;
+      } finally {
+        clearTimeout(timer);
+        void probe.close({ timeout: 0 }).catch(() => {});
+        probing = null;
+      }
+    })());
+  }
+
+  /**
+   * Awaits a statement; once it has waited PROBE_AFTER_MS the server is probed (again every PROBE_AFTER_MS while it
+   * waits), and a probe that finds it away ends the wait with StoreUnavailableError: a request is answered within
+   * ~5 s however the server went away. The abandoned statement finishes or fails on its own; its pool is retired.
+   */
+  async function watched<R>(query: PromiseLike<R>): Promise<R> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let done = false;
+    const running = Promise.resolve(query);
+    const watchdog = new Promise<never>((_, reject) => {
+      const check = async () => {
+        if (done) return;
+        const answers = await serverAnswers();
+        if (done) return;
+        if (answers) timer = setTimeout(check, PROBE_AFTER_MS);
+        else {
+          const err = new StoreUnavailableError();
+          away.add(err);
+          reject(err);
+        }
+      };
+      timer = setTimeout(check, PROBE_AFTER_MS);
+    });
+    try {
+      return await Promise.race([running, watchdog]);
+    } finally {
+      done = true;
+      clearTimeout(timer);
+      running.catch(() => {});
+    }
+  }
+
   /** A statement that only reads may run again on a fresh pool; a write may have committed, so it is never repeated. */
   const readOnly = (text: string) => /^\s*(SELECT|WITH)\b/i.test(text) && !/\b(INSERT|UPDATE|DELETE)\b/i.test(text);
 
@@ -154,7 +218,7 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
     for (let attempt = 0; ; attempt++) {
       const pool = sql;
       try {
-        const out = (await (frame?.conn ?? pool).unsafe(stmt.sql, values)) as Record<string, unknown>[] & { affectedRows: number; columns: Column[] };
+        const out = (await watched((frame?.conn ?? pool).unsafe(stmt.sql, values))) as Record<string, unknown>[] & { affectedRows: number; columns: Column[] };
         if (!frame) proven = true;
         return out;
       } catch (e) {
@@ -163,7 +227,7 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
         const wasProven = proven && pool === sql;
         retire(pool);
         // Retried once, and only when the pool had worked: a dead connection of an old pool, not a dead server.
-        if (attempt > 0 || !wasProven || !readOnly(stmt.sql)) throw err;
+        if (attempt > 0 || !wasProven || !readOnly(stmt.sql) || away.has(err)) throw err;
       }
     }
   }
@@ -181,7 +245,7 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
   async function exec(text: string): Promise<void> {
     const conn: Runner = frames.getStore()?.conn ?? sql;
     try {
-      await conn.unsafe(translated(text).sql).simple();
+      await watched(conn.unsafe(translated(text).sql).simple());
     } catch (e) {
       throw storeError(e, scrub);
     }
@@ -194,13 +258,13 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
    */
   async function tx<T>(fn: () => Promise<T> | T, txOpts: TxOptions = {}): Promise<T> {
     const frame = frames.getStore();
-    if (frame) return inSavepoint(frame, (q) => frame.conn.unsafe(q).catch((e: unknown) => { throw storeError(e, scrub); }), fn);
+    if (frame) return inSavepoint(frame, (q) => watched(frame.conn.unsafe(q)).catch((e: unknown) => { throw storeError(e, scrub); }), fn);
     for (let attempt = 0; ; attempt++) {
       const pool = sql;
       let conn: Awaited<ReturnType<SQL["reserve"]>>;
       try {
         conn = await pool.reserve({ signal: AbortSignal.timeout(connectSeconds * 1000) });
-        await conn.unsafe("BEGIN").catch((e: unknown) => {
+        await watched(conn.unsafe("BEGIN")).catch((e: unknown) => {
           void conn.release().catch(() => {});
           throw e;
         });
@@ -210,11 +274,11 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
         const wasProven = proven && pool === sql;
         retire(pool);
         // Nothing of the transaction ran yet: a dead connection of the old pool earns one more try on a fresh one.
-        if (attempt > 0 || !wasProven) throw err;
+        if (attempt > 0 || !wasProven || away.has(err)) throw err;
         continue;
       }
       proven = true;
-      const raw = (q: string) => conn.unsafe(q).catch((e: unknown) => { throw storeError(e, scrub); });
+      const raw = (q: string) => watched(conn.unsafe(q)).catch((e: unknown) => { throw storeError(e, scrub); });
       let open = true;
       try {
         if (txOpts.immediate) await raw(`SELECT pg_advisory_xact_lock(${IMMEDIATE_LOCK})`);
@@ -224,8 +288,11 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
         return out;
       } catch (e) {
         // What fn threw is rethrown as it is (an AppError stays one); statements already turned theirs into store errors.
-        if (e instanceof StoreUnavailableError) retire(pool);
-        if (open) await conn.unsafe("ROLLBACK").catch(() => {});
+        if (e instanceof StoreUnavailableError) {
+          retire(pool);
+          // The connection is presumed dead: the server rolls back what it lost; waiting for the answer could hang.
+          if (open) void Promise.resolve(conn.unsafe("ROLLBACK")).catch(() => {});
+        } else if (open) await watched(conn.unsafe("ROLLBACK")).catch(() => {});
         throw e;
       } finally {
         void conn.release().catch(() => {});
