@@ -22,6 +22,7 @@ import m0020 from "../../migrations/0020_idea_versions.sql" with { type: "text" 
 import m0021 from "../../migrations/0021_relations_source.sql" with { type: "text" };
 import m0022 from "../../migrations/0022_wikilink_relations.sql" with { type: "text" };
 import m0023 from "../../migrations/0023_wikilink_targets.sql" with { type: "text" };
+import m0024 from "../../migrations/0024_title_key_index.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
@@ -49,4 +50,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 21, name: "0021_relations_source", sql: m0021 },
   { version: 22, name: "0022_wikilink_relations", sql: m0022 },
   { version: 23, name: "0023_wikilink_targets", sql: m0023 },
+  { version: 24, name: "0024_title_key_index", sql: m0024 },
 ];

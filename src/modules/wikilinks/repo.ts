@@ -6,10 +6,16 @@ import type { Store } from "../../db/store";
 export interface LinkableIdea { id: number; number: number; title: string; is_archived: number }
 
 export function createWikilinksRepo(store: Store) {
-  // Titles are compared in JS (Unicode case folding; SQLite's lower() and NOCASE fold ASCII only), so every title of
-  // the account is read, oldest first: only when a body holds a link (10,000 titles: a few ms).
+  // Titles are compared in JS (Unicode case folding; SQLite's lower() and NOCASE fold ASCII only): for a link beyond
+  // ASCII every title of the account is read, oldest first; an ASCII one asks for its title only (below).
   const ideas = store.query<LinkableIdea, [string]>("SELECT id, number, title, is_archived FROM ideas WHERE user_id = ? ORDER BY number");
   const byNumber = store.query<LinkableIdea, [string, number]>("SELECT id, number, title, is_archived FROM ideas WHERE user_id = ? AND number = ?");
+  // Ideas whose title folds (ASCII) to one of the keys; the caller folds each again as the parser does. The index
+  // ideas_title_key (migrations/0024) holds this very expression; an ORDER BY here would make SQLite's planner walk the
+  // account's rows in number order instead, so the few rows found are sorted in JS.
+  const byTitleKeys = store.query<LinkableIdea, [string, string]>(
+    `SELECT id, number, title, is_archived FROM ideas WHERE user_id = ? AND lower(trim(title)) IN (SELECT value FROM json_each(?))`,
+  );
   const owned = store.query<{ body: string }, [string, number]>("SELECT body FROM ideas WHERE user_id = ? AND id = ?");
   // The link index (migrations/0023): each idea's targets, so the bodies that link to a title are found by key.
   const clearTargets = store.query<unknown, [number]>("DELETE FROM wikilink_targets WHERE idea_id = ?");
@@ -28,6 +34,8 @@ export function createWikilinksRepo(store: Store) {
     bodyOf: async (userId: string, ideaId: number) => (await owned.get(userId, ideaId))?.body ?? null,
     ideas: (userId: string) => ideas.all(userId),
     byNumber: (userId: string, n: number) => byNumber.get(userId, n),
+    /** Oldest first. */
+    byTitleKeys: async (userId: string, keys: string[]) => (await byTitleKeys.all(userId, JSON.stringify(keys))).sort((a, b) => a.number - b.number),
     /** Writes the idea's link targets in place of what they were. */
     async setTargets(userId: string, ideaId: number, targets: Iterable<string>): Promise<void> {
       await clearTargets.run(ideaId);
