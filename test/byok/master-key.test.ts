@@ -5,15 +5,10 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config";
-import { openDb } from "../../src/db/open";
-import { sqliteStore } from "../../src/db/sqlite-store";
-import { createApp } from "../../src/app";
-import { createLogger } from "../../src/lib/log";
-import { noEngines, type Deps } from "../../src/deps";
 import { rotateMasterKey } from "../../src/modules/byok/rotate";
 import { createUsersService } from "../../src/modules/users/service";
-import { runCli, tempDir } from "../cli";
+import { dataDirStore, runCli, tempDir } from "../cli";
+import { makeApp } from "../helpers";
 import { fakeKey, providersConfig, startFakes } from "../fakes/ai-app";
 
 const fakes = startFakes();
@@ -24,33 +19,26 @@ afterAll(() => fakes.stop());
  * `masterKey` through deps.engines), requests through HTTP handling.
  */
 function fileApp(dataDir: string, masterKey: Uint8Array | null = null) {
-  const config = loadConfig(
-    { IDEAREPO_DATA_DIR: dataDir, IDEAREPO_ENV: "test" },
-    { log_level: "silent", providers: providersConfig(fakes), provider_timeout_ms: 1000 },
-  );
-  const db = openDb(join(dataDir, "idearepo.db"));
-  const deps: Deps = { config, db, store: sqliteStore(db), clock: () => new Date(), log: createLogger("silent"), engines: { ...noEngines(), masterKey } };
-  const { app, close } = createApp(deps);
+  const t = makeApp({ dbFile: join(dataDir, "idearepo.db"), config: { providers: providersConfig(fakes), provider_timeout_ms: 1000 } });
+  t.deps.engines.masterKey = masterKey;
   const req = async (method: string, path: string, key: string, body?: unknown) => {
-    const res = await app.handle(new Request(`http://localhost/api/v1${path}`, {
+    const res = await t.handle(new Request(`http://localhost/api/v1${path}`, {
       method,
       headers: { "x-api-key": key, ...(body ? { "content-type": "application/json" } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     }));
     return { status: res.status, body: (await res.json()) as any };
   };
-  return { req, db, deps, close: async () => {
-    await close();
-    db.close();
-  } };
+  return { req, deps: t.deps, close: t.close };
 }
 
-const sealedValues = (dataDir: string) => {
-  const db = openDb(join(dataDir, "idearepo.db"));
+/** The sealed provider keys as the data dir's store holds them (the CLI's and the server's). */
+const sealedValues = async (dataDir: string) => {
+  const db = dataDirStore(dataDir, { readonly: true });
   try {
-    return db.query<{ a: string | null; b: string | null }, []>("SELECT provider_a_key_enc AS a, provider_b_key_enc AS b FROM users WHERE provider_a_key_enc IS NOT NULL").all();
+    return await db.query<{ a: string | null; b: string | null }, []>("SELECT provider_a_key_enc AS a, provider_b_key_enc AS b FROM users WHERE provider_a_key_enc IS NOT NULL").all();
   } finally {
-    db.close();
+    await db.close();
   }
 };
 
@@ -92,17 +80,17 @@ describe("master key file and rotation", () => {
     expect(await bothKeysWork()).toEqual([{ ok: true }, { ok: true }]);
   });
 
-  test("master-key status reports the key id and what it can open", () => {
+  test("master-key status reports the key id and what it can open", async () => {
     const r = runCli(["master-key", "status"], { dataDir });
     expect(r.code).toBe(0);
     const out = json(r.stdout);
     expect(out).toMatchObject({ source: "file", key_file: keyFile, readable: 2, unreadable: [] });
-    expect(out.key_id).toBe(sealedValues(dataDir)[0].a!.split(":")[1]);
+    expect(out.key_id).toBe((await sealedValues(dataDir))[0].a!.split(":")[1]);
   });
 
   test("master-key rotate re-seals every value under a new key and replaces the file atomically", async () => {
     const before = readFileSync(keyFile, "utf8");
-    const sealedBefore = sealedValues(dataDir)[0];
+    const sealedBefore = (await sealedValues(dataDir))[0];
     const r = runCli(["master-key", "rotate"], { dataDir });
     expect(r.code).toBe(0);
     const out = json(r.stdout);
@@ -114,7 +102,7 @@ describe("master key file and rotation", () => {
     expect(after).not.toBe(before);
     expect(modeOf(keyFile)).toBe(0o600);
     expect(existsSync(`${keyFile}.next`)).toBe(false);
-    const sealedAfter = sealedValues(dataDir)[0];
+    const sealedAfter = (await sealedValues(dataDir))[0];
     expect(sealedAfter.a!.split(":")[1]).toBe(out.key_id);
     expect(sealedAfter.a).not.toBe(sealedBefore.a);
     expect(await bothKeysWork()).toEqual([{ ok: true }, { ok: true }]);
@@ -141,15 +129,15 @@ describe("master key file and rotation", () => {
     expect(existsSync(`${keyFile}.next`)).toBe(false);
   });
 
-  test("values the current key cannot open stop the rotation unchanged, unless --drop-unreadable", () => {
+  test("values the current key cannot open stop the rotation unchanged, unless --drop-unreadable", async () => {
     const wrong = randomBytes(32).toString("hex");
     const env = { IDEAREPO_MASTER_KEY: wrong };
-    const sealedBefore = sealedValues(dataDir);
+    const sealedBefore = (await sealedValues(dataDir));
     const refused = runCli(["master-key", "rotate", "--new-key-stdin"], { dataDir, env, stdin: randomBytes(32).toString("hex") });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("cannot be decrypted with the current master key");
     expect(refused.stderr).toContain("Nothing was changed");
-    expect(sealedValues(dataDir)).toEqual(sealedBefore);
+    expect((await sealedValues(dataDir))).toEqual(sealedBefore);
 
     const status = json(runCli(["master-key", "status"], { dataDir, env }).stdout);
     expect(status).toMatchObject({ source: "config", key_file: null, readable: 0 });
@@ -158,7 +146,7 @@ describe("master key file and rotation", () => {
     const dropped = runCli(["master-key", "rotate", "--new-key-stdin", "--drop-unreadable"], { dataDir, env, stdin: randomBytes(32).toString("hex") });
     expect(dropped.code).toBe(0);
     expect(json(dropped.stdout)).toMatchObject({ success: true, reencrypted: 0, dropped: 2 });
-    expect(sealedValues(dataDir)).toEqual([]);
+    expect((await sealedValues(dataDir))).toEqual([]);
   });
 
   test("a key from configuration is rotated only with --new-key-stdin; the operator then updates the config", () => {
