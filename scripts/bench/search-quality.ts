@@ -17,6 +17,7 @@ import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { startModels } from "../../src/ml/client";
 import { createSearchRepo } from "../../src/modules/search/repo";
+import type { TextQuery } from "../../src/modules/search/tokenize";
 import { candidateCount, KEYWORD_WEIGHT, semanticSearch, UNREAD_RULE, type Scoring } from "../../src/modules/search/semantic";
 import { readsText, modelScripts } from "../../src/ml/languages";
 import { STOP_WORDS, tokenize } from "../../src/contract";
@@ -96,7 +97,7 @@ async function explore(app: Awaited<ReturnType<typeof benchApp>>, userId: string
   const repo = createSearchRepo(app.deps.store);
   const fs = fusions();
   const hits = new Map([...fs.keys()].map((k) => [k, 0]));
-  const quote = (ws: string[]) => ws.map((w) => `"${w}"`).join(" OR ");
+  const quote = (ws: string[]): TextQuery => ({ op: "or", phrases: ws });
   for (const q of queries) {
     const found = await semanticSearch(app.deps, repo, userId, q.a, { floor: 0.2, limit: candidateCount(2), secondStage: false });
     const cands = found!.hits.slice(0, candidateCount(2));
@@ -104,8 +105,8 @@ async function explore(app: Awaited<ReturnType<typeof benchApp>>, userId: string
     const words = tokenize(q.a);
     const all = q.a.toLowerCase().replace(/[^\p{L}\p{N}\p{M}\s]+/gu, " ").split(/\s+/).filter((w) => w !== "");
     const pairs = words.slice(1).map((w, i) => `${words[i]} ${w}`);
-    const get = async (match: string) => {
-      const m = match ? await repo.keywordScoresAmong(match, ids) : new Map<number, number>();
+    const get = async (match: TextQuery) => {
+      const m = match.phrases.length > 0 ? await repo.keywordScoresAmong(match, ids) : new Map<number, number>();
       return ids.map((id) => m.get(id) ?? 0);
     };
     const bm = await get(quote([...new Set(words)]));

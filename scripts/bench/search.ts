@@ -19,6 +19,7 @@ import { startModels } from "../../src/ml/client";
 import { toStamp } from "../../src/lib/time";
 import { STOP_WORDS } from "../../src/contract";
 import { ftsQuery } from "../../src/modules/search/tokenize";
+import { fts5Match } from "../../src/modules/search/fulltext-sqlite-repo";
 import { candidateCount } from "../../src/modules/search/semantic";
 import { createSearchService } from "../../src/modules/search/service";
 import type { UserRow } from "../../src/modules/users/repo";
@@ -229,10 +230,10 @@ for (const size of sizes) {
   const kwProduct = await timeEach(keywordQueries, (q) => requestText(app, big.key, qs(q, "&mode=keyword")));
   const kwService = await timeEach(keywordQueries, (q) => searchService.search(bigAuth, { q, mode: "keyword", limit: String(LIMIT) }));
   const kwNothing = await timeEach(keywordQueries, (q) => requestText(app, big.key, qs(`${q.replace(/ /g, "")}qqzz`, "&mode=keyword")));
-  const kwRaw = await timeEach(keywordQueries, (q) => rawFts.all(ftsQuery(q, "or")!, 2 * LIMIT));
-  const kwRawRows = await timeEach(keywordQueries, (q) => rawFtsRows.all(ftsQuery(q, "or")!, big.id, 2 * LIMIT));
+  const kwRaw = await timeEach(keywordQueries, (q) => rawFts.all(fts5Match(ftsQuery(q, "or")!), 2 * LIMIT));
+  const kwRawRows = await timeEach(keywordQueries, (q) => rawFtsRows.all(fts5Match(ftsQuery(q, "or")!), big.id, 2 * LIMIT));
   const kwSmall = await timeEach(keywordQueries, (q) => requestText(app, small.key, qs(q, "&mode=keyword")));
-  const kwRawRowsSmall = await timeEach(keywordQueries, (q) => rawFtsRows.all(ftsQuery(q, "or")!, small.id, 2 * LIMIT));
+  const kwRawRowsSmall = await timeEach(keywordQueries, (q) => rawFtsRows.all(fts5Match(ftsQuery(q, "or")!), small.id, 2 * LIMIT));
   const smallE2e = await timeEach(semanticQueries, (q) => requestText(app, small.key, qs(q)));
 
   const p50 = (x: number[]) => percentile(x, 50);

@@ -212,6 +212,23 @@ describe.skipIf(!run)("idearepo store copy", () => {
     }
   });
 
+  test("keyword search on the copy answers as on the SQLite store: the copy built its keyword index, nothing is left queued", async () => {
+    expect(copied && (copied as { keyword_index_ms?: number }).keyword_index_ms).toBeGreaterThanOrEqual(0);
+    const sql = new SQL({ url: target, max: 1 });
+    try {
+      expect(Number((await sql.unsafe("SELECT count(*) AS n FROM keyword_pending"))[0].n)).toBe(0);
+      expect(Number((await sql.unsafe("SELECT docs FROM keyword_totals WHERE ix = 0"))[0].docs)).toBe(copied.tables.ideas);
+    } finally {
+      await sql.close();
+    }
+    for (const [user, q, mode] of [[vault, "solar kiln", "or"], [vault, "solar lumber", "and"], [vault, "木材", "or"], [vault, "drying lumber", "exact"], [small, "rye", "or"]] as const) {
+      const path = `/ideas/search?q=${encodeURIComponent(q)}&mode=keyword&fts_mode=${mode}`;
+      const before = (await call(t, "GET", path, { key: user.key })).body.results.map((r: { id: number }) => r.id);
+      expect(before.length, q).toBeGreaterThan(0);
+      expect((await call(pg!, "GET", path, { key: user.key })).body.results.map((r: { id: number }) => r.id), q).toEqual(before);
+    }
+  });
+
   test("an API key, a key made later and a session from before authenticate on the copy", async () => {
     const credentials: Record<string, string>[] = [{ "x-api-key": vault.key }, { "x-api-key": extraKey }, { authorization: `Bearer ${session}` }];
     for (const headers of credentials) {

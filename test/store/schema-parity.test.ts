@@ -9,7 +9,7 @@ const run = requirePostgres();
 
 /**
  * SQLite-only: FTS5 virtual tables, their shadow tables and the view that feeds one, and SQLite's own bookkeeping.
- * Keyword search on PostgreSQL is a later step of issue 34 (it brings its own tables, BM25 from their statistics).
+ * PostgreSQL's keyword index is its own tables (PG_ONLY below), BM25 from their statistics.
  */
 const SQLITE_ONLY = new Set([
   "ideas_fts", "ideas_fts_data", "ideas_fts_idx", "ideas_fts_docsize", "ideas_fts_config", "ideas_fts_content",
@@ -17,8 +17,11 @@ const SQLITE_ONLY = new Set([
   "sqlite_sequence",
 ]);
 
-/** PostgreSQL-only tables: the schema version (SQLite keeps it in PRAGMA user_version). */
-const PG_ONLY = new Set(["idearepo_schema"]);
+/**
+ * PostgreSQL-only tables: the schema version (SQLite keeps it in PRAGMA user_version) and the keyword index in plain
+ * tables (migrations/pg/0008), where SQLite has FTS5's.
+ */
+const PG_ONLY = new Set(["idearepo_schema", "keyword_pending", "keyword_docs", "keyword_postings", "keyword_terms", "keyword_totals"]);
 
 /**
  * PostgreSQL-only columns: the account of rows SQLite keys through a parent, so every account's rows carry user_id
@@ -106,8 +109,9 @@ describe.skipIf(!run)("schema parity", () => {
   });
 
   test("every table that holds an account's rows carries user_id on PostgreSQL", async () => {
-    // Not an account's: clients registered by OAuth, the billing provider's event ids, instance state, the version.
-    const global = new Set(["oauth_clients", "billing_events", "app_state", "idearepo_schema", "users"]);
+    // Not an account's: clients registered by OAuth, the billing provider's event ids, instance state, the version,
+    // and the keyword index's instance-wide figures (BM25's document counts per term and totals are the instance's).
+    const global = new Set(["oauth_clients", "billing_events", "app_state", "idearepo_schema", "users", "keyword_terms", "keyword_totals"]);
     const sql = new SQL({ url: (await migratedDatabase()).url, max: 1 });
     try {
       const rows = await sql.unsafe<{ table_name: string }[]>(

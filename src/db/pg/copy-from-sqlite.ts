@@ -213,6 +213,9 @@ export async function copySqliteToPg(source: Database, url: string, progress: Co
       }
       Object.assign(report.sequences, await moveSequences(source, tx, plans));
       for (const { table } of plans) await tx.unsafe(`ALTER TABLE ${q(table.name)} ENABLE TRIGGER USER`);
+      // The keyword index is built from the ideas (the copied triggers did not queue them): every idea queued in the
+      // copy's own transaction, so a copy is never left unsearchable; the command indexes the queue right after.
+      await tx.unsafe("INSERT INTO keyword_pending (idea_id, user_id) SELECT id, user_id FROM ideas");
     });
   } catch (e) {
     failed(e);

@@ -7,6 +7,7 @@ import p0004 from "../../../migrations/pg/0004_compat_operators.sql" with { type
 import p0005 from "../../../migrations/pg/0005_api_keys_rowid.sql" with { type: "text" };
 import p0006 from "../../../migrations/pg/0006_wikilink_targets.sql" with { type: "text" };
 import p0007 from "../../../migrations/pg/0007_title_key_index.sql" with { type: "text" };
+import p0008 from "../../../migrations/pg/0008_keyword_index.sql" with { type: "text" };
 
 export const PG_MIGRATIONS: Migration[] = [
   { version: 1, name: "0001_init", sql: p0001 },
@@ -16,4 +17,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 5, name: "0005_api_keys_rowid", sql: p0005 },
   { version: 6, name: "0006_wikilink_targets", sql: p0006 },
   { version: 7, name: "0007_title_key_index", sql: p0007 },
+  { version: 8, name: "0008_keyword_index", sql: p0008 },
 ];

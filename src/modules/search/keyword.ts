@@ -1,10 +1,12 @@
-// Keyword matching over the two FTS5 indexes: the main unicode61 one, and the bigram one for CJK and Thai text.
+// Keyword matching over the two keyword indexes (fulltext.ts: FTS5 on SQLite, plain tables on PostgreSQL): the main
+// unicode61 one, and the bigram one for CJK and Thai text. The rules here are the same on both stores.
 import { bm25Scores, type TermHit } from "./bm25";
-import { COLUMN_WEIGHTS, type SearchRepo, type SearchRow } from "./repo";
-import { hasSegmentedScript, segmentText, segmentTokens } from "./segment";
+import type { SearchRepo, SearchRow } from "./repo";
+import { COLUMN_WEIGHTS } from "./weights";
+import { hasSegmentedScript, segmentTokens } from "./segment";
 import { countTerms } from "./term-count";
 import { STOP_WORDS, tokenize, type FtsMode } from "../../contract";
-import { ftsQuery, segmentedQuery } from "./tokenize";
+import { ftsQuery, segmentedQuery, type TextQuery } from "./tokenize";
 import { OWNER_LIKE } from "./owner";
 
 /** Instance-wide matches fetched per wanted row before falling back to the per-account query. */
@@ -29,9 +31,6 @@ const OWN_SCORING_MAX = 200;
 /** Terms of a loose query (looseScores) at most: a 500-character query has up to ~500 bigrams. */
 const LOOSE_TERMS_MAX = 100;
 
-/** Queued ideas written to the bigram index per transaction (a backfill of many does not hold the writer long). */
-const DRAIN_BATCH = 500;
-
 export function createKeywordSearch(repo: SearchRepo) {
   /** Rows of the main index holding each term, in the order of `terms`. */
   const docsWithTerms = async (terms: string[]) => {
@@ -41,23 +40,10 @@ export function createKeywordSearch(repo: SearchRepo) {
   };
 
   /**
-   * Writes the bigram view of every idea the triggers queued. Read and write share one IMMEDIATE transaction, so an
-   * edit cannot slip between reading a title and storing its view (the edit's trigger would be overwritten).
-   * Runs before every query that reads the bigram index, so a search always sees the ideas as they are now.
+   * Brings an index up to date with the ideas written since it was last read (what the store does not do in the
+   * writing transaction), before every query that reads it: a search always sees the ideas as they are now.
    */
-  const indexPending = async () => {
-    for (;;) {
-      const n = await repo.immediate(async () => {
-        const rows = await repo.pendingCjk(DRAIN_BATCH);
-        await repo.writeCjk(rows.map((r) => ({
-          id: r.id,
-          view: r.title === null ? null : { title: segmentText(r.title), body: segmentText(r.body ?? "") },
-        })));
-        return rows.length;
-      });
-      if (n < DRAIN_BATCH) return;
-    }
-  };
+  const indexPending = (index: "main" | "cjk") => repo.indexPending(index);
 
   /**
    * The caller's best BM25 matches on the main index. The index holds each idea's account (migrations/0018), so the
@@ -68,7 +54,7 @@ export function createKeywordSearch(repo: SearchRepo) {
    * share of the matches, and when that top holds enough of theirs it is exactly their top (any other match of
    * theirs ranks below all of these); only when it does not does the restricted bm25() query run.
    */
-  const mainRows = async (userId: string, q: string, mode: FtsMode, match: string, wanted: number): Promise<SearchRow[]> => {
+  const mainRows = async (userId: string, q: string, mode: FtsMode, match: TextQuery, wanted: number): Promise<SearchRow[]> => {
     const own = await repo.ownMatchIds(match, userId, OWN_MATCHES_MAX + 1);
     if (own.length === 0) return [];
     const terms = mode === "exact" ? null : plainTerms(q);
@@ -101,15 +87,16 @@ export function createKeywordSearch(repo: SearchRepo) {
    * An idea found by both keeps its better BM25 (the bigram index holds all of such an idea's words, so its score
    * there covers the whole query). The union's top `wanted` is within each side's top `wanted`, so each side is cut.
    */
-  const segmentedRows = async (userId: string, q: { cjk: string | null; main: string | null }, wanted: number): Promise<SearchRow[]> => {
+  const segmentedRows = async (userId: string, q: { cjk: TextQuery | null; main: TextQuery | null }, wanted: number): Promise<SearchRow[]> => {
     const best = new Map<number, number>();
     const add = (rows: Array<{ id: number; bm25: number }>) => {
       for (const r of rows) best.set(r.id, Math.min(r.bm25, best.get(r.id) ?? Infinity));
     };
     if (q.cjk) {
-      await indexPending();
+      await indexPending("cjk");
       add(await repo.keywordScored("cjk", q.cjk, userId, wanted));
     }
+    if (q.main) await indexPending("main");
     if (q.main) add(await repo.keywordScored("main", q.main, userId, wanted));
     const ids = [...best].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, wanted).map(([id]) => id);
     return repo.rowsInOrder(userId, ids);
@@ -148,15 +135,18 @@ export function createKeywordSearch(repo: SearchRepo) {
       const segmented = segmentedQuery(q, mode);
       if (segmented) return segmentedRows(userId, segmented, wanted);
       const match = ftsQuery(q, mode);
-      return match ? mainRows(userId, q, mode, match, wanted) : [];
+      if (!match) return [];
+      await indexPending("main");
+      return mainRows(userId, q, mode, match, wanted);
     },
     /** BM25 relevance (higher = better) of those of `ids` that match `q` in `or` mode: the second stage's evidence. */
     async scoresAmong(q: string, ids: number[], texts?: Map<number, SearchRow>): Promise<Map<number, number>> {
       const segmented = segmentedQuery(q, "or");
+      await indexPending("main");
       if (!segmented) return mainScoresAmong(q, ids, texts);
       const scores = segmented.main ? await repo.keywordScoresAmong(segmented.main, ids) : new Map<number, number>();
       if (segmented.cjk) {
-        await indexPending();
+        await indexPending("cjk");
         for (const [id, s] of await repo.cjkScoresAmong(segmented.cjk, ids)) scores.set(id, Math.max(s, scores.get(id) ?? -Infinity));
       }
       return scores;
@@ -168,21 +158,24 @@ export function createKeywordSearch(repo: SearchRepo) {
      * by BM25, higher = better; an idea found on both indexes keeps its better score.
      */
     async looseScores(userId: string, q: string, wanted: number): Promise<Map<number, number>> {
-      const quote = (ts: string[]) => (ts.length === 0 ? null : [...new Set(ts)].slice(0, LOOSE_TERMS_MAX).map((t) => `"${t}"`).join(" OR "));
+      const anyOf = (ts: string[]): TextQuery | null => (ts.length === 0 ? null : { op: "or", phrases: [...new Set(ts)].slice(0, LOOSE_TERMS_MAX) });
       const out = new Map<number, number>();
       const add = (rows: Array<{ id: number; bm25: number }>) => {
         for (const r of rows) out.set(r.id, Math.max(-r.bm25, out.get(r.id) ?? -Infinity));
       };
       const folded = q.normalize("NFKC");
       if (hasSegmentedScript(folded)) {
-        const cjk = quote(segmentTokens(folded).filter((t) => [...t].length > 1 && !STOP_WORDS.has(t)));
+        const cjk = anyOf(segmentTokens(folded).filter((t) => [...t].length > 1 && !STOP_WORDS.has(t)));
         if (cjk) {
-          await indexPending();
+          await indexPending("cjk");
           add(await repo.keywordScored("cjk", cjk, userId, wanted));
         }
       }
-      const main = quote(tokenize(folded).filter((w) => !hasSegmentedScript(w)));
-      if (main) add(await repo.keywordScored("main", main, userId, wanted));
+      const main = anyOf(tokenize(folded).filter((w) => !hasSegmentedScript(w)));
+      if (main) {
+        await indexPending("main");
+        add(await repo.keywordScored("main", main, userId, wanted));
+      }
       return new Map([...out].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, wanted));
     },
     indexPending,

@@ -41,8 +41,15 @@ export function segmentTokens(text: string): string[] {
 /** The stored form: tokens separated by spaces (the index's ascii tokenizer splits on them, nothing else). */
 export const segmentText = (text: string): string => segmentTokens(text).join(" ");
 
-/** A quoted FTS5 phrase of a text's tokens, or null if it has none. Tokens hold only letters, digits and marks. */
+/** A text's tokens as one phrase (separated by spaces, which is how the bigram index splits them), or null if it has none. */
 export function segmentPhrase(text: string): string | null {
   const tokens = segmentTokens(text);
-  return tokens.length === 0 ? null : `"${tokens.join(" ")}"`;
+  return tokens.length === 0 ? null : tokens.join(" ");
 }
+
+/**
+ * Which ideas the bigram index holds: a title or body with a character of migrations/0008's GLOB class (a superset of
+ * the scripts above). The PostgreSQL index (fulltext-pg-repo.ts) asks this where SQLite's triggers ask the GLOB.
+ */
+const BIGRAM_INDEXED = /[\u0E00-\u0EFF\u1000-\u109F\u1100-\u11FF\u1780-\u17FF\u2E80-\u9FFF\uA960-\uA97F\uAC00-\uD7FF\uF900-\uFAFF\uFF66-\uFFDC\u{20000}-\u{3FFFF}]/u;
+export const inBigramIndex = (title: string, body: string): boolean => BIGRAM_INDEXED.test(title) || BIGRAM_INDEXED.test(body);

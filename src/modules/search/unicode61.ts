@@ -1,4 +1,4 @@
-// FTS5's `unicode61 remove_diacritics 2` tokenizer in TypeScript, for the PostgreSQL keyword index (fulltext-pg.ts):
+// FTS5's `unicode61 remove_diacritics 2` tokenizer in TypeScript, for the PostgreSQL keyword index (fulltext-pg-repo.ts):
 // the same tokens from the same text, so both stores index, match and count alike.
 //
 // Why a table and not JavaScript's Unicode properties: FTS5 classifies and folds with tables of an older Unicode than

@@ -1,0 +1,258 @@
+// The keyword index on PostgreSQL: an inverted index in plain tables (migrations/pg/0008), written here from the ideas
+// the triggers queue, with FTS5's tokens (unicode61.ts, segment.ts) and read with FTS5's BM25 (bm25.ts).
+import type { Store } from "../../db/store";
+import { bm25Scores, type IndexTotals, type TermHit } from "./bm25";
+import type { FullTextIndex, IndexName } from "./fulltext";
+import { inBigramIndex, segmentTokens } from "./segment";
+import type { TextQuery } from "./tokenize";
+import { unicode61Tokens } from "./unicode61";
+import { COLUMN_WEIGHTS } from "./weights";
+
+const IX: Record<IndexName, number> = { main: 0, cjk: 1 };
+/** Queued ideas indexed per transaction (a backfill of many does not hold the write lock long). */
+const DRAIN_BATCH = 500;
+
+/** A phrase's tokens: FTS5's unicode61 on the main index; on the bigram one its tokens are already cut (segment.ts). */
+const phraseTokens = (ix: number, phrase: string): string[] => (ix === 0 ? unicode61Tokens(phrase) : phrase.split(" ").filter((t) => t !== ""));
+
+interface Posting { term: string; doc: number; title_n: number; body_n: number; title_pos: string; body_pos: string }
+/** Per matching row, per phrase: its occurrences in the title and in the body. */
+type Counts = Map<number, Array<[number, number]>>;
+
+/** One idea's rows in one index: its length and, per term, where it occurs. */
+function indexRows(ix: number, id: number, userId: string, title: string, body: string) {
+  const cols = ix === 0 ? [unicode61Tokens(title), unicode61Tokens(body)] : [segmentTokens(title), segmentTokens(body)];
+  const at = new Map<string, [number[], number[]]>();
+  cols.forEach((tokens, c) => tokens.forEach((t, p) => (at.get(t) ?? at.set(t, [[], []]).get(t)!)[c].push(p)));
+  const postings = [...at].map(([term, [t, b]]) => ({
+    ix, term, user_id: userId, idea_id: id, title_n: t.length, body_n: b.length, title_pos: t.join(" "), body_pos: b.join(" "),
+  }));
+  // The main index's owner column holds one token per idea, and FTS5 counts it in the row's length.
+  return { doc: { ix, idea_id: id, user_id: userId, tokens: cols[0].length + cols[1].length + (ix === 0 ? 1 : 0) }, postings };
+}
+
+export function createPgIndex(store: Store): FullTextIndex {
+  const ids = (list: number[]) => list.join(",");
+  const terms = (list: string[]) => list.join(" ");
+  // Lists are bound as one text each (tokens never hold a space; ids are joined by commas) and compared with `= ANY`:
+  // the planner then looks each one up in the index (an IN over a set-returning function was guessed at 100 rows and
+  // read the whole table instead).
+  /** `= ANY` of the ids bound at parameter `n`. */
+  const IDS = (n: number) => `ANY (CAST(string_to_array(CAST(?${n} AS text), ',') AS bigint[]))`;
+  const TERMS = "ANY (string_to_array(CAST(?2 AS text), ' '))";
+  const COLS = "p.term, p.idea_id AS doc, p.title_n, p.body_n, p.title_pos, p.body_pos";
+
+  const anyPending = store.query<{ one: number }, []>("SELECT 1 AS one FROM keyword_pending LIMIT 1");
+  const claim = store.query<{ id: number }, [number]>(
+    `DELETE FROM keyword_pending WHERE idea_id IN (SELECT idea_id FROM keyword_pending ORDER BY idea_id LIMIT ?1 FOR UPDATE SKIP LOCKED)
+     RETURNING idea_id AS id`,
+  );
+  const OLD = IDS(1);
+  const ideasOf = store.query<{ id: number; user_id: string; title: string; body: string }, [string]>(
+    `SELECT id, user_id, title, body FROM ideas WHERE id = ${OLD}`,
+  );
+  const dropTermCounts = store.query(
+    `UPDATE keyword_terms t SET docs = t.docs - d.n
+     FROM (SELECT ix, term, count(*) AS n FROM keyword_postings WHERE idea_id = ${OLD} GROUP BY ix, term) d
+     WHERE t.ix = d.ix AND t.term = d.term`,
+  );
+  const dropTotals = store.query(
+    `UPDATE keyword_totals t SET docs = t.docs - d.n, tokens = t.tokens - d.tokens
+     FROM (SELECT ix, count(*) AS n, sum(tokens) AS tokens FROM keyword_docs WHERE idea_id = ${OLD} GROUP BY ix) d
+     WHERE t.ix = d.ix`,
+  );
+  const dropPostings = store.query(`DELETE FROM keyword_postings WHERE idea_id = ${OLD}`);
+  const dropDocs = store.query(`DELETE FROM keyword_docs WHERE idea_id = ${OLD}`);
+  const addDocs = store.query(
+    `INSERT INTO keyword_docs (ix, idea_id, user_id, tokens)
+     SELECT x.ix, x.idea_id, x.user_id, x.tokens FROM jsonb_to_recordset(CAST(CAST(?1 AS text) AS jsonb)) AS x(ix smallint, idea_id bigint, user_id text, tokens integer)`,
+  );
+  const addPostings = store.query(
+    `INSERT INTO keyword_postings (ix, term, user_id, idea_id, title_n, body_n, title_pos, body_pos)
+     SELECT x.ix, x.term, x.user_id, x.idea_id, x.title_n, x.body_n, x.title_pos, x.body_pos
+     FROM jsonb_to_recordset(CAST(CAST(?1 AS text) AS jsonb))
+       AS x(ix smallint, term text, user_id text, idea_id bigint, title_n integer, body_n integer, title_pos text, body_pos text)`,
+  );
+  const addTermCounts = store.query(
+    `INSERT INTO keyword_terms (ix, term, docs)
+     SELECT x.ix, x.term, count(*) FROM jsonb_to_recordset(CAST(CAST(?1 AS text) AS jsonb)) AS x(ix smallint, term text) GROUP BY x.ix, x.term
+     ON CONFLICT (ix, term) DO UPDATE SET docs = keyword_terms.docs + excluded.docs`,
+  );
+  const addTotals = store.query("UPDATE keyword_totals SET docs = docs + ?2, tokens = tokens + ?3 WHERE ix = ?1");
+
+  const totals = store.query<{ rows: number; tokens: number }, [number]>("SELECT docs AS rows, tokens FROM keyword_totals WHERE ix = ?1");
+  const termDocs = store.query<{ docs: number }, [number, string]>("SELECT docs FROM keyword_terms WHERE ix = ?1 AND term = ?2");
+  const sizes = store.query<{ id: number; tokens: number }, [number, string]>(
+    `SELECT idea_id AS id, tokens FROM keyword_docs WHERE ix = ?1 AND idea_id = ${IDS(2)}`,
+  );
+  const postingsOwn = store.query<Posting, [number, string, string]>(
+    `SELECT ${COLS} FROM keyword_postings p WHERE p.ix = ?1 AND p.term = ${TERMS} AND p.user_id = ?3`,
+  );
+  const postingsOwnLive = store.query<Posting, [number, string, string]>(
+    `SELECT ${COLS} FROM keyword_postings p JOIN ideas i ON i.id = p.idea_id
+     WHERE p.ix = ?1 AND p.term = ${TERMS} AND p.user_id = ?3 AND i.is_archived = 0`,
+  );
+  const postingsAmong = store.query<Posting, [number, string, string]>(
+    `SELECT ${COLS} FROM keyword_postings p WHERE p.idea_id = ${IDS(3)} AND p.ix = ?1 AND p.term = ${TERMS}`,
+  );
+  const postingsAll = store.query<Posting, [number, string]>(`SELECT ${COLS} FROM keyword_postings p WHERE p.ix = ?1 AND p.term = ${TERMS}`);
+
+  type Scope = { own: string; live: boolean } | { among: number[] } | "anyone";
+  const postings = (ix: number, list: string[], scope: Scope): Promise<Posting[]> => {
+    if (scope === "anyone") return postingsAll.all(ix, terms(list));
+    if ("among" in scope) return postingsAmong.all(ix, terms(list), ids(scope.among));
+    return (scope.live ? postingsOwnLive : postingsOwn).all(ix, terms(list), scope.own);
+  };
+
+  /** The rows in `scope` that match `q`, with each phrase's occurrences per column (a phrase: consecutive tokens). */
+  async function matches(ix: number, q: TextQuery, scope: Scope): Promise<{ phrases: string[][]; counts: Counts }> {
+    const phrases = q.phrases.map((p) => phraseTokens(ix, p));
+    const wanted = [...new Set(phrases.flat())];
+    const counts: Counts = new Map();
+    if (wanted.length === 0 || (typeof scope === "object" && "among" in scope && scope.among.length === 0)) return { phrases, counts };
+    const byDoc = new Map<number, Map<string, Posting>>();
+    for (const p of await postings(ix, wanted, scope)) (byDoc.get(p.doc) ?? byDoc.set(p.doc, new Map()).get(p.doc)!).set(p.term, p);
+    for (const [doc, has] of byDoc) {
+      const per = phrases.map((tokens) => occurrences(tokens, has));
+      const hit = per.map(([t, b]) => t + b > 0);
+      if (q.op === "and" ? hit.every(Boolean) : hit.some(Boolean)) counts.set(doc, per);
+    }
+    return { phrases, counts };
+  }
+
+  /** Rows of the whole index holding each phrase in a text column (BM25's IDF is the instance's, as FTS5's). */
+  async function docsWith(ix: number, phrases: string[][]): Promise<number[]> {
+    const out: number[] = [];
+    for (const tokens of phrases) {
+      if (tokens.length === 0) out.push(0);
+      else if (tokens.length === 1) out.push((await termDocs.get(ix, tokens[0]))?.docs ?? 0);
+      else out.push((await matches(ix, { op: "and", phrases: [tokens.join(" ")] }, "anyone")).counts.size);
+    }
+    return out;
+  }
+
+  /** FTS5's bm25() of the matched rows (lower = better), from this index's own statistics. */
+  async function bm25Of(ix: number, phrases: string[][], counts: Counts): Promise<Map<number, number>> {
+    if (counts.size === 0) return new Map();
+    const hits: TermHit[] = [];
+    for (const [doc, per] of counts) {
+      per.forEach(([t, b], term) => {
+        if (t + b > 0) hits.push({ term, doc, weight: COLUMN_WEIGHTS.title * t + COLUMN_WEIGHTS.body * b });
+      });
+    }
+    const docs = [...counts.keys()];
+    const size = new Map((await sizes.all(ix, ids(docs))).map((r) => [r.id, r.tokens]));
+    const scores = bm25Scores((await totals.get(ix))!, await docsWith(ix, phrases), hits, size);
+    return new Map([...scores].map(([id, s]) => [id, -s]));
+  }
+
+  /** Best first (bm25 ascending), ties to the lower id, at most `limit`. */
+  const best = (bm25: Map<number, number>, limit: number) =>
+    [...bm25].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, limit).map(([id, v]) => ({ id, bm25: v }));
+
+  const scoredOwn = async (ix: number, q: TextQuery, userId: string, limit: number) => {
+    const { phrases, counts } = await matches(ix, q, { own: userId, live: true });
+    return best(await bm25Of(ix, phrases, counts), limit);
+  };
+  const scoresAmong = async (ix: number, q: TextQuery, among: number[]) => {
+    const { phrases, counts } = await matches(ix, q, { among });
+    return new Map([...(await bm25Of(ix, phrases, counts))].map(([id, v]) => [id, -v]));
+  };
+
+  /** Indexes up to DRAIN_BATCH queued ideas in one immediate transaction; how many it took. */
+  const drainBatch = () =>
+    store.tx(async () => {
+      const claimed = (await claim.all(DRAIN_BATCH)).map((r) => r.id);
+      if (claimed.length === 0) return 0;
+      const old = ids(claimed);
+      await dropTermCounts.run(old);
+      await dropTotals.run(old);
+      await dropPostings.run(old);
+      await dropDocs.run(old);
+      const docs: Array<ReturnType<typeof indexRows>["doc"]> = [];
+      const rows: Array<ReturnType<typeof indexRows>["postings"][number]> = [];
+      for (const idea of await ideasOf.all(old)) {
+        for (const ix of inBigramIndex(idea.title, idea.body) ? [0, 1] : [0]) {
+          const made = indexRows(ix, idea.id, idea.user_id, idea.title, idea.body);
+          docs.push(made.doc);
+          for (const p of made.postings) rows.push(p);
+        }
+      }
+      if (docs.length > 0) {
+        await addDocs.run(JSON.stringify(docs));
+        await addPostings.run(JSON.stringify(rows));
+        await addTermCounts.run(JSON.stringify(rows.map((r) => ({ ix: r.ix, term: r.term }))));
+        for (const ix of [0, 1]) {
+          const mine = docs.filter((d) => d.ix === ix);
+          if (mine.length > 0) await addTotals.run(ix, mine.length, mine.reduce((a, d) => a + d.tokens, 0));
+        }
+      }
+      return claimed.length;
+    }, { immediate: true });
+
+  return {
+    keywordIds: async (q, userId, limit) => (await scoredOwn(0, q, userId, limit)).map((r) => r.id),
+    async ownMatchIds(q, userId, limit) {
+      const { counts } = await matches(0, q, { own: userId, live: false });
+      return [...counts.keys()].sort((a, b) => a - b).slice(0, limit);
+    },
+    async keywordIdsAnyone(q, limit) {
+      const { phrases, counts } = await matches(0, q, "anyone");
+      return best(await bm25Of(0, phrases, counts), limit).map((r) => r.id);
+    },
+    keywordScoresAmong: (q, among) => scoresAmong(0, q, among),
+    indexTotals: async (): Promise<IndexTotals> => (await totals.get(0)) ?? { rows: 0, tokens: 0 },
+    docsWithTerm: async (term) => (await termDocs.get(0, term))?.docs ?? 0,
+    async termHits(list, among) {
+      const index = new Map(list.map((t, i) => [t, i]));
+      const out: Array<{ term: number; doc: number; col: string }> = [];
+      if (list.length === 0 || among.length === 0) return out;
+      for (const p of await postingsAmong.all(0, terms(list), ids(among))) {
+        const term = index.get(p.term)!;
+        for (let k = 0; k < p.title_n; k++) out.push({ term, doc: p.doc, col: "title" });
+        for (let k = 0; k < p.body_n; k++) out.push({ term, doc: p.doc, col: "body" });
+      }
+      return out;
+    },
+    tokenCounts: async (among) => new Map((await sizes.all(0, ids(among))).map((r) => [r.id, r.tokens])),
+    keywordScored: (index, q, userId, limit) => scoredOwn(IX[index], q, userId, limit),
+    cjkScoresAmong: (q, among) => scoresAmong(1, q, among),
+    // One queue feeds both indexes: whichever is asked for, every queued idea is indexed.
+    async indexPending() {
+      if (!(await anyPending.get())) return;
+      while ((await drainBatch()) === DRAIN_BATCH);
+    },
+  };
+}
+
+/** A phrase's occurrences in a row's title and body: where its first token is followed by the others, in order. */
+function occurrences(tokens: string[], has: Map<string, Posting>): [number, number] {
+  if (tokens.length === 0) return [0, 0];
+  const first = has.get(tokens[0]);
+  if (!first) return [0, 0];
+  if (tokens.length === 1) return [first.title_n, first.body_n];
+  const rest = tokens.slice(1).map((t) => has.get(t));
+  if (rest.some((p) => !p)) return [0, 0];
+  const count = (col: "title_pos" | "body_pos") => {
+    const at = rest.map((p) => new Set(positions(p![col])));
+    return positions(first[col]).filter((s) => at.every((set, k) => set.has(s + k + 1))).length;
+  };
+  return [count("title_pos"), count("body_pos")];
+}
+
+const positions = (s: string): number[] => (s === "" ? [] : s.split(" ").map(Number));
+
+/** Indexes every idea queued (the copy command runs it once the copied ideas are queued). */
+export const indexKeywordQueue = (store: Store): Promise<void> => createPgIndex(store).indexPending("main");
+
+/**
+ * Builds both keyword indexes again from the ideas table: every idea queued, the indexes emptied, then indexed in
+ * batches (to repair; searches meanwhile index what they need first).
+ */
+export async function rebuildKeywordIndex(store: Store): Promise<void> {
+  await store.tx(async () => {
+    await store.exec("DELETE FROM keyword_postings; DELETE FROM keyword_docs; DELETE FROM keyword_terms; UPDATE keyword_totals SET docs = 0, tokens = 0");
+    await store.exec("INSERT INTO keyword_pending (idea_id, user_id) SELECT id, user_id FROM ideas ON CONFLICT (idea_id) DO NOTHING");
+  }, { immediate: true });
+  await indexKeywordQueue(store);
+}
