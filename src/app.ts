@@ -92,7 +92,7 @@ export function createApp(deps: Deps) {
   const metricsOn = deps.config.metrics.enabled;
   if (metricsOn) void loadMetrics();
   const api = new Elysia({ prefix: API_PREFIX })
-    .use(healthRoutes(deps, async () => ({ ...(await embeddingsHealth(deps.store)), storage: storageHealth(), mail_capture: mailCaptureHealth(deps) })))
+    .use(healthRoutes(deps, async () => ({ ...(await embeddingsHealth(deps.store, deps.config.models_dir)), storage: storageHealth(), mail_capture: mailCaptureHealth(deps) })))
     .use(setupRoutes(deps))
     .use(signInRoutes(deps, kit))
     .use(usersRoutes(deps, kit))

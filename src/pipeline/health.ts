@@ -4,6 +4,7 @@ import type { Store } from "../db/store";
 import { readState, targetGeneration } from "../vectors/generations";
 import { createPipelineRepo, type PipelineRepo } from "./repo";
 import { fittingIdeas } from "../vectors/subjects-fitter";
+import { modelLanguagesOnce } from "../ml/languages";
 
 /** GET /health reads the summary on every call: one repo per database rather than its statements looked up each time. */
 const repos = new WeakMap<Store, PipelineRepo>();
@@ -15,9 +16,10 @@ function repoOf(store: Store): PipelineRepo {
 
 /**
  * The `embeddings` block of GET /health: the model new vectors come from, the one searches use, and how many live
- * ideas still lack a vector of the former (the reindex progress while `reindexing`).
+ * ideas still lack a vector of the former (the reindex progress while `reindexing`), and which languages each model
+ * reads (src/ml/languages.ts; a model in `modelsDir` is known by its name or its model card, else null: not known).
  */
-export async function embeddingsHealth(store: Store) {
+export async function embeddingsHealth(store: Store, modelsDir = "") {
   const s = await readState(store);
   const target = targetGeneration(s);
   const repo = repoOf(store);
@@ -34,6 +36,13 @@ export async function embeddingsHealth(store: Store) {
       // Ideas whose account's subjects (the duplicate score's, src/vectors/subjects.ts) are being fitted in the
       // subjects worker now; that account's steps wait for the fit, requests do not.
       subjects_fitting: fittingIdeas(),
+      // Which model (its configured name) and the languages and scripts it reads: semantic search, tags, relations
+      // and duplicates judge text in other scripts by its words only (docs/search.md, *Scripts the model does not read*).
+      model_name: target?.model ?? null,
+      languages: target ? modelLanguagesOnce(target.model, modelsDir).languages : null,
+      scripts: target ? modelLanguagesOnce(target.model, modelsDir).scripts : null,
+      search_model_name: s.active?.model ?? null,
+      search_languages: s.active ? modelLanguagesOnce(s.active.model, modelsDir).languages : null,
     },
   };
 }

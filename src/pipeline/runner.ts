@@ -12,6 +12,8 @@ import { embedBatch, freshVector, itemsForJobs, pipelineQueue, storeItem, writab
 import { createReindexer } from "./reindex";
 import { servingGeneration, type ModelSet } from "./models";
 import { createRelationsRepo } from "../modules/relations/repo";
+import { createKeywordSearch } from "../modules/search/keyword";
+import { createSearchRepo } from "../modules/search/repo";
 import { createPipelineRepo } from "./repo";
 import { removeIdeaVectors } from "./archive";
 import { runIdeaSteps } from "./steps";
@@ -51,6 +53,9 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
   const store = deps.store;
   const repo = createPipelineRepo(deps.store);
   const relations = createRelationsRepo(deps.store);
+  // Candidates by words for ideas the model cannot read (steps.ts, syncDuplicates): the search's loose keyword match.
+  const keyword = createKeywordSearch(createSearchRepo(deps.store));
+  const similarText = async (userId: string, text: string, k: number) => [...(await keyword.looseScores(userId, text, k)).keys()];
   const queue = pipelineQueue(deps.store);
   const reindex = createReindexer(deps, models, repo);
   const stamp = () => toStamp(deps.clock());
@@ -123,7 +128,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       }
       const settings = parseSettings(idea.settings_json);
       const scripts = modelScripts(serving.model, deps.config.models_dir);
-      await runIdeaSteps({ repo, relations, store: serving.store, now, plan: effectivePlan(idea, deps.clock()), settings, scripts }, idea, vector);
+      await runIdeaSteps({ repo, relations, store: serving.store, now, plan: effectivePlan(idea, deps.clock()), settings, scripts, similarText }, idea, vector);
     });
   }
 

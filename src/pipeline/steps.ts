@@ -6,6 +6,7 @@ import type { Neighbour, VectorStore } from "../vectors/store";
 import type { RelationsRepo } from "../modules/relations/repo";
 import type { PipelineIdea, PipelineRepo } from "./repo";
 import { specificity, textSide, wordCosine, type TextSide } from "./text-overlap";
+import { ideaText } from "./embed";
 
 /** Neighbours looked at per idea; related relations and detections come from this list. */
 export const NEIGHBOURS = 20;
@@ -43,6 +44,11 @@ export interface StepContext {
   sides?: Map<number, TextSide>;
   /** Scripts the serving generation's model reads (src/ml/languages.ts); null or absent = every script. */
   scripts?: readonly string[] | null;
+  /**
+   * The account's ideas whose words best match a text, best first (the keyword index, bigrams included): where the
+   * model cannot read an idea its vector neighbours are noise, and its near-copies are looked for by words too.
+   */
+  similarText?: (userId: string, text: string, k: number) => Promise<number[]>;
 }
 
 /** Runs the steps for one idea whose vector in `ctx.store` is `vector`. Call inside a transaction. */
@@ -209,26 +215,32 @@ async function syncDuplicates(
   const threshold = ctx.settings.dedup_threshold;
   const mineSide = textSide(idea.title, idea.body, ctx.scripts ?? null);
   const mine = mineSide.words;
+  // Unread by the model: its vector neighbours are noise, so the ideas its words match best are candidates too.
+  const near = new Set(neighbours.map((n) => n.id));
+  const byWords = !mineSide.reads && ctx.similarText
+    ? (await ctx.similarText(idea.user_id, ideaText(idea.title, idea.body), NEIGHBOURS + 1)).filter((id) => id !== idea.id && !near.has(id))
+    : [];
+  const wordAges = await ctx.repo.liveCreatedAt(byWords);
+  const candidates = [...neighbours.map((n) => n.id), ...byWords.filter((id) => wordAges.has(id))];
+  const ageOf = (id: number) => createdAt.get(id) ?? wordAges.get(id)!;
   const pending = await ctx.repo.pendingDetectionsOf(idea.id);
-  const ids = [...neighbours.map((n) => n.id), ...pending.map((d) => d.other)];
+  const ids = [...candidates, ...pending.map((d) => d.other)];
   const words = await wordsOf(ctx, ids);
   // The embedding side of the duplicate score: the calibrated cosine with the pair's subjects' shared part removed too,
   // in proportion to each text's specificity (src/vectors/subjects.ts, text-overlap.ts); the neighbours themselves are
   // the nearest by the account's calibration.
   const local = await ctx.store.localScores(idea.user_id, vector, ids, specificOf(mine, words));
   const isNewer = (a: { id: number; at: string }, b: { id: number; at: string }) => a.at > b.at || (a.at === b.at && a.id > b.id);
-  for (const n of neighbours) {
-    const cos = local.get(n.id);
-    const score = cos === undefined ? null : duplicateScore(ctx, words, mineSide, n.id, cos);
+  for (const id of candidates) {
+    const score = duplicateScore(ctx, words, mineSide, id, local.get(id));
     if (score === null || score <= threshold) continue;
     const me = { id: idea.id, at: idea.created_at };
-    const other = { id: n.id, at: createdAt.get(n.id)! };
+    const other = { id, at: ageOf(id) };
     const [newer, older] = isNewer(me, other) ? [me, other] : [other, me];
     await ctx.repo.upsertDetection(idea.user_id, newer.id, older.id, score, ctx.now);
   }
   for (const d of pending) {
-    const cos = local.get(d.other);
-    const score = cos === undefined ? null : duplicateScore(ctx, words, mineSide, d.other, cos);
+    const score = duplicateScore(ctx, words, mineSide, d.other, local.get(d.other));
     if (score !== null && score <= threshold) await ctx.repo.deletePendingDetection(d.id);
   }
 }
@@ -242,12 +254,12 @@ async function syncDuplicates(
  * texts' grams alone (text-overlap.ts, gramCounts), which a copy still passes and two notes that only share a
  * script do not (measured: docs/search.md, *Scripts the model does not read*).
  */
-function duplicateScore(ctx: StepContext, words: Map<number, Map<string, number>>, mine: TextSide, otherId: number, cos: number): number | null {
+function duplicateScore(ctx: StepContext, words: Map<number, Map<string, number>>, mine: TextSide, otherId: number, cos: number | undefined): number | null {
   const other = words.get(otherId);
   if (!other) return null;
   const side = ctx.sides?.get(otherId);
   if (side && (!mine.reads || !side.reads)) return wordCosine(mine.grams(), side.grams());
-  return Math.max(cos, wordCosine(mine.words, other));
+  return cos === undefined ? null : Math.max(cos, wordCosine(mine.words, other));
 }
 
 /**

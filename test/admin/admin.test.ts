@@ -321,7 +321,7 @@ describe("GET /admin/instance", () => {
     await call(t, "POST", "/ideas", { key: u.key, body: { title: "Queued for the pipeline" } });
     const r = await call(t, "GET", "/admin/instance", { key: op.key });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body).sort()).toEqual(["data_dir_bytes", "database", "database_bytes", "durability", "embeddings", "last_backup", "queue", "scheduled_backups", "version"]);
+    expect(Object.keys(r.body).sort()).toEqual(["data_dir_bytes", "database", "database_bytes", "durability", "embeddings", "last_backup", "queue", "scheduled_backups", "unread_accounts", "version"]);
     expect(r.body.database).toBe(testStore() === "postgres" ? "postgresql" : "sqlite");
     expect(r.body.durability).toBe("power-safe"); // the default: every acknowledged write is fsynced
     expect(r.body.version).toMatch(/^\d+\.\d+\.\d+/);

@@ -29,14 +29,15 @@ describe("model change in the server", () => {
     await capture(t, u, { title: "Subscription box of locally roasted coffee beans", tags: ["coffee"] });
     await capture(t, u, { title: "Marketplace for renting camping gear" });
     await t.drain();
-    expect(await embeddings(t)).toEqual({ model: "use-lite@0.2.0", search_model: "use-lite@0.2.0", reindexing: false, pending: 0, total: 3, rescoring: 0, subjects_fitting: 0 });
+    expect(await embeddings(t)).toEqual({ model: "use-lite@0.2.0", search_model: "use-lite@0.2.0", reindexing: false, pending: 0, total: 3, rescoring: 0, subjects_fitting: 0, model_name: "use-lite", languages: ["en"], scripts: ["Latin"], search_model_name: "use-lite", search_languages: ["en"] });
     await t.service.stop();
 
     // Restart with another model configured: the tiny ONNX embedder.
     const cfg = { ...t.deps.config, embed_model: fixtures.embedder };
     const next = createPipelineProcess({ ...t.deps, config: cfg }, { models: tiny, autoStart: false });
     await next.start(t.deps);
-    expect(await embeddings(t)).toEqual({ model: tiny.embedModelId, search_model: "use-lite@0.2.0", reindexing: true, pending: 3, total: 3, rescoring: 0, subjects_fitting: 0 });
+    expect(await embeddings(t)).toEqual({ model: tiny.embedModelId, search_model: "use-lite@0.2.0", reindexing: true, pending: 3, total: 3, rescoring: 0, subjects_fitting: 0,
+      model_name: fixtures.embedder, languages: null, scripts: null, search_model_name: "use-lite", search_languages: ["en"] });
     // The old model was loaded again for queries: a paraphrase still finds its idea through the old vectors.
     const during = await search(t, u, { q: "fixing old cars" });
     expect(during.body.search_type).toBe("semantic");
@@ -45,7 +46,8 @@ describe("model change in the server", () => {
     expect(during.body.results[0].score).toBeCloseTo(cosine(qOld, iOld), 4);
 
     await next.runner()!.drain();
-    expect(await embeddings(t)).toEqual({ model: tiny.embedModelId, search_model: tiny.embedModelId, reindexing: false, pending: 0, total: 3, rescoring: 0, subjects_fitting: 0 });
+    expect(await embeddings(t)).toEqual({ model: tiny.embedModelId, search_model: tiny.embedModelId, reindexing: false, pending: 0, total: 3, rescoring: 0, subjects_fitting: 0,
+      model_name: fixtures.embedder, languages: null, scripts: null, search_model_name: fixtures.embedder, search_languages: null });
     const ideas = (await call(t, "GET", "/ideas", { key: u.key })).body.ideas;
     expect(new Set(ideas.map((i: { vectorize_id: string }) => i.vectorize_id.split("-")[0])).size).toBe(1);
     // Searches now embed the query with the new model and compare with the new vectors.

@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { cosine } from "../../src/ml/client";
 import { KEYWORD_WEIGHT } from "../../src/modules/search/semantic";
+import { createUsersService } from "../../src/modules/users/service";
 import { call, makeUser, type TestUser } from "../helpers";
 import { capture, search, settle, usePipelineApp } from "../pipeline-helpers";
 
@@ -84,5 +85,29 @@ describe("scripts the model does not read", () => {
     await settle(t);
     const r = await call(t, "GET", `/ideas/duplicates?idea_ids=${copy}`, { key: me.key });
     expect(r.body.duplicates.map((d: { idea_id: number; duplicate_of_id: number }) => [d.idea_id, d.duplicate_of_id])).toEqual([[copy, ids.get(note.title)]]);
+  });
+});
+
+describe("which languages the model reads", () => {
+  test("GET /health names the model and the languages and scripts it reads", async () => {
+    const r = await call(t, "GET", "/health");
+    expect(r.status).toBe(200);
+    expect(r.body.embeddings).toMatchObject({ model_name: "use-lite", languages: ["en"], scripts: ["Latin"], search_model_name: "use-lite", search_languages: ["en"] });
+    // The fields that were there before are still there, with their meaning.
+    expect(r.body.embeddings.model).toBe(model.embedModelId);
+    expect(r.body.embeddings.pending).toBe(0);
+  });
+
+  test("the operator's instance view lists the account whose ideas are mostly in scripts the model does not read", async () => {
+    const op = await createUsersService(t.deps).createUser({ email: `op-${Date.now()}@example.com`, plan: "pro", operator: true });
+    const english = await makeUser(t, { plan: "pro" });
+    for (const n of EN) await capture(t, english, n);
+    const r = await call(t, "GET", "/admin/instance", { key: op.api_key });
+    expect(r.status).toBe(200);
+    const listed = r.body.unread_accounts.map((a: { email: string }) => a.email);
+    expect(listed).toContain(me.email);
+    expect(listed).not.toContain(english.email);
+    const mine = r.body.unread_accounts.find((a: { email: string }) => a.email === me.email);
+    expect(mine.unread).toBeGreaterThan(mine.sampled / 2);
   });
 });

@@ -14,6 +14,8 @@ import { toStamp, utcDay } from "../../lib/time";
 import { embeddingsHealth } from "../../pipeline/health";
 import { storeName } from "../../db/store-name";
 import { scheduledBackups } from "./scheduled-backups";
+import { createUnreadAccounts } from "./unread-accounts";
+import { modelScripts } from "../../ml/languages";
 
 /** Total size of the regular files under `dir` (symlinks are not followed: they point outside what we own). */
 function folderBytes(dir: string): number {
@@ -40,6 +42,7 @@ function folderBytes(dir: string): number {
 export function createInstanceService(deps: Deps) {
   // Backups are copies of the SQLite file: they exist only on that store (a PostgreSQL database is copied with its own tools).
   const sqlite = deps.store.sqlite;
+  const unreadAccounts = createUnreadAccounts(deps.store);
 
   return {
     info: async () => ({
@@ -50,7 +53,9 @@ export function createInstanceService(deps: Deps) {
       data_dir_bytes: folderBytes(deps.config.data_dir),
       database_bytes: await databaseBytes(deps.store),
       queue: await countJobs(deps.store),
-      embeddings: (await embeddingsHealth(deps.store)).embeddings,
+      embeddings: (await embeddingsHealth(deps.store, deps.config.models_dir)).embeddings,
+      // Accounts writing mostly in scripts the configured model does not read: the page warns (docs/admin.md).
+      unread_accounts: await unreadAccounts(modelScripts(deps.config.embed_model, deps.config.models_dir)),
       last_backup: await lastBackup(deps.store),
       scheduled_backups: await scheduledBackups(deps),
     }),

@@ -93,6 +93,10 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   "GET /health": obj({
     status: str, environment: str, timestamp: str, database: { type: "string", enum: ["sqlite", "postgresql"] },
     mail_capture: obj({ state: { type: "string", enum: ["off", "connecting", "connected", "failing"] }, error: str, last_read_at: str }, ["state"]),
+    embeddings: obj({
+      model: nullable(str), search_model: nullable(str), reindexing: bool, pending: int, total: int, rescoring: int, subjects_fitting: int,
+      model_name: nullable(str), languages: nullable(list(str)), scripts: nullable(list(str)), search_model_name: nullable(str), search_languages: nullable(list(str)),
+    }),
   }, ["status", "environment", "timestamp"]),
   "GET /setup": obj({ needs_setup: bool, registration_open: bool }),
   "POST /setup": Session,

@@ -19,7 +19,7 @@ export interface RouteDoc {
 const OPERATOR_ONLY = { 404: "Not an operator: `{error:\"Not found\"}`" };
 
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
-  "GET /health": { summary: "Service health", description: "No auth. Besides the spec's fields: database `sqlite|postgresql` (the store the probe read); mail_capture `{state: off|connecting|connected|failing, error?, last_read_at?}` (capture by e-mail; error says why, never with a secret).", errors: { 503: "Database probe failed: `{status:\"error\", error:\"Database unavailable\"}`" } },
+  "GET /health": { summary: "Service health", description: "No auth. Besides the spec's fields: database `sqlite|postgresql` (the store the probe read); mail_capture `{state: off|connecting|connected|failing, error?, last_read_at?}` (capture by e-mail; error says why, never with a secret); embeddings `{model, search_model, reindexing, pending, total, rescoring, subjects_fitting, model_name, languages, scripts, search_model_name, search_languages}` (languages: ISO 639-1 codes the model reads, scripts: the Unicode scripts they are written in, null when not known; docs/search.md).", errors: { 503: "Database probe failed: `{status:\"error\", error:\"Database unavailable\"}`" } },
   "GET /openapi.json": { summary: "This OpenAPI document", description: "No auth." },
   "GET /docs": { summary: "Browsable API reference (HTML)", description: "No auth; a self-contained page rendered from this document.", contentType: "text/html" },
 

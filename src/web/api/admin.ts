@@ -35,7 +35,13 @@ export interface InstanceInfo {
   data_dir_bytes: number;
   database_bytes: number;
   queue: { pending: number; locked: number };
-  embeddings: { model: string; search_model: string; reindexing: boolean; pending: number; total: number; rescoring?: number; subjects_fitting?: number };
+  embeddings: {
+    model: string; search_model: string; reindexing: boolean; pending: number; total: number; rescoring?: number; subjects_fitting?: number;
+    /** The configured model's name and the languages it reads (null: not known). */
+    model_name?: string | null; languages?: string[] | null;
+  };
+  /** Accounts whose recent ideas are mostly in scripts the model does not read. */
+  unread_accounts?: Array<{ user_id: string; email: string; sampled: number; unread: number }>;
   last_backup: { path: string | null; created_at: string } | null;
   durability: "power-safe" | "crash-safe";
   scheduled_backups: {

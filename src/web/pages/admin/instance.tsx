@@ -3,6 +3,14 @@ import { backupUrl, type InstanceInfo } from "../../api/admin";
 import { fullTime, relativeTime } from "../../lib/time";
 import { formatBytes } from "./format";
 
+/** ISO codes as names the operator reads ("English"); a long list is counted rather than spelled out. */
+export function languageList(codes: string[] | null | undefined): string {
+  if (!codes) return "Not known (no model card names them)";
+  const names = new Intl.DisplayNames(["en"], { type: "language" });
+  const named = codes.map((c) => names.of(c) ?? c);
+  return named.length > 8 ? `${named.length} languages (${named.slice(0, 6).join(", ")}, …)` : named.join(", ");
+}
+
 export function InstanceSection({ info, onRefresh, refreshing }: { info: InstanceInfo; onRefresh: () => void; refreshing: boolean }) {
   const e = info.embeddings;
   const done = Math.max(0, e.total - e.pending);
@@ -19,6 +27,19 @@ export function InstanceSection({ info, onRefresh, refreshing }: { info: Instanc
         <dd>
           <code>{e.model}</code>
           {e.search_model !== e.model && <span class="muted"> (searches use <code>{e.search_model}</code> until the reindex finishes)</span>}
+        </dd>
+        <dt>Languages it reads</dt>
+        <dd>
+          {languageList(e.languages)}
+          {(info.unread_accounts ?? []).length > 0 && (
+            <p class="admin-warn" role="status">
+              {info.unread_accounts!.length === 1 ? "One account writes" : `${info.unread_accounts!.length} accounts write`} mostly in
+              scripts this model does not read ({info.unread_accounts!.map((a) => `${a.email}: ${a.unread} of ${a.sampled} recent ideas`).join("; ")}).
+              Their search by meaning, tags, relations and duplicates rest on words alone. A multilingual model reads them:
+              {" "}<code>idearepo models pull Xenova/paraphrase-multilingual-MiniLM-L12-v2</code>, then set{" "}
+              <code>IDEAREPO_EMBED_MODEL</code> to it and restart (the ideas are re-embedded in the background).
+            </p>
+          )}
         </dd>
         <dt>Index</dt>
         <dd>

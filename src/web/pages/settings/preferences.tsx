@@ -9,6 +9,7 @@ import { notify } from "../../components/toast";
 import { describeError } from "../../errors";
 import { useSession } from "../../session";
 import { Section, sectionTitle } from "./section";
+import { SearchModelNote } from "./search-model";
 import { DEFAULTS, effective, merge, notKept, STALE_DAYS, THRESHOLD, type Preferences } from "./settings-json";
 
 export const PROVIDER_NAMES: Record<Provider, string> = { provider_a: "Provider A", provider_b: "Provider B", provider_c: "Provider C" };
@@ -101,6 +102,7 @@ export function PreferencesSection() {
           <div class="settings-grid">
             {THRESHOLDS.map((t) => num(t.key, t.label, t.hint, THRESHOLD.min, THRESHOLD.max, 0.01, DEFAULTS[t.key]))}
           </div>
+          <SearchModelNote />
         </fieldset>
         <fieldset>
           <legend>E-mail and review</legend>
