@@ -12,8 +12,8 @@ export const DEFAULT_BASE_URL = "https://huggingface.co";
 const REQUIRED = ["config.json", "tokenizer.json", "tokenizer_config.json"];
 /** Tried in order; the first that exists is downloaded (the int8 export is smaller and faster on CPU). */
 const MODEL_CANDIDATES = ["onnx/model_quantized.onnx", "onnx/model.onnx"];
-/** Nice to have: special tokens for older tokenizers, and sentence-transformers' pooling mode (cls vs mean). */
-const OPTIONAL = ["special_tokens_map.json", "1_Pooling/config.json"];
+/** Nice to have: special tokens for older tokenizers, sentence-transformers' pooling mode (cls vs mean), and the model card (its `language:` list says what the model reads: src/ml/languages.ts). */
+const OPTIONAL = ["special_tokens_map.json", "1_Pooling/config.json", "README.md"];
 /** Inside the staging folder: the commit its files came from, so a resume never mixes two versions of a model. */
 const STATE_FILE = ".pull-state.json";
 
