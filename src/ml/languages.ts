@@ -115,10 +115,17 @@ const SCRIPT_RE = SCRIPT_NAMES.map((s) => [s, new RegExp(`\\p{scx=${s}}`, "u")] 
 /** Scripts written without spaces: each character is a unit of text (a word elsewhere). segment.ts's list. */
 const UNSPACED = new Set(["Han", "Hiragana", "Katakana", "Hangul", "Thai", "Lao", "Khmer", "Myanmar"]);
 
+/** Script by code point, remembered: a Chinese text repeats a few thousand characters. */
+const scriptMemo = new Map<number, string>();
 function scriptOf(ch: string): string {
-  if (ch.charCodeAt(0) < 0x250) return "Latin"; // ASCII and Latin-1/Extended letters (only letters reach here)
-  for (const [name, re] of SCRIPT_RE) if (re.test(ch)) return name;
-  return "Other";
+  const cp = ch.codePointAt(0)!;
+  if (cp < 0x250) return "Latin"; // ASCII and Latin-1/Extended letters (only letters reach here)
+  let name = scriptMemo.get(cp);
+  if (name === undefined) {
+    name = SCRIPT_RE.find(([, re]) => re.test(ch))?.[0] ?? "Other";
+    if (scriptMemo.size < 100_000) scriptMemo.set(cp, name);
+  }
+  return name;
 }
 
 /**
