@@ -1,6 +1,6 @@
 // Which embedding model searches by meaning and which languages it reads (GET /health), shown beside the thresholds.
 import { useEffect, useState } from "preact/hooks";
-import { languageList } from "../admin/instance";
+import { languageList } from "../../lib/languages";
 import { get } from "../../api/client";
 
 interface Health { embeddings?: { model_name?: string | null; search_model_name?: string | null; search_languages?: string[] | null } }
