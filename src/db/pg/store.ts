@@ -121,7 +121,7 @@ function bind(stmt: PgStatement, params: SqlParams): unknown[] {
  * packets (a partition, a paused host) leaves a pooled connection waiting for an answer that never comes, with no
  * error to see, while a long statement on a server that answers is left to finish.
  */
-const PROBE_AFTER_MS = 2_500;
+const PROBE_AFTER_MS = 2_000;
 /** The probe's bound: a server that cannot answer `SELECT 1` on a new connection in this long is away. */
 const PROBE_MS = 2_000;
 
