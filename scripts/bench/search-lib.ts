@@ -2,7 +2,9 @@
 import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { noEngines, type Deps } from "../../src/deps";
+import { createDurabilityBarrier } from "../../src/db/durable";
 import { openDb } from "../../src/db/open";
+import { pgStore } from "../../src/db/pg/store";
 import { sqliteStore } from "../../src/db/sqlite-store";
 import { createLogger } from "../../src/lib/log";
 import type { ModelClient } from "../../src/ml/client";
@@ -16,11 +18,17 @@ export interface BenchApp {
   close(): Promise<void>;
 }
 
-/** The real app on `dbFile` (":memory:" allowed); with a model, the pipeline service runs on it (no background loop). */
-export async function benchApp(dbFile: string, model: ModelClient | null): Promise<BenchApp> {
+/**
+ * The real app on `dbFile` (":memory:" allowed); with a model, the pipeline service runs on it (no background loop).
+ * `pgUrl` puts the store on that PostgreSQL database instead (the SQLite handle stays, empty, as in the tests);
+ * `groupCommit` gives the SQLite file the server's power-safe group commit (answers wait for the WAL's sync).
+ */
+export async function benchApp(dbFile: string, model: ModelClient | null, opts: { pgUrl?: string; groupCommit?: boolean } = {}): Promise<BenchApp> {
   const config = loadConfig({ IDEAREPO_DATA_DIR: "/tmp/idearepo-bench-unused", IDEAREPO_ENV: "test" }, { log_level: "silent" });
-  const db = openDb(dbFile);
-  const deps: Deps = { config, db, store: sqliteStore(db), clock: () => new Date(), log: createLogger("warn"), engines: noEngines() };
+  const db = openDb(opts.pgUrl ? ":memory:" : dbFile, "power-safe", { groupCommit: opts.groupCommit && !opts.pgUrl });
+  const store = opts.pgUrl ? pgStore(opts.pgUrl) : sqliteStore(db);
+  const durable = opts.groupCommit && !opts.pgUrl ? createDurabilityBarrier(db, `${dbFile}-wal`) : null;
+  const deps: Deps = { config, db, store, clock: () => new Date(), log: createLogger("warn"), engines: { ...noEngines(), durable } };
   const { app, close } = createApp(deps);
   let pipeline: PipelineProcess | null = null;
   if (model) {
@@ -34,6 +42,8 @@ export async function benchApp(dbFile: string, model: ModelClient | null): Promi
     async close() {
       await pipeline?.stop();
       await close();
+      await durable?.close();
+      if (opts.pgUrl) await store.close();
       db.close();
     },
   };

@@ -88,7 +88,10 @@ function makeCluster(): Cluster {
   const chosen = pickPortSync();
   const options = [
     `-p ${chosen}`, "-c listen_addresses=127.0.0.1", `-c unix_socket_directories=${dir}`,
-    "-c fsync=off", "-c full_page_writes=off", "-c max_connections=400", "-c shared_buffers=32MB",
+    // IDEAREPO_PG_DURABLE=1 (scripts/bench/stores.ts): the server's own durable defaults (fsync, full page writes,
+    // Debian's 128 MB of shared buffers), so a capture benchmark compares power-safe with power-safe.
+    ...(process.env.IDEAREPO_PG_DURABLE === "1" ? ["-c shared_buffers=128MB"] : ["-c fsync=off", "-c full_page_writes=off", "-c shared_buffers=32MB"]),
+    "-c max_connections=400",
   ].join(" ");
   const log = join(dir, "server.log");
   const start = () => {

@@ -1,0 +1,227 @@
+// PostgreSQL beside SQLite: list, capture, keyword and semantic search over the same ideas in one account, both stores
+// in one process and one run, the store that goes first alternating round by round (a neighbour's burst of load then
+// falls on both). p50 / p99 per request and CPU per request (this process plus, on PostgreSQL, the server's processes).
+//
+//   bun scripts/bench/stores.ts [--sizes 10000,100000] [--requests 200] [--rounds 3] [--captures 2000] [--real 3000]
+//
+// The app is the real one answering through app.handle (search-lib's benchApp): `idearepo serve` does not run on
+// PostgreSQL yet, and in one process neither store pays a loopback the other does not. Both are power-safe: SQLite with
+// the server's group commit (an answer waits for the WAL's sync), PostgreSQL a cluster with fsync and full page writes
+// on (IDEAREPO_PG_DURABLE=1 for test/support/postgres.ts) and synchronous_commit on, as pgStore connects. Seeding writes
+// the same rows and vectors into both through the store (USE-lite embeddings of real sentences, then mixtures of two,
+// as vector-stores.ts); list, keyword and semantic requests are sequential (one client: latency, not queueing);
+// captures are 50 in flight, each a distinct idea, the pipeline not running (its jobs stay queued on both).
+process.env.IDEAREPO_PG_DURABLE = "1";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { toStamp } from "../../src/lib/time";
+import { startModels } from "../../src/ml/client";
+import { planGenerations, vectorId } from "../../src/vectors/generations";
+import { vectorStore } from "../../src/vectors/store";
+import { migratedDatabase, postgresMissing, testCluster } from "../../test/support/postgres";
+import { createRng } from "../fuzz/rng";
+import { ideaTexts } from "./lib";
+import { embedCached, realSentences } from "./real-vectors";
+import { benchApp, benchUser, flag, percentile, type BenchApp } from "./search-lib";
+
+const missing = postgresMissing();
+if (missing) throw new Error(missing);
+const ROOT = resolve(import.meta.dir, "../..");
+const sizes = flag("--sizes", "10000,100000").split(",").map(Number);
+const REQUESTS = Number(flag("--requests", "200"));
+const ROUNDS = Number(flag("--rounds", "3"));
+const CAPTURES = Number(flag("--captures", "2000"));
+const REAL = Number(flag("--real", "3000"));
+const IN_FLIGHT = 50;
+
+const model = await startModels({ modelsDir: join(ROOT, "models"), embedModel: "use-lite", rerankModel: null });
+const real = await embedCached(model, realSentences(REAL));
+const sentences = realSentences(REAL);
+const rng = createRng(42);
+const mixture = (a: Float32Array, b: Float32Array) => {
+  const v = a.map((x, i) => x + b[i]);
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+};
+const QUERIES = 100;
+const pick = () => 100 + Math.floor(rng.next() * (real.length - QUERIES));
+/** The i-th seeded idea: a real sentence and its vector, past them a mixture of two titled by both. */
+const nth = (i: number): { title: string; v: Float32Array } => {
+  if (QUERIES + i < real.length) return { title: sentences[QUERIES + i], v: real[QUERIES + i] };
+  const [a, b] = [pick(), pick()];
+  return { title: `${sentences[a].slice(0, 90)} ${sentences[b].slice(0, 90)}`, v: mixture(real[a], real[b]) };
+};
+const semanticQueries = sentences.slice(0, QUERIES);
+const keywordQueries = semanticQueries.map((s) => (s.toLowerCase().match(/[a-z]{4,}/g) ?? ["idea"]).slice(0, 2).join(" "));
+
+/** CPU seconds of the PostgreSQL server: the postmaster, its live children, and its reaped children's totals. */
+function pgCpuSeconds(): number {
+  const postmaster = Number(readFileSync(join(testCluster().dir, "data", "postmaster.pid"), "utf8").split("\n")[0]);
+  let ticks = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // f[0] is field 3 (state)
+    if (Number(pid) === postmaster) ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    else if (Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks / 100;
+}
+const ownCpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+interface Side {
+  name: "SQLite" | "PostgreSQL";
+  app: BenchApp;
+  key: string;
+  userId: string;
+  cpu: () => number;
+}
+const dbFile = join(tmpdir(), `idearepo-bench-stores-${process.pid}.db`);
+const sides: Side[] = [];
+for (const name of ["SQLite", "PostgreSQL"] as const) {
+  const pgUrl = name === "PostgreSQL" ? (await migratedDatabase()).url : undefined;
+  const app = await benchApp(dbFile, model, { pgUrl, groupCommit: true });
+  const user = await benchUser(app.deps, "pro");
+  sides.push({ name, app, key: user.key, userId: user.id, cpu: name === "PostgreSQL" ? () => ownCpuSeconds() + pgCpuSeconds() : ownCpuSeconds });
+}
+
+async function seed(side: Side, from: number, to: number): Promise<void> {
+  const { store } = side.app.deps;
+  const now = toStamp(new Date());
+  const gen = (await planGenerations(store, { model: "use-lite", model_id: model.embedModelId, dim: model.dim }, now)).active!;
+  const vs = vectorStore(store, gen);
+  const insert = store.query<{ id: number }, [string, number, string, string, string]>(
+    "INSERT INTO ideas (user_id, number, title, body, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5) RETURNING id",
+  );
+  const setVid = store.query<never, [string, number]>("UPDATE ideas SET vectorize_id = ?1 WHERE id = ?2");
+  const user = side.userId;
+  for (let i = from; i < to; i += 1000) {
+    await store.tx(async () => {
+      for (let n = i; n < Math.min(to, i + 1000); n++) {
+        const { title, v } = nth(n);
+        const body = `${sentences[(n * 7) % sentences.length]} ${sentences[(n * 13) % sentences.length]}`;
+        const id = (await insert.get(user, n + 1, title.slice(0, 200), body, now))!.id;
+        await vs.putIdea(id, user, v, "bench");
+        await setVid.run(vectorId(gen.gen, id), id);
+      }
+      await store.query<never, [number, string]>("UPDATE users SET idea_seq = ?1 WHERE id = ?2").run(Math.min(to, i + 1000), user);
+    });
+  }
+}
+
+interface Result { times: number[]; cpuUs: number; wallS: number; failures: string[] }
+
+/** `paths` one after another (one client); latency of each and CPU per request. */
+async function sequential(side: Side, paths: string[]): Promise<Result> {
+  const times: number[] = [];
+  const failures: string[] = [];
+  const cpu0 = side.cpu();
+  const t0 = performance.now();
+  for (const path of paths) {
+    const t = performance.now();
+    const res = await side.app.handle(new Request(`http://localhost/api/v1${path}`, { headers: { "x-api-key": side.key } }));
+    const text = await res.text();
+    times.push(performance.now() - t);
+    if (res.status !== 200 && failures.length < 3) failures.push(`${res.status} ${text.slice(0, 200)}`);
+  }
+  const wallS = (performance.now() - t0) / 1000;
+  return { times, cpuUs: ((side.cpu() - cpu0) * 1e6) / paths.length, wallS, failures };
+}
+
+let captured = 0;
+const captureTexts = ideaTexts(CAPTURES * ROUNDS * sizes.length * 2 + 10);
+/** CAPTURES distinct captures, IN_FLIGHT at a time. */
+async function captures(side: Side): Promise<Result> {
+  const times: number[] = [];
+  const failures: string[] = [];
+  const cpu0 = side.cpu();
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+    while (next < CAPTURES) {
+      next++;
+      const body = JSON.stringify({ ...captureTexts[captured++], tags: ["bench"], source: "api" });
+      const t = performance.now();
+      const res = await side.app.handle(new Request("http://localhost/api/v1/ideas", {
+        method: "POST", headers: { "x-api-key": side.key, "content-type": "application/json" }, body,
+      }));
+      const text = await res.text();
+      times.push(performance.now() - t);
+      if (res.status !== 201 && failures.length < 3) failures.push(`${res.status} ${text.slice(0, 200)}`);
+    }
+  }));
+  const wallS = (performance.now() - t0) / 1000;
+  return { times, cpuUs: ((side.cpu() - cpu0) * 1e6) / CAPTURES, wallS, failures };
+}
+
+const list = () => Array.from({ length: REQUESTS }, () => "/ideas?limit=20");
+const keyword = () => Array.from({ length: REQUESTS }, (_, i) => `/ideas/search?mode=keyword&limit=20&q=${encodeURIComponent(keywordQueries[i % QUERIES])}`);
+const semantic = () => Array.from({ length: REQUESTS }, (_, i) => `/ideas/search?mode=semantic&limit=20&q=${encodeURIComponent(semanticQueries[i % QUERIES])}`);
+
+const kinds = [
+  ["list GET /ideas?limit=20", (s: Side) => sequential(s, list())],
+  ["keyword GET /ideas/search", (s: Side) => sequential(s, keyword())],
+  ["semantic GET /ideas/search", (s: Side) => sequential(s, semantic())],
+  [`capture POST /ideas (${IN_FLIGHT} in flight)`, captures],
+] as const;
+
+const cell = (rs: Result[], capture: boolean) => {
+  const all = rs.flatMap((r) => r.times);
+  const cpu = percentile(rs.map((r) => r.cpuUs), 50);
+  const rate = capture ? ` · ${Math.round(percentile(rs.map((r) => CAPTURES / r.wallS), 50))}/s` : "";
+  const failed = rs.flatMap((r) => r.failures);
+  return `${percentile(all, 50).toFixed(2)} / ${percentile(all, 99).toFixed(1)} ms · ${Math.round(cpu)} µs CPU${rate}${failed.length ? ` · FAILED: ${failed[0]}` : ""}`;
+};
+
+const lines: string[] = [];
+let seeded = 0;
+for (const size of sizes) {
+  for (const side of sides) {
+    const t0 = performance.now();
+    await seed(side, seeded, size);
+    console.error(`${side.name}: seeded ${size} ideas in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  seeded = size;
+  // One unmeasured pass of each read: statements prepared, pages and the vector codes loaded, on both.
+  for (const side of sides) for (const [, run] of kinds.slice(0, 3)) await (run as (s: Side) => Promise<Result>)(side);
+  const results = new Map<string, Result[]>();
+  const loads: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = r % 2 === 0 ? sides : [...sides].reverse();
+    for (const [kind, run] of kinds) {
+      for (const side of order) {
+        const res = await (run as (s: Side) => Promise<Result>)(side);
+        const k = `${kind}|${side.name}`;
+        results.set(k, [...(results.get(k) ?? []), res]);
+        console.error(`${size} round ${r + 1} ${kind} ${side.name}: ${cell([res], kind.startsWith("capture"))} (load ${loadavg()[0].toFixed(1)})`);
+      }
+    }
+    loads.push(loadavg()[0]);
+  }
+  for (const [kind] of kinds) {
+    const capture = kind.startsWith("capture");
+    const sq = results.get(`${kind}|SQLite`)!;
+    const pg = results.get(`${kind}|PostgreSQL`)!;
+    const p50 = (rs: Result[]) => percentile(rs.flatMap((r) => r.times), 50);
+    const ratio = capture
+      ? `${(percentile(pg.map((r) => CAPTURES / r.wallS), 50) / percentile(sq.map((r) => CAPTURES / r.wallS), 50)).toFixed(2)}× the rate`
+      : `${(p50(pg) / p50(sq)).toFixed(2)}× p50`;
+    lines.push(`| ${size.toLocaleString("en")} | ${kind} | ${cell(sq, capture)} | ${cell(pg, capture)} | ${ratio} | ${Math.min(...loads).toFixed(0)}–${Math.max(...loads).toFixed(0)} |`);
+  }
+}
+console.log(`| ideas | request | SQLite p50 / p99 · CPU per request | PostgreSQL p50 / p99 · CPU per request | PostgreSQL / SQLite | load (1 min) |`);
+console.log("|---|---|---|---|---|---|");
+for (const l of lines) console.log(l);
+for (const side of sides) await side.app.close();
+await model.close();
+for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
+process.exit(0);
