@@ -104,16 +104,19 @@ async function seed(side: Side, from: number, to: number): Promise<void> {
   );
   const setVid = store.query<never, [string, number]>("UPDATE ideas SET vectorize_id = ?1 WHERE id = ?2");
   const user = side.userId;
+  // Numbers follow the account's sequence: the captures of a smaller size's rounds took some.
+  const seq = store.query<{ idea_seq: number }, [string]>("SELECT idea_seq FROM users WHERE id = ?1");
+  const base = (await seq.get(user))!.idea_seq - from;
   for (let i = from; i < to; i += 1000) {
     await store.tx(async () => {
       for (let n = i; n < Math.min(to, i + 1000); n++) {
         const { title, v } = nth(n);
         const body = `${sentences[(n * 7) % sentences.length]} ${sentences[(n * 13) % sentences.length]}`;
-        const id = (await insert.get(user, n + 1, title.slice(0, 200), body, now))!.id;
+        const id = (await insert.get(user, base + n + 1, title.slice(0, 200), body, now))!.id;
         await vs.putIdea(id, user, v, "bench");
         await setVid.run(vectorId(gen.gen, id), id);
       }
-      await store.query<never, [number, string]>("UPDATE users SET idea_seq = ?1 WHERE id = ?2").run(Math.min(to, i + 1000), user);
+      await store.query<never, [number, string]>("UPDATE users SET idea_seq = ?1 WHERE id = ?2").run(base + Math.min(to, i + 1000), user);
     });
   }
 }
