@@ -24,6 +24,8 @@ export interface CalibratedQuery {
 }
 
 export interface ExactScorer {
+  /** The stored vectors of those of `ids` that are the account's (any order). */
+  vectors(ids: number[], userId: string): Promise<Array<{ id: number; embedding: Uint8Array }>>;
   /** Every idea of the account by distance to `query` (ties by id), the best `k`. */
   ideas(query: Float32Array, userId: string, k: number): Promise<Distance[]>;
   /** The ideas among `ids` (the account's only) by distance, the best `k`. */
@@ -116,8 +118,12 @@ function sqliteScorer(store: Store, ideas: string, tags: string): ExactScorer {
   const knnTags = store.query<Distance, [Uint8Array, number, string]>(
     `SELECT rowid AS id, distance FROM ${tags} WHERE embedding MATCH ? AND k = ? AND user_id = ?`,
   );
+  const vectors = store.query<{ id: number; embedding: Uint8Array }, [string, string]>(
+    `SELECT v.id, v.embedding FROM json_each(?1) j CROSS JOIN ${ideas} v ON v.id = j.value WHERE v.user_id = ?2`,
+  );
   const args = (c: CalibratedQuery) => [vectorBytes(c.query), vectorBytes(c.centre), c.cq, c.cn, c.cn * c.cn] as const;
   return {
+    vectors: (ids, userId) => vectors.all(JSON.stringify(ids), userId),
     ideas: (q, userId, k) => exact.all(vectorBytes(q), userId, k),
     rescore: (q, ids, userId, k) => rescore.all(vectorBytes(q), JSON.stringify(ids), userId, k),
     calibrated: (c, userId, k) => calibrated.all(...args(c), userId, k),
@@ -134,14 +140,15 @@ function sqliteScorer(store: Store, ideas: string, tags: string): ExactScorer {
 function jsScorer(store: Store, ideas: string, tags: string): ExactScorer {
   type Row = { id: number; embedding: Uint8Array };
   const account = store.query<Row, [string]>(`SELECT id, embedding FROM ${ideas} WHERE user_id = ?`);
-  // PostgreSQL's own words (this scorer runs nowhere else): the candidates as one bigint[] probe the primary key,
-  // where json_each's translation planned a hash join over every row of the account.
+  // PostgreSQL's own words (this scorer runs nowhere else): the ids as one bigint[] probe the primary key, where
+  // json_each's translation planned a hash join over every row of the account (on each rescoring and duplicate score).
   const some = store.query<Row, [string, string]>(`SELECT id, embedding FROM ${ideas} WHERE id = ANY(CAST(?1 AS bigint[])) AND user_id = ?2`);
   const idArray = (ids: number[]) => `{${ids.join(",")}}`;
   const accountTags = store.query<Row, [string]>(`SELECT ${tagIdColumn(store)} AS id, embedding FROM ${tags} WHERE user_id = ?`);
   const distances = (rows: Row[], q: Float32Array) => rows.map((r) => ({ id: r.id, distance: cosineDistance(toVector(r.embedding)!, q) }));
   const cosines = (rows: Row[], c: CalibratedQuery) => rows.map((r) => ({ id: r.id, cos: calibratedCos(toVector(r.embedding)!, c) }));
   return {
+    vectors: (ids, userId) => some.all(idArray(ids), userId),
     ideas: async (q, userId, k) => top(distances(await account.all(userId), q), byDistance, k),
     rescore: async (q, ids, userId, k) => top(distances(await some.all(idArray(ids), userId), q), byDistance, k),
     calibrated: async (c, userId, k) => top(cosines(await account.all(userId), c), byCos, k),

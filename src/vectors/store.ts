@@ -61,9 +61,6 @@ function createStore(store: Store, g: Generation) {
     ideaRow: store.query<{ user_id: string; embedding: Bytes }, [number]>(`SELECT user_id, embedding FROM ${ideas} WHERE id = ?`),
     accountVecs: store.query<{ id: number; embedding: Bytes }, [string]>(`SELECT id, embedding FROM ${ideas} WHERE user_id = ?`),
     accountIds: store.query<{ id: number }, [string]>(`SELECT id FROM ${ideas} WHERE user_id = ? ORDER BY id`),
-    vecsOf: store.query<{ id: number; embedding: Bytes }, [string, string]>(
-      `SELECT v.id, v.embedding FROM json_each(?1) j CROSS JOIN ${ideas} v ON v.id = j.value WHERE v.user_id = ?2`,
-    ),
     sharedGet: store.query<{ n: number; sum: Bytes; scored_n: number }, [string]>(`SELECT n, sum, scored_n FROM ${shared} WHERE user_id = ?`),
     sharedPut: store.query<never, [string, number, Bytes, number]>(
       `INSERT INTO ${shared} (user_id, n, sum, scored_n) VALUES (?1, ?2, ?3, ?4)
@@ -130,7 +127,7 @@ function createStore(store: Store, g: Generation) {
     let n = 0;
     for (let i = 0; i < sample.length; i += FIT_READ_SLICE) {
       const slice = sample.slice(i, i + FIT_READ_SLICE);
-      const rows = new Map((await q.vecsOf.all(JSON.stringify(slice), userId)).map((r) => [r.id, r.embedding]));
+      const rows = new Map((await exact.vectors(slice, userId)).map((r) => [r.id, r.embedding]));
       for (const id of slice) {
         const bytes = rows.get(id);
         if (bytes) packed.set(toVector(bytes)!, n++ * g.dim);
@@ -259,7 +256,7 @@ function createStore(store: Store, g: Generation) {
       const centre = (await sharedOf(userId)).centre;
       const subjects = await subjectsOf(userId);
       const mine = subjects ? subjectOf(subjects, vector, centre) : 0;
-      for (const r of await q.vecsOf.all(JSON.stringify(others), userId)) {
+      for (const r of await exact.vectors(others, userId)) {
         const v = toVector(r.embedding)!;
         const theirs = subjects ? subjectOf(subjects, v, centre) : 0;
         out.set(r.id, localCosine(vector, v, centre, subjects, mine, theirs, specific?.mine ?? 1, specific?.of.get(r.id) ?? 1));
