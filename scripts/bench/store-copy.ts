@@ -12,8 +12,8 @@ import { createRng } from "../fuzz/rng";
 import { benchApp, benchUser, flag } from "./search-lib";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const total = Number(flag("ideas", "10000"));
-const per = Number(flag("per", "200"));
+const total = Number(flag("--ideas", "10000"));
+const per = Number(flag("--per", "200"));
 const missing = postgresMissing();
 if (missing) throw new Error(missing);
 
