@@ -15,7 +15,7 @@ const DRAIN_BATCH = 500;
 /** A phrase's tokens: FTS5's unicode61 on the main index; on the bigram one its tokens are already cut (segment.ts). */
 const phraseTokens = (ix: number, phrase: string): string[] => (ix === 0 ? unicode61Tokens(phrase) : phrase.split(" ").filter((t) => t !== ""));
 
-interface Posting { term: string; doc: number; title_n: number; body_n: number; title_pos: string; body_pos: string }
+interface Posting { term: string; doc: number; title_n: number; body_n: number; tokens: number; title_pos: string; body_pos: string }
 /** Per matching row, per phrase: its occurrences in the title and in the body. */
 type Counts = Map<number, Array<[number, number]>>;
 
@@ -40,7 +40,10 @@ export function createPgIndex(store: Store): FullTextIndex {
   /** `= ANY` of the ids bound at parameter `n`. */
   const IDS = (n: number) => `ANY (CAST(string_to_array(CAST(?${n} AS text), ',') AS bigint[]))`;
   const TERMS = "ANY (string_to_array(CAST(?2 AS text), ' '))";
-  const COLS = "p.term, p.idea_id AS doc, p.title_n, p.body_n, p.title_pos, p.body_pos";
+  // Each posting carries its row's length (for BM25), and its positions only when a phrase of several tokens needs them.
+  const cols = (positions: boolean) =>
+    `p.term, p.idea_id AS doc, p.title_n, p.body_n, d.tokens, ${positions ? "p.title_pos, p.body_pos" : "'' AS title_pos, '' AS body_pos"}
+     FROM keyword_postings p JOIN keyword_docs d ON d.idea_id = p.idea_id AND d.ix = p.ix`;
 
   const anyPending = store.query<{ one: number }, []>("SELECT 1 AS one FROM keyword_pending LIMIT 1");
   const claim = store.query<{ id: number }, [number]>(
@@ -85,39 +88,51 @@ export function createPgIndex(store: Store): FullTextIndex {
   const sizes = store.query<{ id: number; tokens: number }, [number, string]>(
     `SELECT idea_id AS id, tokens FROM keyword_docs WHERE ix = ?1 AND idea_id = ${IDS(2)}`,
   );
-  const postingsOwn = store.query<Posting, [number, string, string]>(
-    `SELECT ${COLS} FROM keyword_postings p WHERE p.ix = ?1 AND p.term = ${TERMS} AND p.user_id = ?3`,
+  const fetchers = (positions: boolean) => ({
+    own: store.query<Posting, [number, string, string]>(`SELECT ${cols(positions)} WHERE p.ix = ?1 AND p.term = ${TERMS} AND p.user_id = ?3`),
+    ownLive: store.query<Posting, [number, string, string]>(
+      `SELECT ${cols(positions)} JOIN ideas i ON i.id = p.idea_id WHERE p.ix = ?1 AND p.term = ${TERMS} AND p.user_id = ?3 AND i.is_archived = 0`,
+    ),
+    among: store.query<Posting, [number, string, string]>(`SELECT ${cols(positions)} WHERE p.idea_id = ${IDS(3)} AND p.ix = ?1 AND p.term = ${TERMS}`),
+    all: store.query<Posting, [number, string]>(`SELECT ${cols(positions)} WHERE p.ix = ?1 AND p.term = ${TERMS}`),
+  });
+  const withPositions = fetchers(true);
+  const withoutPositions = fetchers(false);
+  // The caller's ideas (archived too) holding any, or all, of some single-token phrases: ids only, in id order.
+  const ownAnyIds = store.query<{ id: number }, [number, string, string, number]>(
+    `SELECT DISTINCT idea_id AS id FROM keyword_postings WHERE ix = ?1 AND term = ${TERMS} AND user_id = ?3 ORDER BY idea_id LIMIT ?4`,
   );
-  const postingsOwnLive = store.query<Posting, [number, string, string]>(
-    `SELECT ${COLS} FROM keyword_postings p JOIN ideas i ON i.id = p.idea_id
-     WHERE p.ix = ?1 AND p.term = ${TERMS} AND p.user_id = ?3 AND i.is_archived = 0`,
+  const ownAllIds = store.query<{ id: number }, [number, string, string, number, number]>(
+    `SELECT idea_id AS id FROM keyword_postings WHERE ix = ?1 AND term = ${TERMS} AND user_id = ?3
+     GROUP BY idea_id HAVING count(*) = ?5 ORDER BY idea_id LIMIT ?4`,
   );
-  const postingsAmong = store.query<Posting, [number, string, string]>(
-    `SELECT ${COLS} FROM keyword_postings p WHERE p.idea_id = ${IDS(3)} AND p.ix = ?1 AND p.term = ${TERMS}`,
-  );
-  const postingsAll = store.query<Posting, [number, string]>(`SELECT ${COLS} FROM keyword_postings p WHERE p.ix = ?1 AND p.term = ${TERMS}`);
 
   type Scope = { own: string; live: boolean } | { among: number[] } | "anyone";
-  const postings = (ix: number, list: string[], scope: Scope): Promise<Posting[]> => {
-    if (scope === "anyone") return postingsAll.all(ix, terms(list));
-    if ("among" in scope) return postingsAmong.all(ix, terms(list), ids(scope.among));
-    return (scope.live ? postingsOwnLive : postingsOwn).all(ix, terms(list), scope.own);
+  const postings = (ix: number, list: string[], scope: Scope, positions: boolean): Promise<Posting[]> => {
+    const f = positions ? withPositions : withoutPositions;
+    if (scope === "anyone") return f.all.all(ix, terms(list));
+    if ("among" in scope) return f.among.all(ix, terms(list), ids(scope.among));
+    return (scope.live ? f.ownLive : f.own).all(ix, terms(list), scope.own);
   };
 
   /** The rows in `scope` that match `q`, with each phrase's occurrences per column (a phrase: consecutive tokens). */
-  async function matches(ix: number, q: TextQuery, scope: Scope): Promise<{ phrases: string[][]; counts: Counts }> {
+  async function matches(ix: number, q: TextQuery, scope: Scope): Promise<{ phrases: string[][]; counts: Counts; sizes: Map<number, number> }> {
     const phrases = q.phrases.map((p) => phraseTokens(ix, p));
     const wanted = [...new Set(phrases.flat())];
     const counts: Counts = new Map();
-    if (wanted.length === 0 || (typeof scope === "object" && "among" in scope && scope.among.length === 0)) return { phrases, counts };
+    const sizes = new Map<number, number>();
+    if (wanted.length === 0 || (typeof scope === "object" && "among" in scope && scope.among.length === 0)) return { phrases, counts, sizes };
     const byDoc = new Map<number, Map<string, Posting>>();
-    for (const p of await postings(ix, wanted, scope)) (byDoc.get(p.doc) ?? byDoc.set(p.doc, new Map()).get(p.doc)!).set(p.term, p);
+    for (const p of await postings(ix, wanted, scope, phrases.some((t) => t.length > 1))) {
+      (byDoc.get(p.doc) ?? byDoc.set(p.doc, new Map()).get(p.doc)!).set(p.term, p);
+      sizes.set(p.doc, p.tokens);
+    }
     for (const [doc, has] of byDoc) {
       const per = phrases.map((tokens) => occurrences(tokens, has));
       const hit = per.map(([t, b]) => t + b > 0);
       if (q.op === "and" ? hit.every(Boolean) : hit.some(Boolean)) counts.set(doc, per);
     }
-    return { phrases, counts };
+    return { phrases, counts, sizes };
   }
 
   /** Rows of the whole index holding each phrase in a text column (BM25's IDF is the instance's, as FTS5's). */
@@ -132,7 +147,7 @@ export function createPgIndex(store: Store): FullTextIndex {
   }
 
   /** FTS5's bm25() of the matched rows (lower = better), from this index's own statistics. */
-  async function bm25Of(ix: number, phrases: string[][], counts: Counts): Promise<Map<number, number>> {
+  async function bm25Of(ix: number, { phrases, counts, sizes: size }: Awaited<ReturnType<typeof matches>>): Promise<Map<number, number>> {
     if (counts.size === 0) return new Map();
     const hits: TermHit[] = [];
     for (const [doc, per] of counts) {
@@ -140,8 +155,6 @@ export function createPgIndex(store: Store): FullTextIndex {
         if (t + b > 0) hits.push({ term, doc, weight: COLUMN_WEIGHTS.title * t + COLUMN_WEIGHTS.body * b });
       });
     }
-    const docs = [...counts.keys()];
-    const size = new Map((await sizes.all(ix, ids(docs))).map((r) => [r.id, r.tokens]));
     const scores = bm25Scores((await totals.get(ix))!, await docsWith(ix, phrases), hits, size);
     return new Map([...scores].map(([id, s]) => [id, -s]));
   }
@@ -151,12 +164,10 @@ export function createPgIndex(store: Store): FullTextIndex {
     [...bm25].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, limit).map(([id, v]) => ({ id, bm25: v }));
 
   const scoredOwn = async (ix: number, q: TextQuery, userId: string, limit: number) => {
-    const { phrases, counts } = await matches(ix, q, { own: userId, live: true });
-    return best(await bm25Of(ix, phrases, counts), limit);
+    return best(await bm25Of(ix, await matches(ix, q, { own: userId, live: true })), limit);
   };
   const scoresAmong = async (ix: number, q: TextQuery, among: number[]) => {
-    const { phrases, counts } = await matches(ix, q, { among });
-    return new Map([...(await bm25Of(ix, phrases, counts))].map(([id, v]) => [id, -v]));
+    return new Map([...(await bm25Of(ix, await matches(ix, q, { among })))].map(([id, v]) => [id, -v]));
   };
 
   /** Indexes up to DRAIN_BATCH queued ideas in one immediate transaction; how many it took. */
@@ -193,12 +204,19 @@ export function createPgIndex(store: Store): FullTextIndex {
   return {
     keywordIds: async (q, userId, limit) => (await scoredOwn(0, q, userId, limit)).map((r) => r.id),
     async ownMatchIds(q, userId, limit) {
+      const phrases = q.phrases.map((p) => phraseTokens(0, p));
+      if (phrases.every((t) => t.length <= 1)) {
+        // Single tokens (the usual words): the index answers with ids alone.
+        const wanted = [...new Set(phrases.flat())];
+        if (wanted.length === 0 || (q.op === "and" && phrases.some((t) => t.length === 0))) return [];
+        const rows = q.op === "and" ? await ownAllIds.all(0, terms(wanted), userId, limit, wanted.length) : await ownAnyIds.all(0, terms(wanted), userId, limit);
+        return rows.map((r) => r.id);
+      }
       const { counts } = await matches(0, q, { own: userId, live: false });
       return [...counts.keys()].sort((a, b) => a - b).slice(0, limit);
     },
     async keywordIdsAnyone(q, limit) {
-      const { phrases, counts } = await matches(0, q, "anyone");
-      return best(await bm25Of(0, phrases, counts), limit).map((r) => r.id);
+      return best(await bm25Of(0, await matches(0, q, "anyone")), limit).map((r) => r.id);
     },
     keywordScoresAmong: (q, among) => scoresAmong(0, q, among),
     indexTotals: async (): Promise<IndexTotals> => (await totals.get(0)) ?? { rows: 0, tokens: 0 },
@@ -207,7 +225,7 @@ export function createPgIndex(store: Store): FullTextIndex {
       const index = new Map(list.map((t, i) => [t, i]));
       const out: Array<{ term: number; doc: number; col: string }> = [];
       if (list.length === 0 || among.length === 0) return out;
-      for (const p of await postingsAmong.all(0, terms(list), ids(among))) {
+      for (const p of await withoutPositions.among.all(0, terms(list), ids(among))) {
         const term = index.get(p.term)!;
         for (let k = 0; k < p.title_n; k++) out.push({ term, doc: p.doc, col: "title" });
         for (let k = 0; k < p.body_n; k++) out.push({ term, doc: p.doc, col: "body" });
