@@ -1,14 +1,21 @@
 // Semantic search means the same on both stores (issue 34): the same vectors in SQLite and in PostgreSQL give the
-// same neighbours (coarse pass and exact rescoring, raw and calibrated, ideas and tags) and the same scores.
+// same neighbours (coarse pass and exact rescoring, raw and calibrated, ideas and tags) and the same top 10 through
+// GET /ideas/search, the second stage included.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openDb } from "../../src/db/open";
 import { pgStore } from "../../src/db/pg/store";
 import { sqliteStore } from "../../src/db/sqlite-store";
 import type { Store } from "../../src/db/store";
-import { planGenerations } from "../../src/vectors/generations";
+import type { ModelClient } from "../../src/ml/client";
+import { createPipelineProcess, type PipelineProcess } from "../../src/pipeline/process";
+import { planGenerations, readState } from "../../src/vectors/generations";
 import { RESCORE_MIN, vectorStore, type VectorStore } from "../../src/vectors/store";
 import { makeRandom } from "../fixtures/random";
+import { makeUser, type TestApp, type TestUser } from "../helpers";
+import { capture, loadTestModel, search } from "../pipeline-helpers";
+import { makePgApp } from "../support/pg-app";
 import { migratedDatabase, requirePostgres } from "../support/postgres";
+import { makeSqliteApp } from "../support/sqlite-app";
 
 const run = requirePostgres();
 const DIM = 64;
@@ -97,4 +104,57 @@ describe.if(run)("the vector index on SQLite and PostgreSQL", () => {
     expect((await pg.nearestIdeas("me", queries[0], 1))[0].id).toBe(3);
     close(await lite.nearestTags("me", queries[0], 3), await pg.nearestTags("me", queries[0], 3));
   });
+});
+
+/** Notes with near neighbours of each other, so the second stage has close cosines to reorder. */
+const CORPUS = [
+  "Automobile repair shop for vintage motorcars", "Restoring classic cars in a small garage", "Electric conversion kits for old cars",
+  "A weekly newsletter about indie video games", "Reviews of retro video game consoles", "Podcast about game design",
+  "Rooftop vegetable garden with automatic irrigation", "Community garden plots for apartment dwellers", "Indoor herb garden kits",
+  "Mobile app for splitting restaurant bills among friends", "Shared expenses tracker for roommates", "Budget planner for students",
+  "Teach kids to code with robot building kits", "After-school programming club for children", "Online course on robotics for teens",
+  "Subscription box of locally roasted coffee beans", "Coffee brewing workshop for beginners", "Tea tasting evenings",
+  "Marketplace for renting camping gear", "Guided hiking trips in the mountains", "Tent and sleeping bag repair service",
+  "Podcast interviewing small business founders", "Newsletter for first-time founders", "Mentoring programme for small shop owners",
+];
+const QUERIES = ["fixing old cars", "children learning programming", "rent tents and sleeping bags", "caffeine delivered monthly",
+  "video games", "growing vegetables at home", "split the bill", "advice for founders", "garden", "robots"];
+
+describe.if(run)("GET /ideas/search on SQLite and PostgreSQL", () => {
+  let model: ModelClient;
+  const apps: { t: TestApp; pipeline: PipelineProcess; user: TestUser }[] = [];
+
+  beforeAll(async () => {
+    model = await loadTestModel();
+    for (const t of [makeSqliteApp(), await makePgApp()]) {
+      const pipeline = createPipelineProcess(t.deps, { models: model, autoStart: false });
+      await pipeline.start(t.deps);
+      const user = await makeUser(t, { plan: "pro" });
+      for (const title of CORPUS) await capture(t, user, { title });
+      await pipeline.runner()!.drain();
+      apps.push({ t, pipeline, user });
+    }
+  }, 120_000);
+  afterAll(async () => {
+    for (const a of apps) (await a.pipeline.stop(), await a.t.close());
+    await model?.close();
+  });
+
+  test("the stores hold the same vectors, and every query gives the same top 10 with the same scores", async () => {
+    const [lite, pg] = apps;
+    const gens = await Promise.all(apps.map(async (a) => vectorStore(a.t.deps.store, (await readState(a.t.deps.store)).active!)));
+    for (let id = 1; id <= CORPUS.length; id++) {
+      expect(Array.from((await gens[1].ideaVector(id))!)).toEqual(Array.from((await gens[0].ideaVector(id))!));
+    }
+    for (const q of QUERIES) {
+      const [a, b] = [await search(lite.t, lite.user, { q, limit: 10, min_score: 0 }), await search(pg.t, pg.user, { q, limit: 10, min_score: 0 })];
+      expect(a.status).toBe(200);
+      expect(b.status).toBe(200);
+      expect(b.body.search_type).toBe("semantic");
+      const rows = (r: typeof a) => (r.body.results as { id: number; title: string; score: number }[]);
+      expect(rows(a)).toHaveLength(10);
+      expect(rows(b).map((x) => x.title)).toEqual(rows(a).map((x) => x.title));
+      rows(a).forEach((x, i) => expect(rows(b)[i].score).toBeCloseTo(x.score, 5));
+    }
+  }, 120_000);
 });
