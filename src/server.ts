@@ -1,9 +1,8 @@
 // `serve`: opens the data dir, listens (TLS when configured), then starts the background processes; shuts down gracefully.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { GROUP_COMMIT, openDb } from "./db/open";
-import { sqliteStore } from "./db/sqlite-store";
-import { refuseDatabaseUrlForNow } from "./db/open-store";
+import { openStore } from "./db/open-store";
 import { createDurabilityBarrier } from "./db/durable";
 import { noEngines, type Deps } from "./deps";
 import { createApp } from "./app";
@@ -42,7 +41,6 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   }
   // Half a billing configuration would take payments it cannot turn into Pro (or offer an Upgrade that cannot work).
   billingSettings(config);
-  refuseDatabaseUrlForNow(config);
   let tls: { cert: string; key: string } | undefined;
   try {
     tls = config.tls_cert_file && config.tls_key_file
@@ -53,9 +51,17 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   }
   const other = liveServerPid(config.data_dir);
   if (other !== null) throw new DataDirBusyError(`Another idearepo server (pid ${other}) is serving ${config.data_dir}; stop it first`);
-  const groupCommit = GROUP_COMMIT.enabled && config.durability === "power-safe";
-  const db = openDb(dbPath(config), config.durability, { groupCommit });
-  const store = sqliteStore(db);
+  // On PostgreSQL (database.url) the data directory's SQLite file is neither opened nor made: `db` is an empty
+  // in-memory handle that no part reads (every statement goes through the store), and durability is PostgreSQL's.
+  const onPg = config.database.url !== null;
+  // The data directory still holds the pid file, the master key and the models: made here when no file database makes it.
+  if (onPg) mkdirSync(config.data_dir, { recursive: true });
+  const groupCommit = !onPg && GROUP_COMMIT.enabled && config.durability === "power-safe";
+  const db = openDb(onPg ? ":memory:" : dbPath(config), config.durability, { groupCommit });
+  const store = await openStore(config, db).catch((e: unknown) => {
+    db.close();
+    throw e;
+  });
   // WAL checkpoints are the SQLite file's upkeep; a PostgreSQL server checkpoints itself.
   const checkpointer = store.sqlite ? startCheckpointer(store.sqlite, dbPath(config), log) : null;
   const durable = groupCommit ? createDurabilityBarrier(db, `${dbPath(config)}-wal`) : null;
@@ -120,6 +126,13 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
         db.exec("PRAGMA optimize");
       } catch {
         // Only a planner hint; never a reason to skip closing.
+      }
+      if (onPg) {
+        try {
+          await store.close();
+        } catch (e) {
+          log.error("closing the PostgreSQL connections failed", { error: (e as Error).message });
+        }
       }
       db.close();
       removePidFile(config.data_dir);

@@ -1,8 +1,7 @@
 // Builds the Deps a CLI command needs: config, the same database file the server uses, the system clock.
 import { loadConfig, type Config } from "../config";
 import { openDb } from "../db/open";
-import { sqliteStore } from "../db/sqlite-store";
-import { refuseDatabaseUrlForNow } from "../db/open-store";
+import { openStore } from "../db/open-store";
 import { noEngines, type Deps } from "../deps";
 import { createLogger } from "../lib/log";
 import { systemClock } from "../lib/time";
@@ -12,11 +11,16 @@ export function dbPath(cfg: Readonly<Config>): string {
   return join(cfg.data_dir, "idearepo.db");
 }
 
-export function cliDeps(): Deps {
+/**
+ * The store the server uses: the data directory's SQLite file, or PostgreSQL when database.url is set (migrated on
+ * open, as the server does; the file is then neither opened nor made). The caller closes `deps.store`.
+ */
+export async function cliDeps(): Promise<Deps> {
   const config = loadConfig();
-  refuseDatabaseUrlForNow(config);
-  const db = openDb(dbPath(config), config.durability);
-  return { config, db, store: sqliteStore(db), clock: systemClock, log: createLogger("warn"), engines: noEngines() };
+  const onPg = config.database.url !== null;
+  const db = openDb(onPg ? ":memory:" : dbPath(config), config.durability);
+  const store = await openStore(config, db);
+  return { config, db, store, clock: systemClock, log: createLogger("warn"), engines: noEngines() };
 }
 
 export const printJson = (v: unknown) => process.stdout.write(JSON.stringify(v) + "\n");

@@ -49,7 +49,7 @@ export const exportCommand: CliCommand = {
     const format = (optionalFlag(p, "format") ?? "json") as ExportFormat;
     if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}`);
     const out = optionalFlag(p, "out");
-    const deps = cliDeps();
+    const deps = await cliDeps();
     try {
       const user = await createUsersService(deps).mustFindByEmail(requireFlag(p, "email"));
       const prepared = await createExportService(deps).prepare(user.id, format);

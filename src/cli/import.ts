@@ -50,7 +50,7 @@ export const importCommand: CliCommand = {
     if (!file || extra.length) throw new UsageError(USAGE);
     if (!existsSync(file)) throw new UsageError(`No such file: ${file}`);
     const isDir = statSync(file).isDirectory();
-    const deps = cliDeps();
+    const deps = await cliDeps();
     try {
       const user = await createUsersService(deps).mustFindByEmail(email);
       process.stderr.write(isDir ? `reading folder ${file}\n` : `reading ${file} (${mb(statSync(file).size)})\n`);

@@ -22,7 +22,7 @@ async function run(argv: string[]): Promise<void> {
       throw new UsageError(`--new-key-stdin: ${(e as Error).message}`);
     }
   }
-  const deps = cliDeps();
+  const deps = await cliDeps();
   try {
     if (sub === "status") {
       printJson(await inspectSealedKeys(deps));

@@ -22,7 +22,7 @@ export const reindexCommand: CliCommand = {
   async run(argv) {
     const p = parseArgs(argv, ["force", "status"]);
     rejectUnknown(p, ["force", "status"]);
-    const deps = cliDeps();
+    const deps = await cliDeps();
     try {
       if (p.flags.status) {
         printJson((await embeddingsHealth(deps.store)).embeddings);

@@ -37,7 +37,7 @@ async function confirmDeletion(email: string, ideas: number, yes: boolean): Prom
 export async function usersCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   const p = parseArgs(rest, ["password-stdin", "operator", "yes"]);
-  const deps = cliDeps();
+  const deps = await cliDeps();
   const users = createUsersService(deps);
   try {
     switch (sub) {
@@ -96,7 +96,7 @@ export async function usersCommand(argv: string[]): Promise<void> {
 export async function keysCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   const p = parseArgs(rest);
-  const deps = cliDeps();
+  const deps = await cliDeps();
   const users = createUsersService(deps);
   const keys = createApiKeysService(deps);
   try {

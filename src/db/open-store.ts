@@ -19,18 +19,7 @@ export async function openStore(config: Pick<Readonly<Config>, "database">, db: 
   await migratePg(url).catch((e: unknown) => {
     if (e instanceof OperatorError) throw e;
     // The server's own words help the operator; the URL's parts are struck out of them.
-    throw new OperatorError(`PostgreSQL (database.url) could not be reached or migrated: ${scrubber(url)(String((e as Error)?.message ?? e))}`);
+    throw new OperatorError(`PostgreSQL (database.url, IDEAREPO_DATABASE_URL) could not be reached or migrated: ${scrubber(url)(String((e as Error)?.message ?? e))}`);
   });
   return pgStore(url);
-}
-
-/**
- * Until every part of the product reads and writes through the store (issue 34), a PostgreSQL URL would split an
- * instance's data between the two stores: the server and the CLI refuse it, in one line that names the setting only.
- */
-export function refuseDatabaseUrlForNow(config: Pick<Readonly<Config>, "database">): void {
-  if (config.database.url === null) return;
-  throw new OperatorError(
-    "database.url (IDEAREPO_DATABASE_URL) is set, but this build still keeps part of its data in the SQLite file: running on PostgreSQL is not available yet; unset it",
-  );
 }

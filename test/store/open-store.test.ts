@@ -53,7 +53,7 @@ describe("database.url", () => {
     expect((e as Error).message).not.toContain("wrong-password-1234");
   });
 
-  test("until every part reads through the store, the CLI refuses the setting in one line that does not repeat it", () => {
+  test("a PostgreSQL the CLI cannot reach is one line naming the setting, exit 2, without the password", () => {
     const r = runCli(["users", "list"], { dataDir: dir, env: { IDEAREPO_DATABASE_URL: "postgres://app:hunter2-secret@127.0.0.1:1/ideas" } });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
