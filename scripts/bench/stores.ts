@@ -218,6 +218,7 @@ for (const size of sizes) {
     const ratio = capture
       ? `${(percentile(pg.map((r) => CAPTURES / r.wallS), 50) / percentile(sq.map((r) => CAPTURES / r.wallS), 50)).toFixed(2)}× the rate`
       : `${(p50(pg) / p50(sq)).toFixed(2)}× p50`;
+    console.error(`TABLE | ${size.toLocaleString("en")} | ${kind} | ${cell(sq, capture)} | ${cell(pg, capture)} | ${ratio} |`);
     lines.push(`| ${size.toLocaleString("en")} | ${kind} | ${cell(sq, capture)} | ${cell(pg, capture)} | ${ratio} | ${Math.min(...loads).toFixed(0)}–${Math.max(...loads).toFixed(0)} |`);
   }
 }
