@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MIGRATIONS } from "../../src/db/migrations";
 import { call, makeApp, makeUser, type TestApp, type TestUser } from "../helpers";
+import { testStore } from "../support/postgres";
 import { capture, search } from "../pipeline-helpers";
 
 const ids = (r: { body: any }) => (r.body.results as Array<{ id: number }>).map((x) => x.id);
@@ -25,7 +26,8 @@ describe("keyword search restricted to the account inside the index", () => {
   });
   afterAll(() => t.close());
 
-  test("a word common to many accounts finds only the caller's ideas, best bm25() first", async () => {
+  // Compared with FTS5's own bm25() (SQLite); on PostgreSQL test/search/stores-parity.test.ts holds the order to it.
+  test.skipIf(testStore() === "postgres")("a word common to many accounts finds only the caller's ideas, best bm25() first", async () => {
     const others = await Promise.all([0, 1, 2].map(() => makeUser(t, { plan: "pro" })));
     for (const [i, u] of others.entries()) for (let k = 0; k < 15; k++) await capture(t, u, { title: `lantern lantern note ${i} ${k}` });
     const mine = [
@@ -77,17 +79,19 @@ describe("keyword search restricted to the account inside the index", () => {
     expect(ids(await search(t, a, { mode: "keyword", q: "harpsichord" }))).toEqual([]);
     expect(ids(await search(t, a, { mode: "keyword", q: "clavichord" }))).toEqual([id]);
     // Moving an idea between accounts is not an API operation; the trigger re-indexes it under its new owner.
-    t.deps.db.query("UPDATE ideas SET user_id = ?1 WHERE id = ?2").run(b.id, id);
+    await t.deps.store.query("UPDATE ideas SET user_id = ?1, number = 9999 WHERE id = ?2").run(b.id, id);
     expect(ids(await search(t, a, { mode: "keyword", q: "clavichord" }))).toEqual([]);
     expect(ids(await search(t, b, { mode: "keyword", q: "clavichord" }))).toEqual([id]);
     expect((await call(t, "DELETE", `/ideas/${id}`, { key: b.key })).status).toBe(200);
     expect(ids(await search(t, b, { mode: "keyword", q: "clavichord" }))).toEqual([]);
-    const integrity = () => t.deps.db.run("INSERT INTO ideas_fts(ideas_fts, rank) VALUES ('integrity-check', 1)");
-    expect(integrity).not.toThrow();
+    if (t.deps.store.sqlite) {
+      const integrity = () => t.deps.store.sqlite!.run("INSERT INTO ideas_fts(ideas_fts, rank) VALUES ('integrity-check', 1)");
+      expect(integrity).not.toThrow();
+    }
   });
 });
 
-describe("migration 0018", () => {
+describe.skipIf(testStore() === "postgres")("migration 0018", () => {
   test("a database made by the previous schema upgrades in place: each account finds its own ideas", async () => {
     const dir = mkdtempSync(join(tmpdir(), "idearepo-fts-owner-"));
     try {

@@ -2,6 +2,7 @@
 // validation, and queries written to break FTS5 syntax.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, makeApp, makeUser, STAMP_RE, type TestApp, type TestUser } from "../helpers";
+import { testStore } from "../support/postgres";
 import { capture, search } from "../pipeline-helpers";
 import { STOP_WORDS } from "../../src/contract";
 
@@ -177,7 +178,8 @@ describe("keyword search: limits and validation", () => {
     t3.close();
   });
 
-  test("a small account among many matches elsewhere gets exactly FTS5's bm25() order of its own ideas, in or and and", async () => {
+  // Compared with FTS5's own bm25() (SQLite); on PostgreSQL test/search/stores-parity.test.ts holds the order to it.
+  test.skipIf(testStore() === "postgres")("a small account among many matches elsewhere gets exactly FTS5's bm25() order of its own ideas, in or and and", async () => {
     // The caller's matches are scored among its own ideas (keyword.ts, ownScored): the result must be what bm25()
     // over the whole index, restricted to the caller, gives (the same counts: every account's ideas shape the idf).
     const t4 = makeApp();
