@@ -1,10 +1,8 @@
 // Crash safety of the background pipeline on a real server process: kill -9 in the middle of a backlog, restart,
 // and every idea still ends up embedded; GET /health shows the backlog shrinking.
 import { afterAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { tempDir } from "../cli";
+import { dataDirStore, tempDir } from "../cli";
 import { api, createUser, listAllIdeas, startServer, waitForQuiescence, type ServerProcess } from "../ops/harness";
 
 const dirs: string[] = [];
@@ -22,17 +20,17 @@ async function serve(dataDir: string) {
 
 const health = async (base: string) => (await api(base, null, "GET", "/health")).body.embeddings as { pending: number; total: number };
 
-function peek(dataDir: string) {
-  const db = new Database(join(dataDir, "idearepo.db"), { readonly: true });
+async function peek(dataDir: string) {
+  const db = dataDirStore(dataDir, { readonly: true });
   try {
-    return db
+    return (await db
       .query<{ unembedded: number; locked: number }, []>(
         `SELECT (SELECT count(*) FROM ideas WHERE vectorize_id IS NULL) AS unembedded,
                 (SELECT count(*) FROM jobs WHERE locked_at IS NOT NULL) AS locked`,
       )
-      .get()!;
+      .get())!;
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
@@ -65,7 +63,7 @@ describe("restart during a backlog", () => {
       await Bun.sleep(20);
     }
     await first.kill9();
-    const atKill = peek(dataDir);
+    const atKill = await peek(dataDir);
     expect(atKill.unembedded).toBeGreaterThan(0);
     expect(atKill.unembedded).toBeLessThan(N);
 
@@ -79,7 +77,7 @@ describe("restart during a backlog", () => {
     const ideas = await listAllIdeas(second.base, key);
     expect(ideas).toHaveLength(N);
     expect(ideas.filter((i) => i.vectorize_id === null)).toEqual([]);
-    expect(peek(dataDir)).toEqual({ unembedded: 0, locked: 0 });
+    expect(await peek(dataDir)).toEqual({ unembedded: 0, locked: 0 });
     // And the ideas are searchable by meaning.
     const r = await api(second.base, key, "GET", `/ideas/search?q=${encodeURIComponent("bicycle")}&limit=5`);
     expect(r.body.search_type).toBe("semantic");

@@ -50,7 +50,7 @@ describe("the duplicate score and how specific a text is", () => {
     await settle(t);
 
     const titleOf = new Map<number, string>();
-    for (const r of t.deps.db.query<{ id: number; title: string }, [string]>("SELECT id, title FROM ideas WHERE user_id = ?").all(u.id)) titleOf.set(r.id, r.title);
+    for (const r of await t.deps.store.query<{ id: number; title: string }, [string]>("SELECT id, title FROM ideas WHERE user_id = ?").all(u.id)) titleOf.set(r.id, r.title);
     const idOf = new Map([...titleOf].map(([id, title]) => [title, id]));
     const dups = (await call(t, "GET", "/ideas/duplicates", { key: u.key })).body.duplicates as { idea_id: number; duplicate_of_id: number; similarity_score: number }[];
     // The rule before, on the same stored vectors: each subject removed whole (no specificity), or the word cosine.

@@ -46,7 +46,7 @@ describe.skipIf(missing)("a small subject inside a larger account", () => {
     await settle(t);
 
     const titleOf = new Map<number, string>();
-    for (const r of t.deps.db.query<{ id: number; title: string }, [string]>("SELECT id, title FROM ideas WHERE user_id = ?").all(u.id)) titleOf.set(r.id, r.title);
+    for (const r of await t.deps.store.query<{ id: number; title: string }, [string]>("SELECT id, title FROM ideas WHERE user_id = ?").all(u.id)) titleOf.set(r.id, r.title);
     const noteIds = new Set([...titleOf].filter(([id, title]) => NAMES.includes(title) && !copies.has(id)).map(([id]) => id));
     const dups = (await call(t, "GET", "/ideas/duplicates", { key: u.key })).body.duplicates as { idea_id: number; duplicate_of_id: number; similarity_score: number }[];
     const between = dups.filter((d) => noteIds.has(d.idea_id) && noteIds.has(d.duplicate_of_id));
