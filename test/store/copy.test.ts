@@ -36,7 +36,7 @@ function onSqlite<T>(fn: () => T): T {
   }
 }
 
-const cli = (args: string[], dataDir: string) => onSqlite(() => runCliAsync(args, { dataDir }));
+const cli = (args: string[], dataDir: string, env?: Record<string, string>) => onSqlite(() => runCliAsync(args, { dataDir, env }));
 
 async function importZip(t: TestApp, user: TestUser, source: string): Promise<void> {
   const res = await t.handle(new Request(`http://localhost/api/v1/user/import?from=${source}`, {
@@ -344,6 +344,14 @@ describe.skipIf(!run)("idearepo store copy", () => {
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
+  });
+
+  test("without --to the target is database.url (IDEAREPO_DATABASE_URL), which this command alone accepts for now", async () => {
+    const { url } = await freshDatabase();
+    const r = await cli(["store", "copy"], dataDir, { IDEAREPO_DATABASE_URL: url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).tables.ideas).toBe(copied.tables.ideas + 1); // and the idea captured since
+    expect(r.stdout + r.stderr).not.toContain(testCluster().password);
   });
 
   test("a wrong password or an unreachable server fails in one line that names neither the URL nor the password", async () => {
