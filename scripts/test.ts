@@ -1,5 +1,5 @@
-// `npm test`: the whole suite as the browser tests beside everything else (two bun test processes), then the fault
-// tests alone; or, given arguments, one `bun test` with them (`npm test -- test/ideas`).
+// `npm test`: the whole suite as the browser tests beside everything else (two bun test processes; in CI the same on
+// PostgreSQL beside them), then the fault tests alone; or, given arguments, one `bun test` with them (`npm test -- test/ideas`).
 //
 // Half the suite's time is the browser tests, which wait on Chromium and the server far more than they compute, so
 // running them beside the rest uses the second core instead of leaving it idle (measured in docs/performance.md,
@@ -22,13 +22,32 @@ if (args.length > 0) {
 const files = [...new Glob("test/**/*.test.ts").scanSync(ROOT)].sort();
 const isWeb = (f: string) => f.startsWith("test/web/");
 const isFault = (f: string) => f.startsWith("test/faults/");
-const phases = [
-  [
-    { name: "web", files: files.filter(isWeb) },
-    { name: "rest", files: files.filter((f) => !isWeb(f) && !isFault(f)) },
-  ],
-  [{ name: "faults", files: files.filter(isFault) }],
+/**
+ * Not run a second time on PostgreSQL: the fault tests (the SQLite file under kill -9, power cuts and I/O errors; the
+ * PostgreSQL restart test starts its own server), the store's own tests (they run both stores already), what no
+ * store is part of (the container image, the compiled binary, the model runtime), and the checks of the source.
+ */
+const storeFree = (f: string) =>
+  /^test\/(faults|store|container|binary|ml)\//.test(f) ||
+  // They read the source or the docs, not a store.
+  /^test\/(foundation\/(access|contract|cycles|fixtures|names|stores|cli-start|schema)|openapi\/(docs-routes|tooling)|metrics\/dashboard|ops\/docs)\.test\.ts$/.test(f);
+
+interface Part { name: string; files: string[]; store: "sqlite" | "postgres" }
+/** The store the suites run on (IDEAREPO_TEST_STORE, test/support/postgres.ts); the fault tests keep their own. */
+const store = process.env.IDEAREPO_TEST_STORE === "postgres" ? "postgres" : "sqlite";
+const first: Part[] = [
+  { name: "web", files: files.filter(isWeb), store },
+  { name: "rest", files: files.filter((f) => !isWeb(f) && !isFault(f)), store },
 ];
+// CI runs the suites that go through HTTP, MCP, the agent socket and the browser on PostgreSQL too, beside the SQLite
+// run: four bun test processes, whose browser halves mostly wait (docs/performance.md, the test suite's time).
+if (process.env.CI && store === "sqlite") {
+  first.push(
+    { name: "web-pg", files: files.filter(isWeb), store: "postgres" },
+    { name: "rest-pg", files: files.filter((f) => !isWeb(f) && !isFault(f) && !storeFree(f)), store: "postgres" },
+  );
+}
+const phases: Part[][] = [first, [{ name: "faults", files: files.filter(isFault), store: "sqlite" }]];
 
 async function pipeLines(stream: ReadableStream<Uint8Array>, prefix: string, out: (s: string) => void): Promise<string> {
   const decoder = new TextDecoder();
@@ -45,22 +64,25 @@ async function pipeLines(stream: ReadableStream<Uint8Array>, prefix: string, out
   return `${tail}\n${pending}`;
 }
 
-async function runPart(p: { name: string; files: string[] }) {
+async function runPart(p: Part) {
   // bun test writes its results to stderr and the tests' own logs to stdout: both are shown, each line prefixed.
-  const proc = Bun.spawn([BUN, "test", ...TIMEOUT, ...p.files.map((f) => `./${f}`)], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([BUN, "test", ...TIMEOUT, ...p.files.map((f) => `./${f}`)], {
+    cwd: ROOT, stdout: "pipe", stderr: "pipe", env: { ...process.env, IDEAREPO_TEST_STORE: p.store },
+  });
   const prefix = `[${p.name}] `;
+  const began = Date.now();
   const [, tail] = await Promise.all([
     pipeLines(proc.stdout, prefix, (s) => process.stdout.write(s)),
     pipeLines(proc.stderr, prefix, (s) => process.stderr.write(s)),
   ]);
   const code = await proc.exited;
   const summary = tail.split("\n").filter((l) => /^\s*\d+ (pass|fail|skip)\b|^Ran \d+ tests/.test(l)).join("; ");
-  return { name: p.name, code, summary };
+  return { name: p.name, code, summary, seconds: Math.round((Date.now() - began) / 1000) };
 }
 
 const started = Date.now();
 const results = [];
 for (const phase of phases) results.push(...(await Promise.all(phase.map(runPart))));
-console.error(`\nnpm test: ${((Date.now() - started) / 1000).toFixed(0)} s (web beside rest, then faults)`);
-for (const r of results) console.error(`  ${r.name}: ${r.code === 0 ? "passed" : `FAILED (exit ${r.code})`} — ${r.summary}`);
+console.error(`\nnpm test: ${((Date.now() - started) / 1000).toFixed(0)} s (${first.map((p) => p.name).join(" beside ")}, then faults)`);
+for (const r of results) console.error(`  ${r.name}: ${r.code === 0 ? "passed" : `FAILED (exit ${r.code})`} in ${r.seconds} s — ${r.summary}`);
 process.exit(results.every((r) => r.code === 0) ? 0 : 1);
