@@ -6,6 +6,7 @@ import { KEYWORD_WEIGHT } from "../../src/modules/search/semantic";
 import { tokenize } from "../../src/contract";
 import { call, makeUser, type TestUser } from "../helpers";
 import { capture, search, usePipelineApp } from "../pipeline-helpers";
+import { testStore } from "../support/postgres";
 
 const { t, model } = usePipelineApp();
 let me: TestUser;
@@ -113,7 +114,8 @@ describe("semantic search: finding by meaning", () => {
   });
 });
 
-describe("semantic search: the second stage's keyword evidence is SQLite's own bm25()", () => {
+// bm25() is FTS5's: on PostgreSQL (IDEAREPO_TEST_STORE) test/search/stores-parity.test.ts holds the index to it.
+describe.skipIf(testStore() === "postgres")("semantic search: the second stage's keyword evidence is SQLite's own bm25()", () => {
   // The second stage computes BM25 from the index's counts instead of calling bm25() per candidate (bm25.ts); the
   // order the API returns must be the one bm25() itself gives, after edits and deletions moved the index's figures.
   const TEXTS = [

@@ -99,7 +99,7 @@ describe.skipIf(!run)("keyword search on SQLite and PostgreSQL", () => {
   let users: { lite: { main: TestUser; other: TestUser }; pg: { main: TestUser; other: TestUser } };
 
   beforeAll(async () => {
-    lite = makeApp();
+    lite = makeApp({ store: "sqlite" });
     pg = await makePgApp();
     users = { lite: await seed(lite), pg: await seed(pg) };
   });

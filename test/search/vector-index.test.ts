@@ -4,6 +4,7 @@
 // and a database whose idea vectors were written by the previous build (vec0 tables) is upgraded and keeps working.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
+import { testStore } from "../support/postgres";
 import { join } from "node:path";
 import { cosine } from "../../src/ml/client";
 import { textHash } from "../../src/pipeline/embed";
@@ -134,7 +135,8 @@ const fileApp = (file: string) => makePipelineApp(model, { dbFile: file });
 
 const ids = (r: { body: any }) => (r.body.results as Array<{ id: number }>).map((h) => h.id);
 
-describe("writes by another connection (the CLI beside the server)", () => {
+// Two connections to one SQLite file; PostgreSQL's connections are its own (test/store/serve-pg.test.ts).
+describe.skipIf(testStore() === "postgres")("writes by another connection (the CLI beside the server)", () => {
   test("ideas embedded through a second connection are found by the first on its next search", async () => {
     const dir = tempDir("idearepo-vecidx-");
     dirs.push(dir);
@@ -158,7 +160,8 @@ describe("writes by another connection (the CLI beside the server)", () => {
   });
 });
 
-describe("upgrade from the previous build's vec0 idea tables", () => {
+// The SQLite file of an older build (sqlite-vec's vec0 tables): PostgreSQL's vectors never had that layout.
+describe.skipIf(testStore() === "postgres")("upgrade from the previous build's vec0 idea tables", () => {
   test("vectors move to the new table with their codes; search, capture and archive keep working", async () => {
     const t = makeApp();
     const me = await makeUser(t, { plan: "pro" });
