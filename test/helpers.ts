@@ -50,6 +50,8 @@ export interface MakeAppOptions {
   dbFile?: string;
   /** The store, when a test compares the two itself; otherwise the run's (IDEAREPO_TEST_STORE). */
   store?: "sqlite" | "postgres";
+  /** With store "postgres": this existing database (one `idearepo store copy` filled) instead of a fresh one, kept at close. */
+  pgUrl?: string;
 }
 
 /**
@@ -57,8 +59,9 @@ export interface MakeAppOptions {
  * (cloned from a migrated template; dropped when the app closes) or the data folder's. `db` stays beside it for what
  * still reads the SQLite handle.
  */
-function testAppStore(db: Db, dbFile: string | undefined, which = testStore()): { store: Store; drop: (() => Promise<void>) | null } {
+function testAppStore(db: Db, dbFile: string | undefined, which = testStore(), pgUrl?: string): { store: Store; drop: (() => Promise<void>) | null } {
   if (which !== "postgres") return { store: sqliteStore(db), drop: null };
+  if (pgUrl) return { store: pgStore(pgUrl), drop: null };
   if (dbFile) return { store: pgStore(databaseForDataDir(dirname(dbFile))), drop: null };
   const { url, name } = migratedDatabaseSync();
   return { store: pgStore(url), drop: () => dropDatabase(name) };
@@ -74,7 +77,7 @@ export function makeApp(opts: MakeAppOptions = {}): TestApp {
   const log = opts.logs
     ? createLogger("debug", (l) => opts.logs!.push(l))
     : createLogger(shown ?? "silent", (l) => process.stderr.write(`${l}\n`));
-  const { store, drop } = testAppStore(db, opts.dbFile, opts.store);
+  const { store, drop } = testAppStore(db, opts.dbFile, opts.store, opts.pgUrl);
   const deps: Deps = { config, db, store, clock: () => clock.now, log, engines: noEngines() };
   const created = createApp(deps);
   return {
