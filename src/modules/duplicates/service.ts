@@ -64,7 +64,7 @@ export function createDuplicatesService(deps: Deps) {
         await merger.apply(p, userId, now, false);
         await repo.resolve(id, "merged", now);
       });
-      merger.finish(p);
+      await merger.finish(p);
       return { success: true as const };
     },
   };

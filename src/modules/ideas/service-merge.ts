@@ -73,9 +73,9 @@ export function createIdeaMerger(deps: Deps) {
       await jobs.fullPass(p.kept.id, now);
     },
 
-    finish(p: FoldPlan): void {
+    async finish(p: FoldPlan): Promise<void> {
       wakeWorker(deps);
-      notifyArchived(deps, [p.absorbed.id]);
+      await notifyArchived(deps, [p.absorbed.id]);
     },
 
     /** POST /ideas/:id/merge — the idea in the path survives; the response is it, with the merged tags. */
@@ -87,7 +87,7 @@ export function createIdeaMerger(deps: Deps) {
       if (kept.is_archived || absorbed.is_archived) throw badRequest("Cannot merge an archived idea");
       const p = await this.plan(kept, absorbed);
       await store.tx(() => this.apply(p, userId, toStamp(deps.clock()), true));
-      this.finish(p);
+      await this.finish(p);
       return toIdea((await repo.findOwned(userId, keptId))!, await tags.namesFor(keptId));
     },
   };

@@ -148,7 +148,7 @@ export function createIdeasService(deps: Deps) {
     async archive(userId: string, id: number) {
       await mustOwn(userId, id);
       const changed = await repo.archive(id, stamp());
-      if (changed) notifyArchived(deps, [id]);
+      if (changed) await notifyArchived(deps, [id]);
       return { success: true as const };
     },
   };
