@@ -1,5 +1,6 @@
 // Exact cosines over stored vectors, the one place where the two stores score differently: SQLite in SQL (sqlite-vec's
-// vec_distance_cosine, and vec0's KNN for tags), PostgreSQL in JavaScript over the fetched rows (no extension).
+// vec_distance_cosine, and vec0's KNN for tags), PostgreSQL in JavaScript over the account's vectors held in memory
+// (account-vectors.ts) or, for an account too large to hold, over the fetched rows (no extension).
 import type { Store } from "../db/store";
 import { tagIdColumn } from "./layout";
 
@@ -160,5 +161,44 @@ function jsScorer(store: Store, ideas: string, tags: string): ExactScorer {
       return top(rows, (a, b) => d.get(a.id)! - d.get(b.id)! || a.id - b.id, 4096);
     },
     tags: async (q, userId, k) => top(distances(await accountTags.all(userId), q), byDistance, clampK(k)),
+  };
+}
+
+/**
+ * PostgreSQL with the account's vectors in memory (account-vectors.ts): the same formulas and order as jsScorer, no
+ * round trip. `ideas` null (an account too large to hold): idea vectors come from `fetched` (jsScorer), tags from memory.
+ */
+export function memoryScorer(ideas: Map<number, Float32Array> | null, tags: Map<number, Float32Array>, fetched: ExactScorer): ExactScorer {
+  const asBytes = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  const pick = (m: Map<number, Float32Array>, ids: number[]) => {
+    const out: Array<{ id: number; v: Float32Array }> = [];
+    for (const id of ids) {
+      const v = m.get(id);
+      if (v) out.push({ id, v });
+    }
+    return out;
+  };
+  const every = (m: Map<number, Float32Array>) => Array.from(m, ([id, v]) => ({ id, v }));
+  type Held = { id: number; v: Float32Array };
+  const distances = (rows: Held[], q: Float32Array) => rows.map((r) => ({ id: r.id, distance: cosineDistance(r.v, q) }));
+  const cosines = (rows: Held[], c: CalibratedQuery) => rows.map((r) => ({ id: r.id, cos: calibratedCos(r.v, c) }));
+  const tagRows = (near: Float32Array) => {
+    const rows = every(tags);
+    if (rows.length <= 4096) return rows;
+    const d = new Map(distances(rows, near).map((x) => [x.id, x.distance]));
+    return top(rows, (a, b) => d.get(a.id)! - d.get(b.id)! || a.id - b.id, 4096);
+  };
+  const tagPart = {
+    accountTags: async (near: Float32Array) => tagRows(near).map((r) => ({ id: r.id, embedding: asBytes(r.v) })),
+    tags: async (q: Float32Array, _userId: string, k: number) => top(distances(every(tags), q), byDistance, clampK(k)),
+  };
+  if (!ideas) return { ...fetched, ...tagPart };
+  return {
+    vectors: async (ids) => pick(ideas, ids).map((r) => ({ id: r.id, embedding: asBytes(r.v) })),
+    ideas: async (q, _userId, k) => top(distances(every(ideas), q), byDistance, k),
+    rescore: async (q, ids, _userId, k) => top(distances(pick(ideas, ids), q), byDistance, k),
+    calibrated: async (c, _userId, k) => top(cosines(every(ideas), c), byCos, k),
+    calibratedRescore: async (c, ids, _userId, k) => top(cosines(pick(ideas, ids), c), byCos, k),
+    ...tagPart,
   };
 }

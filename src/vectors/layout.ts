@@ -3,7 +3,7 @@
 import type { Database } from "bun:sqlite";
 import type { Store } from "../db/store";
 import type { Generation } from "./generation";
-import { ideaCodesIndex, ideaTable, sharedTable, tagTable, tagUserIndex } from "./tables";
+import { ideaCodesIndex, ideaTable, sharedTable, stampSequence, stampTable, tagTable, tagUserIndex } from "./tables";
 
 /**
  * The tag table's id column: vec0 (SQLite) keys its rows by `rowid`; PostgreSQL's plain table calls it `id`. The only
@@ -56,6 +56,9 @@ export function generationDdl(store: Pick<Store, "dialect">, g: Pick<Generation,
       user_id text PRIMARY KEY, n bigint NOT NULL, sum bytea NOT NULL, scored_n bigint NOT NULL DEFAULT 0)`,
     `CREATE TABLE IF NOT EXISTS ${tags} (id bigint PRIMARY KEY, user_id text NOT NULL, embedding bytea NOT NULL, name text)`,
     `CREATE INDEX IF NOT EXISTS ${tagUserIndex(g.gen)} ON ${tags} (user_id)`,
+    // Each account's stamp (account-vectors.ts): what keeps every process's in-memory copy of its vectors true.
+    `CREATE SEQUENCE IF NOT EXISTS ${stampSequence(g.gen)}`,
+    `CREATE TABLE IF NOT EXISTS ${stampTable(g.gen)} (user_id text PRIMARY KEY, stamp bigint NOT NULL, prev bigint)`,
   ];
 }
 
@@ -66,6 +69,10 @@ export async function createGenerationTables(store: Store, g: Pick<Generation, "
 
 export async function dropGenerationTables(store: Store, gen: number): Promise<void> {
   for (const t of [ideaTable(gen), tagTable(gen), sharedTable(gen)]) await store.exec(`DROP TABLE IF EXISTS ${t}`);
+  if (store.dialect === "postgres") {
+    await store.exec(`DROP TABLE IF EXISTS ${stampTable(gen)}`);
+    await store.exec(`DROP SEQUENCE IF EXISTS ${stampSequence(gen)}`);
+  }
 }
 
 const isVec0 = (db: Database, gen: number) =>
@@ -103,7 +110,7 @@ export async function upgradeIdeaTable(store: Store, gen: number): Promise<numbe
  * Every vector table in the database by kind, whatever generations exist (live, building or left over by a crash):
  * what account deletion clears. Found by name (tables.ts): sqlite_master on SQLite, the catalog on PostgreSQL.
  */
-export async function vectorTables(store: Store): Promise<{ ideas: string[]; shared: string[]; tags: string[] }> {
+export async function vectorTables(store: Store): Promise<{ ideas: string[]; shared: string[]; tags: string[]; stamps: string[] }> {
   const sql =
     store.dialect === "sqlite"
       ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'vec\\_%' ESCAPE '\\'"
@@ -113,5 +120,6 @@ export async function vectorTables(store: Store): Promise<{ ideas: string[]; sha
     ideas: names.filter((n) => /^vec_ideas_g\d+$/.test(n)),
     shared: names.filter((n) => /^vec_shared_g\d+$/.test(n)),
     tags: names.filter((n) => /^vec_tags_g\d+$/.test(n)),
+    stamps: names.filter((n) => /^vec_stamps_g\d+$/.test(n)),
   };
 }

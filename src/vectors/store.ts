@@ -1,8 +1,9 @@
 // Prepared statements over one generation's vector tables, on either store: put/delete vectors, read them back, per-account KNN.
 import type { Store } from "../db/store";
 import { asScore, calibrate, type Centre, centreOf, dot } from "./calibration";
-import { binaryCode, CodeCache } from "./codes";
-import { exactScorer, toVector, vectorBytes, type CalibratedQuery } from "./exact";
+import { AccountVectorCache } from "./account-vectors";
+import { binaryCode, CodeCache, type AccountCodes } from "./codes";
+import { exactScorer, memoryScorer, toVector, vectorBytes, type CalibratedQuery, type ExactScorer } from "./exact";
 import { NeighbourMemo } from "./neighbour-memo";
 import type { Generation } from "./generation";
 import { tagIdColumn } from "./layout";
@@ -75,6 +76,10 @@ function createStore(store: Store, g: Generation) {
     renamedTags: store.query<{ id: number }, []>(`SELECT t.id FROM tags t JOIN ${tags} v ON v.${tid} = t.id WHERE v.name <> t.name`),
     orphanIdeas: store.query<never, []>(`DELETE FROM ${ideas} WHERE id NOT IN (SELECT id FROM ideas WHERE is_archived = 0)`),
     orphanTags: store.query<never, []>(`DELETE FROM ${tags} WHERE ${tid} NOT IN (SELECT id FROM tags)`),
+    tagUser: store.query<{ user_id: string }, [number]>(`SELECT user_id FROM ${tags} WHERE ${tid} = ?`),
+    ideaCount: store.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM ${ideas} WHERE user_id = ?`),
+    accountRows: store.query<{ id: number; embedding: Bytes; code: Bytes }, [string]>(`SELECT id, embedding, code FROM ${ideas} WHERE user_id = ?`),
+    accountTagRows: store.query<{ id: number; embedding: Bytes }, [string]>(`SELECT ${tid} AS id, embedding FROM ${tags} WHERE user_id = ?`),
   };
   // The exact cosines: in SQL on SQLite, over the fetched rows on PostgreSQL (exact.ts, the one place they differ).
   const exact = exactScorer(store, ideas, tags);
@@ -82,6 +87,29 @@ function createStore(store: Store, g: Generation) {
     rows.map((r) => ({ id: r.id, score: 1 - r.distance }));
   const dataVersion = dataVersionOf(store);
   const codes = new CodeCache(dataVersion, Math.ceil(g.dim / 32), (userId) => q.ideaCodes.all(userId));
+  // PostgreSQL: each account's vectors and codes in memory, checked against its stamp per query (account-vectors.ts).
+  // SQLite keeps its codes in `codes` and scores in SQL over its local file.
+  const held = store.dialect === "postgres"
+    ? new AccountVectorCache(store, g.gen, g.dim, {
+      ideaCount: async (userId) => (await q.ideaCount.get(userId))!.n,
+      ideas: (userId) => q.accountRows.all(userId),
+      codes: (userId) => q.ideaCodes.all(userId),
+      tags: (userId) => q.accountTagRows.all(userId),
+    })
+    : null;
+  /** One account's codes and exact scorer for one operation (on PostgreSQL: one stamp read, then memory). */
+  async function viewOf(userId: string): Promise<{ codes: () => Promise<AccountCodes>; exact: ExactScorer; idea: (id: number) => Promise<Float32Array | null> }> {
+    const fromDb = async (id: number) => toVector((await q.ideaVec.get(id))?.embedding);
+    if (!held) return { codes: () => codes.account(userId), exact, idea: fromDb };
+    const e = await held.account(userId);
+    return {
+      codes: async () => e.codes,
+      exact: memoryScorer(e.ideas, e.tags, exact),
+      idea: async (id) => (e.ideas ? (e.ideas.get(id) ?? null) : fromDb(id)),
+    };
+  }
+  /** PostgreSQL: a write of the account's vectors and its stamp in one transaction (account-vectors.ts); SQLite: the write. */
+  const stamped = <T>(write: () => Promise<T>): Promise<T> => (held ? store.tx(write) : write());
   const neighbourMemo = new NeighbourMemo(dataVersion);
   // Subjects per account (subjects.ts), fitted when first needed after the account was (re-)scored: they move with
   // the calibration, i.e. when every pair is judged again. Kept by size, not by count (8 KB per subject: ~32 KB for an
@@ -121,13 +149,14 @@ function createStore(store: Store, g: Generation) {
    */
   async function fitVectors(userId: string, pause?: () => Promise<void>) {
     const s = await sharedRow(userId);
+    const view = await viewOf(userId);
     const ids = (await q.accountIds.all(userId)).map((r) => r.id);
     const sample = evenSample(ids, sampleBound);
     const packed = new Float32Array(sample.length * g.dim);
     let n = 0;
     for (let i = 0; i < sample.length; i += FIT_READ_SLICE) {
       const slice = sample.slice(i, i + FIT_READ_SLICE);
-      const rows = new Map((await exact.vectors(slice, userId)).map((r) => [r.id, r.embedding]));
+      const rows = new Map((await view.exact.vectors(slice, userId)).map((r) => [r.id, r.embedding]));
       for (const id of slice) {
         const bytes = rows.get(id);
         if (bytes) packed.set(toVector(bytes)!, n++ * g.dim);
@@ -193,10 +222,11 @@ function createStore(store: Store, g: Generation) {
    */
   async function nearestIdeas(userId: string, vector: Float32Array, k: number, mode: KnnMode = "quantized"): Promise<Neighbour[]> {
     const want = Math.max(1, Math.floor(k));
-    if (mode === "exact") return toNeighbours(await exact.ideas(vector, userId, want));
-    const account = await codes.account(userId);
+    const view = await viewOf(userId);
+    if (mode === "exact") return toNeighbours(await view.exact.ideas(vector, userId, want));
+    const account = await view.codes();
     const candidates = account.nearest(vector, rescoreCount(want, account.size));
-    return toNeighbours(await exact.rescore(vector, candidates, userId, want));
+    return toNeighbours(await view.exact.rescore(vector, candidates, userId, want));
   }
 
   return {
@@ -204,17 +234,27 @@ function createStore(store: Store, g: Generation) {
     async putIdea(id: number, userId: string, vector: Float32Array, textHash: string): Promise<void> {
       if (vector.length !== g.dim) throw new Error(`vector has ${vector.length} dimensions, generation ${g.gen} holds ${g.dim}`);
       const code = binaryCode(vector);
-      const old = await q.ideaRow.get(id);
-      if (old) await addShared(old.user_id, toVector(old.embedding)!, -1);
-      await q.putIdea.run(id, userId, vectorBytes(vector), code, textHash);
-      await addShared(userId, vector, 1);
+      await stamped(async () => {
+        const old = await q.ideaRow.get(id);
+        if (held) {
+          const own = Float32Array.from(vector);
+          if (old && old.user_id !== userId) await held.bump(old.user_id, (e) => (e.ideas?.delete(id), e.codes.delete(id)));
+          await held.bump(userId, (e) => (e.ideas?.set(id, own), e.codes.put(id, code)));
+        }
+        if (old) await addShared(old.user_id, toVector(old.embedding)!, -1);
+        await q.putIdea.run(id, userId, vectorBytes(vector), code, textHash);
+        await addShared(userId, vector, 1);
+      });
       codes.put(userId, id, code);
     },
     async deleteIdea(id: number): Promise<boolean> {
       codes.delete(id);
-      const old = await q.ideaRow.get(id);
-      if (old) await addShared(old.user_id, toVector(old.embedding)!, -1);
-      return (await q.delIdea.run(id)).changes > 0;
+      return stamped(async () => {
+        const old = await q.ideaRow.get(id);
+        if (old && held) await held.bump(old.user_id, (e) => (e.ideas?.delete(id), e.codes.delete(id)));
+        if (old) await addShared(old.user_id, toVector(old.embedding)!, -1);
+        return (await q.delIdea.run(id)).changes > 0;
+      });
     },
     ideaHash: async (id: number) => (await q.ideaHash.get(id))?.text_hash ?? null,
     ideaVector: async (id: number) => toVector((await q.ideaVec.get(id))?.embedding),
@@ -256,7 +296,7 @@ function createStore(store: Store, g: Generation) {
       const centre = (await sharedOf(userId)).centre;
       const subjects = await subjectsOf(userId);
       const mine = subjects ? subjectOf(subjects, vector, centre) : 0;
-      for (const r of await exact.vectors(others, userId)) {
+      for (const r of await (await viewOf(userId)).exact.vectors(others, userId)) {
         const v = toVector(r.embedding)!;
         const theirs = subjects ? subjectOf(subjects, v, centre) : 0;
         out.set(r.id, localCosine(vector, v, centre, subjects, mine, theirs, specific?.mine ?? 1, specific?.of.get(r.id) ?? 1));
@@ -265,15 +305,16 @@ function createStore(store: Store, g: Generation) {
     },
     /** The calibrated cosine (0–1) of two ideas of the account; null when either has no vector here. */
     async pairScore(userId: string, a: number, b: number): Promise<number | null> {
-      const va = toVector((await q.ideaVec.get(a))?.embedding);
-      const vb = toVector((await q.ideaVec.get(b))?.embedding);
+      const view = await viewOf(userId);
+      const va = await view.idea(a);
+      const vb = await view.idea(b);
       if (!va || !vb) return null;
       const centre = (await sharedOf(userId)).centre;
       return asScore(dot(calibrate(va, centre), calibrate(vb, centre)));
     },
     /** The calibrated cosine (0–1) of a vector and a stored idea of the account; null when the idea has no vector. */
     async scoreAgainst(userId: string, vector: Float32Array, other: number): Promise<number | null> {
-      const vb = toVector((await q.ideaVec.get(other))?.embedding);
+      const vb = await (await viewOf(userId)).idea(other);
       if (!vb) return null;
       const centre = (await sharedOf(userId)).centre;
       return asScore(dot(calibrate(vector, centre), calibrate(vb, centre)));
@@ -299,11 +340,12 @@ function createStore(store: Store, g: Generation) {
       const cn = Math.sqrt(dot(centre, centre));
       const c: CalibratedQuery = { query, centre, cq: dot(centre, query), cn };
       let rows;
-      if (mode === "exact") rows = await exact.calibrated(c, userId, want);
+      if (mode === "exact") rows = await (await viewOf(userId)).exact.calibrated(c, userId, want);
       else {
-        const account = await codes.account(userId);
+        const view = await viewOf(userId);
+        const account = await view.codes();
         const ids = account.nearest(query, rescoreCount(want, account.size), vector);
-        rows = await exact.calibratedRescore(c, ids, userId, want);
+        rows = await view.exact.calibratedRescore(c, ids, userId, want);
       }
       const out = rows.map((r) => ({ id: r.id, score: asScore(r.cos) }));
       if (memoKey !== null) neighbourMemo.put(memoKey, out);
@@ -312,17 +354,28 @@ function createStore(store: Store, g: Generation) {
     /** Whether nearestCalibrated answers a query it answered before from memory (on by default; benches timing the query turn it off). */
     memoizeNeighbours: (on: boolean) => neighbourMemo.enable(on),
     /** Memory held by the in-memory codes of the accounts loaded so far. */
-    codeBytes: () => codes.bytes(),
+    codeBytes: () => (held ? held.bytes() : codes.bytes()),
 
     async putTag(id: number, userId: string, vector: Float32Array, name: string): Promise<void> {
-      await q.delTag.run(id);
-      await q.insTag.run(id, userId, vectorBytes(vector), name);
+      await stamped(async () => {
+        if (held) {
+          const own = Float32Array.from(vector);
+          await held.bump(userId, (e) => e.tags.set(id, own));
+        }
+        await q.delTag.run(id);
+        await q.insTag.run(id, userId, vectorBytes(vector), name);
+      });
     },
-    deleteTag: async (id: number) => (await q.delTag.run(id)).changes > 0,
+    deleteTag: (id: number) =>
+      stamped(async () => {
+        const owner = held ? await q.tagUser.get(id) : null;
+        if (owner) await held!.bump(owner.user_id, (e) => e.tags.delete(id));
+        return (await q.delTag.run(id)).changes > 0;
+      }),
     /** The name the stored vector was computed from; differs from the tag's name after a rename. */
     tagEmbeddedName: async (id: number) => (await q.tagName.get(id))?.name ?? null,
     tagVector: async (id: number) => toVector((await q.tagVec.get(id))?.embedding),
-    nearestTags: async (userId: string, vector: Float32Array, k: number) => toNeighbours(await exact.tags(vector, userId, k)),
+    nearestTags: async (userId: string, vector: Float32Array, k: number) => toNeighbours(await (await viewOf(userId)).exact.tags(vector, userId, k)),
     /**
      * Nearest tags of the account by calibrated cosine (0–1): the tag's and the query's vectors with the account's
      * ideas' shared component removed, as pairs of ideas are scored. Accounts have few tags: every one is scored
@@ -331,7 +384,7 @@ function createStore(store: Store, g: Generation) {
     async nearestTagsCalibrated(userId: string, vector: Float32Array, k: number): Promise<Neighbour[]> {
       const centre = (await sharedOf(userId)).centre;
       const query = calibrate(vector, centre);
-      return (await exact.accountTags(vector, userId))
+      return (await (await viewOf(userId)).exact.accountTags(vector, userId))
         .map((r) => ({ id: r.id, score: asScore(dot(query, calibrate(toVector(r.embedding)!, centre))) }))
         .sort((a, b) => b.score - a.score || a.id - b.id)
         .slice(0, Math.max(0, Math.floor(k)));
@@ -339,11 +392,15 @@ function createStore(store: Store, g: Generation) {
     renamedTagIds: async () => (await q.renamedTags.all()).map((r) => r.id),
 
     /** Vectors of ideas or tags that no longer exist (account deleted, archive hook missed): never served, freed here. */
-    async pruneOrphans(): Promise<number> {
-      const n = (await q.orphanIdeas.run()).changes + (await q.orphanTags.run()).changes;
-      if (n > 0) await q.sharedClear.run(); // recomputed from the rows on next use (and the neighbour memo's keys with it)
-      return n;
-    },
+    pruneOrphans: () =>
+      stamped(async () => {
+        const n = (await q.orphanIdeas.run()).changes + (await q.orphanTags.run()).changes;
+        if (n > 0) {
+          await q.sharedClear.run(); // recomputed from the rows on next use (and the neighbour memo's keys with it)
+          await held?.bumpAll(); // every process's copies of the accounts' vectors are loaded again
+        }
+        return n;
+      }),
   };
 
   /** The account's running sum; computed from its rows (and stored) when there is no row yet. */

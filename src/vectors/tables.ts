@@ -7,3 +7,6 @@ export const sharedTable = (gen: number) => `vec_shared_g${gen}`;
 export const tagTable = (gen: number) => `vec_tags_g${gen}`;
 /** PostgreSQL only: an account's tags (vec0 partitions them by account on SQLite). */
 export const tagUserIndex = (gen: number) => `vec_tags_g${gen}_user`;
+/** PostgreSQL only: per account, a stamp every write of its vectors moves (account-vectors.ts), from this sequence. */
+export const stampTable = (gen: number) => `vec_stamps_g${gen}`;
+export const stampSequence = (gen: number) => `vec_stamps_g${gen}_seq`;

@@ -21,7 +21,8 @@ export function createDeletionRepo(store: Store) {
      */
     async deleteVectors(userId: string): Promise<void> {
       const tables = await vectorTables(store);
-      for (const name of [...tables.ideas, ...tables.shared]) await store.query(`DELETE FROM ${name} WHERE user_id = ?`).run(userId);
+      // The stamps go too: a process holding the account's vectors finds its stamp gone and lets them go (account-vectors.ts).
+      for (const name of [...tables.ideas, ...tables.shared, ...tables.stamps]) await store.query(`DELETE FROM ${name} WHERE user_id = ?`).run(userId);
       // A tag vector's id is the tag's (vec0's rowid on SQLite).
       const id = tagIdColumn(store);
       for (const name of tables.tags) await store.query(`DELETE FROM ${name} WHERE ${id} IN (SELECT id FROM tags WHERE user_id = ?)`).run(userId);
