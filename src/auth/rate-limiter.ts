@@ -1,11 +1,43 @@
-// Per-user daily request quota kept in memory and flushed to usage_counters in batches: no disk write per request,
-// and the counts survive a restart (at most one flush interval is lost on a hard kill).
+// Per-user daily request quota in usage_counters: on SQLite counted in memory and flushed in batches (one process owns
+// the file), on PostgreSQL counted in the database by each request (any number of nodes share one count).
 import type { Store } from "../db/store";
 import { utcDay } from "../lib/time";
 
 interface Entry { day: string; count: number; flushed: number }
 
-export function createRateLimiter(store: Store, opts: { flushMs?: number } = {}) {
+export interface RateLimiter {
+  /** Counts the request and says whether it is within the limit (a refused request is not counted). */
+  hit(userId: string, limit: number, now: Date): Promise<boolean>;
+  flush(): Promise<void>;
+  /** Stops the timer and writes what is left; the caller awaits it before closing the store. */
+  close(): Promise<void>;
+}
+
+export function createRateLimiter(store: Store, opts: { flushMs?: number } = {}): RateLimiter {
+  return store.dialect === "postgres" ? sharedRateLimiter(store) : memoryRateLimiter(store, opts);
+}
+
+/**
+ * Nodes on one PostgreSQL database count each request there, in one statement: the upsert takes the counter row's
+ * lock, so two nodes' requests are counted one after the other and the limit is exact (the 101st request of a Free
+ * day is refused whichever node it reaches). A memory count per node would let each node grant the whole quota.
+ * The cost is one round trip and one row write per counted request (docs/scaling.md).
+ */
+function sharedRateLimiter(store: Store): RateLimiter {
+  // A count of an account removed meanwhile is not written (no row comes back: refused, as its credential now is).
+  const take = store.query<{ count: number }, [string, string, number]>(
+    `INSERT INTO usage_counters (user_id, kind, period, count) SELECT ?1, 'requests', ?2, 1 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?1)
+     ON CONFLICT (user_id, kind, period) DO UPDATE SET count = count + 1 WHERE count < ?3
+     RETURNING count`,
+  );
+  return {
+    hit: async (userId, limit, now) => limit > 0 && (await take.get(userId, utcDay(now), limit)) !== null,
+    flush: async () => {},
+    close: async () => {},
+  };
+}
+
+function memoryRateLimiter(store: Store, opts: { flushMs?: number }): RateLimiter {
   const entries = new Map<string, Entry>();
   const load = store.query<{ count: number }, [string, string]>(
     "SELECT count FROM usage_counters WHERE user_id = ? AND kind = 'requests' AND period = ?",
@@ -34,7 +66,6 @@ export function createRateLimiter(store: Store, opts: { flushMs?: number } = {})
   timer.unref?.();
 
   return {
-    /** Counts the request and says whether it is within the limit. */
     async hit(userId: string, limit: number, now: Date): Promise<boolean> {
       const day = utcDay(now);
       let e = entries.get(userId);
@@ -52,11 +83,9 @@ export function createRateLimiter(store: Store, opts: { flushMs?: number } = {})
       return true;
     },
     flush,
-    /** Stops the timer and writes what is left; the caller awaits it before closing the store. */
     async close(): Promise<void> {
       clearInterval(timer);
       await flush();
     },
   };
 }
-export type RateLimiter = ReturnType<typeof createRateLimiter>;

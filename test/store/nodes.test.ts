@@ -1,0 +1,154 @@
+// Two app nodes on one PostgreSQL database: whatever one node changes, the other applies on its very next request.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { call, makeClock, type TestApp, type TestUser } from "../helpers";
+import { makePgApp } from "../support/pg-app";
+import { requirePostgres } from "../support/postgres";
+import { createUsersService } from "../../src/modules/users/service";
+import { createSetupService } from "../../src/modules/setup/service";
+import { Browser, authorizeUrl, formOf, pkce, register, token, PASSWORD } from "../mcp/helpers";
+
+const run = requirePostgres();
+
+/** A node listening on 127.0.0.1, for the flows a browser or an OAuth client drives over real HTTP. */
+function listen(t: TestApp) {
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => t.handle(req) });
+  return { base: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) };
+}
+
+describe.skipIf(!run)("two nodes on one PostgreSQL database", () => {
+  let a: TestApp & { url: string };
+  let b: TestApp;
+  const clock = makeClock("2026-05-04T10:00:00Z");
+  beforeAll(async () => {
+    a = await makePgApp({ clock });
+    b = await makePgApp({ clock, url: a.url });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  const me = (t: TestApp, headers: Record<string, string>) => call(t, "GET", "/user/me", { headers });
+  const user = async (opts: { plan?: "free" | "pro"; password?: string; operator?: boolean } = {}): Promise<TestUser> => {
+    const email = `node-${Math.random().toString(36).slice(2, 10)}@example.com`;
+    const out = await createUsersService(a.deps).createUser({ email, plan: opts.plan ?? "free", password: opts.password ?? null, operator: opts.operator ?? false });
+    return { id: out.user.id, email, key: out.api_key };
+  };
+
+  test("a key revoked on A is refused by B on the next request", async () => {
+    const u = await user({ plan: "pro" });
+    const spare = await call(a, "POST", "/user/api-keys", { key: u.key, body: { label: "spare" } });
+    expect(spare.status).toBe(201);
+    expect((await me(b, { "x-api-key": spare.body.key })).status).toBe(200);
+    expect((await me(b, { "x-api-key": spare.body.key })).status).toBe(200);
+    expect((await call(a, "DELETE", `/user/api-keys/${spare.body.id}`, { key: u.key })).status).toBe(200);
+    expect((await me(b, { "x-api-key": spare.body.key })).status).toBe(401);
+    expect((await me(b, { "x-api-key": u.key })).status).toBe(200);
+  });
+
+  test("a password changed, an account disabled and a plan changed on A are applied by B at once", async () => {
+    const op = await user({ plan: "pro", operator: true });
+    const u = await user({ password: "first password" });
+    const login = await call(b, "POST", "/auth/login", { body: { email: u.email, password: "first password" } });
+    expect(login.status).toBe(200);
+    const bearer = { authorization: `Bearer ${login.body.token}` };
+    expect((await me(b, bearer)).body.plan).toBe("free");
+
+    expect((await call(a, "PATCH", `/admin/users/${u.id}`, { key: op.key, body: { plan: "pro" } })).status).toBe(200);
+    expect((await me(b, bearer)).body.plan).toBe("pro");
+    expect((await me(b, { "x-api-key": u.key })).body.plan).toBe("pro");
+
+    expect((await call(a, "PATCH", `/admin/users/${u.id}`, { key: op.key, body: { disabled: true } })).status).toBe(200);
+    expect((await me(b, { "x-api-key": u.key })).status).toBe(401);
+    expect((await me(b, bearer)).status).toBe(401);
+    expect((await call(a, "PATCH", `/admin/users/${u.id}`, { key: op.key, body: { disabled: false } })).status).toBe(200);
+    expect((await me(b, { "x-api-key": u.key })).status).toBe(200);
+
+    // A new password ends every session, on every node; the new one signs in on either.
+    const again = await call(b, "POST", "/auth/login", { body: { email: u.email, password: "first password" } });
+    const bearer2 = { authorization: `Bearer ${again.body.token}` };
+    expect((await me(b, bearer2)).status).toBe(200);
+    expect((await call(a, "PATCH", `/admin/users/${u.id}`, { key: op.key, body: { password: "second password" } })).status).toBe(200);
+    expect((await me(b, bearer2)).status).toBe(401);
+    expect((await call(b, "POST", "/auth/login", { body: { email: u.email, password: "first password" } })).status).toBe(401);
+    expect((await call(b, "POST", "/auth/login", { body: { email: u.email, password: "second password" } })).status).toBe(200);
+  });
+
+  test("the daily rate limit is one count across both nodes: request 101 of a Free day is refused wherever it lands", async () => {
+    const u = await user();
+    // 100 requests alternating between the nodes, half of them at once.
+    const statuses = await Promise.all(Array.from({ length: 100 }, (_, i) => me(i % 2 ? a : b, { "x-api-key": u.key }).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200).length).toBe(100);
+    expect((await me(a, { "x-api-key": u.key })).status).toBe(429);
+    expect((await me(b, { "x-api-key": u.key })).status).toBe(429);
+    // A burst past the limit is granted exactly the quota, never more.
+    const v = await user();
+    const burst = await Promise.all(Array.from({ length: 130 }, (_, i) => me(i % 2 ? a : b, { "x-api-key": v.key }).then((r) => r.status)));
+    expect(burst.filter((s) => s === 200).length).toBe(100);
+    expect(burst.filter((s) => s === 429).length).toBe(30);
+  });
+
+  test("the Free plan's 10 monthly semantic searches are counted once across both nodes", async () => {
+    const u = await user();
+    const types = [];
+    for (let i = 0; i < 12; i++) {
+      const r = await call(i % 2 ? a : b, "GET", "/ideas/search?q=anything&mode=semantic", { key: u.key });
+      expect(r.status).toBe(200);
+      types.push(r.body.semantic_limit_reached === true);
+    }
+    expect(types).toEqual([...Array(10).fill(false), true, true]);
+  });
+
+  test("OAuth: the consent page rendered by A is approved on B, and the code from B is exchanged on A", async () => {
+    const u = await user({ password: PASSWORD });
+    const na = listen(a);
+    const nb = listen(b);
+    try {
+      const client = (await register(na.base)).body;
+      const { verifier, challenge } = pkce();
+      const browser = new Browser();
+      const page = await browser.get(authorizeUrl(na.base, { client_id: client.client_id, code_challenge: challenge, state: "s1" }));
+      expect(page.status).toBe(200);
+      const form = formOf(await page.text());
+      const approved = await browser.post(`${nb.base}/mcp/authorize`, { ...form, email: u.email, password: PASSWORD, decision: "approve" });
+      expect(approved.status).toBe(302);
+      const code = new URL(approved.headers.get("location")!).searchParams.get("code")!;
+      const out = await token(na.base, { code, client_id: client.client_id, code_verifier: verifier });
+      expect(out.status).toBe(200);
+      // The MCP token works on both nodes.
+      expect((await me(b, { authorization: `Bearer ${out.body.access_token}` })).status).toBe(200);
+      expect((await me(a, { authorization: `Bearer ${out.body.access_token}` })).status).toBe(200);
+      // A code is spent once, whichever node is asked again.
+      expect((await token(nb.base, { code, client_id: client.client_id, code_verifier: verifier })).status).toBe(400);
+    } finally {
+      na.stop();
+      nb.stop();
+    }
+  });
+});
+
+describe.skipIf(!run)("first run with two nodes", () => {
+  test("both nodes print the same setup code, and wrong guesses count across them", async () => {
+    const a = await makePgApp();
+    const b = await makePgApp({ url: a.url });
+    try {
+      const code = await createSetupService(a.deps).currentCode();
+      expect(code).not.toBeNull();
+      expect(await createSetupService(b.deps).currentCode()).toBe(code);
+      const body = (setup_code: string) => ({ setup_code, email: "owner@example.com", display_name: "Owner", password: "owner password" });
+      // Ten wrong guesses spread over both nodes spend the code on both.
+      for (let i = 0; i < 10; i++) expect((await call(i % 2 ? a : b, "POST", "/setup", { body: body("AAAA-AAAA") })).status).toBe(400);
+      expect((await call(a, "POST", "/setup", { body: body(code!) })).status).toBe(429);
+      expect((await call(b, "POST", "/setup", { body: body(code!) })).status).toBe(429);
+      // A node started afterwards prints a new code, which every node accepts.
+      const c = await makePgApp({ url: a.url });
+      const fresh = await createSetupService(c.deps).currentCode(true);
+      await c.close();
+      expect(fresh).not.toBe(code);
+      expect((await call(b, "POST", "/setup", { body: body(fresh!) })).status).toBe(201);
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+});
