@@ -141,7 +141,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
 
   // Logged as soon as the listener is up (and before "idearepo started", so whoever waits for that line has it too).
   // First run: whoever opens the web app needs this code (from the log, i.e. the machine's owner) to claim the instance.
-  const setupCode = await createSetupService(deps).currentCode();
+  const setupCode = await createSetupService(deps).currentCode(true);
   if (setupCode) {
     log.warn("first run: open the web app and enter this setup code to create the owner account", {
       url: `${tls ? "https" : "http"}://${config.host}:${port}/`,

@@ -21,7 +21,7 @@ const PAGE_HEADERS = {
 interface Account { id: string; email: string }
 
 export function createConsentFlow(deps: Deps, kit: AuthKit, oauth: OAuthService) {
-  const csrf = createCsrf(deps.clock);
+  const csrf = createCsrf(deps.clock, deps.store);
   const signIn = createSignInService(deps);
   const secure = deps.config.tls_cert_file !== null || deps.config.trusted_proxies.length > 0 ? "; Secure" : "";
 
@@ -84,6 +84,7 @@ export function createConsentFlow(deps: Deps, kit: AuthKit, oauth: OAuthService)
 
   return {
     async show(request: Request, query: Params): Promise<Response> {
+      await csrf.ready();
       const check = await oauth.checkAuthorize(query);
       if (check.kind === "page") return failPage(400, check.message);
       if (check.kind === "redirect") return redirect(check.location);
@@ -93,6 +94,7 @@ export function createConsentFlow(deps: Deps, kit: AuthKit, oauth: OAuthService)
     },
 
     async submit(request: Request, form: Params | null): Promise<Response> {
+      await csrf.ready();
       if (form === null) return failPage(400, "The form could not be read.");
       const check = await oauth.checkAuthorize(form);
       if (check.kind === "page") return failPage(400, check.message);
