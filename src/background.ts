@@ -5,6 +5,7 @@ import { createScheduler } from "./jobs/scheduler";
 import { createMasterKeyCheck } from "./modules/byok/master-key";
 import { createPipelineProcess } from "./pipeline/process";
 import { createMailCaptureReader } from "./mail/capture-reader";
+import { createVaultProcess } from "./modules/vault/process";
 
 /** Each feature appends a factory here (one line each). */
-export const BACKGROUND_PROCESSES: Array<(deps: Deps) => BackgroundProcess> = [createMasterKeyCheck, createScheduler, (deps) => createPipelineProcess(deps), createMailCaptureReader];
+export const BACKGROUND_PROCESSES: Array<(deps: Deps) => BackgroundProcess> = [createMasterKeyCheck, createScheduler, (deps) => createPipelineProcess(deps), createMailCaptureReader, (deps) => createVaultProcess(deps)];

@@ -75,6 +75,15 @@ export const COMMANDS: Record<string, CommandEntry> = {
     dataDir: true,
     load: async () => (await import("./export")).exportCommand,
   },
+  vault: {
+    usage: [
+      "idearepo vault connect --email E --path P        keep the account's ideas in step with a folder of Markdown (docs/vault.md)",
+      "idearepo vault disconnect --email E              stop syncing (files and ideas stay)",
+      "idearepo vault status [--email E]                last sync, files, conflicts, skipped files",
+    ],
+    dataDir: true,
+    load: async () => run((await import("./vault")).vaultCommand),
+  },
   reindex: {
     usage: ["idearepo reindex [--force] [--status]            re-embed ideas and tags with the configured model (progress bar)"],
     dataDir: true,

@@ -23,6 +23,7 @@ import m0021 from "../../migrations/0021_relations_source.sql" with { type: "tex
 import m0022 from "../../migrations/0022_wikilink_relations.sql" with { type: "text" };
 import m0023 from "../../migrations/0023_wikilink_targets.sql" with { type: "text" };
 import m0024 from "../../migrations/0024_title_key_index.sql" with { type: "text" };
+import m0025 from "../../migrations/0025_vault.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
@@ -51,4 +52,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 22, name: "0022_wikilink_relations", sql: m0022 },
   { version: 23, name: "0023_wikilink_targets", sql: m0023 },
   { version: 24, name: "0024_title_key_index", sql: m0024 },
+  { version: 25, name: "0025_vault", sql: m0025 },
 ];

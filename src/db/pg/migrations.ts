@@ -8,6 +8,7 @@ import p0005 from "../../../migrations/pg/0005_api_keys_rowid.sql" with { type: 
 import p0006 from "../../../migrations/pg/0006_wikilink_targets.sql" with { type: "text" };
 import p0007 from "../../../migrations/pg/0007_title_key_index.sql" with { type: "text" };
 import p0008 from "../../../migrations/pg/0008_keyword_index.sql" with { type: "text" };
+import p0009 from "../../../migrations/pg/0009_vault.sql" with { type: "text" };
 
 export const PG_MIGRATIONS: Migration[] = [
   { version: 1, name: "0001_init", sql: p0001 },
@@ -18,4 +19,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 6, name: "0006_wikilink_targets", sql: p0006 },
   { version: 7, name: "0007_title_key_index", sql: p0007 },
   { version: 8, name: "0008_keyword_index", sql: p0008 },
+  { version: 9, name: "0009_vault", sql: p0009 },
 ];

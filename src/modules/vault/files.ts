@@ -1,0 +1,158 @@
+// The folder's side of the sync: which files are notes, reading one safely, writing one atomically, moving one to the
+// vault's trash. Every path is relative to the bound folder and checked to stay inside it; symbolic links are never followed.
+import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
+import { randomBytes } from "node:crypto";
+import { LIMITS } from "../../contract";
+
+/** A note file as the scan sees it. */
+export interface Seen { path: string; size: number; mtime_ms: number }
+
+/** Larger than any idea's body can be (50,000 characters, 4 bytes each at most) plus generous front matter. */
+export const MAX_NOTE_BYTES = LIMITS.body * 4 + 64 * 1024;
+
+/** Hidden files and folders (.obsidian/, .git/, .trash/, editors' temporary files) are never the sync's. */
+const hidden = (name: string) => name.startsWith(".");
+export const isNoteName = (name: string) => /\.md$/i.test(name) && !hidden(name);
+
+/** The absolute path of `rel` inside `root`, or an error when it would leave it (`..`, an absolute path). */
+export function inside(root: string, rel: string): string {
+  const full = resolve(root, rel);
+  const back = relative(root, full);
+  if (back === "" || back.startsWith("..") || resolve(root, back) !== full) throw new Error(`refused: ${rel} is outside the folder`);
+  return full;
+}
+
+/**
+ * Every note below `root` (relative paths with `/`), sorted; hidden entries and symbolic links are skipped, so nothing
+ * outside the folder is ever read. Folders that cannot be read are reported, not fatal.
+ */
+export function walkNotes(root: string, onError: (path: string, why: string) => void): Seen[] {
+  const out: Seen[] = [];
+  const visit = (dir: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch (e) {
+      onError(relative(root, dir).split(sep).join("/") || ".", (e as Error).message);
+      return;
+    }
+    for (const name of names) {
+      if (hidden(name)) continue;
+      const full = join(dir, name);
+      let st;
+      try {
+        st = lstatSync(full);
+      } catch {
+        continue; // removed between the listing and the look
+      }
+      if (st.isSymbolicLink()) continue;
+      if (st.isDirectory()) visit(full);
+      else if (st.isFile() && isNoteName(name)) out.push({ path: relative(root, full).split(sep).join("/"), size: st.size, mtime_ms: Math.floor(st.mtimeMs) });
+    }
+  };
+  visit(root);
+  return out;
+}
+
+/** The file's state now, or null when it is gone or no longer a plain file. */
+export function statNote(root: string, rel: string): Seen | null {
+  try {
+    const st = lstatSync(inside(root, rel));
+    return st.isFile() ? { path: rel, size: st.size, mtime_ms: Math.floor(st.mtimeMs) } : null;
+  } catch {
+    return null;
+  }
+}
+
+export type ReadResult = { ok: true; text: string; bytes: Uint8Array } | { ok: false; reason: string };
+
+/** A note's text; a file that is too large, binary or not UTF-8 is refused with the reason (and never changed). */
+export function readNote(root: string, rel: string): ReadResult {
+  let bytes: Uint8Array;
+  try {
+    const full = inside(root, rel);
+    const st = lstatSync(full);
+    if (!st.isFile()) return { ok: false, reason: "not a plain file" };
+    if (st.size > MAX_NOTE_BYTES) return { ok: false, reason: `larger than ${Math.round(MAX_NOTE_BYTES / 1024)} KB: more than an idea holds, not read` };
+    bytes = new Uint8Array(readFileSync(full));
+  } catch (e) {
+    return { ok: false, reason: `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+  }
+  if (bytes.includes(0)) return { ok: false, reason: "binary (holds NUL bytes), not a text note" };
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return { ok: true, text: text.replace(/^\uFEFF/, ""), bytes };
+  } catch {
+    return { ok: false, reason: "not UTF-8 text" };
+  }
+}
+
+/**
+ * Writes `text` as `rel` atomically: a hidden temporary file beside it, synced, then renamed over it, so an editor or
+ * a sync tool never sees half a file. Returns the file's state after the write.
+ */
+export function writeAtomic(root: string, rel: string, text: string): Seen {
+  const full = inside(root, rel);
+  const dir = full.slice(0, full.lastIndexOf(sep));
+  mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, `.${randomBytes(6).toString("hex")}.idearepo-tmp`);
+  const fd = openSync(tmp, "w", 0o644);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  closeSync(fd);
+  try {
+    renameSync(tmp, full);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  const st = lstatSync(full);
+  return { path: rel, size: st.size, mtime_ms: Math.floor(st.mtimeMs) };
+}
+
+/** Renames a note inside the folder (the idea was retitled elsewhere); false when the source is gone. */
+export function moveNote(root: string, from: string, to: string): boolean {
+  const src = inside(root, from);
+  const dst = inside(root, to);
+  try {
+    mkdirSync(dst.slice(0, dst.lastIndexOf(sep)), { recursive: true });
+    renameSync(src, dst);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Moves an archived idea's file into the vault's `.trash/` (Obsidian's trash), never deleting it; its new place. */
+export function trashNote(root: string, rel: string): string | null {
+  const name = rel.slice(rel.lastIndexOf("/") + 1);
+  const stem = name.replace(/\.md$/i, "");
+  for (let n = 1; n < 1000; n++) {
+    const target = `.trash/${n === 1 ? name : `${stem} (${n}).md`}`;
+    try {
+      lstatSync(inside(root, target));
+      continue; // taken
+    } catch {
+      // free
+    }
+    return moveNote(root, rel, target) ? target : null;
+  }
+  return null;
+}
+
+/** Whether `rel` exists at all (a file of any kind): names already used are not written over. */
+export function exists(root: string, rel: string): boolean {
+  try {
+    lstatSync(inside(root, rel));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,418 @@
+// The sync of one account's folder, both ways (docs/vault.md): files created, edited, renamed or deleted become ideas
+// captured, updated, retitled or archived; ideas changed anywhere else are written to their files. Every write to an
+// idea goes through the ideas service (the one write path); when both sides changed, a three-way merge with the last
+// synced version as its base decides, and what it cannot keep in the idea goes into a conflict file.
+import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
+import { effectivePlan } from "../../auth/plans";
+import { codePoints, LIMITS, wikilinkKey, wikilinkTargets } from "../../contract";
+import { toStamp } from "../../lib/time";
+import { createIdeasService } from "../ideas/service";
+import type { UpdateIdeaBody } from "../ideas/model";
+import { createNotesImporter } from "../import/notes-import";
+import { directoryInput } from "../import/inputs";
+import { readMarkdownNote } from "../import/sources/markdown";
+import type { SourceReader } from "../import/sources/types";
+import { createVaultRepo, type BindingRow, type FileRow, type SyncIdea } from "./repo";
+import { dirOf, hashOf, nameKey, parseFile, renderConflict, renderFile, safeStem, stemOf, type ParsedFile } from "./format";
+import { merge3 } from "./merge";
+import { exists, moveNote, readNote, statNote, trashNote, walkNotes, writeAtomic, type Seen } from "./files";
+import { lstatSync } from "node:fs";
+
+/** The writer idea versions record for the folder's edits (src/modules/versions/writer.ts). */
+export const VAULT_WRITER = "vault";
+/** The import source the first sync's notes are remembered under (import_origins). */
+const ORIGIN_SOURCE = "vault";
+/** A file gone for this long is deleted, not in the middle of an editor's delete-and-recreate. */
+export const MISSING_GRACE_MS = 1500;
+/** Ideas touched this recently are compared in full each pass: the pipeline's tags come without a new updated_at. */
+const RECENT_MS = 120_000;
+
+/** What the sync last wrote of an idea besides its text: a change of any of these rewrites the file. */
+interface Meta { title: string; status: string; tags: string[]; relations: string[] }
+
+/** The in-memory part of an account's sync: files seen missing, since when. */
+export interface AccountState { missingSince: Map<string, number> }
+export const newAccountState = (): AccountState => ({ missingSince: new Map() });
+
+export interface PassReport { read: number; written: number; captured: number; updated: number; archived: number; conflicts: number; skipped: number }
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+const sorted = (a: readonly string[]) => [...a].sort();
+const why = (e: unknown) => (e instanceof AppError ? (typeof e.body.error === "string" ? e.body.error : JSON.stringify(e.body.error)) : (e as Error)?.message ?? String(e));
+
+export function createVaultSync(deps: Deps) {
+  const repo = createVaultRepo(deps.store);
+  const ideas = createIdeasService(deps);
+  const importer = createNotesImporter(deps);
+  const now = () => deps.clock();
+  const stamp = () => toStamp(now());
+
+  async function filerOf(userId: string) {
+    const a = await repo.account(userId);
+    if (!a) throw new Error("the account no longer exists");
+    return { user: { id: userId }, plan: effectivePlan(a as Parameters<typeof effectivePlan>[0], now()) };
+  }
+
+  /** The person's typed relations other than the ones the body's [[links]] make, as the file lists them. */
+  async function relationsOf(idea: SyncIdea): Promise<string[]> {
+    const linked = new Set(wikilinkTargets(idea.body).map((l) => wikilinkKey(l.target)));
+    return (await repo.relationsOf(idea.id))
+      .filter((r) => !(r.relation_type === "related" && linked.has(wikilinkKey(r.title))))
+      .map((r) => `${r.relation_type} [[${r.title}]]`);
+  }
+
+  async function metaOf(idea: SyncIdea): Promise<Meta> {
+    return { title: idea.title, status: idea.status, tags: await repo.tagsOf(idea.id), relations: await relationsOf(idea) };
+  }
+
+  /** One pass's view of the folder's names, so a new name is unique on a case-insensitive file system too. */
+  function namer(root: string, taken: Iterable<string>) {
+    const used = new Set([...taken].map(nameKey));
+    return {
+      release: (path: string) => used.delete(nameKey(path)),
+      /** A free `dir/Stem.md` for a title (`Stem (2).md` … when taken); `keep` is the idea's current path, free for it. */
+      pick(title: string, dir: string, keep: string | null): string {
+        const stem = safeStem(title);
+        for (let n = 1; ; n++) {
+          const name = `${dir ? `${dir}/` : ""}${n === 1 ? stem : `${stem} (${n})`}.md`;
+          if (keep !== null && nameKey(name) === nameKey(keep)) return keep;
+          if (!used.has(nameKey(name)) && !exists(root, name)) {
+            used.add(nameKey(name));
+            return name;
+          }
+        }
+      },
+    };
+  }
+
+  /** Records what both sides look like now: the idea's version, meta and time, the file's bytes. */
+  async function remember(userId: string, idea: SyncIdea, seen: Seen, hash: string, meta?: Meta): Promise<void> {
+    await repo.putFile({
+      user_id: userId, idea_id: idea.id, path: seen.path, version: await repo.versionOf(idea.id), idea_updated_at: idea.updated_at,
+      meta: JSON.stringify(meta ?? (await metaOf(idea))), hash, size: seen.size, mtime_ms: seen.mtime_ms, synced_at: stamp(),
+    });
+  }
+
+  /** Writes the idea's file at `path` (moving it from `from` first), keeping the person's own front matter keys. */
+  async function writeIdeaFile(userId: string, root: string, idea: SyncIdea, path: string, extra: string, from: string | null): Promise<void> {
+    if (from !== null && from !== path) moveNote(root, from, path);
+    const meta = await metaOf(idea);
+    const text = renderFile({ ...idea, tags: meta.tags, relations: meta.relations }, stemOf(path), extra);
+    const seen = writeAtomic(root, path, text);
+    await remember(userId, idea, seen, hashOf(text), meta);
+  }
+
+  /** The title a file gives its idea: its name, unless its front matter holds one the name could not (see safeStem). */
+  function titleOf(path: string, parsed: ParsedFile, base: string | null): string {
+    const stem = stemOf(path);
+    if (parsed.title !== null && safeStem(parsed.title) === safeStem(stem)) return parsed.title;
+    if (base !== null && safeStem(base) === stem) return base;
+    return stem;
+  }
+
+  async function skip(userId: string, path: string, reason: string, report: PassReport): Promise<void> {
+    report.skipped++;
+    await repo.putIssue(userId, path, "skipped", null, reason, stamp());
+    deps.log.info("vault file skipped", { user_id: userId, path, reason });
+  }
+
+  /** A note with no idea yet: captured through the ideas service, then written back with its id. */
+  async function capture(userId: string, root: string, seen: Seen, parsed: ParsedFile, report: PassReport): Promise<void> {
+    const title = titleOf(seen.path, parsed, null);
+    if (codePoints(title) > LIMITS.title) return skip(userId, seen.path, `its name is longer than a title's ${LIMITS.title} characters: not captured`, report);
+    if (codePoints(parsed.body) > LIMITS.body) return skip(userId, seen.path, `longer than an idea's ${LIMITS.body} characters: not captured`, report);
+    let created;
+    try {
+      created = await ideas.create(await filerOf(userId), { title, body: parsed.body, tags: parsed.tags ?? [], ...(parsed.status ? { status: parsed.status } : {}) });
+    } catch (e) {
+      return skip(userId, seen.path, `not captured: ${why(e)}`, report);
+    }
+    report.captured++;
+    const idea = (await repo.idea(userId, created.id))!;
+    await writeIdeaFile(userId, root, idea, seen.path, parsed.extra, null);
+    await repo.clearProblems(userId, seen.path);
+  }
+
+  /**
+   * A tracked file whose bytes changed (edited, or renamed to `seen.path`): the idea takes the file's changes; when the
+   * idea changed too since the last sync, a three-way merge with that sync's version as base, the file's side kept
+   * where both changed the same lines and the idea's text of that moment written to a conflict file beside it.
+   */
+  async function fileChanged(userId: string, root: string, row: FileRow, seen: Seen, parsed: ParsedFile, hash: string, names: ReturnType<typeof namer>, report: PassReport): Promise<void> {
+    const idea = await repo.idea(userId, row.idea_id);
+    if (!idea || idea.is_archived) {
+      // Archived elsewhere meanwhile: the file's text is not lost, it becomes an idea again.
+      await repo.dropFile(userId, row.idea_id);
+      return capture(userId, root, seen, { ...parsed, id: null }, report);
+    }
+    const base = JSON.parse(row.meta) as Meta;
+    const baseText = await repo.versionText(idea.id, row.version);
+    const version = await repo.versionOf(idea.id);
+    const tags = await repo.tagsOf(idea.id);
+    const textMoved = version !== row.version;
+
+    const fileTitle = titleOf(seen.path, parsed, seen.path === row.path ? base.title : null);
+    let title = idea.title;
+    if (fileTitle !== base.title) title = idea.title === base.title ? fileTitle : idea.title; // both renamed: the idea's name stands
+
+    let body = parsed.body;
+    let conflict = false;
+    if (textMoved && parsed.body !== idea.body) {
+      if (baseText) ({ text: body, conflict } = merge3(baseText.body, idea.body, parsed.body, "theirs"));
+      else conflict = true; // the base was pruned (versions_keep): nothing to merge against, the file's text is kept
+    }
+    if (codePoints(body) > LIMITS.body) return skip(userId, seen.path, `longer than an idea's ${LIMITS.body} characters: the idea keeps its text`, report);
+    const status = parsed.status !== null && parsed.status !== base.status ? parsed.status : idea.status;
+    const newTags = parsed.tags !== null && !sameList(sorted(parsed.tags), sorted(base.tags)) ? parsed.tags : tags;
+
+    if (conflict) {
+      // The idea's text as it stood (already a version of the idea) goes beside the file, for the person to resolve.
+      const at = toStamp(now()).slice(0, 10);
+      const path = names.pick(`${title} (conflict ${at})`, dirOf(seen.path), null);
+      writeAtomic(root, path, renderConflict(idea.id, version, idea.body));
+      await repo.putIssue(userId, path, "conflict", idea.id, `both sides changed the same lines of "${title}": the file's lines are in the idea, the other text is in this file and in the idea's versions (version ${version})`, stamp());
+      report.conflicts++;
+      deps.log.warn("vault conflict", { user_id: userId, idea_id: idea.id, path, conflict_file: path });
+    }
+
+    const change: UpdateIdeaBody = {};
+    if (title !== idea.title) change.title = title;
+    if (body !== idea.body) change.body = body;
+    if (status !== idea.status) change.status = status as UpdateIdeaBody["status"];
+    if (!sameList(sorted(newTags), sorted(tags))) change.tags = newTags;
+    if (change.title !== undefined && codePoints(change.title) > LIMITS.title) delete change.title;
+    try {
+      if (Object.keys(change).length > 0) {
+        await ideas.update(userId, idea.id, change, VAULT_WRITER);
+        report.updated++;
+      }
+    } catch (e) {
+      await repo.putIssue(userId, seen.path, "error", idea.id, `the idea was not updated: ${why(e)}`, stamp());
+      await remember(userId, idea, seen, hash, base); // not read again until it changes again
+      return;
+    }
+    await repo.clearProblems(userId, seen.path);
+    const now2 = (await repo.idea(userId, idea.id))!;
+    // The file is rewritten only when it does not already say what the idea now holds (an id to add, a merged text,
+    // a name the idea kept): an edit the idea took as it was leaves the editor's file alone.
+    const path = title === fileTitle ? seen.path : names.pick(title, dirOf(seen.path), seen.path === row.path ? seen.path : null);
+    const finalTags = await repo.tagsOf(idea.id);
+    const fileSays = parsed.id === idea.id && parsed.body === now2.body && path === seen.path && parsed.status === now2.status &&
+      parsed.tags !== null && sameList(sorted(parsed.tags), sorted(finalTags));
+    if (fileSays) await remember(userId, now2, seen, hash);
+    else {
+      await writeIdeaFile(userId, root, now2, path, parsed.extra, seen.path);
+      report.written++;
+    }
+  }
+
+  /** The folder's side of a pass: every note compared with what the last sync saw. */
+  async function scanFiles(b: BindingRow, state: AccountState, report: PassReport): Promise<boolean> {
+    const userId = b.user_id;
+    const root = b.path;
+    const rows = await repo.files(userId);
+    const byPath = new Map(rows.map((r) => [r.path, r]));
+    const byId = new Map(rows.map((r) => [r.idea_id, r]));
+    const seen = walkNotes(root, (path, reason) => void skip(userId, path, `folder not readable: ${reason}`, report));
+    const present = new Set(seen.map((s) => s.path));
+    const names = namer(root, [...present, ...rows.map((r) => r.path)]);
+    const fresh: Array<{ seen: Seen; parsed: ParsedFile; hash: string }> = [];
+    const claimed = new Set<number>();
+    const conflictFiles = new Set((await repo.issues(userId)).filter((i) => i.kind === "conflict").map((i) => i.path));
+
+    for (const s of seen) {
+      const row = byPath.get(s.path);
+      if (row && row.size === s.size && row.mtime_ms === s.mtime_ms) continue;
+      if (!row && conflictFiles.has(s.path)) continue;
+      const r = readNote(root, s.path);
+      report.read++;
+      if (!r.ok) {
+        await skip(userId, s.path, r.reason, report);
+        continue;
+      }
+      const hash = hashOf(r.bytes);
+      if (row && row.hash === hash) {
+        await repo.putFile({ ...row, size: s.size, mtime_ms: s.mtime_ms }); // touched, not changed
+        continue;
+      }
+      const parsed = parseFile(r.text);
+      if (parsed.conflictOf !== null) {
+        if (!conflictFiles.has(s.path)) await repo.putIssue(userId, s.path, "conflict", parsed.conflictOf, "a conflict file: resolve it into the note, then delete it", stamp());
+        continue;
+      }
+      if (parsed.problem) deps.log.info("vault file front matter unreadable", { user_id: userId, path: s.path, problem: parsed.problem });
+      if (row) {
+        claimed.add(row.idea_id);
+        await fileChanged(userId, root, row, s, parsed, hash, names, report);
+      } else fresh.push({ seen: s, parsed, hash });
+    }
+
+    // A file gone from its path and one new elsewhere with its id (or, without one, its very bytes) is a rename.
+    const missing = rows.filter((r) => !present.has(r.path) && !claimed.has(r.idea_id));
+    const missingIds = new Set(missing.map((r) => r.idea_id));
+    for (const f of fresh) {
+      let row = f.parsed.id !== null && missingIds.has(f.parsed.id) ? byId.get(f.parsed.id) : undefined;
+      row ??= missing.find((r) => missingIds.has(r.idea_id) && r.hash === f.hash);
+      if (row) {
+        missingIds.delete(row.idea_id);
+        state.missingSince.delete(row.path);
+        await fileChanged(userId, root, row, f.seen, f.parsed, f.hash, names, report);
+      } else await capture(userId, root, f.seen, { ...f.parsed, id: f.parsed.id !== null && byId.has(f.parsed.id) ? null : f.parsed.id }, report);
+    }
+
+    // Deleted files archive their ideas, once gone past an editor's delete-and-recreate; never all at once.
+    const gone = missing.filter((r) => missingIds.has(r.idea_id));
+    for (const p of state.missingSince.keys()) if (present.has(p)) state.missingSince.delete(p);
+    if (gone.length > 1 && gone.length === rows.length) {
+      await repo.synced(userId, stamp(), `every file (${gone.length}) is gone from ${root}: is the folder unmounted? Nothing was archived`);
+      return false;
+    }
+    const t = now().getTime();
+    for (const r of gone) {
+      const since = state.missingSince.get(r.path);
+      if (since === undefined) {
+        state.missingSince.set(r.path, t);
+        continue;
+      }
+      if (t - since < MISSING_GRACE_MS) continue;
+      state.missingSince.delete(r.path);
+      await repo.dropFile(userId, r.idea_id);
+      await ideas.archive(userId, r.idea_id).catch(() => undefined); // already gone: nothing to archive
+      report.archived++;
+      deps.log.info("vault file deleted: idea archived", { user_id: userId, idea_id: r.idea_id, path: r.path });
+    }
+    // Conflict files the person removed are resolved.
+    for (const p of conflictFiles) if (!present.has(p)) await repo.dropIssue(userId, p, "conflict");
+    return true;
+  }
+
+  /** The ideas' side of a pass: ideas changed anywhere else are written to their files. */
+  async function writeIdeas(b: BindingRow, full: boolean, report: PassReport): Promise<void> {
+    const userId = b.user_id;
+    const root = b.path;
+    const rows = await repo.files(userId);
+    const byId = new Map(rows.map((r) => [r.idea_id, r]));
+    const names = namer(root, rows.map((r) => r.path));
+    const since = full ? "0000" : toStamp(new Date(now().getTime() - RECENT_MS));
+    for (const idea of await repo.changedIdeas(userId, since)) {
+      const row = byId.get(idea.id);
+      if (idea.is_archived) {
+        if (!row) continue;
+        // An archived idea's file goes to the vault's trash, never deleted; the idea keeps its text.
+        await repo.dropFile(userId, idea.id);
+        if (statNote(root, row.path)) trashNote(root, row.path);
+        report.archived++;
+        continue;
+      }
+      const meta = await metaOf(idea);
+      const version = await repo.versionOf(idea.id);
+      if (row) {
+        const base = JSON.parse(row.meta) as Meta;
+        const same = row.version === version && base.title === meta.title && base.status === meta.status && sameList(base.tags, meta.tags) && sameList(base.relations, meta.relations);
+        const st = statNote(root, row.path);
+        // Gone: the scan archives the idea once the file stays gone. Changed too: the next scan merges.
+        if (!st || st.size !== row.size || st.mtime_ms !== row.mtime_ms) continue;
+        if (same) {
+          if (row.idea_updated_at !== idea.updated_at) await repo.putFile({ ...row, idea_updated_at: idea.updated_at });
+          continue;
+        }
+        const r = readNote(root, row.path);
+        const extra = r.ok ? parseFile(r.text).extra : "";
+        names.release(row.path);
+        const path = idea.title === base.title ? row.path : names.pick(idea.title, dirOf(row.path), row.path);
+        await writeIdeaFile(userId, root, idea, path, extra, row.path);
+      } else {
+        await writeIdeaFile(userId, root, idea, names.pick(idea.title, "", null), "", null);
+      }
+      report.written++;
+    }
+  }
+
+  /**
+   * The first sync of a folder: notes that carry an id of one of the account's live ideas are that idea's files (the
+   * next scan takes what they say); every other note is imported as the Markdown importer imports a vault (its
+   * [[links]] become relations, its dates and tags kept), titled by its file name, then written back with its id.
+   */
+  async function initialSync(b: BindingRow, report: PassReport): Promise<void> {
+    const userId = b.user_id;
+    const root = b.path;
+    const toImport = new Set<string>();
+    const claimed = new Set<number>();
+    for (const s of walkNotes(root, () => undefined)) {
+      const r = readNote(root, s.path);
+      if (!r.ok) {
+        await skip(userId, s.path, r.reason, report);
+        continue;
+      }
+      const parsed = parseFile(r.text);
+      if (parsed.conflictOf !== null) continue;
+      const idea = parsed.id !== null && !claimed.has(parsed.id) ? await repo.idea(userId, parsed.id) : null;
+      if (idea && !idea.is_archived) {
+        claimed.add(idea.id);
+        // A base of the idea as it is now and a hash no file has: the scan that follows reads the file as an edit.
+        await repo.putFile({ user_id: userId, idea_id: idea.id, path: s.path, version: await repo.versionOf(idea.id), idea_updated_at: idea.updated_at, meta: JSON.stringify(await metaOf(idea)), hash: "", size: -1, mtime_ms: -1, synced_at: stamp() });
+      } else if (codePoints(parsed.body) > LIMITS.body) await skip(userId, s.path, `longer than an idea's ${LIMITS.body} characters: not imported`, report);
+      else toImport.add(s.path);
+    }
+    if (toImport.size > 0) {
+      const reader: SourceReader = {
+        id: ORIGIN_SOURCE, label: "Vault", store: ORIGIN_SOURCE, detect: async () => true,
+        async *read(input) {
+          for await (const e of input.entries()) {
+            if (!toImport.has(e.path)) continue;
+            const note = readMarkdownNote(e, await e.bytes(), "obsidian");
+            const parsed = parseFile(new TextDecoder().decode(await e.bytes()));
+            // A vault's note is named by its file (Obsidian's rule); a file in the folder is a live idea.
+            yield { ...note, title: titleOf(e.path, parsed, null), archived: undefined };
+          }
+        },
+      };
+      const filer = await filerOf(userId);
+      const result = await importer.run(userId, filer.plan, reader, directoryInput(root), { dryRun: false });
+      for (const p of result.problems) deps.log.info("vault import note", { user_id: userId, path: p.origin, problem: p.problem });
+      const ids = new Map((await repo.importedOrigins(userId, ORIGIN_SOURCE)).map((o) => [o.origin, o.idea_id]));
+      const taken = new Set((await repo.files(userId)).map((r) => r.idea_id));
+      for (const path of toImport) {
+        const id = ids.get(path);
+        const idea = id !== undefined && !taken.has(id) ? await repo.idea(userId, id) : null;
+        if (!idea || idea.is_archived) continue;
+        taken.add(idea.id);
+        const r = readNote(root, path);
+        await writeIdeaFile(userId, root, idea, path, r.ok ? parseFile(r.text).extra : "", null);
+        report.captured++;
+      }
+    }
+    await repo.initialDone(userId, stamp());
+  }
+
+  return {
+    /** A pass that failed: its reason is the folder's last error (status, Settings). */
+    failed: (userId: string, error: string) => repo.synced(userId, stamp(), error),
+    bindings: () => repo.bindings(),
+
+    /**
+     * One pass over an account's folder: the first sync if it has not happened, then the folder's changes (`scan`:
+     * something moved there, or a periodic look), then the ideas'. `full` compares every idea with its file (the
+     * periodic pass), not only those changed lately.
+     */
+    async pass(b: BindingRow, state: AccountState, opts: { scan: boolean; full: boolean }): Promise<PassReport> {
+      const full = opts.full;
+      const report: PassReport = { read: 0, written: 0, captured: 0, updated: 0, archived: 0, conflicts: 0, skipped: 0 };
+      const root = lstatSync(b.path, { throwIfNoEntry: false });
+      if (!root || !root.isDirectory()) {
+        await repo.synced(b.user_id, stamp(), `the folder ${b.path} is not there (or not a folder): nothing synced`);
+        return report;
+      }
+      if (b.initial_done_at === null) {
+        await initialSync(b, report);
+        b.initial_done_at = stamp();
+      }
+      if ((opts.scan || full || state.missingSince.size > 0) && !(await scanFiles(b, state, report))) return report;
+      await writeIdeas(b, full, report);
+      await repo.synced(b.user_id, stamp(), null);
+      return report;
+    },
+  };
+}
+export type VaultSync = ReturnType<typeof createVaultSync>;
