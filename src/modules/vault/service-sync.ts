@@ -106,8 +106,10 @@ export function createVaultSync(deps: Deps) {
   /** The title a file gives its idea: its name, unless its front matter holds one the name could not (see safeStem). */
   function titleOf(path: string, parsed: ParsedFile, base: string | null): string {
     const stem = stemOf(path);
-    if (parsed.title !== null && safeStem(parsed.title) === safeStem(stem)) return parsed.title;
-    if (base !== null && safeStem(base) === stem) return base;
+    // "Title (2).md": the name the sync gave the second idea of a title (see namer); the title is still "Title".
+    const names = new Set([stem, stem.replace(/ \(\d+\)$/, "")]);
+    if (parsed.title !== null && names.has(safeStem(parsed.title))) return parsed.title;
+    if (base !== null && names.has(safeStem(base))) return base;
     return stem;
   }
 
@@ -364,7 +366,8 @@ export function createVaultSync(deps: Deps) {
             const note = readMarkdownNote(e, await e.bytes(), "obsidian");
             const parsed = parseFile(new TextDecoder().decode(await e.bytes()));
             // A vault's note is named by its file (Obsidian's rule); a file in the folder is a live idea.
-            yield { ...note, title: titleOf(e.path, parsed, null), archived: undefined };
+            // Its body as the sync reads it (exactly what follows the front matter), so the file written back is the same text.
+            yield { ...note, title: titleOf(e.path, parsed, null), body: parsed.body, archived: undefined };
           }
         },
       };
