@@ -3,6 +3,7 @@
 // falls on both). p50 / p99 per request and CPU per request (this process plus, on PostgreSQL, the server's processes).
 //
 //   bun scripts/bench/stores.ts [--sizes 10000,100000] [--requests 200] [--rounds 3] [--captures 2000] [--real 3000]
+//                               [--kinds list,keyword,semantic,capture]   (a subset, to time only those)
 //
 // The app is the real one answering through app.handle (search-lib's benchApp): `idearepo serve` does not run on
 // PostgreSQL yet, and in one process neither store pays a loopback the other does not. Both are power-safe: SQLite with
@@ -34,6 +35,7 @@ const ROUNDS = Number(flag("--rounds", "3"));
 const CAPTURES = Number(flag("--captures", "2000"));
 const REAL = Number(flag("--real", "3000"));
 const IN_FLIGHT = 50;
+const KINDS = flag("--kinds", "list,keyword,semantic,capture").split(",");
 
 const model = await startModels({ modelsDir: join(ROOT, "models"), embedModel: "use-lite", rerankModel: null });
 const real = await embedCached(model, realSentences(REAL));
@@ -170,12 +172,12 @@ const list = () => Array.from({ length: REQUESTS }, () => "/ideas?limit=20");
 const keyword = () => Array.from({ length: REQUESTS }, (_, i) => `/ideas/search?mode=keyword&limit=20&q=${encodeURIComponent(keywordQueries[i % QUERIES])}`);
 const semantic = () => Array.from({ length: REQUESTS }, (_, i) => `/ideas/search?mode=semantic&limit=20&q=${encodeURIComponent(semanticQueries[i % QUERIES])}`);
 
-const kinds = [
-  ["list GET /ideas?limit=20", (s: Side) => sequential(s, list())],
-  ["keyword GET /ideas/search", (s: Side) => sequential(s, keyword())],
-  ["semantic GET /ideas/search", (s: Side) => sequential(s, semantic())],
-  [`capture POST /ideas (${IN_FLIGHT} in flight)`, captures],
-] as const;
+const kinds = ([
+  ["list", "list GET /ideas?limit=20", (s: Side) => sequential(s, list())],
+  ["keyword", "keyword GET /ideas/search", (s: Side) => sequential(s, keyword())],
+  ["semantic", "semantic GET /ideas/search", (s: Side) => sequential(s, semantic())],
+  ["capture", `capture POST /ideas (${IN_FLIGHT} in flight)`, captures],
+] as const).filter(([name]) => KINDS.includes(name)).map(([, kind, run]) => [kind, run] as const);
 
 const cell = (rs: Result[], capture: boolean) => {
   const all = rs.flatMap((r) => r.times);
@@ -195,7 +197,7 @@ for (const size of sizes) {
   }
   seeded = size;
   // One unmeasured pass of each read: statements prepared, pages and the vector codes loaded, on both.
-  for (const side of sides) for (const [, run] of kinds.slice(0, 3)) await (run as (s: Side) => Promise<Result>)(side);
+  for (const side of sides) for (const [kind, run] of kinds) if (!kind.startsWith("capture")) await (run as (s: Side) => Promise<Result>)(side);
   const results = new Map<string, Result[]>();
   const loads: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
