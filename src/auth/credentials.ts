@@ -3,10 +3,11 @@ import type { Deps } from "../deps";
 import { sha256Hex } from "../lib/crypto";
 import { addDays, toStamp } from "../lib/time";
 import { createUnchangedMemo } from "../db/unchanged-memo";
-import { createApiKeysRepo, type ApiKeyRow } from "../modules/api-keys/repo";
-import { createUsersRepo, type UserRow } from "../modules/users/repo";
+import { createApiKeysRepo } from "../modules/api-keys/repo";
+import type { UserRow } from "../modules/users/repo";
+import { createCredentialRepo, type CredentialRow } from "./credential-repo";
 import { effectivePlan, type Plan } from "./plans";
-import { createSessionsRepo, type SessionRow } from "./sessions-repo";
+import { createSessionsRepo } from "./sessions-repo";
 
 export const SESSION_COOKIE = "svc_session";
 export const SESSION_DAYS = 30;
@@ -43,22 +44,16 @@ function decodeCookieValue(raw: string): string {
 export function createCredentialResolver(deps: Deps) {
   const sessions = createSessionsRepo(deps.store);
   const keys = createApiKeysRepo(deps.store);
-  const users = createUsersRepo(deps.store);
+  const credentials = createCredentialRepo(deps.store);
   const lastTouch = new Map<string, number>();
-  // The rows behind a credential, read once and remembered until anything is written (revoking a key, disabling a
-  // user, a plan change, a sign-out all are writes); expiry and plan are still decided from the clock on every call.
-  // On SQLite only: on PostgreSQL every call reads (db/unchanged-memo.ts).
-  const rows = createUnchangedMemo<{ session: SessionRow | null; key: ApiKeyRow | null; user: UserRow | null }>(deps.store);
-  const sessionRows = (hash: string) =>
-    rows.get(`s:${hash}`, async () => {
-      const session = await sessions.find(hash);
-      return { session, key: null, user: session ? await users.findById(session.user_id) : null };
-    });
-  const keyRows = (hash: string) =>
-    rows.get(`k:${hash}`, async () => {
-      const key = await keys.findByHash(hash);
-      return { session: null, key, user: key ? await users.findById(key.user_id) : null };
-    });
+  // The rows behind a credential, each read with its account in one statement, and on SQLite remembered until
+  // anything is written (revoking a key, disabling a user, a plan change, a sign-out all are writes); expiry and plan
+  // are still decided from the clock on every call. On PostgreSQL every call reads (db/unchanged-memo.ts): another
+  // process's revocation is seen by the very next request, at the cost of that one round trip.
+  const rows = createUnchangedMemo<CredentialRow[]>(deps.store);
+  const sessionRows = (hash: string) => rows.get(`s:${hash}`, async () => [await credentials.session(hash)].filter((r) => r !== null));
+  const keyRows = (hash: string) => rows.get(`k:${hash}`, async () => [await credentials.key(hash)].filter((r) => r !== null));
+  const bearerRows = (hash: string) => rows.get(`b:${hash}`, () => credentials.bearer(hash));
 
   const due = (hash: string, nowMs: number) => {
     const prev = lastTouch.get(hash);
@@ -68,21 +63,21 @@ export function createCredentialResolver(deps: Deps) {
     return true;
   };
 
-  async function viaSession(hash: string, now: Date, via: AuthContext["via"]): Promise<AuthContext | null> {
-    const { session, user } = await sessionRows(hash);
-    // Same comparison as SQL's `expires_at > ?` on the stored text: both are "YYYY-MM-DD HH:MM:SS".
-    if (!session || !(session.expires_at > toStamp(now))) return null;
-    if (!user || user.disabled_at !== null) return null;
-    if (due(hash, now.getTime())) await sessions.slide(hash, toStamp(addDays(now, SESSION_DAYS)), toStamp(now));
-    return { user, plan: effectivePlan(user, now), scopes: null, via, sessionHash: hash };
-  }
-
-  async function viaKey(hash: string, now: Date, via: AuthContext["via"]): Promise<AuthContext | null> {
-    const { key: k, user } = await keyRows(hash);
-    if (!k) return null;
-    if (!user || user.disabled_at !== null) return null;
-    if (due(hash, now.getTime())) await keys.touch(k.id, toStamp(now));
-    return { user, plan: effectivePlan(user, now), scopes: k.scopes, via, sessionHash: null };
+  /** The first of `found` that lets the caller in now: a live session or a key, of an account not disabled. */
+  async function credentialAccepted(hash: string, found: CredentialRow[], now: Date, via: { session: AuthContext["via"]; key: AuthContext["via"] }): Promise<AuthContext | null> {
+    for (const cred of found) {
+      const { user } = cred;
+      if (user.disabled_at !== null) continue;
+      if (cred.kind === "session") {
+        // Same comparison as SQL's `expires_at > ?` on the stored text: both are "YYYY-MM-DD HH:MM:SS".
+        if (!(cred.expires_at > toStamp(now))) continue;
+        if (due(hash, now.getTime())) await sessions.slide(hash, toStamp(addDays(now, SESSION_DAYS)), toStamp(now));
+        return { user, plan: effectivePlan(user, now), scopes: null, via: via.session, sessionHash: hash };
+      }
+      if (due(hash, now.getTime())) await keys.touch(cred.id, toStamp(now));
+      return { user, plan: effectivePlan(user, now), scopes: cred.scopes, via: via.key, sessionHash: null };
+    }
+    return null;
   }
 
   return {
@@ -92,18 +87,20 @@ export function createCredentialResolver(deps: Deps) {
         const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
         if (m) {
           const hash = sha256Hex(m[1]);
-          const hit = (await viaSession(hash, now, "session-bearer")) ?? (await viaKey(hash, now, "api-key-bearer"));
+          const hit = await credentialAccepted(hash, await bearerRows(hash), now, { session: "session-bearer", key: "api-key-bearer" });
           if (hit) return hit;
         }
       }
       const apiKey = headers.get("x-api-key");
       if (apiKey && apiKey.startsWith("svc_")) {
-        const hit = await viaKey(sha256Hex(apiKey), now, "api-key-header");
+        const hash = sha256Hex(apiKey);
+        const hit = await credentialAccepted(hash, await keyRows(hash), now, { session: "api-key-header", key: "api-key-header" });
         if (hit) return hit;
       }
       const cookie = readCookie(headers.get("cookie"), SESSION_COOKIE);
-      if (cookie) return viaSession(sha256Hex(cookie), now, "session-cookie");
-      return null;
+      if (!cookie) return null;
+      const hash = sha256Hex(cookie);
+      return credentialAccepted(hash, await sessionRows(hash), now, { session: "session-cookie", key: "session-cookie" });
     },
     /** Forget throttling state for a credential (after revocation) so nothing stale lingers. */
     forget(hash: string) {

@@ -54,6 +54,31 @@ describe("remembered credentials follow every change", () => {
     expect((await me({ "x-api-key": u.key })).status).toBe(401);
   });
 
+  test("a Bearer key or session (one statement reads the credential and its account) follows another process's writes", async () => {
+    const u = await makeUser(t, { plan: "free", password: "memo-bearer-pass" });
+    const login = await call(t, "POST", "/auth/login", { body: { email: u.email, password: "memo-bearer-pass" } });
+    const session = { authorization: `Bearer ${login.body.token}` };
+    const key = { authorization: `Bearer ${u.key}` };
+    expect((await me(key)).body.plan).toBe("free");
+    expect((await me(session)).body.plan).toBe("free");
+
+    await cli.query("UPDATE users SET plan = 'pro' WHERE id = ?").run(u.id);
+    expect((await me(key)).body.plan).toBe("pro");
+    expect((await me(session)).body.plan).toBe("pro");
+
+    await cli.query("UPDATE users SET disabled_at = '2026-03-01 12:00:00' WHERE id = ?").run(u.id);
+    expect((await me(key)).status).toBe(401);
+    expect((await me(session)).status).toBe(401);
+    await cli.query("UPDATE users SET disabled_at = NULL WHERE id = ?").run(u.id);
+    expect((await me(session)).status).toBe(200);
+
+    await cli.query("DELETE FROM sessions WHERE user_id = ?").run(u.id);
+    expect((await me(session)).status).toBe(401);
+    expect((await me(key)).status).toBe(200);
+    await cli.query("DELETE FROM api_keys WHERE user_id = ?").run(u.id);
+    expect((await me(key)).status).toBe(401);
+  });
+
   test("`idearepo keys revoke` run as its own process is seen on the very next request", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const spare = await call(t, "POST", "/user/api-keys", { key: u.key, body: { label: "cli-revoked" } });
