@@ -25,6 +25,14 @@ export interface Stmt<Row, P extends SqlParams = SqlParams> {
 export interface TxOptions {
   /** Take the write lock at BEGIN (SQLite's BEGIN IMMEDIATE): for read-then-write transactions that must not be raced. */
   immediate?: boolean;
+  /**
+   * May share one transaction with other grouped callers in flight (PostgreSQL: one commit, so one WAL flush, for
+   * many; SQLite already shares its sync among answers, db/durable.ts, and ignores this). Each runs in a savepoint of
+   * its own, one after another, so it sees what the ones before it wrote and its failure undoes only its own work;
+   * each still returns only after the shared COMMIT. For short transactions of store calls that many callers run at
+   * once (the capture): one of them waiting on something slow holds up the whole group.
+   */
+  group?: boolean;
 }
 
 export interface Store {
@@ -44,6 +52,19 @@ export interface Store {
   /** The SQLite handle, for what only exists there (backup, checkpoints, sqlite-vec); null on PostgreSQL. */
   readonly sqlite: Database | null;
   close(): Promise<void>;
+}
+
+/**
+ * Awaits statements sent together: on PostgreSQL, calls made before any of them is awaited go out on the
+ * transaction's connection one behind the other (pipelined), so the step costs one round trip instead of one each;
+ * on SQLite each has already run when called. Unlike Promise.all it waits for every one to settle before throwing the
+ * first failure, so no statement of a failed step is still to be sent after the caller's rollback.
+ */
+export async function together<T extends readonly unknown[]>(...steps: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(steps);
+  const failed = settled.find((s) => s.status === "rejected");
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 /**

@@ -86,6 +86,29 @@ describe("numbers and ids", () => {
     expect(b1.id).toBeGreaterThan(a2.id);
   });
 
+  test("captures in flight together are numbered without gaps or repeats and all read back; a failing one fails alone", async () => {
+    // On PostgreSQL the captures in flight share commits (a group, each in its savepoint): the rejected ones among
+    // them (a parent that does not exist, refused inside the transaction) must leave their batch-mates committed.
+    const a = await makeUser(t, { plan: "pro" });
+    const b = await makeUser(t, { plan: "pro" });
+    const sent = [
+      ...Array.from({ length: 30 }, (_, i) => ({ u: a, title: `a burst ${i}`, bad: i % 6 === 5 })),
+      ...Array.from({ length: 10 }, (_, i) => ({ u: b, title: `b burst ${i}`, bad: false })),
+    ];
+    const answers = await Promise.all(sent.map((c) => post(c.u, { title: c.title, tags: ["burst"], ...(c.bad ? { parent_id: 987654321 } : {}) })));
+    expect(answers.map((r) => r.status)).toEqual(sent.map((c) => (c.bad ? 400 : 201)));
+    for (const r of answers.filter((r) => r.status === 400)) expect(r.body).toEqual({ error: { parent_id: ["Parent idea not found"] } });
+    for (const [u, n] of [[a, 25], [b, 10]] as const) {
+      const mine = answers.filter((r, i) => r.status === 201 && sent[i].u === u);
+      expect(mine.map((r) => r.body.number).sort((x, y) => x - y)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+      const listed = (await call(t, "GET", "/ideas?limit=100", { key: u.key })).body.ideas as { id: number; number: number; title: string; tags: string[] }[];
+      expect(listed.map((i) => [i.id, i.number, i.title, i.tags]).sort((x, y) => (x[1] as number) - (y[1] as number)))
+        .toEqual(mine.map((r) => [r.body.id, r.body.number, r.body.title, ["burst"]]).sort((x, y) => (x[1] as number) - (y[1] as number)));
+      expect((await call(t, "GET", "/tags", { key: u.key })).body.tags.filter((tag: { name: string }) => tag.name === "burst")).toHaveLength(1);
+    }
+    for (const r of answers.filter((r) => r.status === 201)) expect(await jobsFor(t, r.body.id)).toEqual(["full"]);
+  });
+
   test("numbers are never reused after an archive", async () => {
     const u = await makeUser(t);
     const [, second] = await newIdeas(t, u, 2);
@@ -248,6 +271,14 @@ describe("Free-plan cap (50 unarchived ideas)", () => {
     expect((await call(t, "DELETE", `/ideas/${ideas[0].id}`, { key: u.key })).status).toBe(200);
     expect((await post(u, { title: "fits again" })).status).toBe(201);
     expect((await post(u, { title: "full again" })).status).toBe(403);
+  });
+
+  test("captures in flight together never pass the cap: of five at 48 ideas, two are stored", async () => {
+    const u = await makeUser(t);
+    for (let i = 0; i < 48; i++) await newIdea(t, u, { title: `c${i}` });
+    const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => post(u, { title: `last ${i}` })));
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 201, 403, 403, 403]);
+    expect((await call(t, "GET", "/ideas?limit=100", { key: u.key })).body.ideas).toHaveLength(50);
   });
 
   test("Pro accounts are not capped", async () => {

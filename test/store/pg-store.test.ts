@@ -93,6 +93,38 @@ describe.skipIf(!run)("postgres store", () => {
     expect(rows.map((r) => r.v)).toEqual(["kept"]);
   });
 
+  test("grouped transactions in flight share a commit; each one's failure undoes only its own work, and each answers after the commit", async () => {
+    await reset();
+    const insert = store.query("INSERT INTO t (v) VALUES (?)");
+    const txid = store.query<{ x: string }>("SELECT txid_current()::text AS x");
+    const visible = store.query<{ n: number }>("SELECT count(*) AS n FROM t WHERE v = ?");
+    const txids = new Set<string>();
+    const seenAtAnswer: boolean[] = [];
+    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, (_, i) =>
+      store.tx(async () => {
+        await insert.run(`g${i}`);
+        txids.add((await txid.get())!.x);
+        if (i === 7) throw new Error("member 7 fails after its write");
+        if (i === 12) await insert.run("g3"); // a statement error: the transaction would be aborted without the savepoint
+        if (i === 20) await store.tx(async () => { await insert.run("nested"); throw new Error("inner"); }).catch(() => {});
+        return i;
+      }, { immediate: true, group: true }).then(async (v) => {
+        // Answered only once committed: another connection sees the row.
+        seenAtAnswer.push((await visible.get(`g${v}`))!.n === 1);
+        return v;
+      })));
+    expect(outcomes.filter((o) => o.status === "rejected").map((o) => String((o as PromiseRejectedResult).reason.message))).toEqual([
+      "member 7 fails after its write",
+      expect.stringContaining("UNIQUE constraint failed"),
+    ]);
+    const rows = await store.query<{ v: string }>("SELECT v FROM t ORDER BY id").all();
+    expect(rows.map((r) => r.v).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `g${i}`).filter((v) => v !== "g7" && v !== "g12").sort());
+    expect(seenAtAnswer).toEqual(Array(28).fill(true));
+    // 30 callers, far fewer transactions: the first alone, the rest in groups that formed while it ran.
+    expect(txids.size).toBeLessThan(10);
+    expect(store.inTx()).toBe(false);
+  });
+
   test("run reports the rows it changed; get answers null for no row; numbers come back as numbers", async () => {
     await reset();
     await store.query("INSERT INTO t (v) VALUES (?), (?)").run("x", "y");

@@ -7,6 +7,7 @@ import type { Deps } from "../../deps";
 import type { Plan } from "../../auth/plans";
 import { fieldError } from "../../errors";
 import { toStamp } from "../../lib/time";
+import { together } from "../../db/store";
 import { createIdeasRepo } from "../ideas/repo";
 import { createLinksRepo } from "../links/repo";
 import { checkFreeCap } from "./cap";
@@ -83,8 +84,8 @@ export function createFiling(deps: Deps) {
   async function insertRow(row: NewIdeaRow, tagIds: Iterable<number>, ideaLinks: readonly NewLink[], archived: boolean, now: string): Promise<number> {
     const id = await repo.insert(row);
     if (archived) await repo.archive(id);
-    await addToIdea(id, tagIds, ideaLinks);
-    if (!archived) await jobs.fullPass(id, now);
+    // Independent writes, sent together (one round trip on PostgreSQL).
+    await together(addToIdea(id, tagIds, ideaLinks), archived ? Promise.resolve() : jobs.fullPass(id, now));
     return id;
   }
 
@@ -107,12 +108,13 @@ export function createFiling(deps: Deps) {
     async fileIdea(filer: Filer, idea: NewIdea): Promise<number> {
       const userId = filer.user.id;
       const now = toStamp(deps.clock());
-      // Immediate: the Free cap's count and the number reservation must not be raced by another writer.
+      // Immediate: the Free cap's count and the number reservation must not be raced by another writer. Grouped:
+      // captures in flight together share one commit on PostgreSQL (store.ts, TxOptions.group), each in its savepoint.
       const id = await store.tx(async () => {
         await checkFreeCap(deps, repo, filer.plan, userId, { capture: true });
         if (idea.parent_id !== null) await checkParent(userId, idea.parent_id, null);
-        const number = await repo.reserveNumbers(userId, 1);
-        const tagIds = await tags.ensure(userId, idea.tags, now);
+        // Sent together: on PostgreSQL one round trip for both.
+        const [number, tagIds] = await together(repo.reserveNumbers(userId, 1), tags.ensure(userId, idea.tags, now));
         const id = await insertRow({
           user_id: userId, number, title: idea.title, body: idea.body, status: idea.status, source: idea.source, source_url: idea.source_url,
           source_summary: null, parent_id: idea.parent_id, created_at: now, updated_at: now,
@@ -120,7 +122,7 @@ export function createFiling(deps: Deps) {
         // Its [[links]], and the links other bodies wrote to its title before it existed: in this transaction.
         await linkSync.textWritten(userId, { id, number, title: idea.title, body: idea.body }, "created");
         return id;
-      }, { immediate: true });
+      }, { immediate: true, group: true });
       wakeWorker(deps);
       return id;
     },

@@ -2,6 +2,7 @@
 import type { Deps } from "../../deps";
 import { fieldError, notFound } from "../../errors";
 import { toStamp } from "../../lib/time";
+import { together } from "../../db/store";
 import { createFiling, type Filer } from "../filing/write";
 import { createTagAttacher, normalizeTagNames } from "../filing/tags";
 import { createLinksRepo } from "../links/repo";
@@ -93,7 +94,8 @@ export function createIdeasService(deps: Deps) {
       };
       if (sourceUrl !== null) checkSourceUrl(sourceUrl);
       const id = await filing.fileIdea(auth, idea);
-      return toCreatedIdea((await repo.findOwned(auth.user.id, id))!, await tags.namesFor(id));
+      const [row, names] = await together(repo.findOwned(auth.user.id, id), tags.namesFor(id));
+      return toCreatedIdea(row!, names);
     },
 
     listJson,

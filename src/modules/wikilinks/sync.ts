@@ -4,6 +4,7 @@
 // crash between the text and its links can leave them apart (docs/ideas.md "Wikilinks").
 import type { Deps } from "../../deps";
 import { toStamp } from "../../lib/time";
+import { together } from "../../db/store";
 import { wikilinkKey, wikilinkTargets, type Wikilink } from "../../contract";
 import { createWikilinksRepo, type LinkableIdea } from "./repo";
 import { createTextRelationsRepo } from "../relations/repo";
@@ -84,8 +85,7 @@ export function createLinkSync(deps: Pick<Deps, "store" | "clock">) {
    */
   async function syncBody(userId: string, ideaId: number, body: string, titles: Titles): Promise<void> {
     const links = wikilinkTargets(body);
-    await repo.setTargets(userId, ideaId, targetsOf(links));
-    const made = await relations.madeBy(ideaId);
+    const [, made] = await together(repo.setTargets(userId, ideaId, targetsOf(links)), relations.madeBy(ideaId));
     if (links.length === 0 && made.length === 0) return;
     const wanted = new Set<number>();
     for (const i of (await resolve(userId, links, titles)).values()) if (i && i.id !== ideaId && !i.is_archived) wanted.add(i.id);
@@ -101,8 +101,8 @@ export function createLinkSync(deps: Pick<Deps, "store" | "clock">) {
   }
 
   /** Bodies written before the index (or by an import before the account's first capture) go in once per account. */
-  async function ensureIndexed(userId: string): Promise<void> {
-    if (await repo.isReady(userId)) return;
+  async function ensureIndexed(userId: string, ready: boolean): Promise<void> {
+    if (ready) return;
     for (const b of await repo.bodiesWithLinks(userId)) await repo.setTargets(userId, b.id, targetsOf(wikilinkTargets(b.body)));
     await repo.markReady(userId);
   }
@@ -112,8 +112,8 @@ export function createLinkSync(deps: Pick<Deps, "store" | "clock">) {
    * or renamed), `[[#N]]` of a number now taken. Each such body is synced again, so its link makes its relation now,
    * as Obsidian resolves a link once its note is created. The index finds them by key, without reading every body.
    */
-  async function syncLinkersOf(userId: string, idea: Written, created: boolean, titles: Titles): Promise<void> {
-    await ensureIndexed(userId);
+  async function syncLinkersOf(userId: string, idea: Written, created: boolean, titles: Titles, ready: boolean): Promise<void> {
+    await ensureIndexed(userId, ready);
     const key = wikilinkKey(idea.title);
     for (const c of await repo.linkersOf(userId, idea.id, key, created ? `#${idea.number}` : key)) await syncBody(userId, c.id, c.body, titles);
   }
@@ -130,8 +130,10 @@ export function createLinkSync(deps: Pick<Deps, "store" | "clock">) {
     async textWritten(userId: string, idea: Written, change: "created" | "renamed" | "body"): Promise<void> {
       if (!store.inTx()) throw new Error("wikilinks: textWritten runs inside the write's transaction");
       const titles = titlesOf(userId);
-      await syncBody(userId, idea.id, idea.body, titles);
-      if (change !== "body") await syncLinkersOf(userId, idea, change === "created", titles);
+      if (change === "body") return syncBody(userId, idea.id, idea.body, titles);
+      // Whether the index is complete is read beside the body's own sync (one round trip on PostgreSQL).
+      const [, ready] = await together(syncBody(userId, idea.id, idea.body, titles), repo.isReady(userId));
+      await syncLinkersOf(userId, idea, change === "created", titles, ready);
     },
 
     /** An importer's body (imports make their own relations): only its targets go into the index, in its transaction. */
