@@ -48,6 +48,7 @@ import { metricsRoutes } from "./modules/metrics/routes";
 import { loadMetrics, recordRequest } from "./metrics/registry";
 import { durableAnswer } from "./http/durable-answer";
 import { keepUndecodableSegments } from "./http/params";
+import { workerRefusal } from "./node-role";
 
 const started = new WeakMap<Request, number>();
 
@@ -125,7 +126,7 @@ export function createApp(deps: Deps) {
     .use(errorHandler(deps.log, storage, settle))
     .onRequest(({ request, server, set }) => {
       started.set(request, performance.now());
-      const rejected = checkTransport(deps.config, request, server?.requestIP(request)?.address) ?? checkCrossSite(deps.config, request);
+      const rejected = workerRefusal(deps.config.role, request) ?? checkTransport(deps.config, request, server?.requestIP(request)?.address) ?? checkCrossSite(deps.config, request);
       if (rejected) {
         // Answered before routing, so the after-response log below never sees it; refusals belong in the log too.
         deps.log.info("request", { method: request.method, route: new URL(request.url).pathname, status: rejected.status, refused: true });

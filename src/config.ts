@@ -30,6 +30,17 @@ export const ConfigSchema = T.Object({
   database: T.Object({
     url: nullable(T.String()),
   }),
+  /**
+   * What this node does (docs/operations.md, "Several nodes"): all (the default) answers people and runs the pipeline;
+   * web answers people and embeds only their queries; worker runs the pipeline and answers only its health and
+   * metrics. Besides all, PostgreSQL only (src/node-role.ts). `serve --role` sets it too.
+   */
+  role: oneOf(["all", "web", "worker"], "all"),
+  /**
+   * Seconds a node's claim on queued jobs and on a run-once duty lasts without renewal (renewed every third of it):
+   * the work of a node that died is taken over by another within about 1⅓ of this.
+   */
+  lease_seconds: T.Integer({ minimum: 3, maximum: 3600, default: 30 }),
   host: T.String({ default: "127.0.0.1" }),
   port: T.Integer({ minimum: 0, maximum: 65535, default: DEFAULT_PORT }),
   tls_cert_file: nullable(T.String()),

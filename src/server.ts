@@ -18,6 +18,8 @@ import { raiseNativeHeaderLimit } from "./http/transport";
 import { billingSettings } from "./modules/billing/settings";
 import { loadWebAssets, webAppEmbedded } from "./modules/web/assets";
 import pkg from "../package.json" with { type: "json" };
+import { checkRole } from "./node-role";
+import { NODE_ID } from "./lib/node-id";
 
 /** How long shutdown waits for in-flight requests, then for each background process, before cutting them off. */
 const DRAIN_MS = 10_000;
@@ -41,6 +43,8 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   }
   // Half a billing configuration would take payments it cannot turn into Pro (or offer an Upgrade that cannot work).
   billingSettings(config);
+  // web and worker split one instance over several processes: PostgreSQL only.
+  checkRole(config);
   let tls: { cert: string; key: string } | undefined;
   try {
     tls = config.tls_cert_file && config.tls_key_file
@@ -172,6 +176,8 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
     version: pkg.version,
     pid: process.pid,
     data_dir: config.data_dir,
+    role: config.role,
+    node: NODE_ID,
     embed_model: config.embed_model,
     rerank_model: config.rerank_model,
     listen: `${tls ? "https" : "http"}://${config.host}:${port}`,

@@ -19,7 +19,9 @@ const run = (f: (argv: string[]) => Promise<void>): CliCommand => ({ run: f });
 
 export const COMMANDS: Record<string, CommandEntry> = {
   serve: {
-    usage: ["idearepo serve                                   start the API (IDEAREPO_* env, see docs/operations.md)"],
+    usage: [
+      "idearepo serve [--role all|web|worker]           start the API (IDEAREPO_* env, see docs/operations.md); web/worker: several nodes on PostgreSQL",
+    ],
     dataDir: true,
     load: async () => (await import("./serve")).serveCommand,
   },

@@ -1,13 +1,22 @@
 // `idearepo serve`: starts the server (src/server.ts) and stops it gracefully on SIGTERM / SIGINT.
 import type { CliCommand } from "./command";
 import { startServer } from "../server";
+import { loadConfig } from "../config";
+import { optionalFlag, parseArgs, rejectUnknown, UsageError } from "./args";
+import { ROLES, type Role } from "../node-role";
 
 /** A signal this soon after the first is the same request delivered twice (see below), not an impatient second one. */
 const REPEAT_SIGNAL_MS = 2000;
 
 export const serveCommand: CliCommand = {
-  async run() {
-    const server = await startServer();
+  async run(argv: string[]) {
+    const parsed = parseArgs(argv);
+    rejectUnknown(parsed, ["role"]);
+    if (parsed.positionals.length > 0) throw new UsageError(`Unexpected argument "${parsed.positionals[0]}"`);
+    const role = optionalFlag(parsed, "role");
+    if (role !== undefined && !(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}`);
+    // --role over IDEAREPO_ROLE and the config file, as a flag is the most specific say.
+    const server = await startServer(loadConfig(process.env, role === undefined ? {} : { role: role as Role }));
     let firstSignalAt = 0;
     const onSignal = async (signal: NodeJS.Signals) => {
       // A second Ctrl-C means "now": nothing is lost, the jobs table and the WAL are durable. But under `npm start` one

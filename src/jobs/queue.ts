@@ -2,6 +2,8 @@
 // own kinds in batches, then completes, retries or releases them. Kinds are bound parameters, never SQL text.
 import type { Db } from "../db/open";
 import type { Store } from "../db/store";
+import { fromStamp, toStamp } from "../lib/time";
+import { NODE_ID } from "../lib/node-id";
 
 /** Every kind of queued job; each consumer names the kinds it owns when it creates its queue. */
 export const JOB_KINDS = ["full", "light", "tag-embed"] as const;
@@ -15,6 +17,9 @@ export interface JobRow {
   attempts: number;
   run_after: string;
   locked_at: string | null;
+  /** The node holding the claim (src/lib/node-id.ts) and until when, unless it renews it. */
+  locked_by: string | null;
+  lease_until: string | null;
   last_error: string | null;
   created_at: string;
 }
@@ -109,44 +114,82 @@ export function pendingJobsByKind(store: Store): Promise<Array<{ kind: JobKind; 
   return figuresOf(store).byKind.all();
 }
 
-/** The queue as one consumer sees it: only the `kinds` it owns are claimed, released or waited for. */
-export function createQueue(store: Store, kinds: readonly JobKind[]) {
+export interface QueueOptions {
+  /** Who claims: this process's node id by default (src/lib/node-id.ts); tests name two nodes in one process. */
+  owner?: string;
+  /** How long a claim lasts without renewal (config.lease_seconds). */
+  leaseSeconds?: number;
+}
+
+const DEFAULT_LEASE_SECONDS = 30;
+
+/**
+ * The queue as one consumer sees it: only the `kinds` it owns are claimed, released or waited for. A claim carries its
+ * owner and a lease (locked_by, lease_until): the owner renews it while it works (renew()), and a claim whose lease ran
+ * out (its node died or hung) is handed back by the next claim of any node, keeping its turn (at-least-once).
+ */
+export function createQueue(store: Store, kinds: readonly JobKind[], opts: QueueOptions = {}) {
+  const owner = opts.owner ?? NODE_ID;
+  const leaseMs = (opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
+  const leaseFrom = (now: string) => toStamp(new Date(fromStamp(now).getTime() + leaseMs));
   // One placeholder per kind, numbered from `first`: the values are bound, and the plan is that of a literal list
   // (a json_each list adds a subquery and a bloom filter to every claim).
   const ownKinds = (first: number) => kinds.map((_, i) => `?${first + i}`).join(", ");
-  const ready = (columns: string) => `SELECT ${columns} FROM jobs WHERE locked_at IS NULL AND run_after <= ?1 AND kind IN (${ownKinds(3)}) ORDER BY id LIMIT ?2`;
+  const ready = (columns: string) => `SELECT ${columns} FROM jobs WHERE locked_at IS NULL AND run_after <= ?1 AND kind IN (${ownKinds(5)}) ORDER BY id LIMIT ?2`;
   // The queue's claim is one of the places the stores differ. SQLite: read, then lock, in one IMMEDIATE transaction
   // (one writer at a time anyway). PostgreSQL: one statement that locks the ready rows it picks and passes over rows
   // another claimer holds (SKIP LOCKED), so workers and nodes claim side by side, never the same job, and a claim does
   // not wait behind the advisory lock of immediate transactions (captures).
   const claimable = store.dialect === "postgres" ? null : store.query<JobRow, Array<string | number>>(ready("*"));
-  const lock = store.dialect === "postgres" ? null : store.query("UPDATE jobs SET locked_at = ?, attempts = attempts + 1 WHERE id = ? AND locked_at IS NULL");
+  const lock = store.dialect === "postgres" ? null : store.query("UPDATE jobs SET locked_at = ?, locked_by = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ? AND locked_at IS NULL");
   const claimSkipping = store.dialect !== "postgres" ? null : store.query<JobRow, Array<string | number>>(
     `WITH picked AS (${ready("id")} FOR UPDATE SKIP LOCKED)
-     UPDATE jobs SET locked_at = ?1, attempts = attempts + 1 FROM picked WHERE jobs.id = picked.id AND jobs.locked_at IS NULL
+     UPDATE jobs SET locked_at = ?1, locked_by = ?3, lease_until = ?4, attempts = attempts + 1 FROM picked WHERE jobs.id = picked.id AND jobs.locked_at IS NULL
      RETURNING jobs.*`,
   );
+  // The earliest moment something may need doing: a waiting job comes due, or a claim's lease runs out.
   const nextRunAfter = store.query<{ at: string | null }, string[]>(
-    `SELECT min(run_after) AS at FROM jobs WHERE locked_at IS NULL AND kind IN (${ownKinds(1)})`,
+    `SELECT min(at) AS at FROM (
+       SELECT min(run_after) AS at FROM jobs WHERE locked_at IS NULL AND kind IN (${ownKinds(1)})
+       UNION ALL SELECT min(lease_until) AS at FROM jobs WHERE lease_until IS NOT NULL AND kind IN (${ownKinds(1)})) due`,
   );
-  const locked = store.query<{ id: number; run_after: string }, string[]>(
+  const mine = store.query<{ id: number; run_after: string }, string[]>(
+    `SELECT id, run_after FROM jobs WHERE locked_at IS NOT NULL AND locked_by = ?1 AND kind IN (${ownKinds(2)})`,
+  );
+  const everyClaim = store.query<{ id: number; run_after: string }, string[]>(
     `SELECT id, run_after FROM jobs WHERE locked_at IS NOT NULL AND kind IN (${ownKinds(1)})`,
   );
-  const byId = store.query<Pick<JobRow, "kind" | "idea_id">, [number]>("SELECT kind, idea_id FROM jobs WHERE id = ?");
+  const anyExpired = store.query<{ x: number }, string[]>(
+    `SELECT 1 AS x FROM jobs WHERE lease_until < ?1 AND kind IN (${ownKinds(2)}) LIMIT 1`,
+  );
+  const expired = store.query<{ id: number; run_after: string; locked_by: string | null }, string[]>(
+    `SELECT id, run_after, locked_by FROM jobs WHERE lease_until < ?1 AND kind IN (${ownKinds(2)})`,
+  );
+  const renew = store.query("UPDATE jobs SET lease_until = ?1 WHERE locked_by = ?2 AND locked_at IS NOT NULL");
+  const byId = store.query<Pick<JobRow, "kind" | "idea_id"> & { locked_by: string | null; lease_until: string | null }, [number]>(
+    "SELECT kind, idea_id, locked_by, lease_until FROM jobs WHERE id = ?",
+  );
   const pendingTwin = store.query<{ x: number }, [string, number | null]>(
     "SELECT 1 AS x FROM jobs WHERE kind = ? AND idea_id IS ? AND locked_at IS NULL",
   );
   const remove = store.query("DELETE FROM jobs WHERE id = ?");
-  const putBack = store.query("UPDATE jobs SET locked_at = NULL, run_after = ?, last_error = ? WHERE id = ?");
+  const removeMine = store.query("DELETE FROM jobs WHERE id = ? AND locked_by = ?");
+  const putBack = store.query("UPDATE jobs SET locked_at = NULL, locked_by = NULL, lease_until = NULL, run_after = ?, last_error = ? WHERE id = ?");
   const unqueued = store.query<{ id: number }, [string, string]>(
     `SELECT value AS id FROM json_each(?2) WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE kind = ?1 AND idea_id = value)`,
   );
+  /** Claims this consumer holds now (claimed, not yet completed or handed back): what renew() keeps alive. */
+  const held = new Set<number>();
 
-  /** Puts a job back for a later attempt (a pending twin, if one appeared meanwhile, makes this one redundant). */
-  function retry(id: number, runAfter: string, error: string): Promise<void> {
+  /**
+   * Hands a claimed job back for a later attempt (a pending twin, if one appeared meanwhile, makes this one
+   * redundant). `may` says whether the claim is still ours to hand back: its owner's, or one whose lease ran out.
+   */
+  function handBack(id: number, runAfter: string, error: string, may: (job: { locked_by: string | null; lease_until: string | null }) => boolean): Promise<void> {
+    held.delete(id);
     return store.tx(async () => {
       const job = await byId.get(id);
-      if (!job) return;
+      if (!job || !may(job)) return;
       if (await pendingTwin.get(job.kind, job.idea_id)) return void (await remove.run(id));
       try {
         // A savepoint: on PostgreSQL a twin can be queued between the read above and this write (SQLite has one
@@ -158,34 +201,79 @@ export function createQueue(store: Store, kinds: readonly JobKind[]) {
       }
     });
   }
+  const ours = (job: { locked_by: string | null }) => job.locked_by === owner;
+
+  /** Claims whose lease ran out before `now` go back to the queue, keeping their turn; returns how many. */
+  async function reapExpired(now: string): Promise<number> {
+    if (!(await anyExpired.get(now, ...kinds))) return 0;
+    const rows = await expired.all(now, ...kinds);
+    for (const j of rows) {
+      await handBack(j.id, j.run_after, `lease of ${j.locked_by ?? "a node"} ran out`, (job) => job.lease_until !== null && job.lease_until < now);
+    }
+    return rows.length;
+  }
 
   return {
+    /** This consumer's name in locked_by. */
+    owner,
     /**
      * Claims up to `limit` ready jobs, oldest first; locked rows are invisible to other claimers until completed or
-     * released, so no two claims (workers, processes, nodes) ever hold the same job.
+     * released, so no two claims (workers, processes, nodes) ever hold the same job while its lease lasts. Claims
+     * whose lease ran out are handed back first and so claimed again here.
      */
     async claim(now: string, limit: number): Promise<JobRow[]> {
-      if (claimSkipping) return (await claimSkipping.all(now, limit, ...kinds)).sort((a, b) => a.id - b.id);
-      return store.tx(
-        async () => {
-          const rows = await claimable!.all(now, limit, ...kinds);
-          for (const r of rows) await lock!.run(now, r.id);
-          return rows.map((r) => ({ ...r, locked_at: now, attempts: r.attempts + 1 }));
-        },
-        { immediate: true },
-      );
+      await reapExpired(now);
+      const until = leaseFrom(now);
+      let rows: JobRow[];
+      if (claimSkipping) rows = (await claimSkipping.all(now, limit, owner, until, ...kinds)).sort((a, b) => a.id - b.id);
+      else {
+        rows = await store.tx(
+          async () => {
+            const ready = await claimable!.all(now, limit, owner, until, ...kinds);
+            for (const r of ready) await lock!.run(now, owner, until, r.id);
+            return ready.map((r) => ({ ...r, locked_at: now, locked_by: owner, lease_until: until, attempts: r.attempts + 1 }));
+          },
+          { immediate: true },
+        );
+      }
+      for (const r of rows) held.add(r.id);
+      return rows;
     },
-    /** When the earliest waiting job comes due (null: none waiting). */
+    /** When the earliest waiting job comes due or a claim's lease runs out (null: neither). */
     nextRunAfter: async () => (await nextRunAfter.get(...kinds))?.at ?? null,
-    complete: async (id: number) => void (await remove.run(id)),
-    retry,
+    /** Done: the job goes, unless its lease ran out and it was handed back meanwhile (then it runs again). */
+    async complete(id: number): Promise<void> {
+      held.delete(id);
+      await removeMine.run(id, owner);
+    },
+    /** Puts one of our claims back for a later attempt; a claim that is no longer ours is left to its new owner. */
+    retry: (id: number, runAfter: string, error: string) => handBack(id, runAfter, error, ours),
+    /** Extends the lease of every claim this consumer holds (the runner calls it every third of the lease). */
+    async renew(now: string): Promise<number> {
+      if (held.size === 0) return 0;
+      return (await renew.run(leaseFrom(now), owner)).changes;
+    },
+    /** How many claims this consumer holds. */
+    holding: () => held.size,
+    reapExpired,
     /**
-     * Hands every claimed job back, keeping its turn (at-least-once). Only safe when nothing of this consumer runs:
-     * at start, for the claims of a process that died, or between rounds after one failed.
+     * Hands this consumer's claims back, keeping their turn (at-least-once): between rounds after one failed. Other
+     * nodes' claims are theirs; a dead node's come back when their lease runs out.
      */
     async releaseClaimed(reason: string): Promise<number> {
-      const rows = await locked.all(...kinds);
-      for (const j of rows) await retry(j.id, j.run_after, reason);
+      const rows = await mine.all(owner, ...kinds);
+      for (const j of rows) await handBack(j.id, j.run_after, reason, ours);
+      held.clear();
+      return rows.length;
+    },
+    /**
+     * Hands back every claim, whoever made it. Only where one process owns the store (SQLite: the data directory's pid
+     * file keeps a second server out), at start, for the claims of the process that ran before.
+     */
+    async releaseEveryClaim(reason: string): Promise<number> {
+      const rows = await everyClaim.all(...kinds);
+      for (const j of rows) await handBack(j.id, j.run_after, reason, () => true);
+      held.clear();
       return rows.length;
     },
     /** Those of `ideaIds` with no job of `kind`, waiting or claimed. */

@@ -8,6 +8,8 @@ import { pipelineRecoveryJob } from "../pipeline/recovery";
 import { scheduledBackupJob } from "../modules/admin/scheduled-backups";
 import { versionRetentionJob } from "../modules/versions/retention";
 import type { ScheduledJob } from "./scheduled-job";
+import { addDays, toStamp } from "../lib/time";
+import { NODE_ID } from "../lib/node-id";
 
 export type { ScheduledJob };
 
@@ -61,6 +63,33 @@ export async function runWaitingForStore(deps: Deps, job: ScheduledJob, wait: St
   }
 }
 
+/** Claimed runs older than this are forgotten (a claim only matters while the nodes' clocks reach the same run). */
+const KEEP_RUNS_DAYS = 7;
+
+/**
+ * Claims one run of a scheduled job for this node: the first node to reach the run (named by its scheduled time, the
+ * same on every node whose clock is within a run of the others) inserts the row, every other finds it there. On
+ * SQLite the one server always wins; the row is written all the same (one per run, hourly at most).
+ */
+export async function claimScheduledRun(deps: Deps, job: string, slot: Date, node = NODE_ID): Promise<boolean> {
+  const now = deps.clock();
+  const claimed = await deps.store
+    .query("INSERT INTO scheduled_runs (job, slot, node, claimed_at) VALUES (?, ?, ?, ?) ON CONFLICT (job, slot) DO NOTHING")
+    .run(job, slot.toISOString(), node, toStamp(now));
+  if (claimed.changes > 0) {
+    await deps.store.query("DELETE FROM scheduled_runs WHERE claimed_at < ?").run(toStamp(addDays(now, -KEEP_RUNS_DAYS)));
+  }
+  return claimed.changes > 0;
+}
+
+/**
+ * The run a firing belongs to: the latest scheduled time at or before now (croner fires on the second, maybe a
+ * little late on a busy loop, never early), so every node names a run alike whatever its own delay.
+ */
+function scheduledSlot(cron: Cron): Date {
+  return cron.previousRuns(1, new Date(Date.now() + 1000))[0] ?? new Date(Math.floor(Date.now() / 1000) * 1000);
+}
+
 export function createScheduler(deps: Deps): BackgroundProcess {
   const crons: Cron[] = [];
   const stopping = new AbortController();
@@ -71,8 +100,21 @@ export function createScheduler(deps: Deps): BackgroundProcess {
         if (job.enabled && !job.enabled(deps)) continue;
         const pattern = typeof job.pattern === "function" ? job.pattern(deps) : job.pattern;
         const cron: Cron = new Cron(pattern, { name: job.name, timezone: deps.config.timezone, protect: true }, async () => {
+          // Every node keeps the schedule; each run happens on the one node that claims it (scheduled_runs). The
+          // claim is part of the run, so a database away at the scheduled time is waited for like the job itself.
+          const slot = scheduledSlot(cron);
+          let claimed: boolean | null = null;
+          const once: ScheduledJob = {
+            ...job,
+            run: async (d) => {
+              claimed ??= await claimScheduledRun(d, job.name, slot);
+              if (!claimed) return;
+              deps.log.info("scheduled job runs on this node", { job: job.name, slot: slot.toISOString() });
+              await job.run(d);
+            },
+          };
           try {
-            await runWaitingForStore(deps, job, { nextRun: () => cron.nextRun(), signal: stopping.signal });
+            await runWaitingForStore(deps, once, { nextRun: () => cron.nextRun(), signal: stopping.signal });
           } catch (e) {
             deps.log.error("scheduled job failed", { job: job.name, error: (e as Error).message });
           }

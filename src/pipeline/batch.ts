@@ -12,7 +12,7 @@ import type { PipelineRepo } from "./repo";
 /** The job kinds the pipeline consumes; itemsForJobs says what each one embeds. */
 export const PIPELINE_JOB_KINDS = ["full", "light", "tag-embed"] as const satisfies readonly JobKind[];
 /** The queue as the pipeline sees it: only its own kinds are claimed or released. */
-export const pipelineQueue = (store: Store) => createQueue(store, PIPELINE_JOB_KINDS);
+export const pipelineQueue = (store: Store, leaseSeconds?: number) => createQueue(store, PIPELINE_JOB_KINDS, { leaseSeconds });
 
 export interface Batch {
   kind: "jobs" | "reindex";

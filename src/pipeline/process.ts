@@ -9,6 +9,8 @@ import { requeueUnprocessed } from "./recovery";
 import { pipelineQueue } from "./batch";
 import { createRunner, type Runner } from "./runner";
 import { removeIdeaVectors } from "./archive";
+import { holdDuty, type DutyLease } from "../jobs/duty-lease";
+import { listenForJobs } from "./wake";
 
 export interface PipelineProcess extends BackgroundProcess {
   /** Null until start() has loaded the models (or when they failed to load). */
@@ -23,11 +25,22 @@ export interface PipelineOptions {
   autoStart?: boolean;
   /** Start a new generation even for the same model (CLI `reindex --force`). */
   force?: boolean;
+  /**
+   * false: load the models for people's queries only (a `web` node, src/node-role.ts): no job is claimed, no backlog
+   * worked through, nothing requeued here; a worker node does that. Default true.
+   */
+  jobs?: boolean;
 }
 
-/** Jobs a dead process had claimed go back to the queue (at-least-once); other features' job kinds are theirs. */
-function releaseOwnLocks(deps: Deps): Promise<number> {
-  return pipelineQueue(deps.store).releaseClaimed("released after restart");
+/**
+ * Jobs a dead process had claimed go back to the queue (at-least-once); other features' job kinds are theirs. On
+ * SQLite that is every claim (one server per file); on PostgreSQL other nodes' claims are theirs, and those of a node
+ * that died come back when their lease runs out (src/jobs/queue.ts), here only those already out of it.
+ */
+function releaseDeadClaims(deps: Deps): Promise<number> {
+  const queue = pipelineQueue(deps.store, deps.config.lease_seconds);
+  if (deps.store.dialect === "sqlite") return queue.releaseEveryClaim("released after restart");
+  return queue.reapExpired(toStamp(deps.clock()));
 }
 
 /** Takes off the engines start() put on (masterKey is not this process's): readers go back to their "not running" answers. */
@@ -41,13 +54,19 @@ function detachEngines(engines: Engines): void {
 export function createPipelineProcess(deps: Deps, opts: PipelineOptions = {}): PipelineProcess {
   let runner: Runner | null = null;
   let models: ModelSet | null = null;
+  const jobs = opts.jobs !== false;
+  /** The reindex backlog is one node's at a time (on SQLite: this process's, held from the start). */
+  let reindexDuty: DutyLease | null = null;
+  let stopListening: (() => Promise<void>) | null = null;
   return {
     name: "pipeline",
     async start() {
       // Archiving must drop vectors even if the model never loads.
       deps.engines.onIdeaArchived = (ideaId) => removeIdeaVectors(deps.store, ideaId);
-      const released = await releaseOwnLocks(deps);
-      if (released > 0) deps.log.info("pipeline: released jobs of a previous run", { count: released });
+      if (jobs) {
+        const released = await releaseDeadClaims(deps);
+        if (released > 0) deps.log.info("pipeline: released jobs of a previous run", { count: released });
+      }
       try {
         ({ models } = await startModelSet(deps.config, deps.store, toStamp(deps.clock()), deps.log, { target: opts.models, force: opts.force }));
       } catch (e) {
@@ -58,17 +77,24 @@ export function createPipelineProcess(deps: Deps, opts: PipelineOptions = {}): P
         });
         return;
       }
-      const r = (runner = createRunner(deps, models));
       const set = models;
       deps.engines.models = set;
-      deps.engines.onJobQueued = () => r.wake();
       deps.engines.tagSimilar = createSimilarTags(deps.store, set);
+      if (!jobs) return;
+      const duty = (reindexDuty = holdDuty(deps, "reindex"));
+      const r = (runner = createRunner(deps, models, { mayReindex: () => duty.held() }));
+      deps.engines.onJobQueued = () => r.wake();
+      // Jobs queued on other nodes (a web node's captures) wake this one through PostgreSQL's NOTIFY.
+      const url = deps.config.database.url;
+      if (deps.store.dialect === "postgres" && url !== null && opts.autoStart !== false) stopListening = listenForJobs(url, () => r.wake(), deps.log);
       const requeued = await requeueUnprocessed(deps);
       if (requeued > 0) deps.log.info("pipeline: queued ideas that were never processed", { count: requeued });
       if (opts.autoStart !== false) r.start();
     },
     async stop() {
+      await stopListening?.();
       await runner?.stop();
+      await reindexDuty?.stop();
       detachEngines(deps.engines);
       // A caller-provided model belongs to the caller.
       await models?.close();

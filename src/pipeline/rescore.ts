@@ -3,6 +3,7 @@
 import type { Store } from "../db/store";
 import { enqueueAccountJobs, hasAccountJobs } from "../jobs/queue";
 import type { VectorStore } from "../vectors/store";
+import { lockAccount } from "./account-lock";
 
 /**
  * An account is re-scored when its idea count moved by this share since the last time (or from nothing: an account
@@ -36,6 +37,8 @@ export async function queueRescores(store: Store, vectors: VectorStore, userIds:
   let queued = 0;
   for (const userId of userIds) {
     await store.tx(async () => {
+      // Nodes finishing batches of one account at once decide its re-scoring one after the other (account-lock.ts).
+      await lockAccount(store, userId);
       const s = await vectors.shared(userId);
       if (!needsRescore(s.n, s.scoredN)) return;
       // While the account still has full passes waiting (an import, a backlog) it keeps growing: one re-score once

@@ -22,6 +22,7 @@ import { isStorageFault } from "../db/storage";
 import { StoreUnavailableError } from "../db/store";
 import { recordPipelineJob } from "../metrics/registry";
 import { deferSteps, queueRescores } from "./rescore";
+import { lockAccountOfIdea } from "./account-lock";
 
 /**
  * Jobs claimed per batch. The model client sorts a call's texts by length into small batches, and USE-lite pads each
@@ -46,6 +47,11 @@ const roundBackoffMs = (failures: number) => Math.min(60_000, 500 * 2 ** Math.ma
 export interface RunnerOptions {
   /** false: leave the job queue to the server and only work through the reindex backlog (CLI `reindex`). */
   jobs?: boolean;
+  /**
+   * Whether this node may work through the reindex backlog now: on PostgreSQL one node at a time does (the
+   * `reindex` duty, src/jobs/duty-lease.ts), or every node would embed the same slice. Absent: always.
+   */
+  mayReindex?: () => boolean;
 }
 
 export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions = {}) {
@@ -56,7 +62,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
   // Candidates by words for ideas the model cannot read (steps.ts, syncDuplicates): the search's loose keyword match.
   const keyword = createKeywordSearch(createSearchRepo(deps.store));
   const similarText = async (userId: string, text: string, k: number) => [...(await keyword.looseScores(userId, text, k)).keys()];
-  const queue = pipelineQueue(deps.store);
+  const queue = pipelineQueue(deps.store, deps.config.lease_seconds);
   const reindex = createReindexer(deps, models, repo);
   const stamp = () => toStamp(deps.clock());
   let stopped = false;
@@ -84,6 +90,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       return embedBatch(store, models, log, { kind: "jobs", jobs, state, gens, items: await itemsForJobs(store, repo, state, jobs) });
     }
     if (!models.clientFor(target)) return null;
+    if (opts.mayReindex && !opts.mayReindex()) return null;
     return reindex.prepare(state);
   }
 
@@ -110,6 +117,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
         for (const item of items) if (item.kind !== "tag" || (await repo.tag(item.id))) await storeItem(store, repo, batch, item);
         return;
       }
+      await lockAccountOfIdea(deps.store, job.idea_id);
       const pass = await fullPass(batch, job.idea_id, accounts, added);
       if (!pass) return;
       const { idea, serving } = pass;
@@ -269,9 +277,22 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     });
   }
 
+  /**
+   * Keeps this node's claims alive: every third of the lease, whatever the loop is doing (the model runs in its own
+   * thread, and apply() yields between ideas, so the timer is not starved). A node that dies stops renewing.
+   */
+  let renewal: ReturnType<typeof setInterval> | null = null;
+  function startRenewing(): void {
+    renewal = setInterval(() => {
+      queue.renew(stamp()).catch((e: unknown) => log.warn("renewing the pipeline's job leases failed", { error: (e as Error).message }));
+    }, (deps.config.lease_seconds * 1000) / 3);
+    renewal.unref?.();
+  }
+
   return {
     /** Starts the background loop (the server); tests call drain() instead. */
     start(): void {
+      startRenewing();
       loopDone = (async () => {
         let failures = 0;
         while (!stopped) {
@@ -307,6 +328,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       wakeUp?.();
       await loopDone;
       await running;
+      if (renewal) clearInterval(renewal);
     },
   };
 }

@@ -110,8 +110,11 @@ describe.skipIf(!run)("schema parity", () => {
 
   test("every table that holds an account's rows carries user_id on PostgreSQL", async () => {
     // Not an account's: clients registered by OAuth, the billing provider's event ids, instance state, the version,
-    // and the keyword index's instance-wide figures (BM25's document counts per term and totals are the instance's).
-    const global = new Set(["oauth_clients", "billing_events", "app_state", "idearepo_schema", "users", "keyword_terms", "keyword_totals"]);
+    // the keyword index's instance-wide figures (BM25's document counts per term and totals are the instance's), and
+    // the nodes' own coordination (scheduled runs claimed, run-once duties held: migrations/pg/0010).
+    const global = new Set([
+      "oauth_clients", "billing_events", "app_state", "idearepo_schema", "users", "keyword_terms", "keyword_totals", "scheduled_runs", "node_leases",
+    ]);
     const sql = new SQL({ url: (await migratedDatabase()).url, max: 1 });
     try {
       const rows = await sql.unsafe<{ table_name: string }[]>(

@@ -1,0 +1,148 @@
+// Work that must run on one node at a time (the IMAP reader, the reindex backlog): a lease in node_leases, held by one
+// node while it renews it and taken over by another once it runs out (the holder died, hung or lost the database).
+import type { Deps } from "../deps";
+import type { BackgroundProcess } from "../background-process";
+import { toStamp } from "../lib/time";
+import { NODE_ID } from "../lib/node-id";
+
+export interface DutyLease {
+  /** Whether this node holds the duty now. */
+  held(): boolean;
+  /** Stops trying; a held lease is given up at once, so another node takes over without waiting for it to run out. */
+  stop(): Promise<void>;
+}
+
+export interface DutyHooks {
+  acquired?: () => Promise<void> | void;
+  lost?: () => Promise<void> | void;
+}
+
+/**
+ * Holds the duty `name` whenever no other node does. On SQLite (one server per file) it is held from the start, with
+ * no table write at all. On PostgreSQL every node tries every third of lease_seconds: the holder renews, the others
+ * take it once it ran out. A holder that cannot renew (the database away) lets go by itself before its lease runs
+ * out, so two nodes never both believe they hold it while their clocks agree.
+ */
+export function holdDuty(deps: Deps, name: string, hooks: DutyHooks = {}, holder = NODE_ID): DutyLease {
+  const { store, log } = deps;
+  let held = false;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // Serialises the hooks: a loss is never reported before the acquisition it ends has finished starting.
+  let chain: Promise<void> = Promise.resolve();
+  const fire = (hook: (() => Promise<void> | void) | undefined) => {
+    chain = chain.then(async () => {
+      try {
+        await hook?.();
+      } catch (e) {
+        log.error("run-once duty hook failed", { duty: name, error: (e as Error).message });
+      }
+    });
+  };
+  if (store.dialect === "sqlite") {
+    held = true;
+    fire(hooks.acquired);
+    return {
+      held: () => held,
+      async stop() {
+        held = false;
+        fire(hooks.lost);
+        await chain;
+      },
+    };
+  }
+  const leaseMs = deps.config.lease_seconds * 1000;
+  const take = store.query(
+    `INSERT INTO node_leases (name, holder, until) VALUES (?1, ?2, ?3)
+     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until WHERE node_leases.until < ?4 OR node_leases.holder = ?2`,
+  );
+  const renew = store.query("UPDATE node_leases SET until = ?3 WHERE name = ?1 AND holder = ?2");
+  const release = store.query("DELETE FROM node_leases WHERE name = ? AND holder = ?");
+  /** Until when this node's own lease lasts, by its clock: past it, the node no longer counts on holding the duty. */
+  let heldUntil = 0;
+
+  async function tick(): Promise<void> {
+    const now = deps.clock().getTime();
+    const until = toStamp(new Date(now + leaseMs));
+    try {
+      const changes = held
+        ? (await renew.run(name, holder, until)).changes
+        : (await take.run(name, holder, until, toStamp(new Date(now)))).changes;
+      if (changes > 0) {
+        heldUntil = now + leaseMs;
+        if (!held) {
+          held = true;
+          log.info("run-once duty taken", { duty: name, node: holder });
+          fire(hooks.acquired);
+        }
+      } else if (held) {
+        held = false;
+        log.warn("run-once duty lost to another node", { duty: name, node: holder });
+        fire(hooks.lost);
+      }
+    } catch (e) {
+      // The database is away: keep the duty while our lease surely lasts, give it up a third of a lease before.
+      if (held && deps.clock().getTime() >= heldUntil - leaseMs / 3) {
+        held = false;
+        log.warn("run-once duty given up: its lease could not be renewed", { duty: name, error: (e as Error).message });
+        fire(hooks.lost);
+      }
+    }
+  }
+
+  const loop = async () => {
+    await tick();
+    if (!stopped) {
+      timer = setTimeout(() => void loop(), leaseMs / 3);
+      timer.unref?.();
+    }
+  };
+  void loop();
+
+  return {
+    held: () => held,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      if (held) {
+        held = false;
+        fire(hooks.lost);
+        await release.run(name, holder).catch(() => {});
+      }
+      await chain;
+    },
+  };
+}
+
+/**
+ * A background process that runs on one node at a time: made (fresh) and started when this node takes the duty,
+ * stopped when it loses it or the server stops.
+ */
+export function onOneNode(name: string, make: (deps: Deps) => BackgroundProcess): (deps: Deps) => BackgroundProcess {
+  return (deps) => {
+    // One server per SQLite file: the process itself, started and stopped as before (a failing start stops the boot).
+    if (deps.store.dialect === "sqlite") return make(deps);
+    let current: BackgroundProcess | null = null;
+    let lease: DutyLease | null = null;
+    return {
+      name,
+      start() {
+        lease = holdDuty(deps, name, {
+          acquired: async () => {
+            const p = make(deps);
+            await p.start(deps);
+            current = p;
+          },
+          lost: async () => {
+            const p = current;
+            current = null;
+            await p?.stop();
+          },
+        });
+      },
+      async stop() {
+        await lease?.stop();
+      },
+    };
+  };
+}

@@ -1,0 +1,178 @@
+// Several `idearepo serve` processes on one PostgreSQL, black box (test/store/nodes.test.ts: two apps in one process): captures spread over both, a node killed with -9
+// mid-burst, a schedule kept by both, a web node beside a worker node.
+import { afterAll, describe, expect, test } from "bun:test";
+import { pgStore } from "../../src/db/pg/store";
+import type { Store } from "../../src/db/store";
+import { api, burst, listAllIdeas, processScope, runCommand, type ServerProcess } from "../ops/harness";
+import { migratedDatabase, requirePostgres } from "../support/postgres";
+
+const run = requirePostgres();
+const { newDir, serveWith } = processScope("idearepo-nodes-serve-");
+/** Short leases, so a dead node's jobs come back within seconds here (30 s by default). */
+const LEASE_SECONDS = 4;
+const stores: Store[] = [];
+afterAll(async () => {
+  for (const s of stores) await s.close();
+});
+
+/** A fresh migrated database, an account made there by the CLI, and a way to read the rows directly. */
+async function cluster() {
+  const { url } = await migratedDatabase();
+  const env = { IDEAREPO_DATABASE_URL: url, IDEAREPO_LEASE_SECONDS: String(LEASE_SECONDS) };
+  const created = runCommand(["users", "create", "--email", "nodes@example.com", "--plan", "pro"], { dataDir: newDir(), env });
+  expect(created.code, created.stderr).toBe(0);
+  const db = pgStore(url, { max: 2 });
+  stores.push(db);
+  // Each node has a data directory of its own (its pid file); they share the database.
+  const node = (extra: Record<string, string> = {}) => serveWith(newDir(), { ...env, ...extra });
+  return { url, env, key: JSON.parse(created.stdout).api_key as string, db, node };
+}
+
+const count = async (db: Store, sql: string) => (await db.query<{ n: number }>(sql).get())!.n;
+
+/** Waits until every live idea has a vector and no job is left (or fails with what is left). */
+async function settled(db: Store, timeoutMs: number): Promise<number> {
+  const began = Date.now();
+  for (;;) {
+    const unembedded = await count(db, "SELECT count(*) AS n FROM ideas WHERE is_archived = 0 AND vectorize_id IS NULL");
+    const jobs = await count(db, "SELECT count(*) AS n FROM jobs");
+    if (unembedded === 0 && jobs === 0) return Date.now() - began;
+    if (Date.now() - began > timeoutMs) throw new Error(`not settled after ${timeoutMs} ms: ${unembedded} ideas without a vector, ${jobs} jobs`);
+    await Bun.sleep(200);
+  }
+}
+
+/** Rows that say the same thing twice: a relation per unordered pair and creator, a detection, a tag on an idea. */
+async function duplicatedRows(db: Store) {
+  const rows = async (sql: string) => (await db.query(sql).all()).length;
+  return {
+    relations: await rows(
+      `SELECT min(source_idea_id, target_idea_id) AS a, max(source_idea_id, target_idea_id) AS b, created_by FROM relations
+       GROUP BY min(source_idea_id, target_idea_id), max(source_idea_id, target_idea_id), created_by HAVING count(*) > 1`,
+    ),
+    detections: await rows(
+      `SELECT min(idea_id, duplicate_of_id) AS a, max(idea_id, duplicate_of_id) AS b FROM duplicate_detections
+       GROUP BY min(idea_id, duplicate_of_id), max(idea_id, duplicate_of_id) HAVING count(*) > 1`,
+    ),
+    tags: await rows("SELECT idea_id, tag_id FROM idea_tags GROUP BY idea_id, tag_id HAVING count(*) > 1"),
+  };
+}
+
+const titles = (ideas: Array<{ title: string }>) => ideas.map((i) => i.title).sort();
+const nodeOf = (s: ServerProcess) => String(s.started.node);
+
+describe.skipIf(!run)("nodes on one PostgreSQL", () => {
+  test("100 concurrent captures spread over two nodes are listed on both, each embedded, no row duplicated; a search on B finds by meaning what A captured", async () => {
+    const { key, db, node } = await cluster();
+    const [a, b] = await Promise.all([node(), node()]);
+    const subjects = ["solar panels on the roof", "sourdough bread starter", "bicycle commute in winter", "learning the cello", "rainwater tank for the garden"];
+    const made = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        api(i % 2 === 0 ? a.base : b.base, key, "POST", "/ideas", { title: `${subjects[i % 5]} ${i}`, body: `note ${i} about ${subjects[i % 5]}` }),
+      ),
+    );
+    expect(made.map((r) => r.status)).toEqual(Array(100).fill(201));
+    const expected = made.map((r) => r.body.title).sort();
+    expect(titles(await listAllIdeas(a.base, key))).toEqual(expected);
+    expect(titles(await listAllIdeas(b.base, key))).toEqual(expected);
+    await settled(db, 120_000);
+    expect(await duplicatedRows(db)).toEqual({ relations: 0, detections: 0, tags: 0 });
+    // Both nodes ran the pipeline (their claims were spread), and the pipeline found relations to keep unique.
+    expect(await count(db, "SELECT count(*) AS n FROM relations WHERE created_by = 'system'")).toBeGreaterThan(0);
+    // Ideas captured on A are found by meaning on B: the best answers are the solar ones, some of them A's.
+    const solarOnA = new Set(made.filter((r, i) => i % 2 === 0 && r.body.title.startsWith("solar")).map((r) => r.body.id));
+    const found = await api(b.base, key, "GET", "/ideas/search?q=photovoltaic%20energy%20at%20home&mode=semantic&limit=20");
+    expect(found.status).toBe(200);
+    const top = found.body.results.slice(0, 5) as Array<{ id: number; title: string }>;
+    expect(top.every((r) => r.title.startsWith("solar"))).toBe(true);
+    expect(found.body.results.some((r: { id: number }) => solarOnA.has(r.id))).toBe(true);
+    // Both health probes answer from the one database.
+    for (const s of [a, b]) expect((await api(s.base, null, "GET", "/health")).body.embeddings.pending).toBe(0);
+  }, 240_000);
+
+  test("node A killed with -9 mid-burst loses no acknowledged capture, and B finishes A's claimed jobs once their lease runs out", async () => {
+    const { key, db, node } = await cluster();
+    const [a, b] = await Promise.all([node(), node()]);
+    const onA = burst(a.base, key, 6);
+    const onB = burst(b.base, key, 2);
+    // Kill A while it holds claims: jobs it took and has not finished.
+    const deadline = Date.now() + 60_000;
+    let held = 0;
+    while ((held = await count(db, `SELECT count(*) AS n FROM jobs WHERE locked_by = '${nodeOf(a)}'`)) === 0) {
+      if (Date.now() > deadline) throw new Error("node A never held a claim");
+      await Bun.sleep(20);
+    }
+    await a.kill9();
+    const killedAt = Date.now();
+    await onA.stop();
+    await Bun.sleep(300);
+    await onB.stop();
+    expect(held).toBeGreaterThan(0);
+    expect(onA.acked.length).toBeGreaterThan(0);
+    // Every capture A acknowledged before it died is there, read through B.
+    const listed = new Set((await listAllIdeas(b.base, key)).map((i) => i.id));
+    for (const c of [...onA.acked, ...onB.acked]) expect(listed.has(c.id)).toBe(true);
+    // A's claims come back within the lease and a third (its renewal period), plus B's claim round; B finishes them.
+    const left = async () => count(db, `SELECT count(*) AS n FROM jobs WHERE locked_by = '${nodeOf(a)}'`);
+    while ((await left()) > 0) {
+      if (Date.now() - killedAt > (LEASE_SECONDS * 4) / 3 * 1000 + 8_000) throw new Error(`A's claims still held ${Date.now() - killedAt} ms after the kill`);
+      await Bun.sleep(100);
+    }
+    const takenOverMs = Date.now() - killedAt;
+    await settled(db, 120_000);
+    expect(await duplicatedRows(db)).toEqual({ relations: 0, detections: 0, tags: 0 });
+    console.log(`A held ${held} claims at kill -9; B took them over ${takenOverMs} ms later (lease ${LEASE_SECONDS} s)`);
+  }, 240_000);
+
+  test("a schedule kept by two nodes runs each of its runs on one of them only", async () => {
+    const { node } = await cluster();
+    // Every two seconds (croner's six-field pattern); both nodes keep it.
+    const every2s = { IDEAREPO_NUDGE_CRON: "*/2 * * * * *" };
+    const [a, b] = await Promise.all([node(every2s), node(every2s)]);
+    await Bun.sleep(9_000);
+    const runs = (s: ServerProcess) =>
+      s.logs.map((l) => { try { return JSON.parse(l); } catch { return null; } })
+        .filter((l) => l?.msg === "scheduled job runs on this node" && l.job === "stale-nudges")
+        .map((l) => String(l.slot));
+    const all = [...runs(a), ...runs(b)];
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(all).size).toBe(all.length);
+  }, 60_000);
+
+  test("a web node answers people and leaves the pipeline to a worker node, which answers only its health and metrics and is woken across nodes", async () => {
+    const { key, db, node } = await cluster();
+    const web = await node({ IDEAREPO_ROLE: "web" });
+    const first = await api(web.base, key, "POST", "/ideas", { title: "Heat pump in the cellar", body: "a quiet one for the winter" });
+    expect(first.status).toBe(201);
+    // No worker yet: the web node does not process it.
+    await Bun.sleep(2_000);
+    expect(await count(db, "SELECT count(*) AS n FROM jobs WHERE locked_at IS NULL")).toBe(1);
+    expect(await count(db, "SELECT count(*) AS n FROM ideas WHERE vectorize_id IS NULL")).toBe(1);
+    const worker = await node({ IDEAREPO_ROLE: "worker" });
+    expect(worker.started.role).toBe("worker");
+    await settled(db, 30_000);
+    // The worker is idle now (it sleeps up to a minute): a capture on the web node wakes it through NOTIFY.
+    await Bun.sleep(1_000);
+    const second = await api(web.base, key, "POST", "/ideas", { title: "Wood stove for the living room", body: "heating the house in winter" });
+    expect(second.status).toBe(201);
+    const took = await settled(db, 30_000);
+    expect(took).toBeLessThan(10_000);
+    const found = await api(web.base, key, "GET", "/ideas/search?q=warming%20the%20home&mode=semantic&limit=5");
+    expect(found.body.results.map((r: { id: number }) => r.id)).toContain(second.body.id);
+    // The worker answers its health, and no person.
+    const health = await api(worker.base, null, "GET", "/health");
+    expect(health.status).toBe(200);
+    const refused = await api(worker.base, key, "GET", "/ideas");
+    expect(refused.status).toBe(404);
+    expect(refused.body.error).toContain("worker");
+  }, 120_000);
+
+  test("on SQLite a role other than all is refused at start, in one line", () => {
+    const out = runCommand(["serve", "--role", "worker"], { dataDir: newDir(), env: { IDEAREPO_DATABASE_URL: "", IDEAREPO_PORT: "0" } });
+    expect(out.code).not.toBe(0);
+    expect(out.stderr).toContain("needs PostgreSQL");
+    const bad = runCommand(["serve", "--role", "boss"], { dataDir: newDir() });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--role must be one of all, web, worker");
+  });
+});
