@@ -3,7 +3,7 @@
 import type { Store } from "../db/store";
 import { enqueueAccountJobs, hasAccountJobs } from "../jobs/queue";
 import type { VectorStore } from "../vectors/store";
-import { lockAccount } from "./account-lock";
+import { lockAccount } from "../jobs/account-lock";
 
 /**
  * An account is re-scored when its idea count moved by this share since the last time (or from nothing: an account

@@ -22,7 +22,7 @@ import { isStorageFault } from "../db/storage";
 import { StoreUnavailableError } from "../db/store";
 import { recordPipelineJob } from "../metrics/registry";
 import { deferSteps, queueRescores } from "./rescore";
-import { lockAccountOfIdea } from "./account-lock";
+import { lockAccountOfIdea } from "../jobs/account-lock";
 
 /**
  * Jobs claimed per batch. The model client sorts a call's texts by length into small batches, and USE-lite pads each
