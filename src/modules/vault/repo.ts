@@ -35,9 +35,12 @@ export interface SyncIdea {
   is_archived: number;
   created_at: string;
   updated_at: string;
+  /** The newest version number: the text above is that version. */
+  version: number;
 }
 
-const IDEA = "i.id, i.title, i.body, i.status, i.is_archived, i.created_at, i.updated_at";
+const IDEA = `i.id, i.title, i.body, i.status, i.is_archived, i.created_at, i.updated_at,
+  (SELECT max(v.version) FROM idea_versions v WHERE v.idea_id = i.id) AS version`;
 
 export function createVaultRepo(store: Store) {
   const bindings = store.query<BindingRow, []>("SELECT user_id, path, created_at, initial_done_at, last_sync_at, last_error FROM vault_bindings ORDER BY user_id");
@@ -81,7 +84,6 @@ export function createVaultRepo(store: Store) {
        OR (f.idea_id IS NOT NULL AND (i.updated_at <> f.idea_updated_at OR i.is_archived = 1 OR i.updated_at >= ?2)))
      ORDER BY i.id`,
   );
-  const version = store.query<{ v: number | null }, [number]>("SELECT max(version) AS v FROM idea_versions WHERE idea_id = ?");
   const versionText = store.query<{ title: string; body: string }, [number, number]>("SELECT title, body FROM idea_versions WHERE idea_id = ? AND version = ?");
   const tags = store.query<{ name: string }, [number]>("SELECT t.name FROM idea_tags it JOIN tags t ON t.id = it.tag_id WHERE it.idea_id = ? ORDER BY t.name");
   // The person's relations from the idea (the pipeline's suggestions are not theirs to keep in a file).
@@ -125,7 +127,6 @@ export function createVaultRepo(store: Store) {
     idea: (userId: string, id: number) => idea.get(userId, id),
     liveIdeas: (userId: string) => liveIdeas.all(userId),
     changedIdeas: (userId: string, recentSince: string) => changed.all(userId, recentSince),
-    versionOf: async (ideaId: number) => (await version.get(ideaId))?.v ?? 0,
     versionText: (ideaId: number, v: number) => versionText.get(ideaId, v),
     tagsOf: async (ideaId: number) => (await tags.all(ideaId)).map((r) => r.name),
     relationsOf: (ideaId: number) => relations.all(ideaId),

@@ -86,10 +86,13 @@ export function createVaultSync(deps: Deps) {
     };
   }
 
-  /** Records what both sides look like now: the idea's version, meta and time, the file's bytes. */
+  /**
+   * Records what both sides look like: the idea as read (its version read in the same statement as its text, so an
+   * edit committed meanwhile is not taken as written), its meta, the file's bytes.
+   */
   async function remember(userId: string, idea: SyncIdea, seen: Seen, hash: string, meta?: Meta): Promise<void> {
     await repo.putFile({
-      user_id: userId, idea_id: idea.id, path: seen.path, version: await repo.versionOf(idea.id), idea_updated_at: idea.updated_at,
+      user_id: userId, idea_id: idea.id, path: seen.path, version: idea.version, idea_updated_at: idea.updated_at,
       meta: JSON.stringify(meta ?? (await metaOf(idea))), hash, size: seen.size, mtime_ms: seen.mtime_ms, synced_at: stamp(),
     });
   }
@@ -150,7 +153,7 @@ export function createVaultSync(deps: Deps) {
     }
     const base = JSON.parse(row.meta) as Meta;
     const baseText = await repo.versionText(idea.id, row.version);
-    const version = await repo.versionOf(idea.id);
+    const version = idea.version;
     const tags = await repo.tagsOf(idea.id);
     const textMoved = version !== row.version;
 
@@ -308,7 +311,7 @@ export function createVaultSync(deps: Deps) {
         continue;
       }
       const meta = await metaOf(idea);
-      const version = await repo.versionOf(idea.id);
+      const version = idea.version;
       if (row) {
         const base = JSON.parse(row.meta) as Meta;
         const same = row.version === version && base.title === meta.title && base.status === meta.status && sameList(base.tags, meta.tags) && sameList(base.relations, meta.relations);
@@ -353,7 +356,7 @@ export function createVaultSync(deps: Deps) {
       if (idea && !idea.is_archived) {
         claimed.add(idea.id);
         // A base of the idea as it is now and a hash no file has: the scan that follows reads the file as an edit.
-        await repo.putFile({ user_id: userId, idea_id: idea.id, path: s.path, version: await repo.versionOf(idea.id), idea_updated_at: idea.updated_at, meta: JSON.stringify(await metaOf(idea)), hash: "", size: -1, mtime_ms: -1, synced_at: stamp() });
+        await repo.putFile({ user_id: userId, idea_id: idea.id, path: s.path, version: idea.version, idea_updated_at: idea.updated_at, meta: JSON.stringify(await metaOf(idea)), hash: "", size: -1, mtime_ms: -1, synced_at: stamp() });
       } else if (codePoints(parsed.body) > LIMITS.body) await skip(userId, s.path, `longer than an idea's ${LIMITS.body} characters: not imported`, report);
       else toImport.add(s.path);
     }
