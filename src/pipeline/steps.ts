@@ -164,10 +164,9 @@ async function syncRelated(ctx: StepContext, idea: PipelineIdea, vector: Float32
  */
 async function relatedCandidates(ctx: StepContext, userId: string, ideaId: number, vector: Float32Array, neighbours: Neighbour[]): Promise<Neighbour[]> {
   const mine = await ctx.relations.userRelatedIds(ideaId);
-  const eligible: Neighbour[] = [];
-  for (const n of neighbours) {
-    if (n.score > ctx.settings.related_threshold && !mine.has(n.id) && !(await ctx.relations.isRejectedPair(ideaId, n.id))) eligible.push(n);
-  }
+  const above = neighbours.filter((n) => n.score > ctx.settings.related_threshold && !mine.has(n.id));
+  const rejected = await ctx.relations.rejectedAmong(ideaId, above.map((n) => n.id));
+  const eligible = above.filter((n) => !rejected.has(n.id));
   if (eligible.length <= RELATED_MAX) return eligible;
   const ids = eligible.map((n) => n.id);
   const words = await wordsOf(ctx, [ideaId, ...ids]);

@@ -111,8 +111,12 @@ export function createRelationsRepo(store: Store) {
   const deleteById = store.query("DELETE FROM relations WHERE id = ?");
   const deleteForUser = store.query("DELETE FROM relations WHERE id = ? AND user_id = ?");
   const rejectPair = store.query("INSERT INTO rejected_pairs (user_id, pair_lo, pair_hi, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING");
-  const rejected = store.query<{ x: number }, [number, number]>(
-    "SELECT 1 AS x FROM rejected_pairs WHERE pair_lo = min(?1, ?2) AND pair_hi = max(?1, ?2)",
+  // The pipeline asks for every candidate of an idea at once: one statement instead of one per pair (on PostgreSQL
+  // each is a round trip; ~80 an idea in an account of near-copies, the largest share of its pass).
+  const rejectedAmong = store.query<{ other: number }, [number, string]>(
+    `SELECT pair_hi AS other FROM rejected_pairs WHERE pair_lo = ?1 AND pair_hi IN (SELECT value FROM json_each(?2))
+     UNION ALL
+     SELECT pair_lo AS other FROM rejected_pairs WHERE pair_hi = ?1 AND pair_lo IN (SELECT value FROM json_each(?2))`,
   );
   const systemBetween = store.query<SystemRelation, [number, number]>(
     `SELECT ${SYSTEM_COLS} FROM relations WHERE created_by = 'system'
@@ -185,7 +189,9 @@ export function createRelationsRepo(store: Store) {
 
     // The background pass's system relations.
     /** Whether the user rejected the automatic connection between the two ideas (by deleting it). */
-    isRejectedPair: async (a: number, b: number) => (await rejected.get(a, b)) !== null,
+    /** Which of `others` form a rejected pair with `ideaId` (a dismissed detection or a deleted automatic relation). */
+    rejectedAmong: async (ideaId: number, others: number[]): Promise<Set<number>> =>
+      others.length === 0 ? new Set() : new Set((await rejectedAmong.all(ideaId, JSON.stringify(others))).map((r) => r.other)),
     systemRelationsBetween: (a: number, b: number) => systemBetween.all(a, b),
     systemRelationsTouching: (ideaId: number, type: string) => systemTouching.all(ideaId, type),
     insertSystemRelation: async (userId: string, source: number, target: number, type: string, score: number | null, now: string) =>
