@@ -1,6 +1,6 @@
 // Counting what the background pass suggested on a corpus vault (suggestions.ts and test/pipeline/suggestions), and
 // today's rule on the same stored vectors: raw cosine, 20 neighbours, detections above 0.75, the 5 best relations above 0.5.
-import type { Db } from "../../src/db/open";
+import type { Store } from "../../src/db/store";
 import type { Generation } from "../../src/vectors/generations";
 import { ideaTable } from "../../src/vectors/tables";
 import type { VectorStore } from "../../src/vectors/store";
@@ -55,37 +55,37 @@ function figures(noteIds: Map<string, number>, notes: ManNote[], copies: Copy[],
   };
 }
 
-function noteIdsOf(db: Db, userId: string, notes: ManNote[], copies: Copy[]): Map<string, number> {
+async function noteIdsOf(store: Store, userId: string, notes: ManNote[], copies: Copy[]): Promise<Map<string, number>> {
   const copyIds = new Set(copies.map((c) => c.id));
-  const rows = db.query<{ id: number; title: string }, [string]>("SELECT id, title FROM ideas WHERE user_id = ? AND is_archived = 0").all(userId);
+  const rows = await store.query<{ id: number; title: string }, [string]>("SELECT id, title FROM ideas WHERE user_id = ? AND is_archived = 0").all(userId);
   const names = new Set(notes.map((n) => n.name));
   return new Map(rows.filter((r) => !copyIds.has(r.id) && names.has(r.title)).map((r) => [r.title, r.id]));
 }
 
 /** What the product made: pending detections and system `related` relations of the account. */
-export function measureVault(db: Db, userId: string, notes: ManNote[], copies: Copy[]): VaultFigures {
-  const dups = db.query<{ a: number; b: number }, [string]>(
+export async function measureVault(store: Store, userId: string, notes: ManNote[], copies: Copy[]): Promise<VaultFigures> {
+  const dups = await store.query<{ a: number; b: number }, [string]>(
     "SELECT idea_id AS a, duplicate_of_id AS b FROM duplicate_detections WHERE user_id = ? AND status = 'pending'",
   ).all(userId);
-  const rels = db.query<{ a: number; b: number }, [string]>(
+  const rels = await store.query<{ a: number; b: number }, [string]>(
     "SELECT source_idea_id AS a, target_idea_id AS b FROM relations WHERE user_id = ? AND created_by = 'system' AND relation_type = 'related'",
   ).all(userId);
-  return figures(noteIdsOf(db, userId, notes, copies), notes, copies, dups.map((r) => [r.a, r.b]), rels.map((r) => [r.a, r.b]));
+  return figures(await noteIdsOf(store, userId, notes, copies), notes, copies, dups.map((r) => [r.a, r.b]), rels.map((r) => [r.a, r.b]));
 }
 
 /** Today's rule on the raw vectors the product stored (exact neighbours, so at least as good as its index). */
-export function todayRules(db: Db, gen: Generation, userId: string, notes: ManNote[], copies: Copy[], dedup = 0.75, related = 0.5): VaultFigures {
-  const { dups, rels } = todayPairs(db, gen, userId, null, dedup, related);
-  return figures(noteIdsOf(db, userId, notes, copies), notes, copies, dups, rels);
+export async function todayRules(store: Store, gen: Generation, userId: string, notes: ManNote[], copies: Copy[], dedup = 0.75, related = 0.5): Promise<VaultFigures> {
+  const { dups, rels } = await todayPairs(store, gen, userId, null, dedup, related);
+  return figures(await noteIdsOf(store, userId, notes, copies), notes, copies, dups, rels);
 }
 
 /**
  * Today's rule's detections and relation pairs, judged from the side of the ideas in `sides` (all when null): a
  * large account's benchmark asks only about the ideas it measures (suggestions-scale.ts), O(sides × account).
  */
-export function todayPairs(db: Db, gen: Generation, userId: string, sides: Set<number> | null, dedup = 0.75, related = 0.5) {
-  const rows = db.query<{ id: number; embedding: Uint8Array }, [string]>(`SELECT id, embedding FROM ${ideaTable(gen.gen)} WHERE user_id = ?`).all(userId);
-  const vs = rows.map((r) => ({ id: r.id, v: new Float32Array(r.embedding.slice().buffer) }));
+export async function todayPairs(store: Store, gen: Generation, userId: string, sides: Set<number> | null, dedup = 0.75, related = 0.5) {
+  const rows = await store.query<{ id: number; embedding: Uint8Array }, [string]>(`SELECT id, embedding FROM ${ideaTable(gen.gen)} WHERE user_id = ?`).all(userId);
+  const vs = rows.map((r) => ({ id: r.id, v: new Float32Array(Uint8Array.from(r.embedding).buffer) }));
   const dups = new Map<string, [number, number]>();
   const rels = new Map<string, [number, number]>();
   for (const a of vs) {
@@ -106,9 +106,9 @@ export function todayPairs(db: Db, gen: Generation, userId: string, sides: Set<n
  * 20 nearest by the calibrated cosine, a detection when max(calibrated cosine, word cosine) > dedup. Relations are
  * not affected by subjects, so only detections are judged.
  */
-export async function accountMeanDuplicates(db: Db, store: VectorStore, userId: string, sides: Set<number>, dedup = 0.75): Promise<[number, number][]> {
+export async function accountMeanDuplicates(db: Store, store: VectorStore, userId: string, sides: Set<number>, dedup = 0.75): Promise<[number, number][]> {
   const texts = new Map(
-    db.query<{ id: number; title: string; body: string }, [string]>("SELECT id, title, body FROM ideas WHERE user_id = ? AND is_archived = 0").all(userId)
+    (await db.query<{ id: number; title: string; body: string }, [string]>("SELECT id, title, body FROM ideas WHERE user_id = ? AND is_archived = 0").all(userId))
       .map((r) => [r.id, wordCounts(r.title, r.body)]),
   );
   const dups = new Map<string, [number, number]>();
@@ -145,8 +145,8 @@ export async function accountMeanRelations(store: VectorStore, userId: string, s
 }
 
 /** measureVault's figures for pairs judged elsewhere (todayPairs with sides). */
-export function vaultFigures(db: Db, userId: string, notes: ManNote[], copies: Copy[], dups: [number, number][], rels: [number, number][]): VaultFigures {
-  return figures(noteIdsOf(db, userId, notes, copies), notes, copies, dups, rels);
+export async function vaultFigures(store: Store, userId: string, notes: ManNote[], copies: Copy[], dups: [number, number][], rels: [number, number][]): Promise<VaultFigures> {
+  return figures(await noteIdsOf(store, userId, notes, copies), notes, copies, dups, rels);
 }
 
 function dot(a: Float32Array, b: Float32Array): number {

@@ -170,7 +170,7 @@ for (const size of sizes) {
   for (const bound of [...bounds.slice(1), bounds[0]]) {
     store.boundSubjectSample(bound);
     const p = (pass0 = await rescore(true));
-    const v = measureVault(db, user.id, notes, copies);
+    const v = await measureVault(app.deps.store, user.id, notes, copies);
     const f = fits.get(bound)!;
     perBound.push(
       `| fit on ${bound} ideas${bound === stepped && bound < Math.min(5_000, n) ? " (the bound of 5,000 before: one idea in " + Math.ceil(n / 5_000) + ")" : ""} | ${f.s.map((x) => x.toFixed(1)).join(" / ")} s (load ${f.load.map((x) => x.toFixed(1)).join(" / ")}) | ${f.rss.toFixed(0)} → ${f.peak.map((x) => x.toFixed(0)).join(" / ")} MB | ${p.s.toFixed(1)} s (${(p.s * 1000 / Math.max(1, p.queued)).toFixed(1)} ms an idea; load ${p.load.toFixed(1)}) | ${v.falseDuplicates} (${(v.falseDuplicates / notes.length * 20).toFixed(2)}) | ${v.copiesFound}/${copies.length} | ${v.related}; ${v.relatedMedian} / ${v.relatedMax}; ${pct(v.agreeing / Math.max(1, v.related))} |`,
@@ -219,16 +219,16 @@ for (const size of sizes) {
   const recallRaw = await recall((v, m) => store.nearestIdeas(user.id, v, 20, m));
 
   // Quality: the product's rows, and today's rule judged from the side of the Git notes, the copies and a sample.
-  const product = measureVault(db, user.id, notes, copies);
+  const product = await measureVault(app.deps.store, user.id, notes, copies);
   const noteIds = db.query<{ id: number; title: string }, [string]>("SELECT id, title FROM ideas WHERE user_id = ? AND is_archived = 0").all(user.id);
   const names = new Set(notes.map((x) => x.name));
   const copyIds = new Set(copies.map((c) => c.id));
   const measured = new Set(noteIds.filter((r) => names.has(r.title) || copyIds.has(r.id)).map((r) => r.id));
   const sample = new Set(noteIds.filter((r) => !measured.has(r.id)).map((r) => r.id).filter((_, i) => i % 10 === 0));
-  const raw = todayPairs(db, gen, user.id, new Set([...measured, ...sample]));
-  const today = vaultFigures(db, user.id, notes, copies, raw.dups, raw.rels);
-  const meanDups = await accountMeanDuplicates(db, store, user.id, new Set([...measured, ...sample]));
-  const before = vaultFigures(db, user.id, notes, copies, meanDups, await accountMeanRelations(store, user.id, measured));
+  const raw = await todayPairs(app.deps.store, gen, user.id, new Set([...measured, ...sample]));
+  const today = await vaultFigures(app.deps.store, user.id, notes, copies, raw.dups, raw.rels);
+  const meanDups = await accountMeanDuplicates(app.deps.store, store, user.id, new Set([...measured, ...sample]));
+  const before = await vaultFigures(app.deps.store, user.id, notes, copies, meanDups, await accountMeanRelations(store, user.id, measured));
   const pendingPairs = db.query<{ a: number; b: number }, [string]>(
     "SELECT idea_id AS a, duplicate_of_id AS b FROM duplicate_detections WHERE user_id = ? AND status = 'pending'",
   ).all(user.id).map((r) => [r.a, r.b] as [number, number]);

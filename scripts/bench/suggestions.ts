@@ -57,8 +57,8 @@ if (withVault) {
   }
   await runner.drain();
 
-  const vault: VaultFigures = measureVault(app.deps.db, user.id, notes, copies);
-  const baseline = todayRules(app.deps.db, (await readState(app.deps.store)).active!, user.id, notes, copies);
+  const vault: VaultFigures = await measureVault(app.deps.store, user.id, notes, copies);
+  const baseline = await todayRules(app.deps.store, (await readState(app.deps.store)).active!, user.id, notes, copies);
 
   console.log(`Git manual: ${notes.length} notes, ${vault.authorLinks} author links between them, ${copies.length} near-copies; model ${model.embedModelId}`);
   console.log(`import + background pass: ${importSeconds.toFixed(1)} s\n`);
@@ -79,7 +79,7 @@ if (withVault) {
   const db = app.deps.db;
   const store = vectorStore(app.deps.store, (await readState(app.deps.store)).active!);
   const ids = new Set(db.query<{ id: number }, [string]>("SELECT id FROM ideas WHERE user_id = ? AND is_archived = 0").all(user.id).map((r) => r.id));
-  const prev = vaultFigures(db, user.id, notes, copies, await accountMeanDuplicates(db, store, user.id, ids), await accountMeanRelations(store, user.id, ids));
+  const prev = await vaultFigures(app.deps.store, user.id, notes, copies, await accountMeanDuplicates(app.deps.store, store, user.id, ids), await accountMeanRelations(store, user.id, ids));
   console.log("\n| figure | product | previous product (duplicates by the account's calibration only, relations ranked by it), same vectors |");
   console.log("|---|---:|---:|");
   row("false duplicate detections per 20 notes", `${(vault.falseDuplicates / notes.length * 20).toFixed(2)} (${vault.falseDuplicates})`, `${(prev.falseDuplicates / notes.length * 20).toFixed(2)} (${prev.falseDuplicates})`, "");

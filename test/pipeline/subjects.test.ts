@@ -59,7 +59,7 @@ describe.skipIf(missing)("a small subject inside a larger account", () => {
 
     // The same ideas judged by the account's mean alone (the rule before subjects), on the same stored vectors.
     const store = vectorStore(t.deps.store, (await readState(t.deps.store)).active!);
-    const before = (await accountMeanDuplicates(t.deps.db, store, u.id, noteIds)).filter(([a, b]) => noteIds.has(a) && noteIds.has(b));
+    const before = (await accountMeanDuplicates(t.deps.store, store, u.id, noteIds)).filter(([a, b]) => noteIds.has(a) && noteIds.has(b));
     const names = (pairs: [number, number][]) => pairs.map(([a, b]) => `${titleOf.get(a)}~${titleOf.get(b)}`).join(", ");
     const why = `flagged now: ${names(between.map((d) => [d.idea_id, d.duplicate_of_id]))}; by the account's mean alone: ${names(before)}`;
 

@@ -34,7 +34,7 @@ describe.skipIf(missing)("suggestions on a real single-subject vault (Git's manu
       copies.push({ id: await capture(t, u, nearCopy(n, kind, random)), of: n.name, kind });
     }
     await t.drain();
-    const f = measureVault(t.deps.db, u.id, notes, copies);
+    const f = await measureVault(t.deps.store, u.id, notes, copies);
     expect(f.falseDuplicates / notes.length * 20).toBeLessThanOrEqual(1);
     expect(f.copyFalse).toBeLessThanOrEqual(1);
     expect(f.copiesFound / copies.length).toBeGreaterThanOrEqual(0.9);
