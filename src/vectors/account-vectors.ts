@@ -25,8 +25,17 @@ import { stampSequence, stampTable } from "./tables";
 export const VECTOR_CACHE_BYTES = 256 * 1024 * 1024;
 const ENTRY_BYTES = 96; // a Map entry and the Float32Array's header, about
 
+/** What an account's vectors share (calibration.ts): the stored row of vec_shared, held with the vectors. */
+export interface Shared {
+  n: number;
+  sum: Float64Array | null;
+  scored_n: number;
+}
+
 export interface AccountVectors {
   stamp: number;
+  /** The account's shared row as of `stamp`: read with the vectors, so a neighbour query reads only the stamp. */
+  shared: Shared;
   codes: AccountCodes;
   /** Idea vectors by id; null when the account is too large to hold (codes only). */
   ideas: Map<number, Float32Array> | null;
@@ -45,6 +54,7 @@ export class AccountVectorCache {
     gen: number,
     private readonly dim: number,
     private readonly source: {
+      shared: (userId: string) => Promise<Shared>;
       ideaCount: (userId: string) => Promise<number>;
       ideas: (userId: string) => Promise<Array<{ id: number; embedding: Uint8Array; code: Uint8Array }>>;
       codes: (userId: string) => Promise<Array<{ id: number; code: Uint8Array }>>;
@@ -94,6 +104,7 @@ export class AccountVectorCache {
   }
 
   private async load(userId: string, stamp: number): Promise<AccountVectors> {
+    const shared = await this.source.shared(userId);
     const codes = new AccountCodes(Math.ceil(this.dim / 32));
     const perVector = this.dim * 4 + ENTRY_BYTES;
     const n = await this.source.ideaCount(userId);
@@ -109,7 +120,7 @@ export class AccountVectorCache {
     }
     const tags = new Map<number, Float32Array>();
     for (const r of await this.source.tags(userId)) tags.set(r.id, toVector(r.embedding)!);
-    const entry: AccountVectors = { stamp, codes, ideas, tags, bytes: 0 };
+    const entry: AccountVectors = { stamp, shared, codes, ideas, tags, bytes: 0 };
     entry.bytes = this.sizeOf(entry);
     const old = this.accounts.get(userId);
     // A newer copy (a later stamp) loaded meanwhile stays; stamps only grow.
@@ -138,11 +149,12 @@ export class AccountVectorCache {
    * Moves the account's stamp for a write of its vectors; call inside the write's transaction, before the write, so
    * the stamp's row lock also orders the account's writers across processes. `apply` updates the copy held here
    * when that copy had seen every earlier write (its stamp is the one just replaced); any other copy is dropped.
+   * Returns the new stamp (setShared's).
    */
-  async bump(userId: string, apply: (e: AccountVectors) => void): Promise<void> {
+  async bump(userId: string, apply: (e: AccountVectors) => void): Promise<number> {
     const { stamp, prev } = (await this.q.bump.get(userId))!;
     const e = this.accounts.get(userId);
-    if (!e) return;
+    if (!e) return stamp;
     if (prev !== null && e.stamp === prev) {
       apply(e);
       e.stamp = stamp;
@@ -151,6 +163,13 @@ export class AccountVectorCache {
       this.held += e.bytes;
       this.evict();
     } else this.forget(userId);
+    return stamp;
+  }
+
+  /** The shared row a write at `stamp` (bump's) stored: taken by the copy that took that write, if it is still held. */
+  setShared(userId: string, stamp: number, shared: Shared): void {
+    const e = this.accounts.get(userId);
+    if (e && e.stamp === stamp) e.shared = shared;
   }
 
   /** Moves every account's stamp (vectors removed across accounts: orphans pruned) and drops every copy. */

@@ -1,7 +1,7 @@
 // Prepared statements over one generation's vector tables, on either store: put/delete vectors, read them back, per-account KNN.
 import type { Store } from "../db/store";
 import { asScore, calibrate, type Centre, centreOf, dot } from "./calibration";
-import { AccountVectorCache } from "./account-vectors";
+import { AccountVectorCache, type Shared } from "./account-vectors";
 import { binaryCode, CodeCache, type AccountCodes } from "./codes";
 import { exactScorer, memoryScorer, toVector, vectorBytes, type CalibratedQuery, type ExactScorer } from "./exact";
 import { NeighbourMemo } from "./neighbour-memo";
@@ -91,6 +91,7 @@ function createStore(store: Store, g: Generation) {
   // SQLite keeps its codes in `codes` and scores in SQL over its local file.
   const held = store.dialect === "postgres"
     ? new AccountVectorCache(store, g.gen, g.dim, {
+      shared: (userId) => storedShared(userId),
       ideaCount: async (userId) => (await q.ideaCount.get(userId))!.n,
       ideas: (userId) => q.accountRows.all(userId),
       codes: (userId) => q.ideaCodes.all(userId),
@@ -98,11 +99,12 @@ function createStore(store: Store, g: Generation) {
     })
     : null;
   /** One account's codes and exact scorer for one operation (on PostgreSQL: one stamp read, then memory). */
-  async function viewOf(userId: string): Promise<{ codes: () => Promise<AccountCodes>; exact: ExactScorer; idea: (id: number) => Promise<Float32Array | null> }> {
+  async function viewOf(userId: string): Promise<{ shared: Shared; codes: () => Promise<AccountCodes>; exact: ExactScorer; idea: (id: number) => Promise<Float32Array | null> }> {
     const fromDb = async (id: number) => toVector((await q.ideaVec.get(id))?.embedding);
-    if (!held) return { codes: () => codes.account(userId), exact, idea: fromDb };
+    if (!held) return { shared: await storedShared(userId), codes: () => codes.account(userId), exact, idea: fromDb };
     const e = await held.account(userId);
     return {
+      shared: e.shared,
       codes: async () => e.codes,
       exact: memoryScorer(e.ideas, e.tags, exact),
       idea: async (id) => (e.ideas ? (e.ideas.get(id) ?? null) : fromDb(id)),
@@ -120,7 +122,7 @@ function createStore(store: Store, g: Generation) {
   const fitting = new Map<string, { key: string; done: Promise<void> }>();
   let subjectBytes = 0;
   /** Subjects are fitted anew when the account was re-scored since (its scored_n moved). */
-  const subjectKey = async (userId: string) => `${(await sharedRow(userId)).scored_n}`;
+  const subjectKey = async (userId: string, known?: Shared) => `${(known ?? (await sharedRow(userId))).scored_n}`;
   const cachedSubjects = (userId: string, key: string) => {
     const hit = subjectCache.get(userId);
     if (!hit || hit.key !== key) return undefined;
@@ -148,8 +150,8 @@ function createStore(store: Store, g: Generation) {
    * so a caller on the event loop can let it go between them.
    */
   async function fitVectors(userId: string, pause?: () => Promise<void>) {
-    const s = await sharedRow(userId);
     const view = await viewOf(userId);
+    const s = view.shared;
     const ids = (await q.accountIds.all(userId)).map((r) => r.id);
     const sample = evenSample(ids, sampleBound);
     const packed = new Float32Array(sample.length * g.dim);
@@ -166,8 +168,8 @@ function createStore(store: Store, g: Generation) {
     return { packed, n, centre: centreOf(s.sum, s.n), scale: ids.length / Math.max(1, n) };
   }
   /** The account's subjects, fitted here and now when not known (a caller outside the pipeline; the pipeline awaits subjectsReady). */
-  const subjectsOf = async (userId: string): Promise<Subjects | null> => {
-    const key = await subjectKey(userId);
+  const subjectsOf = async (userId: string, known?: Shared): Promise<Subjects | null> => {
+    const key = await subjectKey(userId, known);
     const hit = cachedSubjects(userId, key);
     if (hit) return hit.subjects;
     const { packed, n, centre, scale } = await fitVectors(userId);
@@ -236,14 +238,16 @@ function createStore(store: Store, g: Generation) {
       const code = binaryCode(vector);
       await stamped(async () => {
         const old = await q.ideaRow.get(id);
+        let stamp = 0;
+        let oldStamp = 0;
         if (held) {
           const own = Float32Array.from(vector);
-          if (old && old.user_id !== userId) await held.bump(old.user_id, (e) => (e.ideas?.delete(id), e.codes.delete(id)));
-          await held.bump(userId, (e) => (e.ideas?.set(id, own), e.codes.put(id, code)));
+          if (old && old.user_id !== userId) oldStamp = await held.bump(old.user_id, (e) => (e.ideas?.delete(id), e.codes.delete(id)));
+          stamp = await held.bump(userId, (e) => (e.ideas?.set(id, own), e.codes.put(id, code)));
         }
-        if (old) await addShared(old.user_id, toVector(old.embedding)!, -1);
+        if (old) await addShared(old.user_id, toVector(old.embedding)!, -1, old.user_id === userId ? stamp : oldStamp);
         await q.putIdea.run(id, userId, vectorBytes(vector), code, textHash);
-        await addShared(userId, vector, 1);
+        await addShared(userId, vector, 1, stamp);
       });
       codes.put(userId, id, code);
     },
@@ -251,8 +255,8 @@ function createStore(store: Store, g: Generation) {
       codes.delete(id);
       return stamped(async () => {
         const old = await q.ideaRow.get(id);
-        if (old && held) await held.bump(old.user_id, (e) => (e.ideas?.delete(id), e.codes.delete(id)));
-        if (old) await addShared(old.user_id, toVector(old.embedding)!, -1);
+        const stamp = old && held ? await held.bump(old.user_id, (e) => (e.ideas?.delete(id), e.codes.delete(id))) : 0;
+        if (old) await addShared(old.user_id, toVector(old.embedding)!, -1, stamp);
         return (await q.delIdea.run(id)).changes > 0;
       });
     },
@@ -275,15 +279,9 @@ function createStore(store: Store, g: Generation) {
       sampleBound = Math.max(1, Math.floor(n));
     },
     /** Records that every idea of the account was queued for re-scoring at its current size. */
-    async markScored(userId: string): Promise<void> {
-      const s = await sharedRow(userId);
-      if (s.sum) await q.sharedPut.run(userId, s.n, new Uint8Array(s.sum.buffer), s.n);
-    },
+    markScored: (userId: string) => markScoredAt(userId, (s) => s.n),
     /** Records that the account's pairs wait for a re-scoring pass (some ideas were stored without their steps). */
-    async markDirty(userId: string): Promise<void> {
-      const s = await sharedRow(userId);
-      if (s.sum) await q.sharedPut.run(userId, s.n, new Uint8Array(s.sum.buffer), -1);
-    },
+    markDirty: (userId: string) => markScoredAt(userId, () => -1),
     /**
      * The duplicate score's cosine (0–1) of a vector against stored ideas of the account: the calibrated cosine with,
      * in addition, the mean of the two ideas' subjects removed (subjects.ts), each in proportion to its text's
@@ -293,10 +291,11 @@ function createStore(store: Store, g: Generation) {
     async localScores(userId: string, vector: Float32Array, others: number[], specific?: { mine: number; of: Map<number, number> }): Promise<Map<number, number>> {
       const out = new Map<number, number>();
       if (others.length === 0) return out;
-      const centre = (await sharedOf(userId)).centre;
-      const subjects = await subjectsOf(userId);
+      const view = await viewOf(userId);
+      const centre = centreOf(view.shared.sum, view.shared.n);
+      const subjects = await subjectsOf(userId, view.shared);
       const mine = subjects ? subjectOf(subjects, vector, centre) : 0;
-      for (const r of await (await viewOf(userId)).exact.vectors(others, userId)) {
+      for (const r of await view.exact.vectors(others, userId)) {
         const v = toVector(r.embedding)!;
         const theirs = subjects ? subjectOf(subjects, v, centre) : 0;
         out.set(r.id, localCosine(vector, v, centre, subjects, mine, theirs, specific?.mine ?? 1, specific?.of.get(r.id) ?? 1));
@@ -309,14 +308,15 @@ function createStore(store: Store, g: Generation) {
       const va = await view.idea(a);
       const vb = await view.idea(b);
       if (!va || !vb) return null;
-      const centre = (await sharedOf(userId)).centre;
+      const centre = centreOf(view.shared.sum, view.shared.n);
       return asScore(dot(calibrate(va, centre), calibrate(vb, centre)));
     },
     /** The calibrated cosine (0–1) of a vector and a stored idea of the account; null when the idea has no vector. */
     async scoreAgainst(userId: string, vector: Float32Array, other: number): Promise<number | null> {
-      const vb = await (await viewOf(userId)).idea(other);
+      const view = await viewOf(userId);
+      const vb = await view.idea(other);
       if (!vb) return null;
-      const centre = (await sharedOf(userId)).centre;
+      const centre = centreOf(view.shared.sum, view.shared.n);
       return asScore(dot(calibrate(vector, centre), calibrate(vb, centre)));
     },
     nearestIdeas,
@@ -329,7 +329,8 @@ function createStore(store: Store, g: Generation) {
      */
     async nearestCalibrated(userId: string, vector: Float32Array, k: number, mode: KnnMode = "quantized"): Promise<Neighbour[]> {
       const want = Math.max(1, Math.floor(k));
-      const s = await sharedRow(userId);
+      const view = await viewOf(userId);
+      const s = view.shared;
       // Kept while the account's vectors are as they were: their running sum and count stand for them (neighbour-memo.ts).
       const memoKey = mode === "quantized" ? neighbourMemo.key(userId, s.n, s.sum, vector, want) : null;
       const known = memoKey === null ? null : neighbourMemo.get(memoKey);
@@ -340,9 +341,8 @@ function createStore(store: Store, g: Generation) {
       const cn = Math.sqrt(dot(centre, centre));
       const c: CalibratedQuery = { query, centre, cq: dot(centre, query), cn };
       let rows;
-      if (mode === "exact") rows = await (await viewOf(userId)).exact.calibrated(c, userId, want);
+      if (mode === "exact") rows = await view.exact.calibrated(c, userId, want);
       else {
-        const view = await viewOf(userId);
         const account = await view.codes();
         const ids = account.nearest(query, rescoreCount(want, account.size), vector);
         rows = await view.exact.calibratedRescore(c, ids, userId, want);
@@ -382,9 +382,10 @@ function createStore(store: Store, g: Generation) {
      * (up to 4,096; see ExactScorer.accountTags).
      */
     async nearestTagsCalibrated(userId: string, vector: Float32Array, k: number): Promise<Neighbour[]> {
-      const centre = (await sharedOf(userId)).centre;
+      const view = await viewOf(userId);
+      const centre = centreOf(view.shared.sum, view.shared.n);
       const query = calibrate(vector, centre);
-      return (await (await viewOf(userId)).exact.accountTags(vector, userId))
+      return (await view.exact.accountTags(vector, userId))
         .map((r) => ({ id: r.id, score: asScore(dot(query, calibrate(toVector(r.embedding)!, centre))) }))
         .sort((a, b) => b.score - a.score || a.id - b.id)
         .slice(0, Math.max(0, Math.floor(k)));
@@ -403,8 +404,25 @@ function createStore(store: Store, g: Generation) {
       }),
   };
 
-  /** The account's running sum; computed from its rows (and stored) when there is no row yet. */
-  async function sharedRow(userId: string): Promise<{ n: number; sum: Float64Array | null; scored_n: number }> {
+  /** The account's running sum: on PostgreSQL the one held with its vectors (account-vectors.ts), else the stored one. */
+  async function sharedRow(userId: string): Promise<Shared> {
+    return held ? (await held.account(userId)).shared : storedShared(userId);
+  }
+
+  /** Sets the account's scored_n from its shared row (a write the other processes' copies follow: stamped). */
+  function markScoredAt(userId: string, scoredN: (s: Shared) => number): Promise<void> {
+    return stamped(async () => {
+      const stamp = held ? await held.bump(userId, () => {}) : 0;
+      const s = await storedShared(userId);
+      if (!s.sum) return;
+      const next = { ...s, scored_n: scoredN(s) };
+      await q.sharedPut.run(userId, next.n, new Uint8Array(s.sum.buffer), next.scored_n);
+      held?.setShared(userId, stamp, next);
+    });
+  }
+
+  /** The account's stored running sum; computed from its rows (and stored) when there is no row yet. */
+  async function storedShared(userId: string): Promise<Shared> {
     const row = await q.sharedGet.get(userId);
     if (row) return { n: row.n, sum: sumOf(row.sum), scored_n: row.scored_n };
     const rows = await q.accountVecs.all(userId);
@@ -419,13 +437,21 @@ function createStore(store: Store, g: Generation) {
     return { n: rows.length, sum, scored_n: 0 };
   }
 
-  /** Adds (sign 1) or removes (sign −1) a vector from its account's running sum, when the account has one. */
-  async function addShared(userId: string, v: Float32Array, sign: 1 | -1): Promise<void> {
+  /**
+   * Adds (sign 1) or removes (sign −1) a vector from its account's running sum, when the account has one. `stamp`:
+   * the write's (bump's), so the copy held at that stamp takes the new row (PostgreSQL).
+   */
+  async function addShared(userId: string, v: Float32Array, sign: 1 | -1, stamp = 0): Promise<void> {
     const row = await q.sharedGet.get(userId);
-    if (!row) return; // computed from the rows on first use, this vector included
+    if (!row) {
+      held?.forget(userId); // computed from the rows on first use, this vector included
+      return;
+    }
     const sum = sumOf(row.sum);
     for (let i = 0; i < sum.length; i++) sum[i] += sign * v[i];
-    await q.sharedPut.run(userId, Math.max(0, row.n + sign), new Uint8Array(sum.buffer), row.scored_n);
+    const next = { n: Math.max(0, row.n + sign), sum, scored_n: row.scored_n };
+    await q.sharedPut.run(userId, next.n, new Uint8Array(sum.buffer), next.scored_n);
+    held?.setShared(userId, stamp, next);
   }
 }
 export type VectorStore = ReturnType<typeof createStore>;
