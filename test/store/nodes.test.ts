@@ -88,6 +88,14 @@ describe.skipIf(!run)("two nodes on one PostgreSQL database", () => {
     expect(burst.filter((s) => s === 429).length).toBe(30);
   });
 
+  test("the sign-in brake counts wrong passwords across both nodes", async () => {
+    const u = await user({ password: "the right password" });
+    const login = (t: TestApp, password: string) => call(t, "POST", "/auth/login", { body: { email: u.email, password } });
+    for (let i = 0; i < 10; i++) expect((await login(i % 2 ? a : b, "a wrong guess")).status).toBe(401);
+    expect((await login(a, "the right password")).status).toBe(429);
+    expect((await login(b, "the right password")).status).toBe(429);
+  });
+
   test("the Free plan's 10 monthly semantic searches are counted once across both nodes", async () => {
     const u = await user();
     const types = [];

@@ -19,9 +19,13 @@ const SQLITE_ONLY = new Set([
 
 /**
  * PostgreSQL-only tables: the schema version (SQLite keeps it in PRAGMA user_version) and the keyword index in plain
- * tables (migrations/pg/0008), where SQLite has FTS5's.
+ * tables (migrations/pg/0008), where SQLite has FTS5's; and the state many nodes share (0011).
  */
-const PG_ONLY = new Set(["idearepo_schema", "keyword_pending", "keyword_docs", "keyword_postings", "keyword_terms", "keyword_totals"]);
+const PG_ONLY = new Set([
+  "idearepo_schema", "keyword_pending", "keyword_docs", "keyword_postings", "keyword_terms", "keyword_totals",
+  // What nodes on one database share, where one SQLite process keeps it in memory (migrations/pg/0011).
+  "agent_proposals", "sign_in_failures",
+]);
 
 /**
  * PostgreSQL-only columns: the account of rows SQLite keys through a parent, so every account's rows carry user_id
@@ -110,10 +114,11 @@ describe.skipIf(!run)("schema parity", () => {
 
   test("every table that holds an account's rows carries user_id on PostgreSQL", async () => {
     // Not an account's: clients registered by OAuth, the billing provider's event ids, instance state, the version,
-    // the keyword index's instance-wide figures (BM25's document counts per term and totals are the instance's), and
-    // the nodes' own coordination (scheduled runs claimed, run-once duties held: migrations/pg/0010).
+    // the keyword index's instance-wide figures (BM25's document counts per term and totals are the instance's),
+    // the nodes' own coordination (scheduled runs claimed, run-once duties held: migrations/pg/0010), and the sign-in
+    // brake's attempts (keyed by the address typed, which may name no account: 0011).
     const global = new Set([
-      "oauth_clients", "billing_events", "app_state", "idearepo_schema", "users", "keyword_terms", "keyword_totals", "scheduled_runs", "node_leases",
+      "oauth_clients", "billing_events", "app_state", "idearepo_schema", "users", "keyword_terms", "keyword_totals", "scheduled_runs", "node_leases", "sign_in_failures",
     ]);
     const sql = new SQL({ url: (await migratedDatabase()).url, max: 1 });
     try {

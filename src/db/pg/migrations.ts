@@ -10,6 +10,7 @@ import p0007 from "../../../migrations/pg/0007_title_key_index.sql" with { type:
 import p0008 from "../../../migrations/pg/0008_keyword_index.sql" with { type: "text" };
 import p0009 from "../../../migrations/pg/0009_vault.sql" with { type: "text" };
 import p0010 from "../../../migrations/pg/0010_node_leases.sql" with { type: "text" };
+import p0011 from "../../../migrations/pg/0011_node_shared_state.sql" with { type: "text" };
 
 export const PG_MIGRATIONS: Migration[] = [
   { version: 1, name: "0001_init", sql: p0001 },
@@ -22,4 +23,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 8, name: "0008_keyword_index", sql: p0008 },
   { version: 9, name: "0009_vault", sql: p0009 },
   { version: 10, name: "0010_node_leases", sql: p0010 },
+  { version: 11, name: "0011_node_shared_state", sql: p0011 },
 ];

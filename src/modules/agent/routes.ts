@@ -10,6 +10,7 @@ import { createConversations } from "./conversations";
 import { ConversationListQuery, ConversationParams } from "./model";
 import { AGENT_ACCESS, createSession } from "./session";
 import { createAgentTools } from "./toolset";
+import { createProposalsRepo } from "./proposals-repo";
 
 type Session = ReturnType<typeof createSession>;
 
@@ -18,7 +19,11 @@ export type OpenSockets = Set<{ close(code?: number, reason?: string): unknown }
 
 export function agentRoutes(deps: Deps, kit: AuthKit, open: OpenSockets = new Set()) {
   const conversations = createConversations(deps);
-  const parts = { deps, kit, conversations, tools: createAgentTools(deps), byok: createByokService(deps), ideas: createIdeasService(deps) };
+  const parts = {
+    deps, kit, conversations, tools: createAgentTools(deps), byok: createByokService(deps), ideas: createIdeasService(deps),
+    // On PostgreSQL another node's socket may answer a proposal (session.ts); one SQLite process holds every socket.
+    proposals: deps.store.dialect === "postgres" ? createProposalsRepo(deps.store) : null,
+  };
   return new Elysia()
     .use(authPlugin(deps, kit))
     // A plain route that upgrades itself, rather than Elysia's .ws(): credentials, quota, scope and Pro gate then answer

@@ -36,6 +36,8 @@ export interface TurnContext {
   about: { id: number; number: number; title: string } | null;
   signal: AbortSignal;
   send(message: ServerMessage): void;
+  /** Makes a proposal answerable before the person sees it (on PostgreSQL: through a socket on any node). */
+  share(callId: string): Promise<void>;
   /** The person's answer to a proposal; "cancelled" when the turn ends first, "expired" when nobody answers in time. */
   decide(callId: string): Promise<Decision>;
 }
@@ -166,6 +168,7 @@ async function handleCalls(ctx: TurnContext, calls: ToolCall[]): Promise<KeptRes
         refuse(toolError(deps, spec, e));
         continue;
       }
+      await ctx.share(call.id);
       ctx.send({ type: "proposal", call_id: call.id, name: call.name, input: call.input, summary });
       proposals.push(
         ctx.decide(call.id).then(async (decision) => {

@@ -9,6 +9,7 @@ import { createSessionsRepo } from "../../auth/sessions-repo";
 import { createUsersRepo, type UserRow } from "../users/repo";
 import { createUsersService } from "../users/service";
 import type { LoginBody } from "./model";
+import { memoryFailureCounts, sharedFailureCounts } from "./failures-repo";
 
 const MAX_FAILURES = 10;
 const FAILURE_WINDOW_MS = 15 * 60_000;
@@ -23,7 +24,8 @@ function build(deps: Deps) {
   const sessions = createSessionsRepo(deps.store);
   const users = createUsersRepo(deps.store);
   const usersService = createUsersService(deps);
-  const failures = new Map<string, number[]>();
+  // One process owns a SQLite file; nodes on one PostgreSQL database must count each other's failures (failures-repo.ts).
+  const failures = deps.store.dialect === "postgres" ? sharedFailureCounts(deps.store) : memoryFailureCounts();
 
   /** Mints a session for an account that has just proven who it is; the token is shown once and stored hashed. */
   async function openSession(user: UserRow) {
@@ -42,11 +44,9 @@ function build(deps: Deps) {
   async function braked(email: string, check: () => Promise<boolean>): Promise<boolean> {
     const now = deps.clock();
     const key = email.trim().toLowerCase();
-    const recent = (failures.get(key) ?? []).filter((t) => now.getTime() - t < FAILURE_WINDOW_MS);
-    if (recent.length >= MAX_FAILURES) throw rateLimited();
-    failures.set(key, [...recent, now.getTime()]);
+    if (!(await failures.take(key, now.getTime(), FAILURE_WINDOW_MS, MAX_FAILURES))) throw rateLimited();
     const ok = await check();
-    if (ok) failures.delete(key);
+    if (ok) await failures.clear(key);
     return ok;
   }
 
