@@ -80,12 +80,18 @@ export function createFiling(deps: Deps) {
     for (const l of newLinks) await links.insert(ideaId, l.url, l.title, l.link_type, l.created_at);
   }
 
-  /** Inserts one idea with its tags and links and queues its full pass (an archived one queues nothing). Inside the caller's transaction. */
-  async function insertRow(row: NewIdeaRow, tagIds: Iterable<number>, ideaLinks: readonly NewLink[], archived: boolean, now: string): Promise<number> {
+  /**
+   * Inserts one idea with its tags and links and queues its full pass (an archived one queues nothing); `alongside`
+   * is more of the writer's own work on the new row. Inside the caller's transaction.
+   */
+  async function insertRow(
+    row: NewIdeaRow, tagIds: Iterable<number>, ideaLinks: readonly NewLink[], archived: boolean, now: string,
+    alongside: (id: number) => Promise<void> = async () => {},
+  ): Promise<number> {
     const id = await repo.insert(row);
     if (archived) await repo.archive(id);
-    // Independent writes, sent together (one round trip on PostgreSQL).
-    await together(addToIdea(id, tagIds, ideaLinks), archived ? Promise.resolve() : jobs.fullPass(id, now));
+    // Writes to different rows, sent together (one round trip on PostgreSQL).
+    await together(addToIdea(id, tagIds, ideaLinks), archived ? Promise.resolve() : jobs.fullPass(id, now), alongside(id));
     return id;
   }
 
@@ -115,13 +121,11 @@ export function createFiling(deps: Deps) {
         if (idea.parent_id !== null) await checkParent(userId, idea.parent_id, null);
         // Sent together: on PostgreSQL one round trip for both.
         const [number, tagIds] = await together(repo.reserveNumbers(userId, 1), tags.ensure(userId, idea.tags, now));
-        const id = await insertRow({
+        // With its tags and full pass: its [[links]], and the links other bodies wrote to its title before it existed.
+        return insertRow({
           user_id: userId, number, title: idea.title, body: idea.body, status: idea.status, source: idea.source, source_url: idea.source_url,
           source_summary: null, parent_id: idea.parent_id, created_at: now, updated_at: now,
-        }, tagIds, [], false, now);
-        // Its [[links]], and the links other bodies wrote to its title before it existed: in this transaction.
-        await linkSync.textWritten(userId, { id, number, title: idea.title, body: idea.body }, "created");
-        return id;
+        }, tagIds, [], false, now, (id) => linkSync.textWritten(userId, { id, number, title: idea.title, body: idea.body }, "created"));
       }, { immediate: true, group: true });
       wakeWorker(deps);
       return id;
