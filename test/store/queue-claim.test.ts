@@ -145,3 +145,57 @@ describe.skipIf(!run)("queue claim on PostgreSQL", () => {
     expect(rows[0].locked_at).toBeNull();
   });
 });
+
+/** Two nodes' queues over `stores` (one store each, or one shared), with 30 s leases. */
+async function leaseScenario(stores: [Store, Store]): Promise<void> {
+  const [sa, sb] = stores;
+  await sa.exec("DELETE FROM jobs");
+  await sa.tx(async () => {
+    for (let i = 1; i <= 6; i++) await enqueueJob(sa, { kind: "full", ideaId: 2000 + i }, now);
+  });
+  const a = createQueue(sa, ["full"], { owner: "node-a", leaseSeconds: 30 });
+  const b = createQueue(sb, ["full"], { owner: "node-b", leaseSeconds: 30 });
+  const mineA = await a.claim(now, 3);
+  expect(mineA.map((j) => [j.locked_by, j.lease_until])).toEqual(Array(3).fill(["node-a", "2026-01-01 00:00:30"]));
+  // B releasing its claims after a failed round leaves A's alone.
+  await b.claim(now, 1);
+  expect(await b.releaseClaimed("failed round")).toBe(1);
+  // Sorted here: the stores put NULL at opposite ends of an ORDER BY.
+  const byOwner = async () =>
+    (await sa.query<{ owner: string | null; n: number }>("SELECT locked_by AS owner, count(*) AS n FROM jobs GROUP BY locked_by").all())
+      .sort((x, y) => String(x.owner).localeCompare(String(y.owner)));
+  expect(await byOwner()).toEqual([{ owner: "node-a", n: 3 }, { owner: null, n: 3 }]);
+  // A renews at 00:00:20 (until 00:00:50); at 00:00:45 B takes only what is free, at 00:00:51 A's claims too.
+  await a.renew(toStamp(new Date("2026-01-01T00:00:20Z")));
+  const early = await b.claim(toStamp(new Date("2026-01-01T00:00:45Z")), 10);
+  expect(early.length).toBe(3);
+  const late = await b.claim(toStamp(new Date("2026-01-01T00:00:51Z")), 10);
+  expect(late.map((j) => j.id).sort()).toEqual(mineA.map((j) => j.id).sort());
+  expect(late.every((j) => j.attempts === 2 && j.locked_by === "node-b")).toBe(true);
+  // A, back from its stall, can neither complete nor hand back what B holds now.
+  for (const j of mineA) {
+    await a.complete(j.id);
+    await a.retry(j.id, now, "late");
+  }
+  expect(await byOwner()).toEqual([{ owner: "node-b", n: 6 }]);
+  for (const j of [...early, ...late]) await b.complete(j.id);
+  expect(await byOwner()).toEqual([]);
+}
+
+describe("queue leases", () => {
+  test("SQLite: a claim carries its owner and lease; a node releases only its own; a lease run out is taken over, and its old owner cannot complete it", async () => {
+    const store = sqliteStore(openDb(":memory:"));
+    await leaseScenario([store, store]);
+    await store.close();
+  });
+
+  test.skipIf(!run)("PostgreSQL: the same across two store instances", async () => {
+    const { url } = await migratedDatabase();
+    const two: [Store, Store] = [pgStore(url), pgStore(url)];
+    try {
+      await leaseScenario(two);
+    } finally {
+      for (const s of two) await s.close();
+    }
+  });
+});
