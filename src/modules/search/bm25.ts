@@ -5,9 +5,9 @@
 // term's whole document list 200 times (~45 ms). Here each term's list is walked once for its count and once for its
 // occurrences among the candidates, and the formula below is fts5_aux.c's: same inputs, same floating-point result.
 
-/** FTS5's constants (fts5_aux.c, fts5Bm25Function). */
-const K1 = 1.2;
-const B = 0.75;
+/** FTS5's constants (fts5_aux.c, fts5Bm25Function); the PostgreSQL index computes with them in SQL too. */
+export const K1 = 1.2;
+export const B = 0.75;
 
 /** Instance-wide figures of the index: rows and tokens over all columns (FTS5's "averages" record). */
 export interface IndexTotals {

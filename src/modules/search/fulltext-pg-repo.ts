@@ -1,7 +1,8 @@
-// The keyword index on PostgreSQL: an inverted index in plain tables (migrations/pg/0008), written here from the ideas
-// the triggers queue, with FTS5's tokens (unicode61.ts, segment.ts) and read with FTS5's BM25 (bm25.ts).
+// The keyword index on PostgreSQL: an inverted index in plain tables (migrations/pg/0008, 0012), written here from the
+// ideas the triggers queue, with FTS5's tokens (unicode61.ts, segment.ts) and read with FTS5's BM25 (bm25.ts), summed
+// in SQL for phrases one posting answers (a token, or two as a pair) and here from positions for longer ones.
 import type { Store } from "../../db/store";
-import { bm25Scores, type IndexTotals, type TermHit } from "./bm25";
+import { B, bm25Scores, K1, type IndexTotals, type TermHit } from "./bm25";
 import type { FullTextIndex, IndexName } from "./fulltext";
 import { inBigramIndex, segmentTokens } from "./segment";
 import type { TextQuery } from "./tokenize";
@@ -15,35 +16,64 @@ const DRAIN_BATCH = 500;
 /** A phrase's tokens: FTS5's unicode61 on the main index; on the bigram one its tokens are already cut (segment.ts). */
 const phraseTokens = (ix: number, phrase: string): string[] => (ix === 0 ? unicode61Tokens(phrase) : phrase.split(" ").filter((t) => t !== ""));
 
+/** Joins a list of terms bound as one text: no token holds a control character (unicode61 and segment.ts cut at them). */
+const SEP = "\x1f";
+/** Terms longer than this (UTF-16 units) are stored as a prefix and a hash: a btree entry holds ~2.7 KB at most. */
+const LONG_TERM = 512;
+/** A term as the index stores it (the same function on the way in and out, so a long one still matches exactly). */
+const stored = (term: string): string =>
+  term.length <= LONG_TERM ? term : `${term.slice(0, LONG_TERM / 2)}\x1e${Bun.hash(term).toString(36)}`;
+/**
+ * The term of the posting that answers a phrase alone, or null when positions must: on the main index a token or a
+ * pair of adjacent tokens (joined by a space, which no token holds; indexRows writes both), on the bigram one a token.
+ */
+const phraseTerm = (ix: number, tokens: string[]): string | null =>
+  tokens.length === 1 || (ix === 0 && tokens.length === 2) ? stored(tokens.join(" ")) : null;
+
 interface Posting { term: string; doc: number; title_n: number; body_n: number; tokens: number; title_pos: string; body_pos: string }
 /** Per matching row, per phrase: its occurrences in the title and in the body. */
 type Counts = Map<number, Array<[number, number]>>;
 
-/** One idea's rows in one index: its length and, per term, where it occurs. */
+/**
+ * One idea's rows in one index: its length and, per term, where it occurs (with the length, which BM25 reads beside
+ * each hit). The main index also holds each pair of adjacent tokens in a column, counted without positions: a
+ * two-token phrase (a search box's `e-mail`, most `exact` queries) is then one posting, and its row count is kept.
+ */
 function indexRows(ix: number, id: number, userId: string, title: string, body: string) {
   const cols = ix === 0 ? [unicode61Tokens(title), unicode61Tokens(body)] : [segmentTokens(title), segmentTokens(body)];
-  const at = new Map<string, [number[], number[]]>();
-  cols.forEach((tokens, c) => tokens.forEach((t, p) => (at.get(t) ?? at.set(t, [[], []]).get(t)!)[c].push(p)));
-  const postings = [...at].map(([term, [t, b]]) => ({
-    ix, term, user_id: userId, idea_id: id, title_n: t.length, body_n: b.length, title_pos: t.join(" "), body_pos: b.join(" "),
-  }));
   // The main index's owner column holds one token per idea, and FTS5 counts it in the row's length.
-  return { doc: { ix, idea_id: id, user_id: userId, tokens: cols[0].length + cols[1].length + (ix === 0 ? 1 : 0) }, postings };
+  const tokens = cols[0].length + cols[1].length + (ix === 0 ? 1 : 0);
+  const at = new Map<string, [number[], number[]]>();
+  cols.forEach((list, c) => list.forEach((t, p) => (at.get(t) ?? at.set(t, [[], []]).get(t)!)[c].push(p)));
+  const postings = [...at].map(([term, [t, b]]) => ({
+    ix, term: stored(term), user_id: userId, idea_id: id, tokens, title_n: t.length, body_n: b.length, title_pos: t.join(" "), body_pos: b.join(" "),
+  }));
+  if (ix === 0) {
+    const pairs = new Map<string, [number, number]>();
+    cols.forEach((list, c) => {
+      for (let p = 0; p + 1 < list.length; p++) {
+        const key = stored(`${list[p]} ${list[p + 1]}`);
+        (pairs.get(key) ?? pairs.set(key, [0, 0]).get(key)!)[c]++;
+      }
+    });
+    for (const [term, [t, b]] of pairs) postings.push({ ix, term, user_id: userId, idea_id: id, tokens, title_n: t, body_n: b, title_pos: "", body_pos: "" });
+  }
+  return { doc: { ix, idea_id: id, user_id: userId, tokens }, postings };
 }
 
 export function createPgIndex(store: Store): FullTextIndex {
   const ids = (list: number[]) => list.join(",");
-  const terms = (list: string[]) => list.join(" ");
-  // Lists are bound as one text each (tokens never hold a space; ids are joined by commas) and compared with `= ANY`:
-  // the planner then looks each one up in the index (an IN over a set-returning function was guessed at 100 rows and
-  // read the whole table instead).
+  const terms = (list: string[]) => list.join(SEP);
+  // Lists are bound as one text each (terms joined by SEP, ids by commas) and compared with `= ANY`: the planner then
+  // looks each one up in the index (an IN over a set-returning function was guessed at 100 rows and read the whole
+  // table instead).
   /** `= ANY` of the ids bound at parameter `n`. */
   const IDS = (n: number) => `ANY (CAST(string_to_array(CAST(?${n} AS text), ',') AS bigint[]))`;
-  const TERMS = "ANY (string_to_array(CAST(?2 AS text), ' '))";
+  const TERMS = "ANY (string_to_array(CAST(?2 AS text), chr(31)))";
   // Each posting carries its row's length (for BM25), and its positions only when a phrase of several tokens needs them.
   const cols = (positions: boolean) =>
-    `p.term, p.idea_id AS doc, p.title_n, p.body_n, d.tokens, ${positions ? "p.title_pos, p.body_pos" : "'' AS title_pos, '' AS body_pos"}
-     FROM keyword_postings p JOIN keyword_docs d ON d.idea_id = p.idea_id AND d.ix = p.ix`;
+    `p.term, p.idea_id AS doc, p.title_n, p.body_n, p.tokens, ${positions ? "p.title_pos, p.body_pos" : "'' AS title_pos, '' AS body_pos"}
+     FROM keyword_postings p`;
 
   const anyPending = store.query<{ one: number }, []>("SELECT 1 AS one FROM keyword_pending LIMIT 1");
   const claim = store.query<{ id: number }, [number]>(
@@ -71,10 +101,10 @@ export function createPgIndex(store: Store): FullTextIndex {
      SELECT x.ix, x.idea_id, x.user_id, x.tokens FROM jsonb_to_recordset(CAST(CAST(?1 AS text) AS jsonb)) AS x(ix smallint, idea_id bigint, user_id text, tokens integer)`,
   );
   const addPostings = store.query(
-    `INSERT INTO keyword_postings (ix, term, user_id, idea_id, title_n, body_n, title_pos, body_pos)
-     SELECT x.ix, x.term, x.user_id, x.idea_id, x.title_n, x.body_n, x.title_pos, x.body_pos
+    `INSERT INTO keyword_postings (ix, term, user_id, idea_id, tokens, title_n, body_n, title_pos, body_pos)
+     SELECT x.ix, x.term, x.user_id, x.idea_id, x.tokens, x.title_n, x.body_n, x.title_pos, x.body_pos
      FROM jsonb_to_recordset(CAST(CAST(?1 AS text) AS jsonb))
-       AS x(ix smallint, term text, user_id text, idea_id bigint, title_n integer, body_n integer, title_pos text, body_pos text)`,
+       AS x(ix smallint, term text, user_id text, idea_id bigint, tokens integer, title_n integer, body_n integer, title_pos text, body_pos text)`,
   );
   const addTermCounts = store.query(
     `INSERT INTO keyword_terms (ix, term, docs)
@@ -89,16 +119,16 @@ export function createPgIndex(store: Store): FullTextIndex {
     `SELECT idea_id AS id, tokens FROM keyword_docs WHERE ix = ?1 AND idea_id = ${IDS(2)}`,
   );
   const fetchers = (positions: boolean) => ({
-    own: store.query<Posting, [number, string, string]>(`SELECT ${cols(positions)} WHERE p.ix = ?1 AND p.term = ${TERMS} AND p.user_id = ?3`),
     ownLive: store.query<Posting, [number, string, string]>(
       `SELECT ${cols(positions)} JOIN ideas i ON i.id = p.idea_id WHERE p.ix = ?1 AND p.term = ${TERMS} AND p.user_id = ?3 AND i.is_archived = 0`,
     ),
+    own: store.query<Posting, [number, string, string]>(`SELECT ${cols(positions)} WHERE p.ix = ?1 AND p.term = ${TERMS} AND p.user_id = ?3`),
     among: store.query<Posting, [number, string, string]>(`SELECT ${cols(positions)} WHERE p.idea_id = ${IDS(3)} AND p.ix = ?1 AND p.term = ${TERMS}`),
     all: store.query<Posting, [number, string]>(`SELECT ${cols(positions)} WHERE p.ix = ?1 AND p.term = ${TERMS}`),
   });
   const withPositions = fetchers(true);
   const withoutPositions = fetchers(false);
-  // The caller's ideas (archived too) holding any, or all, of some single-token phrases: ids only, in id order.
+  // The caller's ideas (archived too) holding any, or all, of some terms: ids only, in id order.
   const ownAnyIds = store.query<{ id: number }, [number, string, string, number]>(
     `SELECT DISTINCT idea_id AS id FROM keyword_postings WHERE ix = ?1 AND term = ${TERMS} AND user_id = ?3 ORDER BY idea_id LIMIT ?4`,
   );
@@ -106,6 +136,55 @@ export function createPgIndex(store: Store): FullTextIndex {
     `SELECT idea_id AS id FROM keyword_postings WHERE ix = ?1 AND term = ${TERMS} AND user_id = ?3
      GROUP BY idea_id HAVING count(*) = ?5 ORDER BY idea_id LIMIT ?4`,
   );
+
+  /**
+   * FTS5's bm25() in SQL, best first, of the rows in a scope holding any (or all) of the `n` terms bound at ?2 (one per
+   * phrase, in the phrases' order); only the top ?3 rows cross the connection. Each step is fts5_aux.c's in double
+   * precision with the same constants (the doubles JavaScript has, as literals PostgreSQL reads exactly), and a row's
+   * terms are added in the phrases' order from 0 as FTS5 adds them (a phrase the row lacks adds 0 there too), so the
+   * result is the same number as bm25() on SQLite. The terms are one column each (a row has at most one posting per
+   * term) rather than an aggregate ordered by phrase, which PostgreSQL 15 sorts group by group (3 ms per 1,000 rows).
+   * The caller's archived ideas are left out by a hashed list of them, not a lookup per posting.
+   */
+  const f8 = (x: number) => `CAST(${String(x)} AS float8)`;
+  const scoredSql = (scope: "own" | "anyone" | "among", and: boolean, n: number) => {
+    const k = Array.from({ length: n }, (_, i) => i + 1);
+    const where =
+      scope === "own"
+        ? ` AND p.user_id = ?4 AND p.idea_id NOT IN (SELECT id FROM ideas WHERE user_id = ?4 AND (is_archived > 0 OR is_archived < 0))`
+        : scope === "among" ? ` AND p.idea_id = ${IDS(4)}` : "";
+    return `
+    WITH tot AS MATERIALIZED (
+      SELECT CAST(docs AS float8) AS n, CAST(tokens AS float8) / CAST(NULLIF(docs, 0) AS float8) AS avgdl FROM keyword_totals WHERE ix = ?1
+    ),
+    q AS MATERIALIZED (
+      SELECT x.term, x.i, CASE WHEN v.x <= 0 THEN ${f8(1e-6)} ELSE v.x END AS idf
+      FROM unnest(string_to_array(CAST(?2 AS text), chr(31))) WITH ORDINALITY AS x(term, i) CROSS JOIN tot
+        LEFT JOIN keyword_terms t ON t.ix = ?1 AND t.term = x.term
+        CROSS JOIN LATERAL (SELECT CAST(COALESCE(t.docs, 0) AS float8) AS hit) c
+        CROSS JOIN LATERAL (SELECT ln((tot.n - c.hit + ${f8(0.5)}) / (c.hit + ${f8(0.5)})) AS x) v
+    ),
+    s AS (
+      SELECT p.idea_id AS id, ${k.map((i) => `max(CASE WHEN q.i = ${i} THEN w.c END) AS c${i}`).join(", ")}
+      FROM q JOIN keyword_postings p ON p.ix = ?1 AND p.term = q.term CROSS JOIN tot
+        CROSS JOIN LATERAL (SELECT CAST(p.title_n AS float8) * ${f8(COLUMN_WEIGHTS.title)} + CAST(p.body_n AS float8) * ${f8(COLUMN_WEIGHTS.body)} AS f) h
+        CROSS JOIN LATERAL (
+          SELECT q.idf * ((h.f * ${f8(K1 + 1)}) / (h.f + ${f8(K1)} * (${f8(1 - B)} + ${f8(B)} * CAST(p.tokens AS float8) / tot.avgdl))) AS c
+        ) w
+      WHERE p.term = ${TERMS}${where}
+      GROUP BY p.idea_id${and ? ` HAVING count(*) = ${n}` : ""}
+    )
+    SELECT id, -(${f8(0)}${k.map((i) => ` + COALESCE(c${i}, ${f8(0)})`).join("")}) AS bm25 FROM s ORDER BY bm25, id LIMIT ?3`;
+  };
+  type Scored = Array<{ id: number; bm25: number }>;
+  const scoredStmts = new Map<string, ReturnType<typeof store.query<{ id: number; bm25: number }, [number, string, number, ...string[]]>>>();
+  /** The statement for a scope, `and` or `or`, and a number of phrases (made once each). */
+  const scored = (scope: "own" | "anyone" | "among", and: boolean, n: number) => {
+    const key = `${scope} ${and} ${n}`;
+    let stmt = scoredStmts.get(key);
+    if (!stmt) scoredStmts.set(key, (stmt = store.query(scoredSql(scope, and, n))));
+    return stmt;
+  };
 
   type Scope = { own: string; live: boolean } | { among: number[] } | "anyone";
   const postings = (ix: number, list: string[], scope: Scope, positions: boolean): Promise<Posting[]> => {
@@ -115,10 +194,39 @@ export function createPgIndex(store: Store): FullTextIndex {
     return (scope.live ? f.ownLive : f.own).all(ix, terms(list), scope.own);
   };
 
+  /**
+   * The query's phrases as the terms of the postings that answer them (null for a phrase with no token, which matches
+   * nothing), or null when a phrase needs positions.
+   */
+  const phraseTerms = (ix: number, q: TextQuery): Array<string | null> | null => {
+    const out: Array<string | null> = [];
+    for (const p of q.phrases) {
+      const tokens = phraseTokens(ix, p);
+      const term = tokens.length === 0 ? null : phraseTerm(ix, tokens);
+      if (tokens.length > 0 && term === null) return null;
+      out.push(term);
+    }
+    return out;
+  };
+
+  /** FTS5's bm25() of the rows in `scope` matching `q`, best first, at most `limit`: in SQL when postings answer every phrase. */
+  async function bm25Best(ix: number, q: TextQuery, scope: Scope, limit: number): Promise<Scored> {
+    const keyed = phraseTerms(ix, q);
+    if (keyed === null) return best(await bm25Of(ix, await matches(ix, q, scope)), limit);
+    const list = keyed.filter((t): t is string => t !== null);
+    if (list.length === 0 || (q.op === "and" && list.length < keyed.length)) return [];
+    const and = q.op === "and";
+    if (scope === "anyone") return scored("anyone", and, list.length).all(ix, terms(list), limit);
+    if ("among" in scope) return scope.among.length === 0 ? [] : scored("among", and, list.length).all(ix, terms(list), limit, ids(scope.among));
+    return scored("own", and, list.length).all(ix, terms(list), limit, scope.own);
+  }
+
+  // What follows reads positions: phrases of more tokens than a posting answers (three or more on the main index).
+
   /** The rows in `scope` that match `q`, with each phrase's occurrences per column (a phrase: consecutive tokens). */
   async function matches(ix: number, q: TextQuery, scope: Scope): Promise<{ phrases: string[][]; counts: Counts; sizes: Map<number, number> }> {
     const phrases = q.phrases.map((p) => phraseTokens(ix, p));
-    const wanted = [...new Set(phrases.flat())];
+    const wanted = [...new Set(phrases.flat().map(stored))];
     const counts: Counts = new Map();
     const sizes = new Map<number, number>();
     if (wanted.length === 0 || (typeof scope === "object" && "among" in scope && scope.among.length === 0)) return { phrases, counts, sizes };
@@ -128,7 +236,7 @@ export function createPgIndex(store: Store): FullTextIndex {
       sizes.set(p.doc, p.tokens);
     }
     for (const [doc, has] of byDoc) {
-      const per = phrases.map((tokens) => occurrences(tokens, has));
+      const per = phrases.map((tokens) => occurrences(tokens.map(stored), has));
       const hit = per.map(([t, b]) => t + b > 0);
       if (q.op === "and" ? hit.every(Boolean) : hit.some(Boolean)) counts.set(doc, per);
     }
@@ -139,8 +247,9 @@ export function createPgIndex(store: Store): FullTextIndex {
   async function docsWith(ix: number, phrases: string[][]): Promise<number[]> {
     const out: number[] = [];
     for (const tokens of phrases) {
+      const term = tokens.length === 0 ? null : phraseTerm(ix, tokens);
       if (tokens.length === 0) out.push(0);
-      else if (tokens.length === 1) out.push((await termDocs.get(ix, tokens[0]))?.docs ?? 0);
+      else if (term !== null) out.push((await termDocs.get(ix, term))?.docs ?? 0);
       else out.push((await matches(ix, { op: "and", phrases: [tokens.join(" ")] }, "anyone")).counts.size);
     }
     return out;
@@ -163,12 +272,9 @@ export function createPgIndex(store: Store): FullTextIndex {
   const best = (bm25: Map<number, number>, limit: number) =>
     [...bm25].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, limit).map(([id, v]) => ({ id, bm25: v }));
 
-  const scoredOwn = async (ix: number, q: TextQuery, userId: string, limit: number) => {
-    return best(await bm25Of(ix, await matches(ix, q, { own: userId, live: true })), limit);
-  };
-  const scoresAmong = async (ix: number, q: TextQuery, among: number[]) => {
-    return new Map([...(await bm25Of(ix, await matches(ix, q, { among })))].map(([id, v]) => [id, -v]));
-  };
+  const scoredOwn = (ix: number, q: TextQuery, userId: string, limit: number) => bm25Best(ix, q, { own: userId, live: true }, limit);
+  const scoresAmong = async (ix: number, q: TextQuery, among: number[]) =>
+    new Map((await bm25Best(ix, q, { among }, among.length)).map((r) => [r.id, -r.bm25]));
 
   /** Indexes up to DRAIN_BATCH queued ideas in one immediate transaction; how many it took. */
   const drainBatch = () =>
@@ -204,28 +310,26 @@ export function createPgIndex(store: Store): FullTextIndex {
   return {
     keywordIds: async (q, userId, limit) => (await scoredOwn(0, q, userId, limit)).map((r) => r.id),
     async ownMatchIds(q, userId, limit) {
-      const phrases = q.phrases.map((p) => phraseTokens(0, p));
-      if (phrases.every((t) => t.length <= 1)) {
-        // Single tokens (the usual words): the index answers with ids alone.
-        const wanted = [...new Set(phrases.flat())];
-        if (wanted.length === 0 || (q.op === "and" && phrases.some((t) => t.length === 0))) return [];
+      const keyed = phraseTerms(0, q);
+      if (keyed !== null) {
+        // Tokens and pairs (the usual words, two-word phrases): the index answers with ids alone.
+        const wanted = [...new Set(keyed.filter((t): t is string => t !== null))];
+        if (wanted.length === 0 || (q.op === "and" && keyed.includes(null))) return [];
         const rows = q.op === "and" ? await ownAllIds.all(0, terms(wanted), userId, limit, wanted.length) : await ownAnyIds.all(0, terms(wanted), userId, limit);
         return rows.map((r) => r.id);
       }
       const { counts } = await matches(0, q, { own: userId, live: false });
       return [...counts.keys()].sort((a, b) => a - b).slice(0, limit);
     },
-    async keywordIdsAnyone(q, limit) {
-      return best(await bm25Of(0, await matches(0, q, "anyone")), limit).map((r) => r.id);
-    },
+    keywordIdsAnyone: async (q, limit) => (await bm25Best(0, q, "anyone", limit)).map((r) => r.id),
     keywordScoresAmong: (q, among) => scoresAmong(0, q, among),
     indexTotals: async (): Promise<IndexTotals> => (await totals.get(0)) ?? { rows: 0, tokens: 0 },
-    docsWithTerm: async (term) => (await termDocs.get(0, term))?.docs ?? 0,
+    docsWithTerm: async (term) => (await termDocs.get(0, stored(term)))?.docs ?? 0,
     async termHits(list, among) {
-      const index = new Map(list.map((t, i) => [t, i]));
+      const index = new Map(list.map((t, i) => [stored(t), i]));
       const out: Array<{ term: number; doc: number; col: string }> = [];
       if (list.length === 0 || among.length === 0) return out;
-      for (const p of await withoutPositions.among.all(0, terms(list), ids(among))) {
+      for (const p of await withoutPositions.among.all(0, terms(list.map(stored)), ids(among))) {
         const term = index.get(p.term)!;
         for (let k = 0; k < p.title_n; k++) out.push({ term, doc: p.doc, col: "title" });
         for (let k = 0; k < p.body_n; k++) out.push({ term, doc: p.doc, col: "body" });
