@@ -308,6 +308,7 @@ export function createPgIndex(store: Store): FullTextIndex {
     }, { immediate: true });
 
   return {
+    ranksInIndex: true,
     keywordIds: async (q, userId, limit) => (await scoredOwn(0, q, userId, limit)).map((r) => r.id),
     async ownMatchIds(q, userId, limit) {
       const keyed = phraseTerms(0, q);

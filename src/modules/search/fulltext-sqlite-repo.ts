@@ -82,6 +82,7 @@ export function createFts5Index(store: Store): FullTextIndex {
   };
 
   return {
+    ranksInIndex: false,
     keywordIds: async (q, userId, limit) => (await scoredMain.all(ownMatch(userId, fts5Match(q)), userId, limit)).map((r) => r.id),
     ownMatchIds: async (q, userId, limit) => (await ownIds.all(ownMatch(userId, fts5Match(q)), limit)).map((r) => r.id),
     keywordIdsAnyone: async (q, limit) => (await keywordAnyone.all(inText(fts5Match(q)), limit)).map((r) => r.id),

@@ -12,6 +12,12 @@ export type IndexName = "main" | "cjk";
  * FTS5's sign (lower = better); "scores" are the negation (higher = better). Ties go to the lower id.
  */
 export interface FullTextIndex {
+  /**
+   * Whether keywordIds and keywordScoresAmong cost what the caller's (or the given) matches cost, whatever else the
+   * instance holds, in one statement (PostgreSQL's: BM25 summed in SQL over the account's postings). keyword.ts then
+   * asks them directly; FTS5's bm25() over an account's common word is slow, so on SQLite it chooses a plan first.
+   */
+  readonly ranksInIndex: boolean;
   /** The caller's live ideas matching `q` on the main index, best first, at most `limit`. */
   keywordIds(q: TextQuery, userId: string, limit: number): Promise<number[]>;
   /** Ids of the caller's ideas (archived too) matching `q`, in id order, at most `limit`; unscored. */

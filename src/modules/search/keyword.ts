@@ -55,6 +55,8 @@ export function createKeywordSearch(repo: SearchRepo) {
    * theirs ranks below all of these); only when it does not does the restricted bm25() query run.
    */
   const mainRows = async (userId: string, q: string, mode: FtsMode, match: TextQuery, wanted: number): Promise<SearchRow[]> => {
+    // An index that ranks the caller's matches at what they cost (fulltext.ts) needs no plan.
+    if (repo.ranksInIndex) return repo.rowsInOrder(userId, await repo.keywordIds(match, userId, wanted));
     const own = await repo.ownMatchIds(match, userId, OWN_MATCHES_MAX + 1);
     if (own.length === 0) return [];
     const terms = mode === "exact" ? null : plainTerms(q);
@@ -122,10 +124,13 @@ export function createKeywordSearch(repo: SearchRepo) {
     return bm25Scores(await repo.indexTotals(), await docsWithTerms(terms), hits, await repo.tokenCounts(docs));
   };
 
-  /** Main-index BM25 among `ids` for an `or` query: from the vocabulary when every word is plain, else bm25() itself. */
+  /**
+   * Main-index BM25 among `ids` for an `or` query: from the vocabulary when every word is plain, else bm25() itself
+   * (and always from an index that ranks in one statement: fewer round trips than the vocabulary's reads).
+   */
   const mainScoresAmong = async (q: string, ids: number[], texts?: Map<number, SearchRow>): Promise<Map<number, number>> => {
     const terms = plainTerms(q);
-    if (terms === null) return repo.keywordScoresAmong(ftsQuery(q, "or")!, ids);
+    if (terms === null || (repo.ranksInIndex && terms.length > 0 && ids.length > 0)) return repo.keywordScoresAmong(ftsQuery(q, "or")!, ids);
     return terms.length === 0 || ids.length === 0 ? new Map() : plainScoresAmong(terms, ids, false, texts);
   };
 
