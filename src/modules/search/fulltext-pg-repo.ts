@@ -149,30 +149,41 @@ export function createPgIndex(store: Store): FullTextIndex {
   const f8 = (x: number) => `CAST(${String(x)} AS float8)`;
   const scoredSql = (scope: "own" | "anyone" | "among", and: boolean, n: number) => {
     const k = Array.from({ length: n }, (_, i) => i + 1);
-    const where =
+    /** The scope's postings as `r` (the caller's: not archived, by a hashed list of those that are). */
+    const inScope = (r: string) =>
       scope === "own"
-        ? ` AND p.user_id = ?4 AND p.idea_id NOT IN (SELECT id FROM ideas WHERE user_id = ?4 AND (is_archived > 0 OR is_archived < 0))`
-        : scope === "among" ? ` AND p.idea_id = ${IDS(4)}` : "";
+        ? ` AND ${r}.user_id = ?4 AND ${r}.idea_id NOT IN (SELECT id FROM ideas WHERE user_id = ?4 AND (is_archived > 0 OR is_archived < 0))`
+        : scope === "among" ? ` AND ${r}.idea_id = ${IDS(4)}` : "";
+    // `or`: every posting of the terms. `and`: the rows holding the rarest term, each looked up under the others (the
+    // index's key ends with the row), so a common word beside a rare one costs the rare one's rows.
+    const hits = and
+      ? `c AS MATERIALIZED (
+          SELECT r.idea_id FROM keyword_postings r
+          WHERE r.ix = ?1 AND r.term = (SELECT term FROM q ORDER BY hit, i LIMIT 1)${inScope("r")}
+        ),
+        s AS (
+          SELECT c.idea_id AS id, ${k.map((i) => `max(CASE WHEN q.i = ${i} THEN w.c END) AS c${i}`).join(", ")}
+          FROM c CROSS JOIN q JOIN keyword_postings p ON p.ix = ?1 AND p.term = q.term AND p.idea_id = c.idea_id${scope === "own" ? " AND p.user_id = ?4" : ""}`
+      : `s AS (
+          SELECT p.idea_id AS id, ${k.map((i) => `max(CASE WHEN q.i = ${i} THEN w.c END) AS c${i}`).join(", ")}
+          FROM q JOIN keyword_postings p ON p.ix = ?1 AND p.term = q.term`;
     return `
     WITH tot AS MATERIALIZED (
       SELECT CAST(docs AS float8) AS n, CAST(tokens AS float8) / CAST(NULLIF(docs, 0) AS float8) AS avgdl FROM keyword_totals WHERE ix = ?1
     ),
     q AS MATERIALIZED (
-      SELECT x.term, x.i, CASE WHEN v.x <= 0 THEN ${f8(1e-6)} ELSE v.x END AS idf
+      SELECT x.term, x.i, n.hit, CASE WHEN v.x <= 0 THEN ${f8(1e-6)} ELSE v.x END AS idf
       FROM unnest(string_to_array(CAST(?2 AS text), chr(31))) WITH ORDINALITY AS x(term, i) CROSS JOIN tot
         LEFT JOIN keyword_terms t ON t.ix = ?1 AND t.term = x.term
-        CROSS JOIN LATERAL (SELECT CAST(COALESCE(t.docs, 0) AS float8) AS hit) c
-        CROSS JOIN LATERAL (SELECT ln((tot.n - c.hit + ${f8(0.5)}) / (c.hit + ${f8(0.5)})) AS x) v
+        CROSS JOIN LATERAL (SELECT CAST(COALESCE(t.docs, 0) AS float8) AS hit) n
+        CROSS JOIN LATERAL (SELECT ln((tot.n - n.hit + ${f8(0.5)}) / (n.hit + ${f8(0.5)})) AS x) v
     ),
-    s AS (
-      SELECT p.idea_id AS id, ${k.map((i) => `max(CASE WHEN q.i = ${i} THEN w.c END) AS c${i}`).join(", ")}
-      FROM q JOIN keyword_postings p ON p.ix = ?1 AND p.term = q.term CROSS JOIN tot
+    ${hits} CROSS JOIN tot
         CROSS JOIN LATERAL (SELECT CAST(p.title_n AS float8) * ${f8(COLUMN_WEIGHTS.title)} + CAST(p.body_n AS float8) * ${f8(COLUMN_WEIGHTS.body)} AS f) h
         CROSS JOIN LATERAL (
           SELECT q.idf * ((h.f * ${f8(K1 + 1)}) / (h.f + ${f8(K1)} * (${f8(1 - B)} + ${f8(B)} * CAST(p.tokens AS float8) / tot.avgdl))) AS c
         ) w
-      WHERE p.term = ${TERMS}${where}
-      GROUP BY p.idea_id${and ? ` HAVING count(*) = ${n}` : ""}
+      ${and ? `GROUP BY c.idea_id HAVING count(*) = ${n}` : `WHERE p.term = ${TERMS}${inScope("p")} GROUP BY p.idea_id`}
     )
     SELECT id, -(${f8(0)}${k.map((i) => ` + COALESCE(c${i}, ${f8(0)})`).join("")}) AS bm25 FROM s ORDER BY bm25, id LIMIT ?3`;
   };
