@@ -43,13 +43,19 @@ const first: Part[] = [
 // run: four bun test processes, whose browser halves mostly wait (docs/performance.md, the test suite's time).
 /**
  * What has been run and passes on PostgreSQL so far (issue 34): the browser tests of capture, the list, search,
- * history and wikilinks, and every HTTP/MCP/agent suite but the pipeline's (its vector-heavy tests outlast their
- * timeouts there: the vectors of every neighbour query are fetched over the connection, docs/performance.md). The
- * other browser tests (the idea page's possible-duplicate notes wait on that pipeline) and test/pipeline join as they
- * are made to pass.
+ * history and wikilinks, and every HTTP/MCP/agent suite but the three pipeline files below. The pipeline's neighbour
+ * queries now score from vectors held in memory (src/vectors/account-vectors.ts; docs/performance.md, "The pipeline
+ * on PostgreSQL"), so the rest of test/pipeline runs there. Still pending, each for a reason of its own:
+ * - restart: after the kill -9 the backlog's jobs stay claimed past the test's 30 s settle (the dead node's claims
+ *   wait for their lease; the re-scoring pass beside them is slower than on SQLite);
+ * - subjects-worker: 1,000 imported ideas embedded and then re-scored outlast its 120 s on PostgreSQL's round trips
+ *   (~50 statements an idea, 1–2 ms each on a loaded machine, against microseconds in SQLite);
+ * - recovery's "claimed by a process that died": its dead claim has no lease (a claim from before leases), which a
+ *   PostgreSQL node never hands back (src/jobs/queue.ts releases expired leases only; SQLite releases every claim at start).
+ * The other browser tests join as they are run and pass there.
  */
 const pgWeb = (f: string) => /^test\/web\/(capture|ideas|search|history|wikilinks)\.test\.ts$/.test(f);
-const pgPending = (f: string) => f.startsWith("test/pipeline/");
+const pgPending = (f: string) => /^test\/pipeline\/(restart|subjects-worker|recovery)\.test\.ts$/.test(f);
 if (process.env.CI && store === "sqlite") {
   first.push(
     { name: "web-pg", files: files.filter((f) => isWeb(f) && pgWeb(f)), store: "postgres" },
