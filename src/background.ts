@@ -17,5 +17,7 @@ export const BACKGROUND_PROCESSES: Array<(deps: Deps) => BackgroundProcess> = [
   (deps) => createPipelineProcess(deps, { jobs: deps.config.role !== "web" }),
   // One IMAP reader across the nodes (on SQLite: this process's, as before).
   onOneNode("imap-reader", createMailCaptureReader),
-  (deps) => createVaultProcess(deps),
+  // One vault sync across the nodes: two would both capture a new file. The folders must be reachable from every
+  // node that may take the duty (docs/vault.md).
+  onOneNode("vault-sync", (deps) => createVaultProcess(deps)),
 ];

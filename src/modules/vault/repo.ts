@@ -86,11 +86,6 @@ export function createVaultRepo(store: Store) {
   );
   const versionText = store.query<{ title: string; body: string }, [number, number]>("SELECT title, body FROM idea_versions WHERE idea_id = ? AND version = ?");
   const tags = store.query<{ name: string }, [number]>("SELECT t.name FROM idea_tags it JOIN tags t ON t.id = it.tag_id WHERE it.idea_id = ? ORDER BY t.name");
-  // The person's relations from the idea (the pipeline's suggestions are not theirs to keep in a file).
-  const relations = store.query<{ relation_type: string; title: string }, [number]>(
-    `SELECT r.relation_type, t.title FROM live_relations r JOIN ideas t ON t.id = r.target_idea_id
-     WHERE r.source_idea_id = ? AND r.created_by = 'user' ORDER BY r.relation_type, t.title`,
-  );
   const account = store.query<{ id: string; plan: string; trial_ends_at: string | null; subscription_id: string | null }, [string]>(
     "SELECT id, plan, trial_ends_at, subscription_id FROM users WHERE id = ?",
   );
@@ -129,7 +124,6 @@ export function createVaultRepo(store: Store) {
     changedIdeas: (userId: string, recentSince: string) => changed.all(userId, recentSince),
     versionText: (ideaId: number, v: number) => versionText.get(ideaId, v),
     tagsOf: async (ideaId: number) => (await tags.all(ideaId)).map((r) => r.name),
-    relationsOf: (ideaId: number) => relations.all(ideaId),
     account: (userId: string) => account.get(userId),
     userByEmail: (email: string) => byEmail.get(email),
     emailOf: async (userId: string) => (await emailOf.get(userId))?.email ?? null,

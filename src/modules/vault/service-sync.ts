@@ -10,6 +10,7 @@ import { toStamp } from "../../lib/time";
 import { createIdeasService } from "../ideas/service";
 import type { UpdateIdeaBody } from "../ideas/model";
 import { createNotesImporter } from "../import/notes-import";
+import { createRelationsRepo } from "../relations/repo";
 import { directoryInput } from "../import/inputs";
 import { readMarkdownNote } from "../import/sources/markdown";
 import type { SourceReader } from "../import/sources/types";
@@ -26,7 +27,7 @@ const ORIGIN_SOURCE = "vault";
 /** A file gone for this long is deleted, not in the middle of an editor's delete-and-recreate. */
 export const MISSING_GRACE_MS = 1500;
 /** Ideas touched this recently are compared in full each pass: the pipeline's tags come without a new updated_at. */
-const RECENT_MS = 120_000;
+const RECENT_MS = 30_000;
 
 /** What the sync last wrote of an idea besides its text: a change of any of these rewrites the file. */
 interface Meta { title: string; status: string; tags: string[]; relations: string[] }
@@ -45,6 +46,7 @@ export function createVaultSync(deps: Deps) {
   const repo = createVaultRepo(deps.store);
   const ideas = createIdeasService(deps);
   const importer = createNotesImporter(deps);
+  const relationsRepo = createRelationsRepo(deps.store);
   const now = () => deps.clock();
   const stamp = () => toStamp(now());
 
@@ -57,9 +59,11 @@ export function createVaultSync(deps: Deps) {
   /** The person's typed relations other than the ones the body's [[links]] make, as the file lists them. */
   async function relationsOf(idea: SyncIdea): Promise<string[]> {
     const linked = new Set(wikilinkTargets(idea.body).map((l) => wikilinkKey(l.target)));
-    return (await repo.relationsOf(idea.id))
-      .filter((r) => !(r.relation_type === "related" && linked.has(wikilinkKey(r.title))))
-      .map((r) => `${r.relation_type} [[${r.title}]]`);
+    // The relations repo's outgoing list (by the relations' source index); the pipeline's suggestions are not the person's.
+    return (await relationsRepo.listOutgoing(idea.id))
+      .filter((r) => r.created_by === "user" && !(r.relation_type === "related" && linked.has(wikilinkKey(r.idea_title))))
+      .map((r) => `${r.relation_type} [[${r.idea_title}]]`)
+      .sort();
   }
 
   async function metaOf(idea: SyncIdea): Promise<Meta> {
