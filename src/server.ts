@@ -1,11 +1,11 @@
-// `serve`: opens the data dir, listens (TLS when configured), then starts the background processes; shuts down gracefully.
+// `serve`: opens the data dir, listens (TLS when configured), builds the app, then starts the background processes;
+// shuts down gracefully.
 import { mkdirSync, readFileSync } from "node:fs";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { GROUP_COMMIT, openDb } from "./db/open";
 import { openStore } from "./db/open-store";
 import { createDurabilityBarrier } from "./db/durable";
 import { noEngines, type Deps } from "./deps";
-import { createApp } from "./app";
 import { loadMetrics } from "./metrics/registry";
 import { createLogger } from "./lib/log";
 import { systemClock } from "./lib/time";
@@ -13,8 +13,8 @@ import { dbPath } from "./cli/context";
 import type { BackgroundProcess } from "./background-process";
 import { DataDirBusyError, liveServerPid, removePidFile, writePidFile } from "./lib/pid-file";
 import { startCheckpointer } from "./db/checkpointer";
-import { createSetupService } from "./modules/setup/service";
 import { raiseNativeHeaderLimit } from "./http/transport";
+import { listenEarly, type ListenOptions } from "./http/early-listener";
 import { billingSettings } from "./modules/billing/settings";
 import { loadWebAssets, webAppEmbedded } from "./modules/web/assets";
 import pkg from "../package.json" with { type: "json" };
@@ -70,32 +70,50 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   const checkpointer = store.sqlite ? startCheckpointer(store.sqlite, dbPath(config), log) : null;
   const durable = groupCommit ? createDurabilityBarrier(db, `${dbPath(config)}-wal`) : null;
   const deps: Deps = { config, db, store, clock: systemClock, log, engines: { ...noEngines(), durable } };
-  // prom-client only when metrics are on (docs/performance.md, "Server footprint"); in before the first event.
-  if (config.metrics.enabled) await loadMetrics();
-  // The background processes start once the listener is up (below); until then a request that needs one of their
+  // The background processes start once the app is built (below); until then a request that needs one of their
   // engines (the models behind semantic search and similar tags) waits on this instead of finding it missing.
   let started!: () => void;
   deps.engines.started = new Promise<void>((resolve) => (started = resolve));
   const processes: BackgroundProcess[] = [];
-  const { app, close, closeSockets } = createApp(deps);
   raiseNativeHeaderLimit();
+  const listen: ListenOptions = {
+    hostname: config.host,
+    port: config.port,
+    tls,
+    // Hard stop for bodies without Content-Length; the JSON 413 for declared sizes happens in the transport check.
+    // A margin above the largest route limit, so the counting reader (src/http/body-limit.ts) answers the JSON 413
+    // before Bun's own empty one does.
+    maxRequestBodySize: Math.max(config.body_limit_bytes, config.import_body_limit_bytes) + 1024 * 1024,
+  };
+  // /health answers from here on; every other request waits the few tens of milliseconds until the app is built.
+  let early: ReturnType<typeof listenEarly>;
   try {
-    app.listen({
-      hostname: config.host,
-      port: config.port,
-      tls,
-      // Hard stop for bodies without Content-Length; the JSON 413 for declared sizes happens in the transport check.
-      // A margin above the largest route limit, so the counting reader (src/http/body-limit.ts) answers the JSON 413
-      // before Bun's own empty one does.
-      maxRequestBodySize: Math.max(config.body_limit_bytes, config.import_body_limit_bytes) + 1024 * 1024,
-    });
+    early = listenEarly(deps, listen);
   } catch (e) {
     // Port taken, address not on this machine, bad certificate …: one clear line, not a stack trace.
     throw new ConfigError(`Cannot listen on ${config.host}:${config.port}: ${(e as Error).message}`);
   }
-  const port = app.server!.port;
+  const port = early.server.port!;
   writePidFile(config.data_dir);
   const listeningMs = Math.round(performance.now() - t0);
+  // The app and everything its routes import (most of the program) load only now, after the socket is open.
+  let built: ReturnType<typeof import("./app").createApp>;
+  try {
+    // prom-client only when metrics are on (docs/performance.md, "Server footprint"); in before the first event.
+    if (config.metrics.enabled) await loadMetrics();
+    const { createApp } = await import("./app");
+    built = createApp(deps);
+    early.handOver(built.app, { ...listen, port });
+  } catch (e) {
+    await early.abandon(e);
+    removePidFile(config.data_dir);
+    await durable?.close();
+    await checkpointer?.stop();
+    db.close();
+    throw e;
+  }
+  const { app, close, closeSockets } = built;
+  const readyMs = Math.round(performance.now() - t0);
   // Shutdown order: stop accepting and let in-flight requests answer (every acknowledged write is committed, since
   // handlers commit before they respond), then stop background processes (they finish or release their jobs, which
   // stay durable in the jobs table either way), then flush counters and close the database.
@@ -145,6 +163,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
 
   // Logged as soon as the listener is up (and before "idearepo started", so whoever waits for that line has it too).
   // First run: whoever opens the web app needs this code (from the log, i.e. the machine's owner) to claim the instance.
+  const { createSetupService } = await import("./modules/setup/service");
   const setupCode = await createSetupService(deps).currentCode(true);
   if (setupCode) {
     log.warn("first run: open the web app and enter this setup code to create the owner account", {
@@ -182,6 +201,7 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
     rerank_model: config.rerank_model,
     listen: `${tls ? "https" : "http"}://${config.host}:${port}`,
     listening_ms: listeningMs,
+    ready_ms: readyMs,
     startup_ms: Math.round(performance.now() - t0),
   });
 

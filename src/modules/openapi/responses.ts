@@ -91,7 +91,7 @@ const SearchResult = obj({ id: int, number: int, title: str, body: str, status: 
 /** Success body per "METHOD /path" (relative to /api/v1). */
 export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   "GET /health": obj({
-    status: str, environment: str, timestamp: str, database: { type: "string", enum: ["sqlite", "postgresql"] },
+    status: str, environment: str, timestamp: str, database: { type: "string", enum: ["sqlite", "postgresql"] }, starting: { const: true },
     mail_capture: obj({ state: { type: "string", enum: ["off", "connecting", "connected", "failing"] }, error: str, last_read_at: str }, ["state"]),
     embeddings: obj({
       model: nullable(str), search_model: nullable(str), reindexing: bool, pending: int, total: int, rescoring: int, subjects_fitting: int,
