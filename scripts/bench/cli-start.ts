@@ -1,19 +1,27 @@
 // How fast the compiled binary starts (issue 40): `--help`, `health`, `capture` against a running server, and `serve`
 // until /health answers, each beside its raw baseline in the same run, alternating one product run with one baseline
 // run: a compiled hello world (console.log) for the commands, curl doing capture's POST, and a compiled Bun.serve
-// hello world for the server. Then what the binary is made of (scripts/build.ts analyzeBinary).
+// hello world for the server. `serve` is timed twice: until /health answers, and until the first API request
+// (`GET /ideas` with a key) does, which needs the whole app. Then what the binary is made of (scripts/build.ts
+// analyzeBinary).
 //
-//   bun scripts/bench/cli-start.ts [--runs 7] [--json] [--binary PATH]   (PATH: an already built dist/idearepo)
+//   bun scripts/bench/cli-start.ts [--runs 7] [--json] [--binary PATH] [--before PATH] [--no-size]
+//
+// PATH: an already built dist/idearepo. --before: an older build, run in the same rounds (before, this, baseline).
 //
 // Wall time is spawn to exit (to the first 200 of /health for servers); CPU and max RSS are the child's own
 // (GNU time, /usr/bin/time, 10 ms CPU resolution). Medians of --runs.
 import { copyFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeBinary, buildBinary } from "../build.ts";
-import { flag, median, report, row, tempDir, type Row } from "./lib";
+import { flag, hasFlag, median, report, row, tempDir, type Row } from "./lib";
 
 const runs = flag("runs", 7);
-const given = process.argv.includes("--binary") ? process.argv[process.argv.indexOf("--binary") + 1] : null;
+const arg = (name: string) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : null);
+const given = arg("binary");
+const before = arg("before");
+
+class Done {}
 
 interface Run { ms: number; cpuMs: number; rssMb: number }
 
@@ -38,14 +46,14 @@ function freePort(): number {
   return port;
 }
 
-/** Spawns a server and polls /api/v1/health every 2 ms until it answers 200. */
-async function serveUntilHealthy(cmd: string[], env: Record<string, string>) {
+/** Spawns a server and polls `path` (/api/v1/health unless said) every 2 ms until it answers 200. */
+async function serveUntilHealthy(cmd: string[], env: Record<string, string>, path = "/api/v1/health", headers: Record<string, string> = {}) {
   const port = freePort();
   const t0 = performance.now();
   const proc = Bun.spawn(cmd, { env: { ...env, IDEAREPO_PORT: String(port), PORT: String(port) }, stdout: "ignore", stderr: "ignore" });
   for (;;) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/v1/health`)).status === 200) break;
+      if ((await fetch(`http://127.0.0.1:${port}${path}`, { headers })).status === 200) break;
     } catch {
       // not listening yet
     }
@@ -77,6 +85,11 @@ try {
   const bin = join(home, "idearepo");
   copyFileSync(given ?? (await buildBinary({ outfile: join(dir, "build", "idearepo") })).outfile, bin);
   Bun.spawnSync(["chmod", "+x", bin]);
+  const old = before ? join(home, "idearepo-before") : null;
+  if (old && before) {
+    copyFileSync(before, old);
+    Bun.spawnSync(["chmod", "+x", old]);
+  }
   const hello = await compile(dir, "hello", 'console.log("hello");\n');
   const helloServe = await compile(dir, "hello-serve", 'Bun.serve({ hostname: "127.0.0.1", port: Number(process.env.PORT), fetch: () => Response.json({ status: "ok" }) });\n');
   const env = { HOME: home, TMPDIR: home, PATH: "/usr/bin:/bin", IDEAREPO_DATA_DIR: join(home, "data"), IDEAREPO_LOG_LEVEL: "warn" };
@@ -88,54 +101,74 @@ try {
   const port = new URL(server.base).port;
   const clientEnv = { ...env, IDEAREPO_PORT: port, IDEAREPO_SERVER: server.base, IDEAREPO_API_KEY: key };
   const body = (i: number) => JSON.stringify({ title: `curl capture ${i}`, source: "cli" });
-  const pairs: Array<{ name: string; product: (i: number) => string[]; baseline: (i: number) => string[]; baselineName: string }> = [
-    { name: "--help", product: () => [bin, "--help"], baseline: () => [hello], baselineName: "compiled hello world" },
-    { name: "health", product: () => [bin, "health"], baseline: () => [hello], baselineName: "compiled hello world" },
+  // Each round runs the older build (--before) if given, this one, then the raw baseline.
+  const builds = [...(old ? [{ label: "before: ", path: old }] : []), { label: "", path: bin }];
+  const pairs: Array<{ name: string; product: (b: string, i: number) => string[]; baseline: (i: number) => string[]; baselineName: string }> = [
+    { name: "--help", product: (b) => [b, "--help"], baseline: () => [hello], baselineName: "compiled hello world" },
+    { name: "health", product: (b) => [b, "health"], baseline: () => [hello], baselineName: "compiled hello world" },
     {
       name: "capture",
-      product: (i) => [bin, "capture", `cli capture ${i}`],
+      product: (b, i) => [b, "capture", `cli capture ${i}`],
       baseline: (i) => ["curl", "-sf", "-o", "/dev/null", "-X", "POST", "-H", `authorization: Bearer ${key}`, "-H", "content-type: application/json", "--data", body(i), `${server.base}/api/v1/ideas`],
       baselineName: "curl, the same POST",
     },
   ];
   for (const pair of pairs) {
-    const mine: Run[] = [];
+    const mine: Run[][] = builds.map(() => []);
     const base: Run[] = [];
     for (let i = 0; i < runs + 1; i++) {
-      const a = await timed(pair.product(i), clientEnv);
-      const b = await timed(pair.baseline(i), clientEnv);
-      if (a.code !== 0 || b.code !== 0) throw new Error(`${pair.name}: exit ${a.code} / baseline ${b.code}`);
-      if (i === 0) continue; // the first pair warms the page cache
-      mine.push(a);
-      base.push(b);
+      const a = [];
+      for (const b of builds) a.push(await timed(pair.product(b.path, i), clientEnv));
+      const c = await timed(pair.baseline(i), clientEnv);
+      if (a.some((x) => x.code !== 0) || c.code !== 0) throw new Error(`${pair.name}: exit ${a.map((x) => x.code).join("/")} / baseline ${c.code}`);
+      if (i === 0) continue; // the first round warms the page cache
+      a.forEach((x, k) => mine[k].push(x));
+      base.push(c);
     }
     const m = (xs: Run[], k: keyof Run) => median(xs.map((x) => x[k]));
-    rows.push(row("cli-start", `${pair.name}: wall time`, m(mine, "ms"), "ms", { baseline: { name: pair.baselineName, value: m(base, "ms") }, target: "≤ 100 ms", ok: m(mine, "ms") <= 100 }));
-    rows.push(row("cli-start", `${pair.name}: CPU`, m(mine, "cpuMs"), "ms", { baseline: { name: pair.baselineName, value: m(base, "cpuMs") }, ...(pair.name === "health" ? { target: "< 20 ms", ok: m(mine, "cpuMs") < 20 } : {}) }));
-    rows.push(row("cli-start", `${pair.name}: max RSS`, m(mine, "rssMb"), "MB", { baseline: { name: pair.baselineName, value: m(base, "rssMb") }, target: "≤ 50 MB", ok: m(mine, "rssMb") <= 50 }));
+    builds.forEach((b, k) => {
+      const xs = mine[k];
+      rows.push(row("cli-start", `${b.label}${pair.name}: wall time`, m(xs, "ms"), "ms", { baseline: { name: pair.baselineName, value: m(base, "ms") }, target: "≤ 100 ms", ok: m(xs, "ms") <= 100 }));
+      rows.push(row("cli-start", `${b.label}${pair.name}: CPU`, m(xs, "cpuMs"), "ms", { baseline: { name: pair.baselineName, value: m(base, "cpuMs") }, ...(pair.name === "health" ? { target: "< 20 ms", ok: m(xs, "cpuMs") < 20 } : {}) }));
+      rows.push(row("cli-start", `${b.label}${pair.name}: max RSS`, m(xs, "rssMb"), "MB", { baseline: { name: pair.baselineName, value: m(base, "rssMb") }, target: "≤ 50 MB", ok: m(xs, "rssMb") <= 50 }));
+    });
   }
   await stop(server.proc);
 
-  // serve until /health answers, existing data dir, alternating with a compiled Bun.serve.
-  const serveMs: number[] = [];
+  // serve until /health answers, and (another start) until the first API request does, existing data dir,
+  // alternating with a compiled Bun.serve.
+  const firstRequest = ["/api/v1/ideas?limit=1", { authorization: `Bearer ${key}` }] as const;
+  const serveMs: number[][] = builds.map(() => []);
+  const requestMs: number[][] = builds.map(() => []);
   const helloMs: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const a = await serveUntilHealthy([bin, "serve"], env);
-    serveMs.push(a.ms);
-    await stop(a.proc);
-    const b = await serveUntilHealthy([helloServe], env);
-    helloMs.push(b.ms);
-    await stop(b.proc);
+    for (const [k, b] of builds.entries()) {
+      const a = await serveUntilHealthy([b.path, "serve"], env);
+      serveMs[k].push(a.ms);
+      await stop(a.proc);
+      const r = await serveUntilHealthy([b.path, "serve"], env, ...firstRequest);
+      requestMs[k].push(r.ms);
+      await stop(r.proc);
+    }
+    const h = await serveUntilHealthy([helloServe], env);
+    helloMs.push(h.ms);
+    await stop(h.proc);
   }
-  rows.push(row("cli-start", "serve until /health answers (existing data dir)", median(serveMs), "ms", { baseline: { name: "compiled Bun.serve", value: median(helloMs) }, target: "≤ 200 ms", ok: median(serveMs) <= 200 }));
+  builds.forEach((b, k) => {
+    rows.push(row("cli-start", `${b.label}serve until /health answers (existing data dir)`, median(serveMs[k]), "ms", { baseline: { name: "compiled Bun.serve", value: median(helloMs) }, target: "≤ 200 ms", ok: median(serveMs[k]) <= 200 }));
+    rows.push(row("cli-start", `${b.label}serve until the first GET /ideas answers`, median(requestMs[k]), "ms", { baseline: { name: "compiled Bun.serve", value: median(helloMs) } }));
+  });
 
-  // What the binary is made of.
+  // What the binary is made of (--no-size: skip, for a quick rerun).
+  if (hasFlag("no-size")) throw new Done();
   const size = statSync(bin).size;
   const parts = await analyzeBinary();
   const listed = parts.reduce((n, p) => n + p.bytes, 0);
   rows.push(row("cli-start", "binary size", size / 1024 / 1024, "MB", { baseline: { name: "compiled hello world", value: statSync(hello).size / 1024 / 1024 } }));
   for (const p of parts) rows.push(row("binary", p.part, p.bytes / 1024 / 1024, "MB"));
   rows.push(row("binary", "bytecode and the executable's own tables (the rest)", (size - listed) / 1024 / 1024, "MB"));
+} catch (e) {
+  if (!(e instanceof Done)) throw e;
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
