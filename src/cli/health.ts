@@ -1,6 +1,6 @@
 // `idearepo health`: asks the running server on this machine for GET /api/v1/health; the container's HEALTHCHECK.
 import type { CliCommand } from "./command";
-import { loadConfig } from "../config";
+import { healthTarget } from "./health-target";
 
 /** Long enough for a busy server, short of Docker's default 30 s health-check timeout. */
 const TIMEOUT_MS = 5_000;
@@ -11,11 +11,16 @@ function localUrl(host: string, port: number, tls: boolean): string {
   return `${tls ? "https" : "http"}://${h}:${port}/api/v1/health`;
 }
 
+async function fullTarget() {
+  const config = (await import("../config")).loadConfig();
+  return { host: config.host, port: config.port, tls: config.tls_cert_file !== null };
+}
+
 export const healthCommand: CliCommand = {
   async run() {
-    const config = loadConfig();
-    const tls = config.tls_cert_file !== null;
-    const url = localUrl(config.host, config.port, tls);
+    // The whole configuration (TypeBox and its validation) only to word an error in host, port or TLS.
+    const target = healthTarget() ?? (await fullTarget());
+    const url = localUrl(target.host, target.port, target.tls);
     try {
       // The certificate names the public host, not loopback: this probe checks liveness, not identity.
       const res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), tls: { rejectUnauthorized: false } } as RequestInit);

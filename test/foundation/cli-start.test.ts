@@ -55,12 +55,20 @@ describe("what each command loads", () => {
     }
   });
 
-  test("health (the container's check) loads the configuration but no server", () => {
+  test("health (the container's check) reads its three settings without the configuration's schema, and no server", () => {
     // Nothing listens on this port: the check fails, as it should, having loaded only what it needs.
     const r = run(["health"], { IDEAREPO_PORT: "1", IDEAREPO_HOST: "127.0.0.1" });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("unhealthy: http://127.0.0.1:1/api/v1/health");
     expectClientOnly(r);
+    expect(r.ours).not.toContain("src/config.ts");
+    expect(r.modules.filter((m) => m.includes("node_modules/@sinclair/typebox/"))).toEqual([]);
+  });
+
+  test("health with a port that is not one loads the whole configuration, whose error names the setting", () => {
+    const r = run(["health"], { IDEAREPO_PORT: "eighty" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("/port (IDEAREPO_PORT): Expected integer");
     expect(r.ours).toContain("src/config.ts");
   });
 
