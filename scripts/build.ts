@@ -18,7 +18,7 @@ export interface BuildOptions {
   /** Precompiled bytecode (default): ~30% faster cold start for ~10 MB more file. */
   bytecode?: boolean;
   minify?: boolean;
-  /** Code splitting (off by default: see buildConfig). */
+  /** Code splitting (on by default: see buildConfig). */
   splitting?: boolean;
 }
 
@@ -134,10 +134,10 @@ function buildConfig(opts: BuildOptions): Bun.BuildConfig {
     root: join(ROOT, "src"),
     target: "bun",
     format: "esm",
-    // Off: with chunks of their own a command would read only its code (`--help` 35 MB instead of 50), but the split
-    // model worker finds no TF.js platform at load (docs/performance.md, "Start fast"). Commands import what they
-    // use on demand either way, so a client command evaluates none of the server's code.
-    splitting: opts.splitting ?? false,
+    // Chunks: a command reads and evaluates only the code it imports, and the packages those chunks import (a single
+    // bundle hoists every package's import, node:http and zlib included, into the start of every command).
+    // docs/performance.md, "Start fast", has the figures; src/ml/use-lite.ts the one side effect splitting dropped.
+    splitting: opts.splitting ?? true,
     minify: opts.minify ?? true,
     bytecode: opts.bytecode ?? true,
     sourcemap: "none",
@@ -197,7 +197,7 @@ export async function analyzeBinary(opts: BuildOptions = {}): Promise<BinaryPart
       }
     };
     walk(outdir);
-    // The code as one line: the entrypoints (and the chunks, with --splitting).
+    // The code as one line: the entrypoints and their chunks.
     const code = parts.filter((p) => p.part.endsWith(".js"));
     const shards = parts.filter((p) => p.part.startsWith("group1-shard"));
     const rest = parts.filter((p) => !code.includes(p) && !shards.includes(p));
@@ -228,7 +228,7 @@ if (import.meta.main && process.argv.includes("--analyze")) {
     outfile: outIdx >= 0 ? args[outIdx + 1] : undefined,
     bytecode: !args.includes("--no-bytecode"),
     minify: !args.includes("--no-minify"),
-    splitting: args.includes("--splitting"),
+    splitting: !args.includes("--no-splitting"),
   });
   console.log(`built ${out.outfile} (${(out.bytes / 1024 / 1024).toFixed(1)} MB) in ${(out.ms / 1000).toFixed(1)} s`);
 }

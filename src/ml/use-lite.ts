@@ -2,6 +2,7 @@
 import * as tf from "@tensorflow/tfjs-core";
 import { loadGraphModel, type GraphModel } from "@tensorflow/tfjs-converter";
 import { setThreadsCount, setWasmPaths } from "@tensorflow/tfjs-backend-wasm";
+import { types } from "node:util";
 import { readFile } from "node:fs/promises";
 import { PackedWeightRelease, type GraphNode } from "./packed-weights";
 import { USE_LITE } from "./protocol";
@@ -39,7 +40,27 @@ export async function loadUseLite(files: UseLiteFiles, backend: TfBackend = "was
   };
 }
 
+/**
+ * TF.js's node platform, as tfjs-core's own (src/platforms/platform_node.ts) defines it. tfjs-core registers that one
+ * from a module only imported for its side effect (`import "./platforms/platform_node"`, listed in its package.json
+ * "sideEffects"); Bun's bundler with code splitting drops that import, and the model then failed to load with
+ * "undefined is not an object (evaluating 'E().platform.isTypedArray')". Importing the module by its path is no way
+ * out: from a checkout that path is a second copy of tfjs-core beside the one `@tensorflow/tfjs-core` resolves to.
+ */
+const NODE_PLATFORM: tf.Platform = {
+  fetch: (path, init) => fetch(path, init),
+  now: () => performance.now(),
+  encode(text, encoding) {
+    if (encoding !== "utf-8" && encoding !== "utf8") throw new Error(`Node built-in encoder only supports utf-8, but got ${encoding}`);
+    return new TextEncoder().encode(text);
+  },
+  decode: (bytes, encoding) => (bytes.length === 0 ? "" : new TextDecoder(encoding as Bun.Encoding).decode(bytes)),
+  isTypedArray: (a): a is Float32Array | Int32Array | Uint8Array | Uint8ClampedArray =>
+    types.isFloat32Array(a) || types.isInt32Array(a) || types.isUint8Array(a) || types.isUint8ClampedArray(a),
+};
+
 async function startBackend(files: UseLiteFiles, backend: TfBackend): Promise<void> {
+  if (!tf.env().platform) tf.env().setPlatform("node", NODE_PLATFORM);
   if (tf.getBackend() === backend) return;
   if (backend === "wasm") {
     // Paths must be set before the backend starts; a compiled binary has no node_modules to find them next to.
