@@ -143,3 +143,25 @@ describe("both sides at once", () => {
     expect((await ideasOf(k)).map((i) => i.id)).toEqual([id]);
   });
 });
+
+describe("a folder that comes up empty", () => {
+  test("every one of ten or more files gone at once archives nothing and says why", async () => {
+    k = await vaultKit();
+    for (let i = 0; i < 10; i++) await call(k.t, "POST", "/ideas", { key: k.user.key, body: { title: `Bed ${i}`, body: `Row ${i}` } });
+    await until("ten files", () => notes(k.dir).length === 10);
+    for (const n of notes(k.dir)) rmSync(join(k.dir, n));
+    const { createVaultService } = await import("../../src/modules/vault/service");
+    const status = await until("the error", async () => (await createVaultService(k.t.deps).status(k.user.id))?.last_error ?? undefined);
+    expect(status).toContain("is the folder unmounted? Nothing was archived");
+    await Bun.sleep(2_000);
+    expect((await ideasOf(k)).length).toBe(10);
+  });
+
+  test("deleting both of two notes archives both", async () => {
+    k = await vaultKit();
+    for (const title of ["Left", "Right"]) await call(k.t, "POST", "/ideas", { key: k.user.key, body: { title, body: title } });
+    await until("two files", () => notes(k.dir).length === 2);
+    for (const n of notes(k.dir)) rmSync(join(k.dir, n));
+    await until("both archived", async () => (await ideasOf(k)).length === 0);
+  });
+});

@@ -26,6 +26,8 @@ export const VAULT_WRITER = "vault";
 const ORIGIN_SOURCE = "vault";
 /** A file gone for this long is deleted, not in the middle of an editor's delete-and-recreate. */
 export const MISSING_GRACE_MS = 1500;
+/** This many tracked files all gone at once reads as an unmounted folder: nothing is archived. */
+const UNMOUNTED_AT = 10;
 /** Ideas touched this recently are compared in full each pass: the pipeline's tags come without a new updated_at. */
 const RECENT_MS = 30_000;
 
@@ -273,7 +275,8 @@ export function createVaultSync(deps: Deps) {
     // Deleted files archive their ideas, once gone past an editor's delete-and-recreate; never all at once.
     const gone = missing.filter((r) => missingIds.has(r.idea_id));
     for (const p of state.missingSince.keys()) if (present.has(p)) state.missingSince.delete(p);
-    if (gone.length > 1 && gone.length === rows.length) {
+    // Ten or more files, every one gone at once: a mount that came up empty, not a person's deletions.
+    if (gone.length >= UNMOUNTED_AT && gone.length === rows.length) {
       await repo.synced(userId, stamp(), `every file (${gone.length}) is gone from ${root}: is the folder unmounted? Nothing was archived`);
       return false;
     }
