@@ -102,7 +102,13 @@ try {
   const clientEnv = { ...env, IDEAREPO_PORT: port, IDEAREPO_SERVER: server.base, IDEAREPO_API_KEY: key };
   const body = (i: number) => JSON.stringify({ title: `curl capture ${i}`, source: "cli" });
   // Each round runs the older build (--before) if given, this one, then the raw baseline.
-  const builds = [...(old ? [{ label: "before: ", path: old }] : []), { label: "", path: bin }];
+  // Each build serves a data dir of its own (a newer build's migrations would make the older one refuse it).
+  const ownData = (path: string) => {
+    const e = { ...env, IDEAREPO_DATA_DIR: join(home, `data-${path === bin ? "this" : "before"}`) };
+    const made = Bun.spawnSync([path, "users", "create", "--email", "bench@example.com", "--plan", "pro"], { env: e });
+    return { env: e, key: JSON.parse(made.stdout.toString()).api_key as string };
+  };
+  const builds = [...(old ? [{ label: "before: ", path: old, ...ownData(old) }] : []), { label: "", path: bin, ...ownData(bin) }];
   const pairs: Array<{ name: string; product: (b: string, i: number) => string[]; baseline: (i: number) => string[]; baselineName: string }> = [
     { name: "--help", product: (b) => [b, "--help"], baseline: () => [hello], baselineName: "compiled hello world" },
     { name: "health", product: (b) => [b, "health"], baseline: () => [hello], baselineName: "compiled hello world" },
@@ -137,16 +143,15 @@ try {
 
   // serve until /health answers, and (another start) until the first API request does, existing data dir,
   // alternating with a compiled Bun.serve.
-  const firstRequest = ["/api/v1/ideas?limit=1", { authorization: `Bearer ${key}` }] as const;
   const serveMs: number[][] = builds.map(() => []);
   const requestMs: number[][] = builds.map(() => []);
   const helloMs: number[] = [];
   for (let i = 0; i < runs; i++) {
     for (const [k, b] of builds.entries()) {
-      const a = await serveUntilHealthy([b.path, "serve"], env);
+      const a = await serveUntilHealthy([b.path, "serve"], b.env);
       serveMs[k].push(a.ms);
       await stop(a.proc);
-      const r = await serveUntilHealthy([b.path, "serve"], env, ...firstRequest);
+      const r = await serveUntilHealthy([b.path, "serve"], b.env, "/api/v1/ideas?limit=1", { authorization: `Bearer ${b.key}` });
       requestMs[k].push(r.ms);
       await stop(r.proc);
     }
