@@ -75,7 +75,7 @@ describe.skipIf(!run)("nodes on one PostgreSQL", () => {
     const expected = made.map((r) => r.body.title).sort();
     expect(titles(await listAllIdeas(a.base, key))).toEqual(expected);
     expect(titles(await listAllIdeas(b.base, key))).toEqual(expected);
-    await settled(db, 120_000);
+    await settled(db, 180_000);
     expect(await duplicatedRows(db)).toEqual({ relations: 0, detections: 0, tags: 0 });
     // Both nodes ran the pipeline (their claims were spread), and the pipeline found relations to keep unique.
     expect(await count(db, "SELECT count(*) AS n FROM relations WHERE created_by = 'system'")).toBeGreaterThan(0);
@@ -88,7 +88,7 @@ describe.skipIf(!run)("nodes on one PostgreSQL", () => {
     expect(found.body.results.some((r: { id: number }) => solarOnA.has(r.id))).toBe(true);
     // Both health probes answer from the one database.
     for (const s of [a, b]) expect((await api(s.base, null, "GET", "/health")).body.embeddings.pending).toBe(0);
-  }, 240_000);
+  }, 300_000);
 
   test("node A killed with -9 mid-burst loses no acknowledged capture, and B finishes A's claimed jobs once their lease runs out", async () => {
     const { key, db, node } = await cluster();
@@ -112,17 +112,18 @@ describe.skipIf(!run)("nodes on one PostgreSQL", () => {
     // Every capture A acknowledged before it died is there, read through B.
     const listed = new Set((await listAllIdeas(b.base, key)).map((i) => i.id));
     for (const c of [...onA.acked, ...onB.acked]) expect(listed.has(c.id)).toBe(true);
-    // A's claims come back within the lease and a third (its renewal period), plus B's claim round; B finishes them.
+    // A's claims come back within the lease and a third (its renewal period) and a second (stamps), plus the batch B
+    // is finishing when they run out (seconds; more on a loaded CI machine, hence the margin); B finishes them.
     const left = async () => count(db, `SELECT count(*) AS n FROM jobs WHERE locked_by = '${nodeOf(a)}'`);
     while ((await left()) > 0) {
-      if (Date.now() - killedAt > (LEASE_SECONDS * 4) / 3 * 1000 + 8_000) throw new Error(`A's claims still held ${Date.now() - killedAt} ms after the kill`);
+      if (Date.now() - killedAt > ((LEASE_SECONDS * 4) / 3 + 1) * 1000 + 30_000) throw new Error(`A's claims still held ${Date.now() - killedAt} ms after the kill`);
       await Bun.sleep(100);
     }
     const takenOverMs = Date.now() - killedAt;
-    await settled(db, 120_000);
+    await settled(db, 180_000);
     expect(await duplicatedRows(db)).toEqual({ relations: 0, detections: 0, tags: 0 });
     console.log(`A held ${held} claims at kill -9; B took them over ${takenOverMs} ms later (lease ${LEASE_SECONDS} s)`);
-  }, 240_000);
+  }, 300_000);
 
   test("a schedule kept by two nodes runs each of its runs on one of them only", async () => {
     const { node } = await cluster();
