@@ -6,7 +6,7 @@ import { call, makeUser, type TestApp } from "../helpers";
 import { makePgApp } from "../support/pg-app";
 import { requirePostgres } from "../support/postgres";
 import { startStreamFake } from "../fakes/stream-providers";
-import { AgentClient, MODELS } from "./helpers";
+import { AgentClient, MODELS } from "../agent/helpers";
 
 const run = requirePostgres();
 
