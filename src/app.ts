@@ -43,6 +43,7 @@ import { setupRoutes } from "./modules/setup/routes";
 import { webHandler } from "./modules/web/routes";
 import { createBootData } from "./modules/web/boot-data";
 import { mailCaptureRoutes } from "./modules/mail-capture/routes";
+import { vaultRoutes } from "./modules/vault/routes";
 import { mailCaptureHealth } from "./mail/capture-reader";
 import { metricsRoutes } from "./modules/metrics/routes";
 import { loadMetrics, recordRequest } from "./metrics/registry";
@@ -120,6 +121,8 @@ export function createApp(deps: Deps) {
     .use(importRoutes(deps, kit))
     .use(adminRoutes(deps, kit))
     .use(mailCaptureRoutes(deps, kit));
+  // Apart from the chain: one more link there passes TypeScript's type instantiation depth (use registers in place).
+  api.use(vaultRoutes(deps, kit));
   // Feature modules register here (one line each).
 
   const app = new Elysia()

@@ -135,6 +135,8 @@ export const ConfigSchema = T.Object({
   backup_keep: T.Integer({ minimum: 1, default: 7 }),
   /** Where scheduled backups go; null: <data_dir>/backups. Another disk is better: it survives this one failing. */
   backup_dir: nullable(T.String()),
+  /** A root under which a person may choose their vault folder from Settings (docs/vault.md); null: only the operator binds. */
+  vaults_dir: nullable(T.String()),
   /**
    * Versions of an idea's text kept per idea, the current one included (docs/ideas.md "Versions", the cost); 0 keeps
    * every version. Older ones are removed when the idea's text next changes, and nightly for the rest.
@@ -261,6 +263,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   cfg.data_dir = resolve(cfg.data_dir);
   cfg.models_dir = resolve(cfg.models_dir);
   if (cfg.backup_dir !== null) cfg.backup_dir = resolve(cfg.backup_dir);
+  if (cfg.vaults_dir !== null) cfg.vaults_dir = resolve(cfg.vaults_dir);
   return deepFreeze(cfg);
 }
 

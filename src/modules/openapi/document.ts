@@ -52,6 +52,7 @@ const GROUP_DESCRIPTIONS: Record<string, string> = {
   search: "Keyword and meaning search over the account's ideas.",
   setup: "First-run setup of the instance.",
   tags: "Tags of the account, and tag suggestions.",
+  vault: "The account's folder of Markdown kept in step with its ideas: state, choose, disconnect.",
   user: "The signed-in account: profile, shortcuts, billing links, support, digest test.",
 };
 const describeGroup = (name: string) => GROUP_DESCRIPTIONS[name] ?? `Routes under /api/v1/${name}.`;

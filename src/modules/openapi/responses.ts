@@ -38,6 +38,21 @@ const Idea = obj(ideaFields);
 const Link = obj({ id: int, idea_id: int, url: str, title: nullable(str), link_type: str, created_at: stamp });
 const Tag = obj({ id: int, user_id: str, name: str, color: nullable(str), vectorize_id: nullable(str), created_at: stamp });
 const Success = obj({ success: { const: true } });
+const VaultIssue = obj({ path: str, idea_id: nullable(int), message: str, at: stamp });
+const VaultState = obj({
+  can_choose: bool,
+  connected: bool,
+  folder: nullable(str),
+  chosen_by: nullable({ type: "string", enum: ["person", "operator"] }),
+  connected_at: nullable(stamp),
+  initial_sync_at: nullable(stamp),
+  last_sync_at: nullable(stamp),
+  last_error: nullable(str),
+  files: int,
+  conflicts: list(VaultIssue),
+  skipped: list(obj({ path: str, reason: str, at: stamp })),
+  errors: list(VaultIssue),
+});
 const IdeaBrief = obj({ id: int, number: int, title: str });
 // body is string|null in the issue's shape (room for a version whose text is not kept); this server always has it.
 const IdeaVersion = obj({ version: int, title: str, body: nullable(str), writer: str, created_at: stamp });
@@ -185,4 +200,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   "GET /user/support-link": obj({ url: str }),
   "POST /user/test-digest": obj({ success: { const: true }, content: str }),
   "POST /user/export": obj({ exported_at: str }, ["exported_at"]),
+  "GET /vault": VaultState,
+  "PUT /vault": VaultState,
+  "DELETE /vault": VaultState,
 };

@@ -1,0 +1,16 @@
+// /vault routes: the account's folder state for Settings, and choosing or disconnecting a folder under the
+// operator's root (vaults_dir). Without a root, PUT and DELETE answer 403: only the operator binds folders.
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
+import { authPlugin, type AuthKit } from "../../auth/plugin";
+import { createVaultFolders } from "./folder";
+import { ChooseFolderBody } from "./model";
+
+export function vaultRoutes(deps: Deps, kit: AuthKit) {
+  const folders = createVaultFolders(deps);
+  return new Elysia({ prefix: "/vault" })
+    .use(authPlugin(deps, kit))
+    .get("/", ({ auth }) => folders.state(auth.user.id), { access: { scope: "ideas:read" } })
+    .put("/", ({ auth, body }) => folders.choose(auth.user.id, body.folder), { access: { scope: "account:admin" }, body: ChooseFolderBody })
+    .delete("/", ({ auth }) => folders.disconnect(auth.user.id), { access: { scope: "account:admin" } });
+}
