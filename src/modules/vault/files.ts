@@ -25,16 +25,17 @@ export function inside(root: string, rel: string): string {
 
 /**
  * Every note below `root` (relative paths with `/`), sorted; hidden entries and symbolic links are skipped, so nothing
- * outside the folder is ever read. Folders that cannot be read are reported, not fatal.
+ * outside the folder is ever read. Folders that cannot be read and links with a note's name are reported (`onSkip`
+ * with the reason), not fatal.
  */
-export function walkNotes(root: string, onError: (path: string, why: string) => void): Seen[] {
+export function walkNotes(root: string, onSkip: (path: string, reason: string) => void): Seen[] {
   const out: Seen[] = [];
   const visit = (dir: string) => {
     let names: string[];
     try {
       names = readdirSync(dir).sort();
     } catch (e) {
-      onError(relative(root, dir).split(sep).join("/") || ".", (e as Error).message);
+      onSkip(relative(root, dir).split(sep).join("/") || ".", `folder not readable: ${(e as Error).message}`);
       return;
     }
     for (const name of names) {
@@ -46,7 +47,10 @@ export function walkNotes(root: string, onError: (path: string, why: string) => 
       } catch {
         continue; // removed between the listing and the look
       }
-      if (st.isSymbolicLink()) continue;
+      if (st.isSymbolicLink()) {
+        if (isNoteName(name)) onSkip(relative(root, full).split(sep).join("/"), "a symbolic link: never followed, so nothing outside the folder is read");
+        continue;
+      }
       if (st.isDirectory()) visit(full);
       else if (st.isFile() && isNoteName(name)) out.push({ path: relative(root, full).split(sep).join("/"), size: st.size, mtime_ms: Math.floor(st.mtimeMs) });
     }
@@ -65,7 +69,8 @@ export function statNote(root: string, rel: string): Seen | null {
   }
 }
 
-export type ReadResult = { ok: true; text: string; bytes: Uint8Array } | { ok: false; reason: string };
+/** `gone`: the file vanished between the listing and the read (removed mid-read): not a problem of the file's. */
+export type ReadResult = { ok: true; text: string; bytes: Uint8Array } | { ok: false; reason: string; gone?: boolean };
 
 /** A note's text; a file that is too large, binary or not UTF-8 is refused with the reason (and never changed). */
 export function readNote(root: string, rel: string): ReadResult {
@@ -77,7 +82,8 @@ export function readNote(root: string, rel: string): ReadResult {
     if (st.size > MAX_NOTE_BYTES) return { ok: false, reason: `larger than ${Math.round(MAX_NOTE_BYTES / 1024)} KB: more than an idea holds, not read` };
     bytes = new Uint8Array(readFileSync(full));
   } catch (e) {
-    return { ok: false, reason: `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+    const code = (e as NodeJS.ErrnoException).code;
+    return { ok: false, reason: `cannot be read (${code ?? (e as Error).message})`, gone: code === "ENOENT" };
   }
   if (bytes.includes(0)) return { ok: false, reason: "binary (holds NUL bytes), not a text note" };
   try {

@@ -225,7 +225,9 @@ export function createVaultSync(deps: Deps) {
     const rows = await repo.files(userId);
     const byPath = new Map(rows.map((r) => [r.path, r]));
     const byId = new Map(rows.map((r) => [r.idea_id, r]));
-    const seen = walkNotes(root, (path, reason) => void skip(userId, path, `folder not readable: ${reason}`, report));
+    const walkSkipped: Array<[string, string]> = [];
+    const seen = walkNotes(root, (path, reason) => void walkSkipped.push([path, reason]));
+    for (const [path, reason] of walkSkipped) await skip(userId, path, reason, report);
     const present = new Set(seen.map((s) => s.path));
     const names = namer(root, [...present, ...rows.map((r) => r.path)]);
     const fresh: Array<{ seen: Seen; parsed: ParsedFile; hash: string }> = [];
@@ -239,7 +241,8 @@ export function createVaultSync(deps: Deps) {
       const r = readNote(root, s.path);
       report.read++;
       if (!r.ok) {
-        await skip(userId, s.path, r.reason, report);
+        if (r.gone) present.delete(s.path); // removed mid-read: a deletion, as if the listing had not seen it
+        else await skip(userId, s.path, r.reason, report);
         continue;
       }
       const hash = hashOf(r.bytes);
@@ -294,8 +297,10 @@ export function createVaultSync(deps: Deps) {
       report.archived++;
       deps.log.info("vault file deleted: idea archived", { user_id: userId, idea_id: r.idea_id, path: r.path });
     }
-    // Conflict files the person removed are resolved.
+    // Conflict files the person removed are resolved; a skipped or refused file that is gone is no longer a problem.
     for (const p of conflictFiles) if (!present.has(p)) await repo.dropIssue(userId, p, "conflict");
+    const reported = new Set(walkSkipped.map(([p]) => p));
+    for (const i of await repo.issues(userId)) if (i.kind !== "conflict" && !present.has(i.path) && !reported.has(i.path)) await repo.clearProblems(userId, i.path);
     return true;
   }
 
@@ -351,10 +356,13 @@ export function createVaultSync(deps: Deps) {
     const root = b.path;
     const toImport = new Set<string>();
     const claimed = new Set<number>();
-    for (const s of walkNotes(root, () => undefined)) {
+    const walkSkipped: Array<[string, string]> = [];
+    const listed = walkNotes(root, (path, reason) => void walkSkipped.push([path, reason]));
+    for (const [path, reason] of walkSkipped) await skip(userId, path, reason, report);
+    for (const s of listed) {
       const r = readNote(root, s.path);
       if (!r.ok) {
-        await skip(userId, s.path, r.reason, report);
+        if (!r.gone) await skip(userId, s.path, r.reason, report);
         continue;
       }
       const parsed = parseFile(r.text);
