@@ -92,6 +92,8 @@ const DuplicateSummary = obj({
   pending: { type: "integer", minimum: 1 },
   closest: obj({ duplicate_id: int, idea_id: int, number: int, title: str, similarity_score: num, created_at: stamp }),
 });
+/** The review queue's counts; vault_conflicts (and its share of total) only with a connected folder. */
+const ReviewCounts = obj({ stale: int, connections: int, duplicates: int, vault_conflicts: int, total: int }, ["stale", "connections", "duplicates", "total"]);
 const Detection = obj({ id: int, idea_id: int, duplicate_of_id: int, similarity_score: num, status: str, created_at: stamp }, ["id", "idea_id", "duplicate_of_id", "similarity_score"]);
 const User = obj(
   { id: str, email: str, display_name: nullable(str), avatar_url: nullable(str), plan: { type: "string", enum: ["free", "pro"] }, settings_json: nullable(str), has_provider_a_key: bool, has_provider_b_key: bool, has_provider_c_key: bool, created_at: stamp, updated_at: stamp },
@@ -173,11 +175,13 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     stale: list(obj({ id: int, number: int, title: str, status: STATUS, updated_at: stamp, days_stale: num })),
     connections: list(obj({ id: int, relation_type: RELATION_TYPE, created_at: stamp, source_idea_id: int, target_idea_id: int })),
     duplicates: list(Detection),
-    counts: obj({ stale: int, connections: int, duplicates: int, total: int }),
+    // An addition (docs/vault.md): present only when the account has a connected folder.
+    vault_conflicts: list(obj({ path: str, idea_id: nullable(int), idea_number: nullable(int), idea_title: nullable(str), message: str, at: stamp })),
+    counts: ReviewCounts,
     stale_threshold_days: int,
-  }),
+  }, ["stale", "connections", "duplicates", "counts", "stale_threshold_days"]),
   "GET /review/counts": obj({
-    counts: obj({ stale: int, connections: int, duplicates: int, total: int }),
+    counts: ReviewCounts,
     connection_ids: list(int),
     stale_threshold_days: int,
   }),

@@ -28,7 +28,16 @@ const CONNECTIONS = `FROM live_relations r
      WHERE r.user_id = ? AND r.created_at >= ? AND r.imported = 0`;
 const CONNECTIONS_ORDER = "ORDER BY r.created_at DESC, r.id DESC";
 
+/** A vault conflict file waiting for the person (docs/vault.md), with the idea it belongs to when that still exists. */
+export interface VaultConflictRow { path: string; idea_id: number | null; idea_number: number | null; idea_title: string | null; message: string; at: string }
+
 export function createReviewRepo(store: Store) {
+  const hasVault = store.query<{ n: number }, [string]>("SELECT count(*) AS n FROM vault_bindings WHERE user_id = ?");
+  const vaultConflicts = store.query<VaultConflictRow, [string]>(
+    `SELECT v.path, v.idea_id, i.number AS idea_number, i.title AS idea_title, v.message, v.at
+     FROM vault_issues v LEFT JOIN ideas i ON i.id = v.idea_id AND i.user_id = v.user_id
+     WHERE v.user_id = ? AND v.kind = 'conflict' ORDER BY v.at DESC, v.path`,
+  );
   const stale = store.query<StaleRow, [string, string]>(
     `SELECT id, number, title, body, status, source, updated_at ${STALE} ORDER BY updated_at ASC, id ASC`,
   );
@@ -50,6 +59,8 @@ export function createReviewRepo(store: Store) {
     connectionsSince: (userId: string, since: string) => connections.all(userId, since),
     /** The ids of what `connectionsSince` lists, in its order. */
     connectionIdsSince: async (userId: string, since: string) => (await connectionIds.all(userId, since)).map((r) => r.id),
+    /** The vault's conflict files, newest first, or null when the account has no folder (the queue then keeps the spec's shape). */
+    vaultConflicts: async (userId: string) => ((await hasVault.get(userId))!.n > 0 ? await vaultConflicts.all(userId) : null),
     /** Sets updated_at only; false when the idea is not the caller's. */
     touch: async (userId: string, ideaId: number, now: string) => (await touch.run(now, userId, ideaId)).changes > 0,
   };

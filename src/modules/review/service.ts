@@ -26,7 +26,14 @@ export function createReviewService(deps: Deps) {
     return { now, threshold, staleBefore: toStamp(addDays(now, -threshold)), connectionsSince: toStamp(addDays(now, -CONNECTIONS_WINDOW_DAYS)) };
   }
 
-  const countsOf = (stale: number, connections: number, duplicates: number) => ({ stale, connections, duplicates, total: stale + connections + duplicates });
+  /**
+   * The spec's counts; with a connected folder (docs/vault.md) also its conflict files, counted in the total (the badge
+   * shows what waits for the person). Accounts without a folder get exactly the spec's shape.
+   */
+  const countsOf = (stale: number, connections: number, duplicates: number, vault: number | null = null) =>
+    vault === null
+      ? { stale, connections, duplicates, total: stale + connections + duplicates }
+      : { stale, connections, duplicates, vault_conflicts: vault, total: stale + connections + duplicates + vault };
 
   return {
     async queue(userId: string, plan: Plan) {
@@ -38,11 +45,13 @@ export function createReviewService(deps: Deps) {
       }));
       const connections = await repo.connectionsSince(userId, w.connectionsSince);
       const dups = (await duplicates.list(userId, plan)).duplicates;
+      const vault = await repo.vaultConflicts(userId);
       return {
         stale,
         connections,
         duplicates: dups,
-        counts: countsOf(stale.length, connections.length, dups.length),
+        ...(vault === null ? {} : { vault_conflicts: vault }),
+        counts: countsOf(stale.length, connections.length, dups.length, vault?.length ?? null),
         stale_threshold_days: w.threshold,
       };
     },
@@ -55,8 +64,9 @@ export function createReviewService(deps: Deps) {
     async counts(userId: string, plan: Plan) {
       const w = await windowOf(userId);
       const connectionIds = await repo.connectionIdsSince(userId, w.connectionsSince);
+      const vault = await repo.vaultConflicts(userId);
       return {
-        counts: countsOf(await repo.countStale(userId, w.staleBefore), connectionIds.length, await duplicates.count(userId, plan)),
+        counts: countsOf(await repo.countStale(userId, w.staleBefore), connectionIds.length, await duplicates.count(userId, plan), vault?.length ?? null),
         connection_ids: connectionIds,
         stale_threshold_days: w.threshold,
       };
