@@ -7,6 +7,7 @@ import { ApiKeysSection } from "./settings/api-keys";
 import { DeleteAccountSection } from "./settings/delete-account";
 import { EmailSection } from "./settings/email";
 import { ExportSection } from "./settings/export";
+import { FolderSection } from "./settings/folder";
 import { ImportSection } from "./settings/import";
 import { McpTokensSection } from "./settings/mcp-tokens";
 import { PlanSection } from "./settings/plan";
@@ -68,6 +69,7 @@ export function SettingsPage(_props: { params: Record<string, string> }) {
           <QuickCaptureSection />
           <ExportSection />
           <ImportSection />
+          <FolderSection />
           <EmailSection />
           <DeleteAccountSection />
         </div>

@@ -22,6 +22,7 @@ export const SECTIONS = [
   { id: "quick-capture", title: "Quick capture" },
   { id: "export", title: "Export" },
   { id: "import", title: "Import" },
+  { id: "folder", title: "Folder" },
   { id: "email", title: "E-mail" },
   { id: "delete-account", title: "Delete account" },
 ] as const;
