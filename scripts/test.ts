@@ -55,7 +55,7 @@ const first: Part[] = [
  *   PostgreSQL node never hands back (src/jobs/queue.ts releases expired leases only; SQLite releases every claim at start).
  * The other browser tests join as they are run and pass there.
  */
-const pgWeb = (f: string) => /^test\/web\/(capture|ideas|search|history|wikilinks|idea|idea-layout|review|tags)\.test\.ts$/.test(f);
+const pgWeb = (f: string) => /^test\/web\/(capture|ideas|search|history|wikilinks|idea|idea-layout|review|tags|folder)\.test\.ts$/.test(f);
 const pgPending = (f: string) => /^test\/pipeline\/(restart|subjects-worker|recovery)\.test\.ts$/.test(f);
 if (process.env.CI && store === "sqlite") {
   first.push(
