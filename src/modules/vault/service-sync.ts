@@ -68,9 +68,24 @@ export function createVaultSync(deps: Deps) {
       .sort();
   }
 
-  async function metaOf(idea: SyncIdea): Promise<Meta> {
+  /** The file's relations from the bulk read (see Bulk); the same list relationsOf gives. */
+  function relationsFrom(idea: SyncIdea, rels: Array<{ relation_type: string; idea_title: string }>): string[] {
+    const linked = new Set(wikilinkTargets(idea.body).map((l) => wikilinkKey(l.target)));
+    return rels
+      .filter((r) => !(r.relation_type === "related" && linked.has(wikilinkKey(r.idea_title))))
+      .map((r) => `${r.relation_type} [[${r.idea_title}]]`)
+      .sort();
+  }
+
+  /** An account's tags and relations read at once, for a pass that compares many ideas (two reads instead of 2 per idea). */
+  interface Bulk { tags: Map<number, string[]>; relations: Map<number, Array<{ relation_type: string; idea_title: string }>> }
+
+  async function metaOf(idea: SyncIdea, bulk?: Bulk): Promise<Meta> {
+    if (bulk) return { title: idea.title, status: idea.status, tags: bulk.tags.get(idea.id) ?? [], relations: relationsFrom(idea, bulk.relations.get(idea.id) ?? []) };
     return { title: idea.title, status: idea.status, tags: await repo.tagsOf(idea.id), relations: await relationsOf(idea) };
   }
+  /** Below this many ideas to compare, one read per idea costs less than reading the whole account's. */
+  const BULK_FROM = 20;
 
   /** One pass's view of the folder's names, so a new name is unique on a case-insensitive file system too. */
   function namer(root: string, taken: Iterable<string>) {
@@ -312,7 +327,9 @@ export function createVaultSync(deps: Deps) {
     const byId = new Map(rows.map((r) => [r.idea_id, r]));
     const names = namer(root, rows.map((r) => r.path));
     const since = full ? "0000" : toStamp(new Date(now().getTime() - RECENT_MS));
-    for (const idea of await repo.changedIdeas(userId, since)) {
+    const changed = await repo.changedIdeas(userId, since);
+    const bulk: Bulk | undefined = changed.length >= BULK_FROM ? { tags: await repo.tagsByIdea(userId), relations: await repo.userRelationsByIdea(userId) } : undefined;
+    for (const idea of changed) {
       const row = byId.get(idea.id);
       if (idea.is_archived) {
         if (!row) continue;
@@ -322,7 +339,7 @@ export function createVaultSync(deps: Deps) {
         report.archived++;
         continue;
       }
-      const meta = await metaOf(idea);
+      const meta = await metaOf(idea, bulk);
       const version = idea.version;
       if (row) {
         const base = JSON.parse(row.meta) as Meta;
