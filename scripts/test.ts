@@ -44,7 +44,7 @@ const first: Part[] = [
 /**
  * What has been run and passes on PostgreSQL so far (issue 34): the browser tests of capture, the list, search,
  * history, wikilinks, the idea page (its possible-duplicate notes wait on the pipeline) and its layout, the review
- * queue and tags, and every HTTP/MCP/agent suite but the three pipeline files below. The pipeline's neighbour
+ * queue, tags, settings, the shell, the pickers, focus and the bundle budget, and every HTTP/MCP/agent suite but the three pipeline files below. The pipeline's neighbour
  * queries now score from vectors held in memory (src/vectors/account-vectors.ts; docs/performance.md, "The pipeline
  * on PostgreSQL"), so the rest of test/pipeline runs there. Still pending, each for a reason of its own:
  * - restart: after the kill -9 the backlog's jobs stay claimed past the test's 30 s settle (the dead node's claims
@@ -55,7 +55,7 @@ const first: Part[] = [
  *   PostgreSQL node never hands back (src/jobs/queue.ts releases expired leases only; SQLite releases every claim at start).
  * The other browser tests join as they are run and pass there.
  */
-const pgWeb = (f: string) => /^test\/web\/(capture|ideas|search|history|wikilinks|idea|idea-layout|review|tags|folder)\.test\.ts$/.test(f);
+const pgWeb = (f: string) => /^test\/web\/(capture|ideas|search|history|wikilinks|idea|idea-layout|review|tags|folder|settings|shell|pickers|focus|budget)\.test\.ts$/.test(f);
 const pgPending = (f: string) => /^test\/pipeline\/(restart|subjects-worker|recovery)\.test\.ts$/.test(f);
 if (process.env.CI && store === "sqlite") {
   first.push(
