@@ -9,10 +9,15 @@ import { createIdeaMerger } from "./service-merge";
 import { BulkUpdateBody, CreateIdeaBody, ListIdeasQuery, MergeBody, UpdateIdeaBody } from "./model";
 import { ideaId } from "../../http/params";
 import { restWriter } from "../versions/writer";
+import { responses } from "../../http/responses";
+import { AUTH_ERRORS, BulkUpdateReport, CreatedIdea, ErrorBody, Idea, IdeaDetail, IdeaList, Success, ValidationErrorBody } from "../../contract/responses";
 
 const IdParams = t.Object({ id: t.String() });
 // The id is checked in transform, before body validation, so a non-numeric id is always "Invalid idea ID".
 const byId = { params: IdParams, transform: ({ params }: { params: { id: string } }) => void ideaId(params.id) };
+// Every route answers 400 for input it refuses; those with an id 404 for an idea that is absent or another account's.
+const refused = { 400: ValidationErrorBody, ...AUTH_ERRORS };
+const refusedById = { ...refused, 404: ErrorBody };
 
 export function ideasRoutes(deps: Deps, kit: AuthKit) {
   const ideas = createIdeasService(deps);
@@ -23,8 +28,9 @@ export function ideasRoutes(deps: Deps, kit: AuthKit) {
     .get("/", ({ auth, query, set }) => {
       // Already JSON (SQLite wrote it, see ideas.listJson): sent as it is, not parsed and encoded again.
       set.headers["content-type"] = "application/json";
-      return ideas.listJson(auth.user.id, query);
-    }, { access: { scope: "ideas:read" }, query: ListIdeasQuery })
+      // The model describes the text (test/openapi/contract.test.ts holds the kept entries to it).
+      return ideas.listJson(auth.user.id, query) as unknown as Promise<IdeaList>;
+    }, { access: { scope: "ideas:read" }, query: ListIdeasQuery, response: responses({ 200: IdeaList, ...refused }) })
     .post("/", async ({ auth, body, set }) => {
       const out = await ideas.create(auth, body);
       set.status = 201;
@@ -36,14 +42,16 @@ export function ideasRoutes(deps: Deps, kit: AuthKit) {
         await ideas.assertCanCapture(auth);
       },
       body: CreateIdeaBody,
+      response: responses({ 201: CreatedIdea, ...refused }),
     })
-    .patch("/bulk", ({ auth, body }) => bulk.update(auth.user.id, body), { access: { scope: "ideas:write" }, body: BulkUpdateBody })
-    .get("/:id", ({ auth, params }) => ideas.get(auth.user.id, ideaId(params.id)), { ...byId, access: { scope: "ideas:read" } })
-    .patch("/:id", ({ auth, params, body }) => ideas.update(auth.user.id, ideaId(params.id), body, restWriter(auth)), { ...byId, access: { scope: "ideas:write" }, body: UpdateIdeaBody })
-    .delete("/:id", ({ auth, params }) => ideas.archive(auth.user.id, ideaId(params.id)), { ...byId, access: { scope: "ideas:write" } })
+    .patch("/bulk", ({ auth, body }) => bulk.update(auth.user.id, body), { access: { scope: "ideas:write" }, body: BulkUpdateBody, response: responses({ 200: BulkUpdateReport, ...refused }) })
+    .get("/:id", ({ auth, params }) => ideas.get(auth.user.id, ideaId(params.id)), { ...byId, access: { scope: "ideas:read" }, response: responses({ 200: IdeaDetail, ...refusedById }) })
+    .patch("/:id", ({ auth, params, body }) => ideas.update(auth.user.id, ideaId(params.id), body, restWriter(auth)), { ...byId, access: { scope: "ideas:write" }, body: UpdateIdeaBody, response: responses({ 200: Idea, ...refusedById }) })
+    .delete("/:id", ({ auth, params }) => ideas.archive(auth.user.id, ideaId(params.id)), { ...byId, access: { scope: "ideas:write" }, response: responses({ 200: Success, ...refusedById }) })
     .post("/:id/merge", ({ auth, params, body }) => merger.merge(auth.user.id, ideaId(params.id), body.absorb_id), {
       ...byId,
       access: { scope: "ideas:write" },
       body: MergeBody,
+      response: responses({ 200: Idea, ...refusedById }),
     });
 }

@@ -1,12 +1,13 @@
 // SQL for an idea's external links; callers check idea ownership first.
 import type { Store } from "../../db/store";
+import type { LinkType } from "../../contract";
 
 export interface LinkRow {
   id: number;
   idea_id: number;
   url: string;
   title: string | null;
-  link_type: string;
+  link_type: LinkType;
   created_at: string;
 }
 

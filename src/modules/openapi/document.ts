@@ -2,6 +2,7 @@
 import { API_PREFIX } from "../../auth/plugin";
 import { requiredProps, toJsonSchema, type JsonSchema } from "./schema";
 import { RESPONSE_SCHEMAS } from "./responses";
+import { ERROR_BODIES } from "../../contract/responses";
 import { ROUTE_DOCS, type RouteDoc } from "./summaries";
 import { requiredByService, withBodyVocabularies, withQueryVocabulary } from "./vocabularies";
 
@@ -103,25 +104,8 @@ export function buildOpenApiDocument(routes: readonly RouteEntry[], info: Docume
         sessionCookie: { type: "apiKey", in: "cookie", name: "svc_session", description: "The web app's session cookie (exempt from the rate limit)." },
       },
       schemas: {
-        Error: { type: "object", required: ["error"], properties: { error: { type: "string" } } },
-        ValidationError: {
-          type: "object",
-          required: ["error"],
-          properties: { error: { anyOf: [{ type: "string" }, { type: "object", additionalProperties: { type: "array", items: { type: "string" } } }] } },
-          description: "`{error:{<field>:[<message>]}}` for field problems, `{error:<string>}` otherwise.",
-        },
-        PlanGate: {
-          type: "object",
-          required: ["error"],
-          properties: {
-            error: { type: "string" },
-            pro_required: { type: "boolean" },
-            feature: { type: "string" },
-            upgrade_url: { type: "string" },
-            message: { type: "string" },
-          },
-          description: "Scope errors carry only `error`; Pro gates add pro_required, feature and upgrade_url.",
-        },
+        // The spec's error bodies, from the same models the routes declare.
+        ...Object.fromEntries(ERROR_BODIES.map((b) => [b.$id!, toJsonSchema(b)])),
       },
     },
   };
@@ -186,25 +170,42 @@ const errorRef = (name: string, description: string) => ({
   content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } },
 });
 
+// What each shared error status means when the route's own entry (summaries.ts) does not say more.
+const ERROR_MEANINGS: Record<string, string> = {
+  "400": "Invalid input",
+  "401": "Missing, malformed, revoked or expired credential: always `{error:\"Unauthorized\"}`",
+  "403": "Missing scope, or a Pro feature on the Free plan",
+  "404": "Absent, or owned by another account (indistinguishable)",
+  "429": "Daily request quota spent",
+};
+const ERROR_NAMES = new Set(ERROR_BODIES.map((b) => b.$id!));
+
 function responses(declared: unknown, doc: RouteDoc, secured: boolean, validated: boolean, hasId: boolean, bodyMethod: boolean, spec: JsonSchema | undefined) {
   const out: Record<string, unknown> = {};
   const byStatus = declaredByStatus(declared);
   const success = String(doc.status ?? 200);
   if (!Object.keys(byStatus).some((s) => s.startsWith("2"))) byStatus[success] = spec;
   for (const [status, schema] of Object.entries(byStatus)) {
+    // A shared error body (its $id names it) becomes a reference to components/schemas.
+    const shared = (schema as { $id?: string } | undefined)?.$id;
+    if (shared && ERROR_NAMES.has(shared)) {
+      out[status] = errorRef(shared, doc.errors?.[Number(status)] ?? ERROR_MEANINGS[status] ?? "See the error body");
+      continue;
+    }
     out[status] = {
-      description: status.startsWith("2") ? "Success" : "See the error body",
+      description: status.startsWith("2") ? "Success" : (doc.errors?.[Number(status)] ?? "See the error body"),
       content: { [doc.contentType ?? "application/json"]: { schema: schema === undefined ? {} : schema === spec ? spec : toJsonSchema(schema) } },
     };
   }
   for (const [status, meaning] of Object.entries(doc.errors ?? {})) out[status] ??= errorRef(status === "400" ? "ValidationError" : "Error", meaning);
-  if (validated) out["400"] ??= errorRef("ValidationError", "Invalid input");
+  // Routes without declared errors yet (declaredByStatus found none): the statuses their plugins and checks answer.
+  if (validated) out["400"] ??= errorRef("ValidationError", ERROR_MEANINGS["400"]);
   if (secured) {
-    out["401"] ??= errorRef("Error", "Missing, malformed, revoked or expired credential: always `{error:\"Unauthorized\"}`");
-    out["403"] ??= errorRef("PlanGate", "Missing scope, or a Pro feature on the Free plan");
-    out["429"] ??= errorRef("Error", "Daily request quota spent");
+    out["401"] ??= errorRef("Error", ERROR_MEANINGS["401"]);
+    out["403"] ??= errorRef("PlanGate", ERROR_MEANINGS["403"]);
+    out["429"] ??= errorRef("Error", ERROR_MEANINGS["429"]);
   }
-  if (hasId) out["404"] ??= errorRef("Error", "Absent, or owned by another account (indistinguishable)");
+  if (hasId) out["404"] ??= errorRef("Error", ERROR_MEANINGS["404"]);
   // Transport answers, before any route code runs: body over the configured limit, request line or headers too long.
   if (bodyMethod) out["413"] ??= errorRef("Error", "Request body over the limit: `{error:\"Request body too large\"}`");
   out["431"] ??= errorRef("Error", "Request line or headers too large");

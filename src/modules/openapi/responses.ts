@@ -122,13 +122,6 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   "POST /auth/accept-invitation": Session,
   "POST /auth/logout": Success,
 
-  "GET /ideas": obj({ ideas: list(Idea), has_more: bool }),
-  "POST /ideas": obj({ ...ideaFields, processing: { const: true } }),
-  "GET /ideas/:id": obj({ ...ideaFields, links: list(Link), relations: list(ideaRelation) }),
-  "PATCH /ideas/:id": Idea,
-  "DELETE /ideas/:id": Success,
-  "PATCH /ideas/bulk": obj({ updated: int, errors: int, results: list(obj({ id: {}, status: { enum: ["updated", "error"] }, error: str }, ["id", "status"])) }),
-  "POST /ideas/:id/merge": Idea,
   "POST /ideas/:id/develop": obj({ spec: str, provider: PROVIDER, model: str, usage: obj({ input_tokens: int, output_tokens: int }) }),
   "GET /ideas/:id/develop": obj({ spec: str, provider: PROVIDER, model: str, usage: obj({ input_tokens: int, output_tokens: int }), created_at: stamp }),
   "GET /ideas/:id/spec": obj({ spec: nullable(str), provider: nullable(PROVIDER), model: nullable(str), usage: nullable(obj({ input_tokens: int, output_tokens: int })), created_at: nullable(stamp) }),

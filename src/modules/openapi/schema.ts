@@ -8,7 +8,7 @@
 
 export type JsonSchema = Record<string, unknown>;
 
-const DROP = new Set(["error", "patternError", "minLengthError", "elysiaMeta", "nullable", "$id"]);
+const DROP = new Set(["error", "patternError", "minLengthError", "elysiaMeta", "nullable", "$id", "noValidate"]);
 // String alternatives Elysia adds only so that query strings and form fields coerce.
 const COERCION_FORMATS = new Set(["numeric", "integer", "boolean", "ObjectString", "ArrayString"]);
 const JSON_TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
@@ -32,6 +32,8 @@ export function toJsonSchema(input: unknown): JsonSchema {
         out[key] = toJsonSchema(value);
         break;
       case "additionalProperties":
+        // true is JSON Schema's default: the response models say it only so that Elysia leaves their objects open.
+        if (value === true) break;
         out[key] = typeof value === "boolean" ? value : toJsonSchema(value);
         break;
       case "anyOf":

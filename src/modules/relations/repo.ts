@@ -1,6 +1,7 @@
 // The one store for `relations` (and `rejected_pairs`): the routes' look-ups and writes, an idea's flat list,
 // repointing on merge, the pipeline's system relations, and row inserts for imports and fixtures.
 import type { Store } from "../../db/store";
+import type { IdeaStatus, RelationType } from "../../contract";
 
 export interface RelationRow {
   id: number;
@@ -31,12 +32,13 @@ export interface RelationListRow {
 }
 
 /** A relation as GET /ideas/:id lists it: both directions in one list, the other idea's summary beside it. */
-export type IdeaRelationRow = Omit<RelationRow, "user_id"> & {
+export type IdeaRelationRow = Omit<RelationRow, "user_id" | "relation_type"> & {
+  relation_type: RelationType;
   direction: "outgoing" | "incoming";
   related_idea_id: number;
   related_idea_number: number;
   related_idea_title: string;
-  related_idea_status: string;
+  related_idea_status: IdeaStatus;
 };
 
 /** What the background pass reads of the system relations it maintains. */

@@ -1,6 +1,7 @@
 // The API's resource shapes as the spec describes them (clients ignore unknown fields). Vocabularies, limits and
 // character counting are the server's contract (src/contract/), the only server module the web app imports.
-import type { IdeaStatus, LinkType, RelationType } from "../../contract";
+import type { IdeaStatus, RelationType } from "../../contract";
+import type { CreatedIdea, Idea as ApiIdea, IdeaDetail, IdeaRelation, Link } from "../../contract/responses";
 
 export {
   MAX_ALLOWED_SENDERS, parseCaptureSettings, settingsRecord, type CaptureSettings,
@@ -9,38 +10,12 @@ export {
 } from "../../contract";
 type Status = IdeaStatus;
 
-export interface Idea {
-  id: number;
-  number: number;
-  title: string;
-  body: string;
-  status: Status;
-  source: string;
-  source_url: string | null;
-  source_summary?: string | null;
-  parent_id: number | null;
-  vectorize_id: string | null;
-  is_archived: number;
-  tags: string[];
-  processing?: boolean;
-  links?: Link[];
-  relations?: IdeaRelation[];
-  created_at: string;
-  updated_at: string;
-}
-
-export interface IdeaRelation {
-  id: number;
-  source_idea_id: number;
-  target_idea_id: number;
-  relation_type: RelationType;
-  score: number | null;
-  note: string | null;
-  created_by: "user" | "system";
-  created_at: string;
-  related_idea_title: string;
-  related_idea_number: number;
-}
+/**
+ * An idea as the app holds it: the list's shape, with what the detail (links, relations) and the capture
+ * (processing) add when it came from those. Every shape comes from the server's response models.
+ */
+export type Idea = ApiIdea & Partial<Pick<IdeaDetail, "links" | "relations">> & Partial<Pick<CreatedIdea, "processing">>;
+export type { IdeaRelation, Link };
 
 export interface RelationRow {
   id: number;
@@ -53,15 +28,6 @@ export interface RelationRow {
   idea_number: number;
   idea_title: string;
   idea_status: Status;
-}
-
-export interface Link {
-  id: number;
-  idea_id: number;
-  url: string;
-  title: string | null;
-  link_type: LinkType;
-  created_at: string;
 }
 
 export interface Tag {
