@@ -21,14 +21,14 @@ const PENDING = new Set<string>([
   "GET /user/byok/status", "PUT /user/byok/:provider", "DELETE /user/byok/:provider", "POST /user/byok/:provider/test",
   "POST /ideas/:id/develop", "GET /ideas/:id/develop", "GET /ideas/:id/spec", "POST /user/test-digest", "GET /agent/ws",
   "GET /agent/conversations", "GET /agent/conversations/:id", "DELETE /agent/conversations/:id", "GET /user/billing",
-  "POST /user/billing/checkout", "POST /user/billing/portal", "POST /billing/webhook", "GET /ideas/:id/relations",
-  "POST /map/relations", "PATCH /map/relations/:id", "DELETE /map/relations/:id", "GET /ideas/search", "GET /map",
-  "GET /map/positions", "PUT /map/positions", "DELETE /map/positions", "POST /user/export", "POST /user/export/csv",
-  "POST /user/export/markdown", "GET /tags", "GET /tags/similar", "POST /tags", "PATCH /tags/:id", "DELETE /tags/:id",
-  "GET /ideas/:id/links", "POST /ideas/:id/links", "DELETE /ideas/:id/links/:linkId", "GET /ideas/:id/versions",
-  "GET /ideas/:id/versions/:version", "POST /ideas/:id/versions/:version/restore", "GET /ideas/:id/wikilinks", "GET /review",
-  "GET /review/counts", "POST /review/:ideaId/keep", "GET /ideas/duplicates", "GET /ideas/duplicates/summary",
-  "POST /ideas/duplicates/:id/dismiss", "POST /ideas/duplicates/:id/merge", "POST /user/import", "GET /admin/users",
+  "POST /user/billing/checkout", "POST /user/billing/portal", "POST /billing/webhook", 
+  "GET /ideas/search", 
+  "POST /user/export", "POST /user/export/csv",
+  "POST /user/export/markdown", 
+  
+  
+  
+  "POST /user/import", "GET /admin/users",
   "POST /admin/users", "PATCH /admin/users/:id", "DELETE /admin/users/:id", "GET /admin/users/:id/history",
   "GET /admin/instance", "GET /admin/backup", "POST /auth/accept-invitation", "POST /user/capture-email/regenerate",
 ]);
@@ -136,8 +136,79 @@ describe("answers carry only what their models declare", () => {
     expect(capped.status).toBe(403);
   });
 
+  test("tags, links, relations, the map and its positions", async () => {
+    const key = pro.key;
+    const a = await call(t, "POST", "/ideas", { key, body: { title: "Organise A", tags: ["org"] } });
+    const b = await call(t, "POST", "/ideas", { key, body: { title: "Organise B" } });
+    const c = await call(t, "POST", "/ideas", { key, body: { title: "Organise C" } });
+    await expectDeclared("GET", "/tags", "/tags", { key });
+    const tag = await expectDeclared("POST", "/tags", "/tags", { key, body: { name: "contract-tag", color: "#123456" } });
+    await expectDeclared("POST", "/tags", "/tags", { key, body: { name: "contract-tag" } });
+    await expectDeclared("POST", "/tags", "/tags", { key, body: { name: "" } });
+    await expectDeclared("PATCH", "/tags/:id", `/tags/${tag.body.tag.id}`, { key, body: { color: "#654321" } });
+    await expectDeclared("PATCH", "/tags/:id", "/tags/999999", { key, body: { color: "#654321" } });
+    await expectDeclared("GET", "/tags/similar", "/tags/similar?tag=org", { key });
+    await expectDeclared("GET", "/tags/similar", "/tags/similar?tag=nowhere", { key });
+    await expectDeclared("GET", "/tags/similar", "/tags/similar", { key });
+    await expectDeclared("DELETE", "/tags/:id", `/tags/${tag.body.tag.id}`, { key });
+
+    const link = await expectDeclared("POST", "/ideas/:id/links", `/ideas/${a.body.id}/links`, { key, body: { url: "https://example.com/x", link_type: "code-repo" } });
+    await expectDeclared("POST", "/ideas/:id/links", `/ideas/${a.body.id}/links`, { key, body: { url: "not a url" } });
+    await expectDeclared("GET", "/ideas/:id/links", `/ideas/${a.body.id}/links`, { key });
+    await expectDeclared("GET", "/ideas/:id/links", "/ideas/999999/links", { key });
+    await expectDeclared("DELETE", "/ideas/:id/links/:linkId", `/ideas/${a.body.id}/links/${link.body.link.id}`, { key });
+
+    const rel = await expectDeclared("POST", "/map/relations", "/map/relations", { key, body: { source_idea_id: a.body.id, target_idea_id: b.body.id, relation_type: "blocks" } });
+    await expectDeclared("POST", "/map/relations", "/map/relations", { key, body: { source_idea_id: a.body.id, target_idea_id: b.body.id, relation_type: "blocks" } });
+    await expectDeclared("POST", "/map/relations", "/map/relations", {
+      key,
+      body: { links: [{ source_idea_id: b.body.id, target_idea_id: c.body.id, relation_type: "related" }, { source_idea_id: b.body.id, target_idea_id: 999999, relation_type: "nonsense" }] },
+    });
+    await expectDeclared("POST", "/map/relations", "/map/relations", { key: free.key, body: { source_idea_id: a.body.id, target_idea_id: b.body.id, relation_type: "blocks" } });
+    await expectDeclared("PATCH", "/map/relations/:id", `/map/relations/${rel.body.relation.id}`, { key, body: { note: "why" } });
+    await expectDeclared("PATCH", "/map/relations/:id", "/map/relations/999999", { key, body: { note: "why" } });
+    await expectDeclared("GET", "/ideas/:id/relations", `/ideas/${a.body.id}/relations`, { key });
+    await expectDeclared("GET", "/ideas/:id/relations", `/ideas/${b.body.id}/relations`, { key });
+    await expectDeclared("GET", "/map", "/map", { key });
+    await expectDeclared("DELETE", "/map/relations/:id", `/map/relations/${rel.body.relation.id}`, { key });
+
+    await expectDeclared("PUT", "/map/positions", "/map/positions", { key, body: { positions: [{ id: a.body.id, x: 1.5, y: -2 }, { id: 999999, x: 0, y: 0 }] } });
+    await expectDeclared("PUT", "/map/positions", "/map/positions", { key, body: { positions: "no" } });
+    await expectDeclared("GET", "/map/positions", "/map/positions", { key });
+    await expectDeclared("DELETE", "/map/positions", "/map/positions", { key });
+  });
+
+  test("versions, wikilinks, duplicates and the review queue", async () => {
+    const key = pro.key;
+    const target = await call(t, "POST", "/ideas", { key, body: { title: "Wiki target" } });
+    const a = await call(t, "POST", "/ideas", { key, body: { title: "Versioned", body: "See [[Wiki target]] and [[Nowhere]]" } });
+    await call(t, "PATCH", `/ideas/${a.body.id}`, { key, body: { body: "See [[Wiki target]] again" } });
+    await expectDeclared("GET", "/ideas/:id/versions", `/ideas/${a.body.id}/versions`, { key });
+    await expectDeclared("GET", "/ideas/:id/versions/:version", `/ideas/${a.body.id}/versions/1`, { key });
+    await expectDeclared("GET", "/ideas/:id/versions/:version", `/ideas/${a.body.id}/versions/99`, { key });
+    await expectDeclared("GET", "/ideas/:id/versions/:version", `/ideas/${a.body.id}/versions/x`, { key });
+    await expectDeclared("POST", "/ideas/:id/versions/:version/restore", `/ideas/${a.body.id}/versions/1/restore`, { key });
+    await expectDeclared("GET", "/ideas/:id/wikilinks", `/ideas/${a.body.id}/wikilinks`, { key });
+    await expectDeclared("GET", "/ideas/:id/wikilinks", `/ideas/${target.body.id}/wikilinks`, { key });
+    await expectDeclared("GET", "/ideas/:id/wikilinks", "/ideas/999999/wikilinks", { key });
+
+    await expectDeclared("GET", "/ideas/duplicates", "/ideas/duplicates", { key });
+    await expectDeclared("GET", "/ideas/duplicates", `/ideas/duplicates?idea_ids=${a.body.id}`, { key });
+    await expectDeclared("GET", "/ideas/duplicates/summary", `/ideas/duplicates/summary?idea_ids=${a.body.id}`, { key });
+    await expectDeclared("GET", "/ideas/duplicates/summary", "/ideas/duplicates/summary?idea_ids=x", { key });
+    await expectDeclared("POST", "/ideas/duplicates/:id/dismiss", "/ideas/duplicates/999999/dismiss", { key });
+    await expectDeclared("POST", "/ideas/duplicates/:id/merge", "/ideas/duplicates/999999/merge", { key });
+
+    // A stale idea: captured and untouched past the threshold.
+    t.clock.advance(40 * 86_400_000);
+    await expectDeclared("GET", "/review", "/review", { key });
+    await expectDeclared("GET", "/review/counts", "/review/counts", { key });
+    await expectDeclared("POST", "/review/:ideaId/keep", `/review/${a.body.id}/keep`, { key });
+    await expectDeclared("POST", "/review/:ideaId/keep", "/review/999999/keep", { key });
+  });
+
   test("answers of every status were read", () => {
     const statuses = new Set(checked.map((c) => c.split(" ").at(-1)));
-    for (const s of ["200", "201", "400", "401", "403", "404"]) expect(statuses.has(s)).toBe(true);
+    for (const s of ["200", "201", "400", "401", "403", "404", "409"]) expect(statuses.has(s)).toBe(true);
   });
 });

@@ -63,3 +63,7 @@ export const ERROR_BODIES = [ErrorBody, ValidationErrorBody, PlanGateBody] as co
 
 /** What the authentication plugin answers on any route behind it: no credential, a missing scope or plan, the quota. */
 export const AUTH_ERRORS = { 401: ErrorBody, 403: PlanGateBody, 429: ErrorBody } as const;
+/** A route that reads input: what it refuses (400) besides the plugin's answers. */
+export const REFUSED = { 400: ValidationErrorBody, ...AUTH_ERRORS } as const;
+/** A route about one resource named in its path: also 404 when it is absent or another account's. */
+export const REFUSED_BY_ID = { ...REFUSED, 404: ErrorBody } as const;

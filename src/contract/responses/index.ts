@@ -3,3 +3,4 @@
 // bundle never carries TypeBox). Not re-exported by src/contract/index.ts for that reason.
 export * from "./common";
 export * from "./ideas";
+export * from "./organise";

@@ -1,6 +1,7 @@
 // SQL for duplicate detections: the pending listing with both ideas' display fields, per-idea summaries, lookups and
 // resolution.
 import type { Store } from "../../db/store";
+import type { IdeaStatus } from "../../contract";
 
 export const BODY_PREVIEW_CHARS = 280;
 
@@ -22,14 +23,14 @@ export interface DetectionView {
   idea_number: number;
   idea_title: string;
   idea_body: string;
-  idea_status: string;
+  idea_status: IdeaStatus;
   idea_source: string;
   idea_created_at: string;
   duplicate_of_id: number;
   duplicate_number: number;
   duplicate_title: string;
   duplicate_body: string;
-  duplicate_status: string;
+  duplicate_status: IdeaStatus;
   duplicate_source: string;
   duplicate_created_at: string;
   similarity_score: number;

@@ -1,7 +1,7 @@
 // Duplicate rules: the Pro-only pending listing, dismiss, and the merge that folds the older idea into the newer one.
 import type { Deps } from "../../deps";
 import type { Plan } from "../../auth/plans";
-import type { DuplicateSummary } from "../../contract";
+import type { DuplicateSummary } from "../../contract/responses";
 import { fieldError, notFound } from "../../errors";
 import { toStamp } from "../../lib/time";
 import { createIdeasRepo } from "../ideas/repo";

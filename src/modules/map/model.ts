@@ -7,4 +7,4 @@ export const MapQuery = t.Object({
 });
 export type MapQuery = typeof MapQuery.static;
 
-export type { MapEdge, MapNode } from "../../contract";
+export type { MapEdge, MapNode } from "../../contract/responses";

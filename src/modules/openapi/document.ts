@@ -194,7 +194,7 @@ function responses(declared: unknown, doc: RouteDoc, secured: boolean, validated
     }
     out[status] = {
       description: status.startsWith("2") ? "Success" : (doc.errors?.[Number(status)] ?? "See the error body"),
-      content: { [doc.contentType ?? "application/json"]: { schema: schema === undefined ? {} : schema === spec ? spec : toJsonSchema(schema) } },
+      content: { [doc.contentType ?? "application/json"]: { schema: schema === undefined ? {} : schema === spec ? spec : toJsonSchema(jsonOf(schema)) } },
     };
   }
   for (const [status, meaning] of Object.entries(doc.errors ?? {})) out[status] ??= errorRef(status === "400" ? "ValidationError" : "Error", meaning);
@@ -211,6 +211,12 @@ function responses(declared: unknown, doc: RouteDoc, secured: boolean, validated
   out["431"] ??= errorRef("Error", "Request line or headers too large");
   out["500"] ??= errorRef("Error", "Unexpected failure: `{error:\"Internal server error\"}`");
   return out;
+}
+
+/** A model of JSON text a route sends as it is (contentMediaType/contentSchema): the client reads the JSON. */
+function jsonOf(schema: unknown): unknown {
+  const s = schema as { contentMediaType?: string; contentSchema?: unknown };
+  return s.contentMediaType === "application/json" && s.contentSchema ? s.contentSchema : schema;
 }
 
 // Elysia keeps `response` either as one schema (the 200 body) or as a map of status → schema.

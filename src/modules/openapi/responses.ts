@@ -2,7 +2,7 @@
 //
 // Required fields are the ones the spec promises; objects stay open (clients must ignore unknown fields). The fuzzer
 // (scripts/fuzz.ts) checks every answer against these, so a drift between server and document shows up there.
-import { IDEA_STATUSES, PROVIDERS, RELATION_TYPES } from "../../contract";
+import { IDEA_STATUSES, PROVIDERS } from "../../contract";
 import type { JsonSchema } from "./schema";
 
 const str: JsonSchema = { type: "string" };
@@ -16,27 +16,8 @@ const list = (items: JsonSchema): JsonSchema => ({ type: "array", items });
 const wrap = (name: string, s: JsonSchema) => obj({ [name]: s });
 
 const STATUS = { type: "string", enum: [...IDEA_STATUSES] };
-const RELATION_TYPE = { type: "string", enum: [...RELATION_TYPES] };
 const PROVIDER = { type: "string", enum: [...PROVIDERS] };
 
-const ideaFields = {
-  id: int,
-  number: int,
-  title: str,
-  body: str,
-  status: STATUS,
-  source: str,
-  source_url: nullable(str),
-  parent_id: nullable(int),
-  vectorize_id: nullable(str),
-  is_archived: int,
-  tags: list(str),
-  created_at: stamp,
-  updated_at: stamp,
-};
-const Idea = obj(ideaFields);
-const Link = obj({ id: int, idea_id: int, url: str, title: nullable(str), link_type: str, created_at: stamp });
-const Tag = obj({ id: int, user_id: str, name: str, color: nullable(str), vectorize_id: nullable(str), created_at: stamp });
 const Success = obj({ success: { const: true } });
 const VaultIssue = obj({ path: str, idea_id: nullable(int), message: str, at: stamp });
 const VaultState = obj({
@@ -53,48 +34,6 @@ const VaultState = obj({
   skipped: list(obj({ path: str, reason: str, at: stamp })),
   errors: list(VaultIssue),
 });
-const IdeaBrief = obj({ id: int, number: int, title: str });
-// body is string|null in the issue's shape (room for a version whose text is not kept); this server always has it.
-const IdeaVersion = obj({ version: int, title: str, body: nullable(str), writer: str, created_at: stamp });
-const relationRow = obj({
-  id: int,
-  relation_type: RELATION_TYPE,
-  score: nullable(num),
-  note: nullable(str),
-  created_by: str,
-  created_at: stamp,
-  idea_id: int,
-  idea_number: int,
-  idea_title: str,
-  idea_status: STATUS,
-});
-// The spec promises related_idea_title and related_idea_number; the rest is what modules/relations/repo.ts lists.
-const ideaRelation = obj(
-  {
-    id: int,
-    source_idea_id: int,
-    target_idea_id: int,
-    relation_type: RELATION_TYPE,
-    score: nullable(num),
-    note: nullable(str),
-    created_by: str,
-    created_at: stamp,
-    direction: { type: "string", enum: ["outgoing", "incoming"] },
-    related_idea_id: int,
-    related_idea_number: int,
-    related_idea_title: str,
-    related_idea_status: STATUS,
-  },
-  ["related_idea_title", "related_idea_number"],
-);
-const DuplicateSummary = obj({
-  idea_id: int,
-  pending: { type: "integer", minimum: 1 },
-  closest: obj({ duplicate_id: int, idea_id: int, number: int, title: str, similarity_score: num, created_at: stamp }),
-});
-/** The review queue's counts; vault_conflicts (and its share of total) only with a connected folder. */
-const ReviewCounts = obj({ stale: int, connections: int, duplicates: int, vault_conflicts: int, total: int }, ["stale", "connections", "duplicates", "total"]);
-const Detection = obj({ id: int, idea_id: int, duplicate_of_id: int, similarity_score: num, status: str, created_at: stamp }, ["id", "idea_id", "duplicate_of_id", "similarity_score"]);
 const User = obj(
   { id: str, email: str, display_name: nullable(str), avatar_url: nullable(str), plan: { type: "string", enum: ["free", "pro"] }, settings_json: nullable(str), has_provider_a_key: bool, has_provider_b_key: bool, has_provider_c_key: bool, created_at: stamp, updated_at: stamp },
   ["id", "email", "plan", "has_provider_a_key", "has_provider_b_key", "has_provider_c_key", "created_at"],
@@ -129,56 +68,6 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     { query: str, search_type: { enum: ["semantic", "fts"] }, fts_mode: str, results: list(SearchResult), semantic_limit_reached: { const: true }, semantic_limit_message: str },
     ["query", "search_type", "results"],
   ),
-  "GET /ideas/duplicates": wrap("duplicates", list(Detection)),
-  "GET /ideas/duplicates/summary": wrap("summaries", list(DuplicateSummary)),
-  "POST /ideas/duplicates/:id/dismiss": Success,
-  "POST /ideas/duplicates/:id/merge": Success,
-  "GET /ideas/:id/links": wrap("links", list(Link)),
-  "POST /ideas/:id/links": wrap("link", Link),
-  "DELETE /ideas/:id/links/:linkId": Success,
-  "GET /ideas/:id/relations": obj({ outgoing: list(relationRow), incoming: list(relationRow) }),
-  "GET /ideas/:id/versions": wrap("versions", list(IdeaVersion)),
-  "GET /ideas/:id/versions/:version": IdeaVersion,
-  "GET /ideas/:id/wikilinks": obj({ links: list(obj({ target: str, idea: nullable(IdeaBrief) })), linked_from: list(IdeaBrief) }),
-  "POST /ideas/:id/versions/:version/restore": obj({ ...ideaFields, links: list(Link), relations: list(ideaRelation) }),
-
-  "GET /tags": wrap("tags", list(obj({ ...Tag.properties as Record<string, JsonSchema>, idea_count: int }))),
-  "GET /tags/similar": obj({ similar: list(obj({ name: str, idea_count: int, similarity: num })), message: str }, ["similar"]),
-  "POST /tags": wrap("tag", Tag),
-  "PATCH /tags/:id": wrap("tag", Tag),
-  "DELETE /tags/:id": Success,
-
-  "POST /map/relations": {
-    anyOf: [
-      wrap("relation", obj({ id: int, source_idea_id: int, target_idea_id: int, relation_type: RELATION_TYPE, note: nullable(str) })),
-      obj({ linked: int, errors: int, results: list(obj({ source_idea_id: {}, target_idea_id: {}, relation_type: {}, status: { enum: ["created", "error"] }, relation_id: int, error: str }, ["status"])) }),
-    ],
-  },
-  "PATCH /map/relations/:id": wrap("relation", { type: "object" }),
-  "DELETE /map/relations/:id": Success,
-  "GET /map": obj({
-    nodes: list(obj({ id: int, number: int, title: str, status: STATUS, tags: list(str), connectionCount: int, created_at: stamp })),
-    edges: list(obj({ id: int, source: int, target: int, type: RELATION_TYPE, score: nullable(num), note: nullable(str), created_by: str, created_at: stamp })),
-  }),
-  "GET /map/positions": wrap("positions", list(obj({ id: int, x: num, y: num }))),
-  "PUT /map/positions": obj({ saved: int, ignored: int }),
-  "DELETE /map/positions": Success,
-
-  "GET /review": obj({
-    stale: list(obj({ id: int, number: int, title: str, status: STATUS, updated_at: stamp, days_stale: num })),
-    connections: list(obj({ id: int, relation_type: RELATION_TYPE, created_at: stamp, source_idea_id: int, target_idea_id: int })),
-    duplicates: list(Detection),
-    // An addition (docs/vault.md): present only when the account has a connected folder.
-    vault_conflicts: list(obj({ path: str, idea_id: nullable(int), idea_number: nullable(int), idea_title: nullable(str), message: str, at: stamp })),
-    counts: ReviewCounts,
-    stale_threshold_days: int,
-  }, ["stale", "connections", "duplicates", "counts", "stale_threshold_days"]),
-  "GET /review/counts": obj({
-    counts: ReviewCounts,
-    connection_ids: list(int),
-    stale_threshold_days: int,
-  }),
-  "POST /review/:ideaId/keep": Success,
 
   "GET /user/me": Me,
   "GET /auth/session": obj({ user: nullable(Me) }),

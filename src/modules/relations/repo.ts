@@ -1,7 +1,7 @@
 // The one store for `relations` (and `rejected_pairs`): the routes' look-ups and writes, an idea's flat list,
 // repointing on merge, the pipeline's system relations, and row inserts for imports and fixtures.
 import type { Store } from "../../db/store";
-import type { IdeaStatus, RelationType } from "../../contract";
+import type { IdeaStatus, RelationCreator, RelationType } from "../../contract";
 
 export interface RelationRow {
   id: number;
@@ -20,15 +20,15 @@ export type NewRelationRow = Omit<RelationRow, "id"> & { imported?: boolean };
 
 export interface RelationListRow {
   id: number;
-  relation_type: string;
+  relation_type: RelationType;
   score: number | null;
   note: string | null;
-  created_by: string;
+  created_by: RelationCreator;
   created_at: string;
   idea_id: number;
   idea_number: number;
   idea_title: string;
-  idea_status: string;
+  idea_status: IdeaStatus;
 }
 
 /** A relation as GET /ideas/:id lists it: both directions in one list, the other idea's summary beside it. */

@@ -5,7 +5,7 @@ import { toStamp } from "../../lib/time";
 import { ideaId, relationId } from "../../http/params";
 import { createRelationsRepo } from "./repo";
 import { ALWAYS_REFUSED, FORCEABLE, cycleMessage, findCyclePath } from "./cycle";
-import { LIMITS, USER_RELATION_TYPES } from "../../contract";
+import { LIMITS, USER_RELATION_TYPES, type RelationCreator, type RelationType } from "../../contract";
 import { TYPE_MESSAGE, type CreateRelationBody, type NewRelation, type UpdateRelationBody } from "./model";
 
 /** Silent truncation to 500 characters, counted in code points so an emoji is never cut in half. */
@@ -130,7 +130,7 @@ export function createRelationsService(deps: Deps) {
         }
         await repo.deleteForUser(userId, id);
       }, { immediate: true });
-      return { success: true };
+      return { success: true as const };
     },
   };
 }
@@ -140,10 +140,11 @@ function toRelation(r: { id: number; source_idea_id: number; target_idea_id: num
     id: r.id,
     source_idea_id: r.source_idea_id,
     target_idea_id: r.target_idea_id,
-    relation_type: r.relation_type,
+    // Stored rows hold only the vocabulary's values (the routes and the pipeline write nothing else).
+    relation_type: r.relation_type as RelationType,
     score: r.score,
     note: r.note,
-    created_by: r.created_by,
+    created_by: r.created_by as RelationCreator,
     created_at: r.created_at,
   };
 }

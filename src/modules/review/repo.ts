@@ -1,14 +1,15 @@
 // SQL for the review queue: stale captured ideas and the week's new connections between live ideas (not imported ones).
 import type { Store } from "../../db/store";
+import type { IdeaStatus, RelationCreator, RelationType } from "../../contract";
 import type { IdeaRow } from "../ideas/repo";
 
-export type StaleRow = Pick<IdeaRow, "id" | "number" | "title" | "body" | "source" | "updated_at"> & { status: string };
+export type StaleRow = Pick<IdeaRow, "id" | "number" | "title" | "body" | "source" | "updated_at"> & { status: IdeaStatus };
 
 export interface ConnectionRow {
   id: number;
-  relation_type: string;
+  relation_type: RelationType;
   score: number | null;
-  created_by: string;
+  created_by: RelationCreator;
   created_at: string;
   source_idea_id: number;
   source_number: number;

@@ -1,7 +1,8 @@
 // TypeBox schemas for the tag routes.
 import { t } from "elysia";
 import { Text } from "../../http/schema";
-import { LIMITS, TAG_COLOR_PATTERN, type SimilarTag } from "../../contract";
+import { LIMITS, TAG_COLOR_PATTERN } from "../../contract";
+import type { SimilarTag } from "../../contract/responses";
 
 const Name = Text({ minLength: 1, maxLength: LIMITS.tagName });
 // The same words as an export document's colour (src/modules/export/model.ts), not "has an invalid format".

@@ -1,7 +1,7 @@
 // GET /tags/:name/similar's lookup: the account's tags nearest a tag by its stored vector. Bound on
 // deps.engines.tagSimilar while the pipeline runs (pipeline/process.ts), since it reads the generation it serves.
 import type { Store } from "../../db/store";
-import type { SimilarTag } from "../../contract";
+import type { SimilarTag } from "../../contract/responses";
 import { servingGeneration, type ModelSet } from "../../pipeline/models";
 import { readState } from "../../vectors/generations";
 import { vectorStore } from "../../vectors/store";

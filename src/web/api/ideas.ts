@@ -1,5 +1,5 @@
 // Ideas and what hangs off them: list, capture, detail, edit, bulk, archive, merge, links, relations, search, duplicates.
-import type { DuplicateSummary } from "../../contract";
+import type { DuplicateSummary } from "../../contract/responses";
 import { del, get, patch, post } from "./client";
 import type { Detection, Idea, Link, LinkType, RelationRow, SearchResult, Status } from "./types";
 

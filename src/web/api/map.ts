@@ -1,7 +1,7 @@
 // The mind map: GET /map (every plan), its remembered positions (/map/positions) and the bulk form of
 // POST /map/relations (Pro); single relations are in ideas.ts.
 import { del, get, post, put } from "./client";
-import type { MapEdge, MapNode } from "../../contract";
+import type { MapEdge, MapNode } from "../../contract/responses";
 
 export type { MapEdge, MapNode };
 

@@ -1,7 +1,7 @@
 // The API's resource shapes as the spec describes them (clients ignore unknown fields). Vocabularies, limits and
 // character counting are the server's contract (src/contract/), the only server module the web app imports.
 import type { IdeaStatus, RelationType } from "../../contract";
-import type { CreatedIdea, Idea as ApiIdea, IdeaDetail, IdeaRelation, Link } from "../../contract/responses";
+import type { CreatedIdea, Detection, Idea as ApiIdea, IdeaDetail, IdeaRelation, Link, RelationRow, Tag as ApiTag, TagWithCount } from "../../contract/responses";
 
 export {
   MAX_ALLOWED_SENDERS, parseCaptureSettings, settingsRecord, type CaptureSettings,
@@ -17,27 +17,9 @@ type Status = IdeaStatus;
 export type Idea = ApiIdea & Partial<Pick<IdeaDetail, "links" | "relations">> & Partial<Pick<CreatedIdea, "processing">>;
 export type { IdeaRelation, Link };
 
-export interface RelationRow {
-  id: number;
-  relation_type: RelationType;
-  score: number | null;
-  note: string | null;
-  created_by: "user" | "system";
-  created_at: string;
-  idea_id: number;
-  idea_number: number;
-  idea_title: string;
-  idea_status: Status;
-}
-
-export interface Tag {
-  id: number;
-  name: string;
-  color: string | null;
-  vectorize_id: string | null;
-  created_at: string;
-  idea_count?: number;
-}
+/** A tag as the app holds it; the list adds idea_count. */
+export type Tag = ApiTag & Partial<Pick<TagWithCount, "idea_count">>;
+export type { Detection, RelationRow };
 
 export interface User {
   id: string;
@@ -64,23 +46,4 @@ export interface User {
 export interface SearchResult
   extends Pick<Idea, "id" | "number" | "title" | "body" | "status" | "source" | "source_url" | "is_archived" | "tags" | "created_at" | "updated_at"> {
   score: number | null;
-}
-
-export interface Detection {
-  id: number;
-  idea_id: number;
-  idea_number: number;
-  idea_title: string;
-  idea_body: string;
-  idea_status: Status;
-  idea_created_at: string;
-  duplicate_of_id: number;
-  duplicate_number: number;
-  duplicate_title: string;
-  duplicate_body: string;
-  duplicate_status: Status;
-  duplicate_created_at: string;
-  similarity_score: number;
-  status: "pending" | "dismissed" | "merged";
-  created_at: string;
 }
