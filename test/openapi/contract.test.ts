@@ -2,6 +2,7 @@
 // route really answers carries no field and no status its model does not declare (objects read closed here).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../src/app";
+import { requiresAuth } from "../../src/modules/openapi/document";
 import { validate, type Schema } from "../../scripts/fuzz/json-schema";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
 
@@ -15,22 +16,12 @@ const rel = (path: string) => path.slice("/api/v1".length).replace(/(.)\/$/, "$1
 
 // Routes whose module has not declared its answers yet: this list only shrinks (issue 39).
 const PENDING = new Set<string>([
-  "GET /health", "GET /setup", "POST /setup", "POST /auth/register", "POST /auth/login", "POST /auth/logout", "GET /auth/session",
-  "GET /user/me", "PATCH /user/me", "DELETE /user", "GET /user/shortcuts", "GET /user/api-keys", "POST /user/api-keys",
-  "DELETE /user/api-keys/:id", "GET /user/mcp-tokens", "GET /user/support-link", "GET /openapi.json", "GET /docs",
-  "GET /user/byok/status", "PUT /user/byok/:provider", "DELETE /user/byok/:provider", "POST /user/byok/:provider/test",
-  "POST /ideas/:id/develop", "GET /ideas/:id/develop", "GET /ideas/:id/spec", "POST /user/test-digest", "GET /agent/ws",
-  "GET /agent/conversations", "GET /agent/conversations/:id", "DELETE /agent/conversations/:id", "GET /user/billing",
-  "POST /user/billing/checkout", "POST /user/billing/portal", "POST /billing/webhook", 
-  "GET /ideas/search", 
-  "POST /user/export", "POST /user/export/csv",
-  "POST /user/export/markdown", 
-  
-  
-  
-  "POST /user/import", "GET /admin/users",
+  "POST /auth/login", "POST /auth/logout", "GET /auth/session", "POST /auth/accept-invitation", "GET /openapi.json", "GET /docs",
+  "GET /agent/ws", "GET /agent/conversations", "GET /agent/conversations/:id", "DELETE /agent/conversations/:id",
+  "GET /ideas/search",
+  "POST /user/export", "POST /user/export/csv", "POST /user/export/markdown", "POST /user/import", "GET /admin/users",
   "POST /admin/users", "PATCH /admin/users/:id", "DELETE /admin/users/:id", "GET /admin/users/:id/history",
-  "GET /admin/instance", "GET /admin/backup", "POST /auth/accept-invitation", "POST /user/capture-email/regenerate",
+  "GET /admin/instance", "GET /admin/backup",
 ]);
 
 /** The statuses a route declares, from its registration (Elysia keeps `response` as given: a map of status → model). */
@@ -41,16 +32,22 @@ function declared(hooks: Record<string, unknown> | undefined): string[] {
 }
 
 describe("every route declares its answers", () => {
-  test("each /api/v1 route has a model for its success and for the errors it answers", () => {
+  test("each /api/v1 route has a model for its success, and for the errors of its credential and its input", () => {
     const missing: string[] = [];
     const stale: string[] = [];
     for (const r of routes()) {
       const key = `${r.method} ${rel(r.path)}`;
-      const statuses = declared(r.hooks as Record<string, unknown>);
-      const complete = statuses.some((s) => s.startsWith("2")) && statuses.some((s) => s.startsWith("4"));
+      const hooks = r.hooks as Record<string, unknown>;
+      const statuses = new Set(declared(hooks));
+      const needs = [
+        ...(statuses.size && ![...statuses].some((s) => s.startsWith("2")) ? ["a 2xx"] : []),
+        ...(requiresAuth(r) ? ["401", "403", "429"] : []),
+        ...(hooks.body || hooks.query ? ["400"] : []),
+      ].filter((s) => !statuses.has(s));
+      const complete = statuses.size > 0 && needs.length === 0;
       if (PENDING.has(key)) {
         if (complete) stale.push(key);
-      } else if (!complete) missing.push(`${key}: declares ${statuses.join(", ") || "nothing"}`);
+      } else if (!complete) missing.push(`${key}: declares ${[...statuses].join(", ") || "nothing"}${needs.length ? `, lacks ${needs.join(", ")}` : ""}`);
     }
     expect(missing).toEqual([]);
     // A route that now declares its answers leaves the pending list.
@@ -69,8 +66,8 @@ beforeAll(async () => {
   free = await makeUser(t, { plan: "free" });
 });
 
-// Statuses the document adds for every route: answered by the transport before any route code runs.
-const TRANSPORT = new Set(["413", "431", "500"]);
+// The statuses each route declares, by "METHOD /path" (relative to /api/v1).
+const declaredByRoute = new Map(routes().map((r) => [`${r.method} ${rel(r.path)}`, new Set(declared(r.hooks as Record<string, unknown>))]));
 
 /** Problems of an answer against the model its route declares for that status; every answer read is counted. */
 const checked: string[] = [];
@@ -79,7 +76,9 @@ function problems(method: string, template: string, res: { status: number; body:
   if (!op) return [`${method} ${template}: not in the document`];
   const status = String(res.status);
   const entry = op.responses[status];
-  if (!entry || TRANSPORT.has(status)) return [`${method} ${template}: answered ${status}, which its model does not declare`];
+  // Routes not yet converted are read against the document (which adds the transport's 413, 431 and 500 everywhere).
+  const own = PENDING.has(`${method} ${template}`) ? null : declaredByRoute.get(`${method} ${template}`);
+  if (!entry || (own && !own.has(status))) return [`${method} ${template}: answered ${status}, which its model does not declare`];
   const schema = entry.content?.["application/json"]?.schema;
   checked.push(`${method} ${template} ${status}`);
   return validate(schema, res.body, doc, "$", true).map((p) => `${method} ${template} ${status}: ${p}`);
@@ -205,6 +204,51 @@ describe("answers carry only what their models declare", () => {
     await expectDeclared("GET", "/review/counts", "/review/counts", { key });
     await expectDeclared("POST", "/review/:ideaId/keep", `/review/${a.body.id}/keep`, { key });
     await expectDeclared("POST", "/review/:ideaId/keep", "/review/999999/keep", { key });
+  });
+
+  test("health, setup, the account, its keys and provider keys, develop", async () => {
+    const key = pro.key;
+    await expectDeclared("GET", "/health", "/health");
+    await expectDeclared("GET", "/setup", "/setup");
+    await expectDeclared("POST", "/setup", "/setup", { body: { setup_code: "WRONG-CODE", email: "owner@example.com", password: "a long enough password" } });
+    await expectDeclared("POST", "/auth/register", "/auth/register", { body: { email: "someone@example.com", password: "a long enough password" } });
+    await expectDeclared("GET", "/user/me", "/user/me", { key });
+    await expectDeclared("GET", "/user/me", "/user/me", { key: free.key });
+    await expectDeclared("PATCH", "/user/me", "/user/me", { key, body: { display_name: "Contract" } });
+    await expectDeclared("PATCH", "/user/me", "/user/me", { key, body: { display_name: "" } });
+    await expectDeclared("GET", "/user/shortcuts", "/user/shortcuts", { key });
+    await expectDeclared("POST", "/user/capture-email/regenerate", "/user/capture-email/regenerate", { key });
+    await expectDeclared("GET", "/user/support-link", "/user/support-link", { key });
+    await expectDeclared("POST", "/user/test-digest", "/user/test-digest", { key });
+
+    const made = await expectDeclared("POST", "/user/api-keys", "/user/api-keys", { key, body: { label: "contract" } });
+    await expectDeclared("POST", "/user/api-keys", "/user/api-keys", { key, body: { label: "x".repeat(101) } });
+    await expectDeclared("POST", "/user/api-keys", "/user/api-keys", { key: free.key, body: { label: "contract" } });
+    await expectDeclared("GET", "/user/api-keys", "/user/api-keys", { key });
+    await expectDeclared("GET", "/user/mcp-tokens", "/user/mcp-tokens", { key });
+    await expectDeclared("DELETE", "/user/api-keys/:id", `/user/api-keys/${made.body.id}`, { key });
+    await expectDeclared("DELETE", "/user/api-keys/:id", "/user/api-keys/nothing", { key });
+
+    await expectDeclared("GET", "/user/byok/status", "/user/byok/status", { key });
+    await expectDeclared("PUT", "/user/byok/:provider", "/user/byok/provider_a", { key, body: { api_key: "sk-contract-test-key-0123456789" } });
+    await expectDeclared("PUT", "/user/byok/:provider", "/user/byok/nobody", { key, body: { api_key: "sk-contract-test-key-0123456789" } });
+    await expectDeclared("GET", "/user/byok/status", "/user/byok/status", { key });
+    await expectDeclared("DELETE", "/user/byok/:provider", "/user/byok/provider_a", { key });
+    await expectDeclared("POST", "/user/byok/:provider/test", "/user/byok/provider_a/test", { key });
+
+    const idea = await call(t, "POST", "/ideas", { key, body: { title: "To develop" } });
+    await expectDeclared("GET", "/ideas/:id/spec", `/ideas/${idea.body.id}/spec`, { key });
+    await expectDeclared("GET", "/ideas/:id/develop", `/ideas/${idea.body.id}/develop`, { key });
+    await expectDeclared("GET", "/ideas/:id/develop", "/ideas/999999/develop", { key });
+    await expectDeclared("POST", "/ideas/:id/develop", `/ideas/${idea.body.id}/develop`, { key });
+
+    await expectDeclared("GET", "/user/billing", "/user/billing", { key });
+    await expectDeclared("POST", "/user/billing/checkout", "/user/billing/checkout", { key });
+    await expectDeclared("POST", "/user/billing/portal", "/user/billing/portal", { key });
+    await expectDeclared("POST", "/billing/webhook", "/billing/webhook", { raw: "{}", headers: { "stripe-signature": "t=1,v1=00" } });
+
+    const gone = await makeUser(t, { plan: "free" });
+    await expectDeclared("DELETE", "/user", "/user", { key: gone.key, body: {} });
   });
 
   test("answers of every status were read", () => {

@@ -4,3 +4,4 @@
 export * from "./common";
 export * from "./ideas";
 export * from "./organise";
+export * from "./account";

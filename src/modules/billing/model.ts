@@ -1,5 +1,4 @@
-// Billing's vocabulary: what each subscription status means for the plan, and the shapes the routes answer.
-import { t } from "elysia";
+// Billing's vocabulary: what each subscription status means for the plan (what the routes answer: src/contract/responses).
 
 /**
  * Statuses that keep (or make) the account Pro. past_due is here on purpose: Stripe retries a failed renewal for a
@@ -19,13 +18,3 @@ export const HANDLED_EVENTS = [
   "customer.subscription.deleted",
   "invoice.payment_failed",
 ] as const;
-
-export const PaymentUrl = t.Object({ url: t.String({ description: "Single-use Stripe-hosted page; treat it as a credential and open it at once." }) });
-
-export const BillingStatus = t.Object({
-  billing_enabled: t.Boolean({ description: "false: this instance does not take payments (checkout and portal answer 501)." }),
-  subscription_status: t.Union([t.String(), t.Null()], { description: "The subscription's last known status (active, past_due, canceled …); null when there never was one." }),
-  can_manage: t.Boolean({ description: "true when the account has a Stripe customer, so POST /user/billing/portal can open." }),
-});
-
-export const WebhookReceived = t.Object({ received: t.Boolean(), duplicate: t.Optional(t.Boolean()) });

@@ -1,5 +1,6 @@
 // SQL for what develop sends (the idea, its tags, unarchived related ideas, links) and for the last spec it made.
 import type { Store } from "../../db/store";
+import type { Provider } from "../../contract";
 
 export interface DevelopIdeaRow {
   id: number;
@@ -31,7 +32,7 @@ export interface SpecRow {
   idea_id: number;
   user_id: string;
   spec: string;
-  provider: string;
+  provider: Provider;
   model: string;
   input_tokens: number;
   output_tokens: number;

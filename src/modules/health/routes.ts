@@ -3,6 +3,8 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { storeName } from "../../db/store-name";
 import { createHealthRepo } from "./repo";
+import { responses } from "../../http/responses";
+import { Health, HealthFailing } from "../../contract/responses";
 
 export function healthRoutes(deps: Deps, extra: () => Record<string, unknown> | Promise<Record<string, unknown>> = () => ({})) {
   const repo = createHealthRepo(deps.store);
@@ -14,8 +16,8 @@ export function healthRoutes(deps: Deps, extra: () => Record<string, unknown> | 
       await repo.probe();
     } catch {
       set.status = 503;
-      return { status: "error", error: "Database unavailable" };
+      return { status: "error" as const, error: "Database unavailable" };
     }
-    return { status: "ok", environment: deps.config.env, timestamp: deps.clock().toISOString(), database, ...(await extra()) };
-  });
+    return { status: "ok", environment: deps.config.env, timestamp: deps.clock().toISOString(), database, ...(await extra()) } as Health;
+  }, { response: responses({ 200: Health, 503: HealthFailing }) });
 }

@@ -3,6 +3,8 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
 import { badGateway } from "../../errors";
+import { responses } from "../../http/responses";
+import { AUTH_ERRORS, ErrorBody, SupportLink } from "../../contract/responses";
 
 export function supportRoutes(deps: Deps, kit: AuthKit) {
   return new Elysia({ prefix: "/user" })
@@ -23,5 +25,5 @@ export function supportRoutes(deps: Deps, kit: AuthKit) {
       } catch {
         throw badGateway("Failed to generate support link");
       }
-    }, { access: { scope: "account:admin" } });
+    }, { access: { scope: "account:admin" }, response: responses({ 200: SupportLink, ...AUTH_ERRORS, 502: ErrorBody }) });
 }

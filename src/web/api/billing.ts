@@ -1,20 +1,14 @@
 // Billing (docs/billing.md): what the Plan settings show, and the single-use Stripe pages for Upgrade and Manage billing.
 import { get, post } from "./client";
+import type { BillingStatus, PaymentUrl } from "../../contract/responses";
 
-export interface BillingStatus {
-  /** false: the instance takes no payments; plans are the operator's to set. */
-  billing_enabled: boolean;
-  /** The subscription's last known status (active, past_due, canceled …); null when there never was one. */
-  subscription_status: string | null;
-  /** The account has a Stripe customer, so the billing portal can open. */
-  can_manage: boolean;
-}
+export type { BillingStatus };
 
 export const getBilling = () => get<BillingStatus>("/user/billing");
 /** A Stripe Checkout URL: single use, opened at once and never stored. */
-export const startCheckout = () => post<{ url: string }>("/user/billing/checkout");
+export const startCheckout = () => post<PaymentUrl>("/user/billing/checkout");
 /** A Stripe billing portal URL: single use, opened at once and never stored. */
-export const openBillingPortal = () => post<{ url: string }>("/user/billing/portal");
+export const openBillingPortal = () => post<PaymentUrl>("/user/billing/portal");
 
 /** Statuses that keep the account on Pro (the server's rule, src/modules/billing/model.ts). */
 export const LIVE_SUBSCRIPTION = new Set(["active", "trialing", "past_due"]);

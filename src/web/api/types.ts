@@ -1,7 +1,7 @@
 // The API's resource shapes as the spec describes them (clients ignore unknown fields). Vocabularies, limits and
 // character counting are the server's contract (src/contract/), the only server module the web app imports.
 import type { IdeaStatus, RelationType } from "../../contract";
-import type { CreatedIdea, Detection, Idea as ApiIdea, IdeaDetail, IdeaRelation, Link, RelationRow, Tag as ApiTag, TagWithCount } from "../../contract/responses";
+import type { CreatedIdea, Detection, Idea as ApiIdea, IdeaDetail, IdeaRelation, Link, Me, RelationRow, Tag as ApiTag, TagWithCount, User as ApiUser } from "../../contract/responses";
 
 export {
   MAX_ALLOWED_SENDERS, parseCaptureSettings, settingsRecord, type CaptureSettings,
@@ -21,26 +21,8 @@ export type { IdeaRelation, Link };
 export type Tag = ApiTag & Partial<Pick<TagWithCount, "idea_count">>;
 export type { Detection, RelationRow };
 
-export interface User {
-  id: string;
-  email: string;
-  display_name: string;
-  avatar_url: string;
-  plan: "free" | "pro";
-  settings_json: string;
-  has_provider_a_key: boolean;
-  has_provider_b_key: boolean;
-  has_provider_c_key: boolean;
-  trial_ends_at: string | null;
-  trial_used: number;
-  active_idea_count?: number;
-  is_trialing?: boolean;
-  trial_days_remaining?: number | null;
-  /** Not in the spec's User table: an addition this app reads when present (operator pages). */
-  is_operator?: boolean;
-  created_at: string;
-  updated_at: string;
-}
+/** The signed-in user: the spec's User, with what GET /user/me adds when it came from there. */
+export type User = ApiUser & Partial<Omit<Me, keyof ApiUser>>;
 
 /** An idea as search lists it: the idea's own fields without parent, vector or detail lists, plus its score. */
 export interface SearchResult
