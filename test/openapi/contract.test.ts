@@ -21,7 +21,7 @@ const PENDING = new Set<string>([
   "GET /ideas/search",
   "POST /user/export", "POST /user/export/csv", "POST /user/export/markdown", "POST /user/import", "GET /admin/users",
   "POST /admin/users", "PATCH /admin/users/:id", "DELETE /admin/users/:id", "GET /admin/users/:id/history",
-  "GET /admin/instance", "GET /admin/backup",
+  "GET /admin/instance", "GET /admin/backup", "GET /vault", "PUT /vault", "DELETE /vault",
 ]);
 
 /** The statuses a route declares, from its registration (Elysia keeps `response` as given: a map of status → model). */

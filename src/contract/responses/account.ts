@@ -10,9 +10,9 @@ export const Health = obj({
   timestamp: Type.String({ description: "ISO 8601, the server's clock" }),
   database: literalOf("sqlite", "postgresql"),
   starting: Type.Optional(Type.Literal(true, { description: "Present while the server is still starting (its background work not yet running)." })),
-  storage: obj({ writable: Bool, error: nullable(Str), free_bytes: nullable(Int) }),
-  mail_capture: obj({ state: literalOf("off", "connecting", "connected", "failing"), error: Type.Optional(Str), last_read_at: Type.Optional(Str) }),
-  embeddings: obj({
+  storage: Type.Optional(obj({ writable: Bool, error: nullable(Str), free_bytes: nullable(Int) })),
+  mail_capture: Type.Optional(obj({ state: literalOf("off", "connecting", "connected", "failing"), error: Type.Optional(Str), last_read_at: Type.Optional(Str) })),
+  embeddings: Type.Optional(obj({
     model: nullable(Str),
     search_model: nullable(Str),
     reindexing: Bool,
@@ -25,7 +25,7 @@ export const Health = obj({
     scripts: nullable(list(Str)),
     search_model_name: nullable(Str),
     search_languages: nullable(list(Str)),
-  }),
+  })),
 });
 /** GET /health when the database probe fails: the spec's 503 body. */
 export type Health = Static<typeof Health>;
