@@ -59,6 +59,11 @@ export function createRelationsRepo(store: Store) {
     `SELECT ${LIST_COLS} FROM relations r JOIN ideas o ON o.id = r.target_idea_id
      WHERE r.source_idea_id = ? AND o.is_archived = 0 ${LIST_ORDER}`,
   );
+  // One account's relations the person made, to live ideas, in one read (the vault's periodic pass compares every idea).
+  const userOutgoingAll = store.query<{ source_idea_id: number; relation_type: string; idea_title: string }, [string]>(
+    `SELECT r.source_idea_id, r.relation_type, o.title AS idea_title FROM relations r JOIN ideas o ON o.id = r.target_idea_id
+     WHERE r.user_id = ? AND r.created_by = 'user' AND o.is_archived = 0`,
+  );
   const incoming = store.query<RelationListRow, [number]>(
     `SELECT ${LIST_COLS} FROM relations r JOIN ideas o ON o.id = r.source_idea_id
      WHERE r.target_idea_id = ? AND o.is_archived = 0 ${LIST_ORDER}`,
@@ -150,6 +155,16 @@ export function createRelationsRepo(store: Store) {
     findIdea: (userId: string, id: number) => idea.get(id, userId),
     listOutgoing: (ideaId: number) => outgoing.all(ideaId),
     listIncoming: (ideaId: number) => incoming.all(ideaId),
+    /** The person's relations of an account to live ideas, grouped by source idea id (the pipeline's suggestions left out). */
+    async userOutgoingByIdea(userId: string): Promise<Map<number, Array<{ relation_type: string; idea_title: string }>>> {
+      const out = new Map<number, Array<{ relation_type: string; idea_title: string }>>();
+      for (const r of await userOutgoingAll.all(userId)) {
+        const list = out.get(r.source_idea_id);
+        if (list) list.push(r);
+        else out.set(r.source_idea_id, [r]);
+      }
+      return out;
+    },
     /** Every live relation touching the idea (none when the idea itself is archived), highest score first. */
     listTouching: (ideaId: number) => touching.all({ id: ideaId }),
     /** Targets of `type` edges leaving `ideaId`, ignoring the relation `exceptId` (the one being retyped). */

@@ -86,14 +86,10 @@ export function createVaultRepo(store: Store) {
   );
   const versionText = store.query<{ title: string; body: string }, [number, number]>("SELECT title, body FROM idea_versions WHERE idea_id = ? AND version = ?");
   const tags = store.query<{ name: string }, [number]>("SELECT t.name FROM idea_tags it JOIN tags t ON t.id = it.tag_id WHERE it.idea_id = ? ORDER BY t.name");
-  // The account's tags and the person's outgoing relations in one read each: the periodic pass compares every idea.
+  // The account's tags in one read: the periodic pass compares every idea.
   const allTags = store.query<{ idea_id: number; name: string }, [string]>(
     `SELECT it.idea_id, t.name FROM idea_tags it JOIN tags t ON t.id = it.tag_id JOIN ideas i ON i.id = it.idea_id
      WHERE i.user_id = ? ORDER BY it.idea_id, t.name`,
-  );
-  const allUserRelations = store.query<{ source_idea_id: number; relation_type: string; idea_title: string }, [string]>(
-    `SELECT r.source_idea_id, r.relation_type, o.title AS idea_title FROM relations r JOIN ideas o ON o.id = r.target_idea_id
-     WHERE r.user_id = ? AND r.created_by = 'user' AND o.is_archived = 0`,
   );
   const account = store.query<{ id: string; plan: string; trial_ends_at: string | null; subscription_id: string | null }, [string]>(
     "SELECT id, plan, trial_ends_at, subscription_id FROM users WHERE id = ?",
@@ -140,16 +136,6 @@ export function createVaultRepo(store: Store) {
         const list = out.get(r.idea_id);
         if (list) list.push(r.name);
         else out.set(r.idea_id, [r.name]);
-      }
-      return out;
-    },
-    /** The person's relations to live ideas, by source idea id (the pipeline's suggestions left out). */
-    async userRelationsByIdea(userId: string): Promise<Map<number, Array<{ relation_type: string; idea_title: string }>>> {
-      const out = new Map<number, Array<{ relation_type: string; idea_title: string }>>();
-      for (const r of await allUserRelations.all(userId)) {
-        const list = out.get(r.source_idea_id);
-        if (list) list.push(r);
-        else out.set(r.source_idea_id, [r]);
       }
       return out;
     },

@@ -328,7 +328,7 @@ export function createVaultSync(deps: Deps) {
     const names = namer(root, rows.map((r) => r.path));
     const since = full ? "0000" : toStamp(new Date(now().getTime() - RECENT_MS));
     const changed = await repo.changedIdeas(userId, since);
-    const bulk: Bulk | undefined = changed.length >= BULK_FROM ? { tags: await repo.tagsByIdea(userId), relations: await repo.userRelationsByIdea(userId) } : undefined;
+    const bulk: Bulk | undefined = changed.length >= BULK_FROM ? { tags: await repo.tagsByIdea(userId), relations: await relationsRepo.userOutgoingByIdea(userId) } : undefined;
     for (const idea of changed) {
       const row = byId.get(idea.id);
       if (idea.is_archived) {
