@@ -21,6 +21,7 @@ import { flag, percentile } from "./search-lib";
 import { parseSts } from "./stsb";
 import { cachedEmbeddings, readVectorCache } from "./vector-cache";
 import { makeRandom } from "../../test/fixtures/random";
+import { requireStsbDir } from "./stsb-data";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const sizes = flag("--sizes", "2000,5000,10000").split(",").map(Number);
@@ -36,7 +37,7 @@ const file = join(tmpdir(), `idearepo-bench-vectors-${MODEL.replace(/[^\w.-]/g, 
 if (process.argv.includes("--embed")) {
   const texts = loadGitManual().map((n) => ideaText(n.name, n.body));
   for (const p of loadOtherManPages(max)) texts.push(ideaText(p.name, p.body));
-  const sts = resolve(ROOT, "../shared/data/stsb/sts-test.csv");
+  const sts = join(requireStsbDir(), "sts-test.csv");
   if (texts.length < max && existsSync(sts)) for (const p of parseSts(readFileSync(sts, "utf8"))) texts.push(p.a, p.b);
   const model = cachedEmbeddings(real, file);
   const corpus = [...new Set(texts)].slice(0, max);

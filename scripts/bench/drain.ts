@@ -13,6 +13,7 @@ import { parseSts } from "./stsb";
 import { createIdeasService } from "../../src/modules/ideas/service";
 import type { UserRow } from "../../src/modules/users/repo";
 import { benchApp, benchUser, flag, ms, percentile } from "./search-lib";
+import { requireStsbDir } from "./stsb-data";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const N = Number(flag("--ideas", "10000"));
@@ -25,7 +26,7 @@ const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 21474836
 const sentences = [
   ...new Set(
     ["sts-dev.csv", "sts-test.csv"].flatMap((f) =>
-      parseSts(readFileSync(join(ROOT, "../shared/data/stsb", f), "utf8")).flatMap((p) => [p.a, p.b]),
+      parseSts(readFileSync(join(requireStsbDir(), f), "utf8")).flatMap((p) => [p.a, p.b]),
     ),
   ),
 ];

@@ -23,6 +23,7 @@ import { flag, machine, ROOT, tempDir } from "./lib";
 import { ms, percentile } from "./search-lib";
 import { parseSts } from "./stsb";
 import { createRng } from "../fuzz/rng";
+import { requireStsbDir } from "./stsb-data";
 
 const ACCOUNTS = flag("accounts", 1000);
 const IDEAS = flag("ideas", 200);
@@ -38,7 +39,7 @@ const rand = rng.next;
 const pick = rng.pick;
 
 const sentences = [
-  ...new Set(["sts-dev.csv", "sts-test.csv"].flatMap((f) => parseSts(readFileSync(join(ROOT, "../shared/data/stsb", f), "utf8")).flatMap((p) => [p.a, p.b]))),
+  ...new Set(["sts-dev.csv", "sts-test.csv"].flatMap((f) => parseSts(readFileSync(join(requireStsbDir(), f), "utf8")).flatMap((p) => [p.a, p.b]))),
 ];
 const held = sentences.slice(0, 300);
 const corpus = sentences.slice(300);

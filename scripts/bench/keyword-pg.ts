@@ -3,7 +3,7 @@
 // Also the PostgreSQL index's upkeep: indexing the whole corpus from its queue, and one capture's indexing.
 //
 //   bun scripts/bench/keyword-pg.ts [--ideas 10000] [--queries 300]
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadavg } from "node:os";
 import { loadConfig } from "../../src/config";
@@ -18,18 +18,18 @@ import { createSearchRepo } from "../../src/modules/search/repo";
 import { createUsersService } from "../../src/modules/users/service";
 import { STOP_WORDS } from "../../src/contract";
 import { migratedDatabase, postgresMissing } from "../../test/support/postgres";
-import { flag, machine, ROOT } from "./lib";
+import { flag, machine } from "./lib";
 import { ms, percentile } from "./search-lib";
 import { parseSts } from "./stsb";
 import { createRng } from "../fuzz/rng";
+import { requireStsbDir } from "./stsb-data";
 
 const IDEAS = flag("ideas", 10_000);
 const QUERIES = flag("queries", 300);
 const missing = postgresMissing();
 if (missing) throw new Error(`PostgreSQL is needed: ${missing}`);
 
-const stsDir = [join(ROOT, "../shared/data/stsb"), join(ROOT, "../../shared/data/stsb")].find((d) => existsSync(d));
-if (!stsDir) throw new Error("STS-B data not found (../shared/data/stsb)");
+const stsDir = requireStsbDir();
 const sentences = [...new Set(["sts-dev.csv", "sts-test.csv"].flatMap((f) => parseSts(readFileSync(join(stsDir, f), "utf8")).flatMap((p) => [p.a, p.b])))];
 const rng = createRng(34);
 const held = sentences.slice(0, 400);

@@ -4,6 +4,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { stsbDir } from "./stsb-data";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const BUN = process.execPath;
@@ -255,10 +256,10 @@ export function report(rows: Row[]): void {
  * Falls back to seeded word salad when the data set is not on this machine.
  */
 export function ideaTexts(n: number): Array<{ title: string; body: string }> {
-  const dir = join(ROOT, "../shared/data/stsb");
+  const dir = stsbDir();
   let sentences: string[] = [];
   for (const f of ["sts-dev.csv", "sts-test.csv"]) {
-    if (!existsSync(join(dir, f))) continue;
+    if (!dir || !existsSync(join(dir, f))) continue;
     for (const line of readFileSync(join(dir, f), "utf8").split("\n")) {
       const cols = line.split("\t");
       if (cols.length >= 7) sentences.push(cols[5].trim(), cols[6].trim());

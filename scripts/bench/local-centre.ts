@@ -15,7 +15,7 @@
 // Candidates: the account's shrunk mean (the product before), and local centres: each idea's centre is the account's
 // plus β times the mean residual of its k nearest ideas (the pair's centre is the mean of the two ideas' centres, so
 // the score stays a symmetric cosine). Vectors come from the bench cache (vector-cache.ts); missing ones are embedded.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startModels } from "../../src/ml/client";
@@ -27,10 +27,11 @@ import { parseSts } from "./stsb";
 import { cachedEmbeddings, readVectorCache } from "./vector-cache";
 import { makeRandom } from "../../test/fixtures/random";
 import { evenSample, fitSubjects, localCosine, subjectOf, SUBJECT_ROUNDS, SUBJECT_SAMPLE, type Subjects } from "../../src/vectors/subjects";
+import { requireStsbDir } from "./stsb-data";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const sizes = flag("--sizes", "2000,5000,10000").split(",").map(Number);
-const dataDir = resolve(ROOT, "../shared/data/stsb");
+const dataDir = requireStsbDir();
 const max = Math.max(...sizes);
 
 type Item = { title: string; body: string };

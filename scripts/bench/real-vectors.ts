@@ -1,6 +1,6 @@
 // Real sentences found offline and their embeddings, cached on disk: what the vector-index benchmark measures recall on.
 //
-// Sources, in this order of preference: STS-B (../shared/data/stsb), prose of the Markdown files and the JSDoc
+// Sources, in this order of preference: STS-B (--data DIR or IDEAREPO_STSB_DIR), prose of the Markdown files and the JSDoc
 // comments under node_modules, then the system's man pages. Sentences are deduplicated and shuffled with a fixed
 // seed, so a given count always means the same sentences on the same machine. Embedding is slow on two shared cores
 // (~20 ms a sentence), so vectors are cached under the temp dir per model and count.
@@ -11,6 +11,7 @@ import { gunzipSync } from "node:zlib";
 import { Glob } from "bun";
 import type { ModelClient } from "../../src/ml/client";
 import { parseSts } from "./stsb";
+import { stsbDir } from "./stsb-data";
 
 const ROOT = resolve(import.meta.dir, "../..");
 
@@ -30,8 +31,9 @@ const files = (pattern: string, cwd: string) => [...new Glob(pattern).scanSync({
 export function realSentences(want: number): string[] {
   const found = new Set<string>();
   for (const f of ["sts-dev.csv", "sts-test.csv"]) {
-    const path = join(ROOT, "../shared/data/stsb", f);
-    if (existsSync(path)) for (const p of parseSts(readFileSync(path, "utf8"))) found.add(p.a).add(p.b);
+    const dir = stsbDir();
+    const path = dir && join(dir, f);
+    if (path && existsSync(path)) for (const p of parseSts(readFileSync(path, "utf8"))) found.add(p.a).add(p.b);
   }
   for (const f of files("node_modules/**/*.md", ROOT)) {
     if (found.size >= want) break;

@@ -25,6 +25,7 @@ import { parseSts } from "./stsb";
 import { loadGitManual } from "./man-corpus";
 import { cachedEmbeddings } from "./vector-cache";
 import { benchApp, benchUser, flag, request } from "./search-lib";
+import { requireStsbDir } from "./stsb-data";
 
 const ROOT = resolve(import.meta.dir, "../..");
 
@@ -293,7 +294,7 @@ async function runManual(): Promise<void> {
   }
 }
 
-const dataDir = resolve(ROOT, flag("--data", "../shared/data/stsb"));
+const dataDir = requireStsbDir();
 if (process.argv.includes("--git")) await runManual();
 const split = flag("--split", "test");
 for (const s of split === "none" ? [] : split === "both" ? ["dev", "test"] : [split]) await runSplit(s, dataDir, process.argv.includes("--sweep"));

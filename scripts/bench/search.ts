@@ -31,6 +31,7 @@ import { embedCached, realSentences } from "./real-vectors";
 import { parseSts } from "./stsb";
 import { benchApp, benchUser, flag, ms, percentile, request, requestText, timeEach } from "./search-lib";
 import { createRng } from "../fuzz/rng";
+import { requireStsbDir } from "./stsb-data";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const sizes = flag("--sizes", "1000,2000,5000,10000,100000").split(",").map(Number);
@@ -63,7 +64,7 @@ function mixture(a: Float32Array, b: Float32Array): Float32Array {
 const sentences = [
   ...new Set(
     ["sts-dev.csv", "sts-test.csv"].flatMap((f) =>
-      parseSts(readFileSync(join(ROOT, "../shared/data/stsb", f), "utf8")).flatMap((p) => [p.a, p.b]),
+      parseSts(readFileSync(join(requireStsbDir(), f), "utf8")).flatMap((p) => [p.a, p.b]),
     ),
   ),
 ];

@@ -3,10 +3,11 @@
 //   bun scripts/bench/stsb.ts [--data DIR] [--split test|dev] [--model use-lite|NAME] [--models-dir DIR]
 //
 // DIR holds sts-test.csv / sts-dev.csv (tab-separated: genre, file, year, id, score, sentence1, sentence2[, …]);
-// by default ../shared/data/stsb relative to the repository root.
+// or the folder IDEAREPO_STSB_DIR names.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startModels } from "../../src/ml/client";
+import { requireStsbDir } from "./stsb-data";
 
 const ROOT = resolve(import.meta.dir, "../..");
 
@@ -66,7 +67,7 @@ function flag(name: string, fallback: string): string {
 }
 
 if (import.meta.main) {
-  const dataDir = resolve(ROOT, flag("--data", "../shared/data/stsb"));
+  const dataDir = requireStsbDir();
   const split = flag("--split", "test");
   const model = flag("--model", "use-lite");
   const pairs = parseSts(readFileSync(join(dataDir, `sts-${split}.csv`), "utf8"));

@@ -6,7 +6,7 @@
 //
 // The account: Git's manual (man-corpus.ts, the measured notes: no duplicates among them, the authors' links) and
 // near-copies of every 5th note, filled up with the other manual pages installed (every section, one note per page)
-// and then STS-B sentences (../shared/data/stsb) as one-line ideas. It grows by imports (as a person bringing notes
+// and then STS-B sentences (--data DIR or IDEAREPO_STSB_DIR) as one-line ideas. It grows by imports (as a person bringing notes
 // would), each left to the background pass; at each size:
 // - quality on the Git notes, as scripts/bench/suggestions.ts (false detections among them, near-copies found,
 //   relations and their agreement with the authors' links) and false detections touching a sample of the filler,
@@ -34,13 +34,14 @@ import { parseSts } from "./stsb";
 import { cachedEmbeddings, readVectorCache } from "./vector-cache";
 import { ideaText } from "../../src/pipeline/embed";
 import { accountMeanDuplicates, accountMeanRelations, measureVault, todayPairs, vaultFigures } from "./suggestions-lib";
+import { requireStsbDir } from "./stsb-data";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const sizes = flag("--sizes", "2000,5000,10000").split(",").map(Number);
 const captures = Number(flag("--captures", "20"));
 const knnQueries = Number(flag("--knn-queries", "200"));
 const rescoreBaseline = process.argv.includes("--rescore-baseline");
-const dataDir = resolve(ROOT, flag("--data", "../shared/data/stsb"));
+const dataDir = requireStsbDir();
 const max = Math.max(...sizes);
 const fitSamples = flag("--fit-samples", String(SUBJECT_SAMPLE)).split(",").map(Number);
 const fitRounds = Number(flag("--fit-rounds", "2"));

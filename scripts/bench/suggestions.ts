@@ -6,7 +6,7 @@
 // Corpus: Git's manual (man-corpus.ts: one note per page, none a duplicate of another; the pages' own references are
 // the authors' links), written as a Markdown folder and imported through the import service, left to the background
 // pass (drained). Then near-copies of every Nth note (trimmed, reordered, retitled in turn) are captured through
-// POST /ideas. STS-B (DIR, default ../shared/data/stsb): the test split's sentences are captured into a second account;
+// POST /ideas. STS-B (--data DIR or IDEAREPO_STSB_DIR): the test split's sentences are captured into a second account;
 // pairs scored ≥ 4.6 count as duplicates, ≤ 3.5 as not.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -21,10 +21,11 @@ import { loadGitManual, nearCopy, rng, type CopyKind } from "./man-corpus";
 import { benchApp, benchUser, flag, request } from "./search-lib";
 import { parseSts } from "./stsb";
 import { accountMeanDuplicates, accountMeanRelations, measureVault, todayRules, vaultFigures, type VaultFigures } from "./suggestions-lib";
+import { requireStsbDir } from "./stsb-data";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const copiesEvery = Number(flag("--copies-every", "5"));
-const dataDir = resolve(ROOT, flag("--data", "../shared/data/stsb"));
+const dataDir = requireStsbDir();
 const withSts = !process.argv.includes("--no-sts") && existsSync(join(dataDir, "sts-test.csv"));
 const withVault = !process.argv.includes("--no-vault");
 
