@@ -12,6 +12,7 @@ import p0009 from "../../../migrations/pg/0009_vault.sql" with { type: "text" };
 import p0010 from "../../../migrations/pg/0010_node_leases.sql" with { type: "text" };
 import p0011 from "../../../migrations/pg/0011_node_shared_state.sql" with { type: "text" };
 import p0012 from "../../../migrations/pg/0012_keyword_pairs.sql" with { type: "text" };
+import p0013 from "../../../migrations/pg/0013_leases_for_old_claims.sql" with { type: "text" };
 
 export const PG_MIGRATIONS: Migration[] = [
   { version: 1, name: "0001_init", sql: p0001 },
@@ -26,4 +27,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 10, name: "0010_node_leases", sql: p0010 },
   { version: 11, name: "0011_node_shared_state", sql: p0011 },
   { version: 12, name: "0012_keyword_pairs", sql: p0012 },
+  { version: 13, name: "0013_leases_for_old_claims", sql: p0013 },
 ];
