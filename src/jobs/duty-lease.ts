@@ -3,7 +3,7 @@
 import type { Deps } from "../deps";
 import type { BackgroundProcess } from "../background-process";
 import { toStamp } from "../lib/time";
-import { NODE_ID } from "../lib/node-id";
+import { isGoneFromThisHost, NODE_ID } from "../lib/node-id";
 
 export interface DutyLease {
   /** Whether this node holds the duty now. */
@@ -57,6 +57,8 @@ export function holdDuty(deps: Deps, name: string, hooks: DutyHooks = {}, holder
      ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until WHERE node_leases.until < ?4 OR node_leases.holder = ?2`,
   );
   const renew = store.query("UPDATE node_leases SET until = ?3 WHERE name = ?1 AND holder = ?2");
+  const current = store.query<{ holder: string }, [string]>("SELECT holder FROM node_leases WHERE name = ?");
+  const takeFrom = store.query("UPDATE node_leases SET holder = ?2, until = ?3 WHERE name = ?1 AND holder = ?4");
   const release = store.query("DELETE FROM node_leases WHERE name = ? AND holder = ?");
   /** Until when this node's own lease lasts, by its clock: past it, the node no longer counts on holding the duty. */
   let heldUntil = 0;
@@ -65,9 +67,15 @@ export function holdDuty(deps: Deps, name: string, hooks: DutyHooks = {}, holder
     const now = deps.clock().getTime();
     const until = toStamp(new Date(now + leaseMs));
     try {
-      const changes = held
+      let changes = held
         ? (await renew.run(name, holder, until)).changes
         : (await take.run(name, holder, until, toStamp(new Date(now)))).changes;
+      if (changes === 0 && !held) {
+        // The holder is a process of this host that is gone (the node this one restarts after a kill -9 or a crash):
+        // nobody will renew its lease, so waiting it out would only keep the duty (the mailbox) idle that long.
+        const before = await current.get(name);
+        if (before && isGoneFromThisHost(before.holder)) changes = (await takeFrom.run(name, holder, until, before.holder)).changes;
+      }
       if (changes > 0) {
         heldUntil = now + leaseMs;
         if (!held) {
