@@ -30,7 +30,9 @@ const isFault = (f: string) => f.startsWith("test/faults/");
 const storeFree = (f: string) =>
   /^test\/(faults|store|container|binary|ml)\//.test(f) ||
   // They read the source or the docs, not a store.
-  /^test\/(foundation\/(access|contract|cycles|fixtures|names|stores|cli-start|schema)|openapi\/(docs-routes|tooling)|metrics\/dashboard|ops\/docs)\.test\.ts$/.test(f);
+  /^test\/(foundation\/(access|contract|cycles|fixtures|names|stores|cli-start|schema)|openapi\/(docs-routes|tooling)|metrics\/dashboard|ops\/docs)\.test\.ts$/.test(f) ||
+  // The start-up's early /health: it starts `serve` on the embedded default store (SQLite) and holds it to that.
+  f === "test/ops/early-health.test.ts";
 
 interface Part { name: string; files: string[]; store: "sqlite" | "postgres" }
 /** The store the suites run on (IDEAREPO_TEST_STORE, test/support/postgres.ts); the fault tests keep their own. */
