@@ -223,7 +223,7 @@ describeBrowser("idea page", () => {
     const older = await seed(pro.key, { title: "Automatic tomato watering", body: text });
     const middle = await seed(pro.key, { title: "Automatic tomato watering", body: text });
     const newer = await seed(pro.key, { title: "Automatic tomato watering", body: text });
-    await waitForQuiescence(server.dataDir);
+    await waitForQuiescence(server.dataDir, 60_000, server.base);
     const dups = (await api(server.base, pro.key, "GET", `/ideas/duplicates?idea_ids=${newer.id}`)).body.duplicates;
     expect(dups.map((d: any) => d.duplicate_of_id).sort(), JSON.stringify(dups)).toEqual([older.id, middle.id].sort());
     // The page reads only the summary (the count and the closest one) until the person asks for all of them.
