@@ -333,20 +333,28 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
     }
   }
 
+  /** `p` with a handler attached (its rejection still reaches whoever awaits it): for statements sent ahead. */
+  const handled = <T>(p: Promise<T>): Promise<T> => {
+    p.catch(() => {});
+    return p;
+  };
+
   /** One member of a group in its savepoint; its throw is its outcome unless the connection itself failed. */
   async function member(frame: TxFrame, fn: () => unknown, released: Promise<unknown>[]): Promise<Outcome> {
     const name = `grp${++savepoints}`;
-    const opened = onConn(frame.conn, `SAVEPOINT ${name}`);
+    // Pipelined, not awaited at once: marked handled here (it is awaited below, or by the group's Promise.all), since a
+    // connection lost while fn() runs would otherwise reject it with no handler yet, an unhandled rejection.
+    const opened = handled(onConn(frame.conn, `SAVEPOINT ${name}`));
     try {
       const value = await fn();
       await opened;
-      released.push(onConn(frame.conn, `RELEASE SAVEPOINT ${name}`));
+      released.push(handled(onConn(frame.conn, `RELEASE SAVEPOINT ${name}`)));
       return { ok: true, value };
     } catch (error) {
       await opened.catch(() => {});
       if (error instanceof StoreUnavailableError) throw error;
       await onConn(frame.conn, `ROLLBACK TO SAVEPOINT ${name}`);
-      released.push(onConn(frame.conn, `RELEASE SAVEPOINT ${name}`));
+      released.push(handled(onConn(frame.conn, `RELEASE SAVEPOINT ${name}`)));
       return { ok: false, error };
     }
   }
