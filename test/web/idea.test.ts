@@ -325,7 +325,7 @@ describeBrowser("idea page", () => {
     await api(server.base, o.key, "POST", "/map/relations", { source_idea_id: main.id, target_idea_id: other.id, relation_type: "blocks", note: "needs the sync core first" });
     await api(server.base, o.key, "POST", "/map/relations", { source_idea_id: third.id, target_idea_id: main.id, relation_type: "inspires" });
     await api(server.base, o.key, "POST", `/ideas/${main.id}/links`, { url: "https://git.example.com/notes", title: "Prototype repo", link_type: "code-repo" });
-    await waitForQuiescence(server.dataDir);
+    await waitForQuiescence(server.dataDir, 60_000, server.base);
     await o.page.goto(`${server.base}/ideas/${main.id}`);
     await o.page.getByRole("link", { name: /Conflict-free sync library/ }).first().waitFor();
     await o.page.getByRole("note").filter({ hasText: "Looks like" }).getByRole("button", { name: "Show all 2" }).waitFor();
