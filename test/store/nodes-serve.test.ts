@@ -95,7 +95,8 @@ describe.skipIf(!run)("nodes on one PostgreSQL", () => {
     const [a, b] = await Promise.all([node(), node()]);
     const onA = burst(a.base, key, 6);
     const onB = burst(b.base, key, 2);
-    // Kill A while it holds claims: jobs it took and has not finished.
+    // Kill A once it acknowledged captures of its own and while it holds claims (jobs it took and has not finished).
+    await onA.waitForAcks(1);
     const deadline = Date.now() + 60_000;
     let held = 0;
     while ((held = await count(db, `SELECT count(*) AS n FROM jobs WHERE locked_by = '${nodeOf(a)}'`)) === 0) {
