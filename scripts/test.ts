@@ -79,12 +79,19 @@ async function pipeLines(stream: ReadableStream<Uint8Array>, prefix: string, out
     pending += decoder.decode(chunk, { stream: true });
     const lines = pending.split("\n");
     pending = lines.pop()!;
-    for (const line of lines) out(`${prefix}${line}\n`);
+    for (const line of lines) {
+      out(`${prefix}${line}\n`);
+      if (line.startsWith("(fail) ")) failed.add(`${prefix}${line.replace(/ \[[\d.]+m?s\]$/, "")}`);
+    }
     if (lines.length > 0) tail = `${tail}\n${lines.join("\n")}`.slice(-4000);
   }
   if (pending) out(`${prefix}${pending}\n`);
   return `${tail}\n${pending}`;
 }
+
+// Failing tests' names, repeated after the summary: a CI record that keeps only the end of the output still says
+// which tests failed.
+const failed = new Set<string>();
 
 async function runPart(p: Part) {
   // bun test writes its results to stderr and the tests' own logs to stdout: both are shown, each line prefixed.
@@ -107,4 +114,5 @@ const results = [];
 for (const phase of phases) results.push(...(await Promise.all(phase.map(runPart))));
 console.error(`\nnpm test: ${((Date.now() - started) / 1000).toFixed(0)} s (${first.map((p) => p.name).join(" beside ")}, then faults)`);
 for (const r of results) console.error(`  ${r.name}: ${r.code === 0 ? "passed" : `FAILED (exit ${r.code})`} in ${r.seconds} s — ${r.summary}`);
+if (failed.size > 0) console.error(`failed:\n${[...failed].map((f) => `  ${f}`).join("\n")}`);
 process.exit(results.every((r) => r.code === 0) ? 0 : 1);

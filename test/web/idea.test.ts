@@ -24,6 +24,19 @@ describeBrowser("idea page", () => {
     expect(res.status).toBe(201);
     return res.body as { id: number; number: number; title: string };
   };
+  /**
+   * Waits (through the API) until `id` pairs with `n` pending duplicates: on a loaded machine the re-scoring pass can
+   * judge a pair after the jobs table and /health have gone quiet, and the page reads the summary only once.
+   */
+  const duplicatesOf = async (key: string, id: number, n: number) => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const summary = (await api(server.base, key, "GET", `/ideas/duplicates/summary?idea_ids=${id}`)).body?.summaries?.[0];
+      if ((summary?.pending ?? 0) >= n) return;
+      if (Date.now() > deadline) throw new Error(`idea ${id} pairs with ${summary?.pending ?? 0} pending duplicates, not ${n}`);
+      await Bun.sleep(200);
+    }
+  };
   const read = async (id: number) => (await api(server.base, shared!.key, "GET", `/ideas/${id}`)).body;
   const open = async (page: Page, id: number, title: string) => {
     await page.goto(`${server.base}/ideas/${id}`);
@@ -224,6 +237,7 @@ describeBrowser("idea page", () => {
     const middle = await seed(pro.key, { title: "Automatic tomato watering", body: text });
     const newer = await seed(pro.key, { title: "Automatic tomato watering", body: text });
     await waitForQuiescence(server.dataDir, 60_000, server.base);
+    await duplicatesOf(pro.key, newer.id, 2);
     const dups = (await api(server.base, pro.key, "GET", `/ideas/duplicates?idea_ids=${newer.id}`)).body.duplicates;
     expect(dups.map((d: any) => d.duplicate_of_id).sort(), JSON.stringify(dups)).toEqual([older.id, middle.id].sort());
     // The page reads only the summary (the count and the closest one) until the person asks for all of them.
@@ -326,6 +340,7 @@ describeBrowser("idea page", () => {
     await api(server.base, o.key, "POST", "/map/relations", { source_idea_id: third.id, target_idea_id: main.id, relation_type: "inspires" });
     await api(server.base, o.key, "POST", `/ideas/${main.id}/links`, { url: "https://git.example.com/notes", title: "Prototype repo", link_type: "code-repo" });
     await waitForQuiescence(server.dataDir, 60_000, server.base);
+    await duplicatesOf(o.key, main.id, 2);
     await o.page.goto(`${server.base}/ideas/${main.id}`);
     await o.page.getByRole("link", { name: /Conflict-free sync library/ }).first().waitFor();
     await o.page.getByRole("note").filter({ hasText: "Looks like" }).getByRole("button", { name: "Show all 2" }).waitFor();
