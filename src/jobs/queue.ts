@@ -3,7 +3,7 @@
 import type { Db } from "../db/open";
 import type { Store } from "../db/store";
 import { fromStamp, toStamp } from "../lib/time";
-import { NODE_ID } from "../lib/node-id";
+import { isGoneFromThisHost, NODE_ID } from "../lib/node-id";
 
 /** Every kind of queued job; each consumer names the kinds it owns when it creates its queue. */
 export const JOB_KINDS = ["full", "light", "tag-embed"] as const;
@@ -165,6 +165,9 @@ export function createQueue(store: Store, kinds: readonly JobKind[], opts: Queue
   const expired = store.query<{ id: number; run_after: string; locked_by: string | null }, string[]>(
     `SELECT id, run_after, locked_by FROM jobs WHERE lease_until < ?1 AND kind IN (${ownKinds(2)})`,
   );
+  const holders = store.query<{ holder: string }, string[]>(
+    `SELECT DISTINCT locked_by AS holder FROM jobs WHERE locked_at IS NOT NULL AND locked_by IS NOT NULL AND locked_by <> ?1 AND kind IN (${ownKinds(2)})`,
+  );
   const renew = store.query("UPDATE jobs SET lease_until = ?1 WHERE locked_by = ?2 AND locked_at IS NOT NULL");
   const byId = store.query<Pick<JobRow, "kind" | "idea_id"> & { locked_by: string | null; lease_until: string | null }, [number]>(
     "SELECT kind, idea_id, locked_by, lease_until FROM jobs WHERE id = ?",
@@ -213,16 +216,40 @@ export function createQueue(store: Store, kinds: readonly JobKind[], opts: Queue
     return rows.length;
   }
 
+  /**
+   * Claims held by a process of this host that is gone (the node this one replaces after a kill -9 or a crash, or a
+   * neighbour on the same host) go back to the queue at once, keeping their turn: nobody will renew them, and waiting
+   * out their lease would only leave those ideas unprocessed that long. Other hosts' claims wait for their lease.
+   */
+  async function reapGone(): Promise<number> {
+    let n = 0;
+    for (const { holder } of await holders.all(owner, ...kinds)) {
+      if (!isGoneFromThisHost(holder)) continue;
+      for (const j of await mine.all(holder, ...kinds)) {
+        await handBack(j.id, j.run_after, `${holder} is gone from this host`, (job) => job.locked_by === holder);
+        n++;
+      }
+    }
+    return n;
+  }
+  /** When claim() last looked for gone holders (a statement, so not on every claim: every third of a lease). */
+  let goneCheckedAt = -Infinity;
+
   return {
     /** This consumer's name in locked_by. */
     owner,
     /**
      * Claims up to `limit` ready jobs, oldest first; locked rows are invisible to other claimers until completed or
      * released, so no two claims (workers, processes, nodes) ever hold the same job while its lease lasts. Claims
-     * whose lease ran out are handed back first and so claimed again here.
+     * whose lease ran out, and (every third of a lease) those of a process of this host that is gone, are handed back
+     * first and so claimed again here.
      */
     async claim(now: string, limit: number): Promise<JobRow[]> {
       await reapExpired(now);
+      if (performance.now() - goneCheckedAt >= leaseMs / 3) {
+        goneCheckedAt = performance.now();
+        await reapGone();
+      }
       const until = leaseFrom(now);
       let rows: JobRow[];
       if (claimSkipping) rows = (await claimSkipping.all(now, limit, owner, until, ...kinds)).sort((a, b) => a.id - b.id);
@@ -256,6 +283,7 @@ export function createQueue(store: Store, kinds: readonly JobKind[], opts: Queue
     /** How many claims this consumer holds. */
     holding: () => held.size,
     reapExpired,
+    reapGone,
     /**
      * Hands this consumer's claims back, keeping their turn (at-least-once): between rounds after one failed. Other
      * nodes' claims are theirs; a dead node's come back when their lease runs out.

@@ -35,12 +35,13 @@ export interface PipelineOptions {
 /**
  * Jobs a dead process had claimed go back to the queue (at-least-once); other features' job kinds are theirs. On
  * SQLite that is every claim (one server per file); on PostgreSQL other nodes' claims are theirs, and those of a node
- * that died come back when their lease runs out (src/jobs/queue.ts), here only those already out of it.
+ * that died come back when their lease runs out (src/jobs/queue.ts), here those already out of it and those of a
+ * process of this host that is gone (the one this node replaces), at once.
  */
-function releaseDeadClaims(deps: Deps): Promise<number> {
+async function releaseDeadClaims(deps: Deps): Promise<number> {
   const queue = pipelineQueue(deps.store, deps.config.lease_seconds);
   if (deps.store.dialect === "sqlite") return queue.releaseEveryClaim("released after restart");
-  return queue.reapExpired(toStamp(deps.clock()));
+  return (await queue.reapExpired(toStamp(deps.clock()))) + (await queue.reapGone());
 }
 
 /** Takes off the engines start() put on (masterKey is not this process's): readers go back to their "not running" answers. */
