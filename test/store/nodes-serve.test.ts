@@ -3,8 +3,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { pgStore } from "../../src/db/pg/store";
 import type { Store } from "../../src/db/store";
+import { PG_MIGRATIONS } from "../../src/db/pg/migrations";
 import { api, burst, listAllIdeas, processScope, runCommand, type ServerProcess } from "../ops/harness";
-import { migratedDatabase, requirePostgres } from "../support/postgres";
+import { freshDatabase, migratedDatabase, requirePostgres } from "../support/postgres";
 
 const run = requirePostgres();
 const { newDir, serveWith } = processScope("idearepo-nodes-serve-");
@@ -126,6 +127,34 @@ describe.skipIf(!run)("nodes on one PostgreSQL", () => {
     expect(await duplicatedRows(db)).toEqual({ relations: 0, detections: 0, tags: 0 });
     console.log(`A held ${held} claims at kill -9; B took them over ${takenOverMs} ms later (lease ${LEASE_SECONDS} s)`);
   }, 300_000);
+
+  test("two nodes started at the same moment on an empty database: one migrates and makes the first embedding generation, the other uses them; both print the same setup code", async () => {
+    const { url } = await freshDatabase();
+    const db = pgStore(url, { max: 2 });
+    stores.push(db);
+    const env = { IDEAREPO_DATABASE_URL: url, IDEAREPO_LEASE_SECONDS: String(LEASE_SECONDS) };
+    const [a, b] = await Promise.all([serveWith(newDir(), env), serveWith(newDir(), env)]);
+    // The migrations ran once (one version row, the latest), and one generation was made: gen 1 active, 2 next.
+    expect(await db.query("SELECT version FROM idearepo_schema").all()).toEqual([{ version: Math.max(...PG_MIGRATIONS.map((m) => m.version)) }]);
+    const state = JSON.parse((await db.query<{ value: string }>("SELECT value FROM app_state WHERE key = 'embeddings'").get())!.value);
+    expect({ active: state.active?.gen, building: state.building, next_gen: state.next_gen }).toEqual({ active: 1, building: null, next_gen: 2 });
+    const tables = await db.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE tablename LIKE 'vec\\_%' ORDER BY 1").all();
+    expect(tables.map((t) => t.name)).toEqual(["vec_ideas_g1", "vec_shared_g1", "vec_stamps_g1", "vec_tags_g1"]);
+    // No account yet: each node prints the setup code, the same one, so the form may reach either.
+    const codeOf = (s: ServerProcess) => s.logs.map((l) => { try { return JSON.parse(l); } catch { return null; } }).find((l) => l?.setup_code)?.setup_code;
+    expect(codeOf(a)).toBeString();
+    expect(codeOf(b)).toBe(codeOf(a));
+    for (const s of [a, b]) expect(s.logs.filter((l) => /"level":"(error|fatal)"/.test(l))).toEqual([]);
+    // Both work on what was made: an idea captured on A is embedded and found by meaning on B.
+    const created = runCommand(["users", "create", "--email", "first@example.com", "--plan", "pro"], { dataDir: newDir(), env });
+    expect(created.code, created.stderr).toBe(0);
+    const key = JSON.parse(created.stdout).api_key as string;
+    const idea = await api(a.base, key, "POST", "/ideas", { title: "Rainwater barrel under the gutter", body: "collect water for the garden" });
+    expect(idea.status).toBe(201);
+    await settled(db, 30_000);
+    const found = await api(b.base, key, "GET", "/ideas/search?q=watering%20plants%20with%20rain&mode=semantic&limit=5");
+    expect(found.body.results.map((r: { id: number }) => r.id)).toContain(idea.body.id);
+  }, 120_000);
 
   test("a schedule kept by two nodes runs each of its runs on one of them only", async () => {
     const { node } = await cluster();
