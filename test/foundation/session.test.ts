@@ -37,6 +37,22 @@ describe("GET /auth/session", () => {
     expect(await session({ cookie: `svc_session=${token}` })).toMatchObject({ status: 200, body: { user: null } });
   });
 
+  test("reads in flight beside the sign-out (each sliding the session's expiry) do not keep the session alive", async () => {
+    const u = await makeUser(t, { password: "race-pass" });
+    for (let round = 0; round < 3; round++) {
+      const token = (await call(t, "POST", "/auth/login", { body: { email: u.email, password: "race-pass" } })).body.token as string;
+      const cookie = { cookie: `svc_session=${token}` };
+      const reads = Array.from({ length: 12 }, (_, i) => (i % 2 ? session(cookie) : call(t, "GET", "/user/me", { headers: cookie })));
+      const out = await call(t, "POST", "/auth/logout", { headers: cookie });
+      expect(out).toMatchObject({ status: 200, body: { success: true } });
+      // Those that were read before the sign-out may answer either way; none may bring the session back.
+      await Promise.all(reads);
+      expect(await session(cookie)).toMatchObject({ status: 200, body: { user: null } });
+      expect((await call(t, "GET", "/user/me", { headers: cookie })).status).toBe(401);
+      expect((await call(t, "GET", "/user/me", { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    }
+  });
+
   test("an MCP token needs ideas:read, as for GET /user/me", async () => {
     const u = await makeUser(t);
     const keys = createApiKeysService(t.deps);

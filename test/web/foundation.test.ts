@@ -126,6 +126,35 @@ describeBrowser("web app foundation", () => {
     expectClean(o);
   });
 
+  test("a read sent before signing out and answered after it does not sign the person back in", async () => {
+    const o = await web.open(server.base, "/capture");
+    const { page } = o;
+    // Signing in asks GET /user/me for the shell; its answer is held, as when the server is slow (PostgreSQL under
+    // load in CI), until the person has signed out: the account it describes must not come back on screen.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let asked!: () => void;
+    const meAsked = new Promise<void>((r) => (asked = r));
+    await page.route("**/api/v1/user/me", async (route) => {
+      const response = await route.fetch();
+      asked();
+      await held;
+      await route.fulfill({ response }).catch(() => {}); // the page may have dropped the request meanwhile
+    });
+    await signIn(page, "cli@example.com", "cli password 1");
+    await meAsked;
+    const token = (await o.context.cookies()).find((c) => c.name === "svc_session")!.value;
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in to idearepo" }).waitFor();
+    release();
+    await page.waitForTimeout(1500); // the held answer arrives and is read meanwhile
+    expect(await page.getByRole("heading", { name: "Sign in to idearepo" }).isVisible()).toBe(true);
+    expect(await page.getByRole("navigation", { name: "Main" }).count()).toBe(0);
+    const after = await fetch(`${server.base}/api/v1/auth/session`, { headers: { cookie: `svc_session=${token}` } });
+    expect(await after.json()).toEqual({ user: null });
+    expectClean(o);
+  });
+
   test("each page has its URL: reload keeps it, back returns to the previous page", async () => {
     const o = await web.open(server.base, "/ideas");
     const { page } = o;

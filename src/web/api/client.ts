@@ -36,9 +36,16 @@ export function onUnauthorized(fn: Listener): () => void {
  * Only /auth/* and /setup go out then; the rest reject as aborted, which every caller already takes as "never mind".
  */
 let sessionEnded = false;
+/**
+ * Counts sign-outs. An account's read sent before one and answered after it is dropped as aborted too: its answer
+ * describes the session that ended (the shell's GET /user/me after signing in, slow on a loaded server, put the
+ * account back on screen once the sign-in page was up).
+ */
+let sessions = 0;
 /** Called by api/session.ts's signOut before it asks the server. */
 export function endSession(): void {
   sessionEnded = true;
+  sessions++;
 }
 const SIGNED_OUT_PATH = /^\/(auth\/|setup$)/;
 
@@ -103,6 +110,7 @@ function takeEarly(url: string): Promise<unknown> | null {
 export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
   const signedOutPath = SIGNED_OUT_PATH.test(path);
   if (sessionEnded && !signedOutPath) throw new DOMException("The session has ended", "AbortError");
+  const session = sessions;
   if (method === "GET" && !opts.raw && inlined.size) {
     const answer = takeAnswer<T>(path, opts.query);
     if (answer !== undefined) return answer;
@@ -125,11 +133,13 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
     if ((e as Error).name === "AbortError") throw e;
     throw new NetworkError();
   }
+  if (session !== sessions && !signedOutPath) throw new DOMException("The session has ended", "AbortError");
   if (res.status === 401 && !opts.quiet401) for (const fn of unauthorizedListeners) fn();
   // Signed in again (or set up): the account's reads go out again. A sign-out's own answer does not reopen them.
   if (res.ok && signedOutPath && method === "POST" && path !== "/auth/logout") sessionEnded = false;
   if (res.ok && opts.raw) return res as unknown as T;
   const text = await res.text();
+  if (session !== sessions && !signedOutPath) throw new DOMException("The session has ended", "AbortError");
   let parsed: unknown = null;
   try {
     parsed = text ? JSON.parse(text) : null;
