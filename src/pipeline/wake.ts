@@ -3,6 +3,7 @@
 import { SQL } from "bun";
 import type { Logger } from "../lib/log";
 import { scrubber } from "../db/pg/store";
+import { connectionName } from "../lib/node-id";
 
 export const JOBS_CHANNEL = "idearepo_jobs";
 /** Between tries while the first LISTEN fails (the database is away at start); once it worked, Bun reconnects itself. */
@@ -14,7 +15,7 @@ const RETRY_MS = 5_000;
  */
 export function listenForJobs(url: string, wake: () => void, log: Logger): () => Promise<void> {
   const scrub = scrubber(url);
-  const sql = new SQL({ url, max: 1, connectionTimeout: 5, connection: { application_name: "idearepo listen" } });
+  const sql = new SQL({ url, max: 1, connectionTimeout: 5, connection: { application_name: connectionName("listen") } });
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let unlisten: (() => Promise<void>) | null = null;

@@ -4,6 +4,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { StoreUnavailableError, type RunResult, type SqlParams, type SqlValue, type Stmt, type Store, type TxOptions } from "../store";
 import { inSavepoint, type SavepointFrame } from "../savepoint";
 import { translated, type PgStatement } from "./dialect";
+import { connectionName } from "../../lib/node-id";
 
 /** What runs a statement: the pool, or the one connection of the current transaction. */
 type Runner = Pick<SQL, "unsafe">;
@@ -149,7 +150,7 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
     connectionTimeout: connectSeconds,
     idleTimeout: 60,
     // An acknowledged write is on disk: the server's default, stated so a server-wide `off` cannot weaken it.
-    connection: { synchronous_commit: "on", application_name: "idearepo" },
+    connection: { synchronous_commit: "on", application_name: connectionName() },
   });
   let sql = connect();
   /** Whether the current pool has run a statement since it was made (a new pool is made once per outage, not per failure). */
@@ -175,7 +176,7 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
   /** Whether the server answers a new connection now; one probe at a time, shared by every statement waiting. */
   function serverAnswers(): Promise<boolean> {
     return (probing ??= (async () => {
-      const probe = new SQL({ url, max: 1, connectionTimeout: PROBE_MS / 1000, idleTimeout: 1, connection: { application_name: "idearepo probe" } });
+      const probe = new SQL({ url, max: 1, connectionTimeout: PROBE_MS / 1000, idleTimeout: 1, connection: { application_name: connectionName("probe") } });
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
         const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("no answer")), PROBE_MS)));
