@@ -25,6 +25,7 @@ import m0023 from "../../migrations/0023_wikilink_targets.sql" with { type: "tex
 import m0024 from "../../migrations/0024_title_key_index.sql" with { type: "text" };
 import m0025 from "../../migrations/0025_vault.sql" with { type: "text" };
 import m0026 from "../../migrations/0026_node_leases.sql" with { type: "text" };
+import m0027 from "../../migrations/0027_vault_progress.sql" with { type: "text" };
 
 export interface Migration { version: number; name: string; sql: string }
 
@@ -55,4 +56,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 24, name: "0024_title_key_index", sql: m0024 },
   { version: 25, name: "0025_vault", sql: m0025 },
   { version: 26, name: "0026_node_leases", sql: m0026 },
+  { version: 27, name: "0027_vault_progress", sql: m0027 },
 ];

@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../src/app";
 import { requiresAuth } from "../../src/modules/openapi/document";
 import { validate, type Schema } from "../../scripts/fuzz/json-schema";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createVaultProcess } from "../../src/modules/vault/process";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
 
 const t = makeApp();
@@ -21,7 +25,7 @@ const PENDING = new Set<string>([
   "GET /ideas/search",
   "POST /user/export", "POST /user/export/csv", "POST /user/export/markdown", "POST /user/import", "GET /admin/users",
   "POST /admin/users", "PATCH /admin/users/:id", "DELETE /admin/users/:id", "GET /admin/users/:id/history",
-  "GET /admin/instance", "GET /admin/backup", "GET /vault", "PUT /vault", "DELETE /vault",
+  "GET /admin/instance", "GET /admin/backup",
 ]);
 
 /** The statuses a route declares, from its registration (Elysia keeps `response` as given: a map of status → model). */
@@ -250,6 +254,47 @@ describe("answers carry only what their models declare", () => {
     const gone = await makeUser(t, { plan: "free" });
     await expectDeclared("DELETE", "/user", "/user", { key: gone.key, body: {} });
   });
+
+  test("the vault: its state, choosing and refusing a folder, a first sync's progress, disconnecting", async () => {
+    const key = pro.key;
+    await expectDeclared("GET", "/vault", "/vault", { key });
+    await expectDeclared("PUT", "/vault", "/vault", { key, body: { folder: "notes" } });
+    await expectDeclared("DELETE", "/vault", "/vault", { key });
+    await expectDeclared("GET", "/vault", "/vault");
+
+    // An instance with a vaults root, read against the same document.
+    const root = mkdtempSync(join(tmpdir(), "idearepo-contract-vaults-"));
+    const v = makeApp({ config: { vaults_dir: root } as never });
+    v.deps.clock = () => new Date();
+    const sync = createVaultProcess(v.deps, { tickMs: 1e9, bindingsMs: 0, fullScanMs: 1e9, retryMs: 0 });
+    try {
+      const u = await makeUser(v, { plan: "pro" });
+      const read = async (method: string, body?: unknown) => {
+        const res = await call(v, method, "/vault", { key: u.key, body });
+        expect(problems(method, "/vault", res)).toEqual([]);
+        return res;
+      };
+      await read("PUT", { folder: "../out" });
+      mkdirSync(join(root, "notes"));
+      for (let i = 0; i < 300; i++) writeFileSync(join(root, "notes", `Note ${i}.md`), `Note ${i}.\n`);
+      expect((await read("PUT", { folder: "notes" })).status).toBe(200);
+      expect((await read("PUT", { folder: "other" })).status).toBe(409);
+      const running = sync.tick();
+      let progress = null;
+      for (let i = 0; i < 500 && !progress; i++) {
+        progress = (await read("GET")).body.progress;
+        await Bun.sleep(5);
+      }
+      await running;
+      expect(progress).not.toBeNull();
+      expect((await read("GET")).body.initial_sync_at).not.toBeNull();
+      await read("DELETE");
+    } finally {
+      await sync.stop();
+      await v.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   test("answers of every status were read", () => {
     const statuses = new Set(checked.map((c) => c.split(" ").at(-1)));

@@ -109,6 +109,69 @@ describe("with a vaults root", () => {
     }
   });
 
+  test("a first sync's progress: GET says its phase and how far (notes read, imported, files written), then that it is done", async () => {
+    const root = temp("vaults");
+    const t = makeApp({ config: { vaults_dir: root } as never });
+    t.deps.clock = () => new Date();
+    const u = await makeUser(t, { plan: "pro" });
+    const N = 400;
+    mkdirSync(join(root, "big"));
+    for (let i = 0; i < N; i++) writeFileSync(join(root, "big", `Note ${i}.md`), `Note ${i}, see [[Note ${(i + 1) % N}]].\n`);
+    expect((await call(t, "PUT", "/vault", { key: u.key, body: { folder: "big" } })).body).toMatchObject({ connected: true, initial_sync_at: null, progress: null });
+    const sync = createVaultProcess(t.deps, { tickMs: 1e9, bindingsMs: 0, fullScanMs: 1e9, retryMs: 0 });
+    try {
+      // The first sync runs in this process; the reads below are answered between its steps.
+      const running = sync.tick();
+      let finished = false;
+      void running.finally(() => (finished = true));
+      const seen: Array<{ phase: string; done: number; total: number }> = [];
+      while (!finished) {
+        const s = (await call(t, "GET", "/vault", { key: u.key })).body;
+        if (s.progress) {
+          expect(s.initial_sync_at).toBeNull();
+          expect(s.progress.started_at).toMatch(STAMP_RE);
+          expect(s.progress.updated_at).toMatch(STAMP_RE);
+          expect(s.progress.done).toBeLessThanOrEqual(s.progress.total);
+          seen.push(s.progress);
+        }
+        await Bun.sleep(20);
+      }
+      await running;
+      const phases = [...new Set(seen.map((p) => p.phase))];
+      expect(phases.length).toBeGreaterThan(0);
+      // In order, and each with the folder's numbers: 400 notes to read, to import, to write back with their ids.
+      expect(phases).toEqual(["reading", "importing", "writing"].filter((p) => phases.includes(p)));
+      for (const p of seen) if (p.total > 0) expect(p.total).toBe(N);
+      const done = (await call(t, "GET", "/vault", { key: u.key })).body;
+      expect(done).toMatchObject({ progress: null, files: N, last_error: null });
+      expect(done.initial_sync_at).toMatch(STAMP_RE);
+    } finally {
+      await sync.stop();
+      await t.close();
+    }
+  }, 60_000);
+
+  test("a first sync that fails says why and shows no progress", async () => {
+    const root = temp("vaults");
+    const t = makeApp({ config: { vaults_dir: root } as never });
+    t.deps.clock = () => new Date();
+    const u = await makeUser(t, { plan: "free" });
+    mkdirSync(join(root, "many"));
+    // More notes than the Free plan's 50 ideas: the import is refused as a whole.
+    for (let i = 0; i < 60; i++) writeFileSync(join(root, "many", `Note ${i}.md`), `Note ${i}.\n`);
+    await call(t, "PUT", "/vault", { key: u.key, body: { folder: "many" } });
+    const sync = createVaultProcess(t.deps, { tickMs: 1e9, bindingsMs: 0, fullScanMs: 1e9, retryMs: 0 });
+    try {
+      await sync.tick();
+      const s = (await call(t, "GET", "/vault", { key: u.key })).body;
+      expect(s).toMatchObject({ connected: true, initial_sync_at: null, progress: null, files: 0 });
+      expect(s.last_error).toMatch(/past its limit of 50 active ideas/);
+    } finally {
+      await sync.stop();
+      await t.close();
+    }
+  });
+
   test("an operator's binding outside the root cannot be disconnected by the person", async () => {
     const root = temp("vaults");
     const t = makeApp({ config: { vaults_dir: root } as never });

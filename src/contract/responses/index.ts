@@ -5,3 +5,4 @@ export * from "./common";
 export * from "./ideas";
 export * from "./organise";
 export * from "./account";
+export * from "./vault";

@@ -17,21 +17,6 @@ const list = (items: JsonSchema): JsonSchema => ({ type: "array", items });
 const STATUS = { type: "string", enum: [...IDEA_STATUSES] };
 
 const Success = obj({ success: { const: true } });
-const VaultIssue = obj({ path: str, idea_id: nullable(int), message: str, at: stamp });
-const VaultState = obj({
-  can_choose: bool,
-  connected: bool,
-  folder: nullable(str),
-  chosen_by: nullable({ type: "string", enum: ["person", "operator"] }),
-  connected_at: nullable(stamp),
-  initial_sync_at: nullable(stamp),
-  last_sync_at: nullable(stamp),
-  last_error: nullable(str),
-  files: int,
-  conflicts: list(VaultIssue),
-  skipped: list(obj({ path: str, reason: str, at: stamp })),
-  errors: list(VaultIssue),
-});
 const User = obj(
   { id: str, email: str, display_name: nullable(str), avatar_url: nullable(str), plan: { type: "string", enum: ["free", "pro"] }, settings_json: nullable(str), has_provider_a_key: bool, has_provider_b_key: bool, has_provider_c_key: bool, created_at: stamp, updated_at: stamp },
   ["id", "email", "plan", "has_provider_a_key", "has_provider_b_key", "has_provider_c_key", "created_at"],
@@ -54,7 +39,4 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
 
   "GET /auth/session": obj({ user: nullable(Me) }),
   "POST /user/export": obj({ exported_at: str }, ["exported_at"]),
-  "GET /vault": VaultState,
-  "PUT /vault": VaultState,
-  "DELETE /vault": VaultState,
 };

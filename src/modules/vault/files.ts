@@ -1,6 +1,7 @@
 // The folder's side of the sync: which files are notes, reading one safely, writing one atomically, moving one to the
 // vault's trash. Every path is relative to the bound folder and checked to stay inside it; symbolic links are never followed.
 import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { lstat, mkdir, open, rename, rm } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import { randomBytes } from "node:crypto";
 import { LIMITS } from "../../contract";
@@ -120,6 +121,36 @@ export function writeAtomic(root: string, rel: string, text: string): Seen {
     throw e;
   }
   const st = lstatSync(full);
+  return { path: rel, size: st.size, mtime_ms: Math.floor(st.mtimeMs) };
+}
+
+/**
+ * writeAtomic without holding the event loop: the same temporary file, sync and rename, through the thread pool. Many
+ * of these at once let the file system commit their syncs together (a first sync writes thousands of files; one
+ * fsync after another was most of its time, docs/performance.md).
+ */
+export async function writeAtomicAsync(root: string, rel: string, text: string): Promise<Seen> {
+  const full = inside(root, rel);
+  const dir = full.slice(0, full.lastIndexOf(sep));
+  await mkdir(dir, { recursive: true });
+  const tmp = join(dir, `.${randomBytes(6).toString("hex")}.idearepo-tmp`);
+  const file = await open(tmp, "w", 0o644);
+  try {
+    await file.writeFile(text);
+    await file.sync();
+  } catch (e) {
+    await file.close();
+    await rm(tmp, { force: true });
+    throw e;
+  }
+  await file.close();
+  try {
+    await rename(tmp, full);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+  const st = await lstat(full);
   return { path: rel, size: st.size, mtime_ms: Math.floor(st.mtimeMs) };
 }
 

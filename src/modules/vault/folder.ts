@@ -6,25 +6,8 @@ import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import type { Deps } from "../../deps";
 import { conflict, fieldError, forbidden } from "../../errors";
 import { createVaultRepo } from "./repo";
-import { createVaultService, type VaultStatus } from "./service";
-
-export interface FolderState {
-  /** The instance has a root (vaults_dir): the person may choose and disconnect a folder. */
-  can_choose: boolean;
-  connected: boolean;
-  /** Relative to the root when the folder is under it; otherwise the path the operator bound. */
-  folder: string | null;
-  /** "person": chosen in Settings under the root; "operator": bound with `idearepo vault connect` outside it. */
-  chosen_by: "person" | "operator" | null;
-  connected_at: string | null;
-  initial_sync_at: string | null;
-  last_sync_at: string | null;
-  last_error: string | null;
-  files: number;
-  conflicts: VaultStatus["conflicts"];
-  skipped: VaultStatus["skipped"];
-  errors: VaultStatus["errors"];
-}
+import type { VaultState } from "../../contract/responses";
+import { createVaultService } from "./service";
 
 const NOT_ENABLED = "Choosing a folder is not enabled on this instance: the operator binds folders (idearepo vault connect)";
 const MAX_NAME = 200;
@@ -74,11 +57,11 @@ export function createVaultFolders(deps: Deps) {
     return path;
   }
 
-  async function state(userId: string): Promise<FolderState> {
+  async function state(userId: string): Promise<VaultState> {
     const s = await vault.status(userId);
     const base = { can_choose: root !== null };
     if (!s) {
-      return { ...base, connected: false, folder: null, chosen_by: null, connected_at: null, initial_sync_at: null, last_sync_at: null, last_error: null, files: 0, conflicts: [], skipped: [], errors: [] };
+      return { ...base, connected: false, folder: null, chosen_by: null, connected_at: null, initial_sync_at: null, last_sync_at: null, last_error: null, files: 0, progress: null, conflicts: [], skipped: [], errors: [] };
     }
     const where = shown(s.path);
     return {
@@ -91,6 +74,7 @@ export function createVaultFolders(deps: Deps) {
       // The server's own path never reaches the person when they chose the folder: it reads as their folder's name.
       last_error: s.last_error === null ? null : s.last_error.split(s.path).join(where.folder),
       files: s.files,
+      progress: s.progress,
       conflicts: s.conflicts,
       skipped: s.skipped,
       errors: s.errors,
@@ -105,7 +89,7 @@ export function createVaultFolders(deps: Deps) {
     state,
 
     /** Binds the account to `name` under the root (made when missing). The same folder again is a no-op. */
-    async choose(userId: string, name: unknown): Promise<FolderState> {
+    async choose(userId: string, name: unknown): Promise<VaultState> {
       if (root === null) throw forbidden(NOT_ENABLED);
       const rootReal = realRoot();
       const path = target(name, rootReal);
@@ -130,7 +114,7 @@ export function createVaultFolders(deps: Deps) {
     },
 
     /** Unbinds a folder the person chose; the operator's binding (outside the root) stays the operator's. */
-    async disconnect(userId: string): Promise<FolderState> {
+    async disconnect(userId: string): Promise<VaultState> {
       if (root === null) throw forbidden(NOT_ENABLED);
       const current = await repo.binding(userId);
       if (current && shown(current.path).chosen_by === "operator") throw forbidden("This folder was bound by the operator; ask them to disconnect it (idearepo vault disconnect)");

@@ -4,7 +4,7 @@
 import { watch, type FSWatcher } from "node:fs";
 import type { Deps } from "../../deps";
 import type { BackgroundProcess } from "../../background-process";
-import { createVaultSync, newAccountState, type AccountState } from "./service-sync";
+import { createVaultSync, newAccountState, why, type AccountState } from "./service-sync";
 import type { BindingRow } from "./repo";
 
 export interface VaultTiming {
@@ -87,7 +87,7 @@ export function createVaultProcess(deps: Deps, timing: VaultTiming = VAULT_TIMIN
       } catch (e) {
         a.dirty = true;
         a.retryAt = t + timing.retryMs;
-        const error = (e as Error)?.message ?? String(e);
+        const error = why(e);
         deps.log.error("vault sync failed", { user_id: a.binding.user_id, error });
         await sync.failed(a.binding.user_id, error).catch(() => undefined);
       }

@@ -24,6 +24,9 @@ export interface FileRow {
   synced_at: string;
 }
 
+/** How far a first sync is (migrations/0027): a phase while one runs, else null. */
+export interface ProgressRow { phase: string | null; done: number; total: number; started_at: string | null; at: string | null }
+
 export interface IssueRow { path: string; kind: "conflict" | "skipped" | "error"; idea_id: number | null; message: string; at: string }
 
 /** An idea as the sync reads it. */
@@ -50,6 +53,12 @@ export function createVaultRepo(store: Store) {
   const clearFiles = store.query<unknown, [string]>("DELETE FROM vault_files WHERE user_id = ?");
   const clearIssues = store.query<unknown, [string]>("DELETE FROM vault_issues WHERE user_id = ?");
   const synced = store.query<unknown, [string, string | null, string]>("UPDATE vault_bindings SET last_sync_at = ?, last_error = ? WHERE user_id = ?");
+  const progress = store.query<ProgressRow, [string]>(
+    "SELECT progress_phase AS phase, progress_done AS done, progress_total AS total, progress_started_at AS started_at, progress_at AS at FROM vault_bindings WHERE user_id = ?",
+  );
+  const setProgress = store.query<unknown, [string | null, number, number, string | null, string | null, string]>(
+    "UPDATE vault_bindings SET progress_phase = ?, progress_done = ?, progress_total = ?, progress_started_at = ?, progress_at = ? WHERE user_id = ?",
+  );
   const initialDone = store.query<unknown, [string, string]>("UPDATE vault_bindings SET initial_done_at = ? WHERE user_id = ? AND initial_done_at IS NULL");
 
   const files = store.query<FileRow, [string]>(
@@ -109,6 +118,10 @@ export function createVaultRepo(store: Store) {
       return (await unbind.run(userId)).changes > 0;
     },
     synced: async (userId: string, now: string, error: string | null) => void (await synced.run(now, error, userId)),
+    progress: (userId: string) => progress.get(userId),
+    setProgress: async (userId: string, phase: string, done: number, total: number, startedAt: string, now: string) =>
+      void (await setProgress.run(phase, done, total, startedAt, now, userId)),
+    clearProgress: async (userId: string) => void (await setProgress.run(null, 0, 0, null, null, userId)),
     initialDone: async (userId: string, now: string) => void (await initialDone.run(now, userId)),
 
     files: (userId: string) => files.all(userId),

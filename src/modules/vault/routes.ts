@@ -3,6 +3,8 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
+import { responses } from "../../http/responses";
+import { AUTH_ERRORS, ErrorBody, REFUSED, VaultState } from "../../contract/responses";
 import { createVaultFolders } from "./folder";
 import { ChooseFolderBody } from "./model";
 
@@ -10,7 +12,11 @@ export function vaultRoutes(deps: Deps, kit: AuthKit) {
   const folders = createVaultFolders(deps);
   return new Elysia({ prefix: "/vault" })
     .use(authPlugin(deps, kit))
-    .get("/", ({ auth }) => folders.state(auth.user.id), { access: { scope: "ideas:read" } })
-    .put("/", ({ auth, body }) => folders.choose(auth.user.id, body.folder), { access: { scope: "account:admin" }, body: ChooseFolderBody })
-    .delete("/", ({ auth }) => folders.disconnect(auth.user.id), { access: { scope: "account:admin" } });
+    .get("/", ({ auth }) => folders.state(auth.user.id), { access: { scope: "ideas:read" }, response: responses({ 200: VaultState, ...AUTH_ERRORS }) })
+    .put("/", ({ auth, body }) => folders.choose(auth.user.id, body.folder), {
+      access: { scope: "account:admin" },
+      body: ChooseFolderBody,
+      response: responses({ 200: VaultState, ...REFUSED, 409: ErrorBody }),
+    })
+    .delete("/", ({ auth }) => folders.disconnect(auth.user.id), { access: { scope: "account:admin" }, response: responses({ 200: VaultState, ...AUTH_ERRORS }) });
 }

@@ -17,7 +17,8 @@ import type { SourceReader } from "../import/sources/types";
 import { createVaultRepo, type BindingRow, type FileRow, type SyncIdea } from "./repo";
 import { dirOf, hashOf, nameKey, parseFile, renderConflict, renderFile, safeStem, stemOf, type ParsedFile } from "./format";
 import { merge3 } from "./merge";
-import { exists, moveNote, readNote, statNote, trashNote, walkNotes, writeAtomic, type Seen } from "./files";
+import { exists, moveNote, readNote, statNote, trashNote, walkNotes, writeAtomic, writeAtomicAsync, type Seen } from "./files";
+import type { VaultSyncPhase } from "../../contract/responses";
 import { lstatSync } from "node:fs";
 
 /** The writer idea versions record for the folder's edits (src/modules/versions/writer.ts). */
@@ -31,6 +32,14 @@ const UNMOUNTED_AT = 10;
 /** Ideas touched this recently are compared in full each pass: the pipeline's tags come without a new updated_at. */
 const RECENT_MS = 30_000;
 
+/** Files a first sync writes at once: the file system commits their syncs together (docs/performance.md). */
+const WRITERS = 8;
+/** A first sync's progress is written to its binding at most this often (and at each phase's start). */
+const PROGRESS_MS = 250;
+/** Work between turns of the event loop: on SQLite every store call resolves at once, so a long first sync would
+ * otherwise hold the server's requests (Settings reading its progress among them) until it ends. */
+const TURN_MS = 25;
+
 /** What the sync last wrote of an idea besides its text: a change of any of these rewrites the file. */
 interface Meta { title: string; status: string; tags: string[]; relations: string[] }
 
@@ -42,7 +51,49 @@ export interface PassReport { read: number; written: number; captured: number; u
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 const sorted = (a: readonly string[]) => [...a].sort();
-const why = (e: unknown) => (e instanceof AppError ? (typeof e.body.error === "string" ? e.body.error : JSON.stringify(e.body.error)) : (e as Error)?.message ?? String(e));
+/** Why something was refused, in the person's words: an error body's message (the Free cap's says what to do), else its error. */
+export const why = (e: unknown) => {
+  if (!(e instanceof AppError)) return (e as Error)?.message ?? String(e);
+  if (typeof e.body.message === "string") return e.body.message;
+  return typeof e.body.error === "string" ? e.body.error : JSON.stringify(e.body.error);
+};
+
+/** A first sync's progress as its binding keeps it: phase, done, total; written at most every PROGRESS_MS. */
+interface Progress {
+  /** Files the first sync has written so far (its writing phase spans the notes' ids and the ideas without files). */
+  written: number;
+  set(phase: VaultSyncPhase, done: number, total: number): Promise<void>;
+  /** The last `set` that the interval held back, written now (a phase's end). */
+  flush(): Promise<void>;
+}
+
+/** Lets the event loop run (timers, requests) when TURN_MS have passed since it last did. */
+function turns() {
+  let last = performance.now();
+  return async () => {
+    if (performance.now() - last < TURN_MS) return;
+    await new Promise((r) => setImmediate(r));
+    last = performance.now();
+  };
+}
+
+/** Runs `f` on every item, `width` at a time; every item is tried, then the first failure is thrown. */
+async function eachAtOnce<T>(items: readonly T[], width: number, f: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const failures: unknown[] = [];
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      try {
+        await f(item);
+      } catch (e) {
+        failures.push(e);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  if (failures.length > 0) throw failures[0];
+}
 
 export function createVaultSync(deps: Deps) {
   const repo = createVaultRepo(deps.store);
@@ -117,6 +168,42 @@ export function createVaultSync(deps: Deps) {
       meta: JSON.stringify(meta ?? (await metaOf(idea))), hash, size: seen.size, mtime_ms: seen.mtime_ms, synced_at: stamp(),
     });
   }
+
+  function progressOf(userId: string): Progress {
+    const started = stamp();
+    let written = { phase: "", at: 0 };
+    let held: [VaultSyncPhase, number, number] | null = null;
+    const write = async (phase: VaultSyncPhase, done: number, total: number) => {
+      held = null;
+      written = { phase, at: performance.now() };
+      await repo.setProgress(userId, phase, done, total, started, stamp());
+    };
+    return {
+      written: 0,
+      async set(phase, done, total) {
+        if (phase === written.phase && performance.now() - written.at < PROGRESS_MS) held = [phase, done, total];
+        else await write(phase, done, total);
+      },
+      async flush() {
+        if (held) await write(...held);
+      },
+    };
+  }
+
+  /** A new file for each idea, WRITERS at a time (a first sync writes thousands), remembered as each is written. */
+  async function writeNewFiles(userId: string, root: string, jobs: Array<{ idea: SyncIdea; path: string; extra: string }>, bulk: Bulk | undefined, done: () => Promise<void>): Promise<void> {
+    await eachAtOnce(jobs, WRITERS, async ({ idea, path, extra }) => {
+      const meta = await metaOf(idea, bulk);
+      const text = renderFile({ ...idea, tags: meta.tags, relations: meta.relations }, stemOf(path), extra);
+      const seen = await writeAtomicAsync(root, path, text);
+      await remember(userId, idea, seen, hashOf(text), meta);
+      await done();
+    });
+  }
+
+  /** The account's tags and relations at once, when a pass compares or writes enough ideas for it to pay. */
+  const bulkFor = async (userId: string, n: number): Promise<Bulk | undefined> =>
+    n >= BULK_FROM ? { tags: await repo.tagsByIdea(userId), relations: await relationsRepo.userOutgoingByIdea(userId) } : undefined;
 
   /** Writes the idea's file at `path` (moving it from `from` first), keeping the person's own front matter keys. */
   async function writeIdeaFile(userId: string, root: string, idea: SyncIdea, path: string, extra: string, from: string | null): Promise<void> {
@@ -320,7 +407,7 @@ export function createVaultSync(deps: Deps) {
   }
 
   /** The ideas' side of a pass: ideas changed anywhere else are written to their files. */
-  async function writeIdeas(b: BindingRow, full: boolean, report: PassReport): Promise<void> {
+  async function writeIdeas(b: BindingRow, full: boolean, report: PassReport, progress?: Progress): Promise<void> {
     const userId = b.user_id;
     const root = b.path;
     const rows = await repo.files(userId);
@@ -328,7 +415,8 @@ export function createVaultSync(deps: Deps) {
     const names = namer(root, rows.map((r) => r.path));
     const since = full ? "0000" : toStamp(new Date(now().getTime() - RECENT_MS));
     const changed = await repo.changedIdeas(userId, since);
-    const bulk: Bulk | undefined = changed.length >= BULK_FROM ? { tags: await repo.tagsByIdea(userId), relations: await relationsRepo.userOutgoingByIdea(userId) } : undefined;
+    const bulk = await bulkFor(userId, changed.length);
+    const fresh: Array<{ idea: SyncIdea; path: string; extra: string }> = [];
     for (const idea of changed) {
       const row = byId.get(idea.id);
       if (idea.is_archived) {
@@ -339,28 +427,37 @@ export function createVaultSync(deps: Deps) {
         report.archived++;
         continue;
       }
+      if (!row) {
+        fresh.push({ idea, path: names.pick(idea.title, "", null), extra: "" });
+        continue;
+      }
       const meta = await metaOf(idea, bulk);
       const version = idea.version;
-      if (row) {
-        const base = JSON.parse(row.meta) as Meta;
-        const same = row.version === version && base.title === meta.title && base.status === meta.status && sameList(base.tags, meta.tags) && sameList(base.relations, meta.relations);
-        const st = statNote(root, row.path);
-        // Gone: the scan archives the idea once the file stays gone. Changed too: the next scan merges.
-        if (!st || st.size !== row.size || st.mtime_ms !== row.mtime_ms) continue;
-        if (same) {
-          if (row.idea_updated_at !== idea.updated_at) await repo.putFile({ ...row, idea_updated_at: idea.updated_at });
-          continue;
-        }
-        const r = readNote(root, row.path);
-        const extra = r.ok ? parseFile(r.text).extra : "";
-        names.release(row.path);
-        const path = idea.title === base.title ? row.path : names.pick(idea.title, dirOf(row.path), row.path);
-        await writeIdeaFile(userId, root, idea, path, extra, row.path);
-      } else {
-        await writeIdeaFile(userId, root, idea, names.pick(idea.title, "", null), "", null);
+      const base = JSON.parse(row.meta) as Meta;
+      const same = row.version === version && base.title === meta.title && base.status === meta.status && sameList(base.tags, meta.tags) && sameList(base.relations, meta.relations);
+      const st = statNote(root, row.path);
+      // Gone: the scan archives the idea once the file stays gone. Changed too: the next scan merges.
+      if (!st || st.size !== row.size || st.mtime_ms !== row.mtime_ms) continue;
+      if (same) {
+        if (row.idea_updated_at !== idea.updated_at) await repo.putFile({ ...row, idea_updated_at: idea.updated_at });
+        continue;
       }
+      const r = readNote(root, row.path);
+      const extra = r.ok ? parseFile(r.text).extra : "";
+      names.release(row.path);
+      const path = idea.title === base.title ? row.path : names.pick(idea.title, dirOf(row.path), row.path);
+      await writeIdeaFile(userId, root, idea, path, extra, row.path);
       report.written++;
     }
+    // Ideas without a file (all of them when an account with ideas connects an empty folder): written together.
+    if (fresh.length === 0) return;
+    const total = (progress?.written ?? 0) + fresh.length;
+    const step = async () => {
+      report.written++;
+      if (progress) await progress.set("writing", ++progress.written, total);
+    };
+    await writeNewFiles(userId, root, fresh, bulk, step);
+    await progress?.flush();
   }
 
   /**
@@ -368,15 +465,20 @@ export function createVaultSync(deps: Deps) {
    * next scan takes what they say); every other note is imported as the Markdown importer imports a vault (its
    * [[links]] become relations, its dates and tags kept), titled by its file name, then written back with its id.
    */
-  async function initialSync(b: BindingRow, report: PassReport): Promise<void> {
+  async function initialSync(b: BindingRow, report: PassReport, progress: Progress): Promise<void> {
     const userId = b.user_id;
     const root = b.path;
     const toImport = new Set<string>();
     const claimed = new Set<number>();
     const walkSkipped: Array<[string, string]> = [];
+    const turn = turns();
+    await progress.set("reading", 0, 0);
     const listed = walkNotes(root, (path, reason) => void walkSkipped.push([path, reason]));
     for (const [path, reason] of walkSkipped) await skip(userId, path, reason, report);
+    let read = 0;
     for (const s of listed) {
+      await progress.set("reading", read++, listed.length);
+      await turn();
       const r = readNote(root, s.path);
       if (!r.ok) {
         if (!r.gone) await skip(userId, s.path, r.reason, report);
@@ -392,12 +494,20 @@ export function createVaultSync(deps: Deps) {
       } else if (codePoints(parsed.body) > LIMITS.body) await skip(userId, s.path, `longer than an idea's ${LIMITS.body} characters: not imported`, report);
       else toImport.add(s.path);
     }
+    await progress.set("reading", listed.length, listed.length);
     if (toImport.size > 0) {
+      // The importer reports its writes by batch (its own reading first counts as none done); they are written in
+      // turn, each awaited before the import returns.
+      let reported = Promise.resolve();
+      const onProgress = (phase: "reading" | "writing", done: number) => {
+        reported = reported.then(() => progress.set("importing", phase === "writing" ? done : 0, toImport.size));
+      };
       const reader: SourceReader = {
         id: ORIGIN_SOURCE, label: "Vault", store: ORIGIN_SOURCE, detect: async () => true,
         async *read(input) {
           for await (const e of input.entries()) {
             if (!toImport.has(e.path)) continue;
+            await turn();
             const note = readMarkdownNote(e, await e.bytes(), "obsidian");
             const parsed = parseFile(new TextDecoder().decode(await e.bytes()));
             // A vault's note is named by its file (Obsidian's rule); a file in the folder is a live idea.
@@ -407,26 +517,39 @@ export function createVaultSync(deps: Deps) {
         },
       };
       const filer = await filerOf(userId);
-      const result = await importer.run(userId, filer.plan, reader, directoryInput(root), { dryRun: false });
+      await progress.set("importing", 0, toImport.size);
+      const result = await importer.run(userId, filer.plan, reader, directoryInput(root), { dryRun: false, onProgress }).finally(() => reported);
+      await reported;
+      await progress.flush();
       for (const p of result.problems) deps.log.info("vault import note", { user_id: userId, path: p.origin, problem: p.problem });
       const ids = new Map((await repo.importedOrigins(userId, ORIGIN_SOURCE)).map((o) => [o.origin, o.idea_id]));
       const taken = new Set((await repo.files(userId)).map((r) => r.idea_id));
+      // Each note written back with its idea's id, its body and the person's own front matter keys as they were.
+      const back: Array<{ idea: SyncIdea; path: string; extra: string }> = [];
       for (const path of toImport) {
         const id = ids.get(path);
         const idea = id !== undefined && !taken.has(id) ? await repo.idea(userId, id) : null;
         if (!idea || idea.is_archived) continue;
         taken.add(idea.id);
+        await turn();
         const r = readNote(root, path);
-        await writeIdeaFile(userId, root, idea, path, r.ok ? parseFile(r.text).extra : "", null);
-        report.captured++;
+        back.push({ idea, path, extra: r.ok ? parseFile(r.text).extra : "" });
       }
+      await progress.set("writing", 0, back.length);
+      await writeNewFiles(userId, root, back, await bulkFor(userId, back.length), async () => {
+        report.captured++;
+        await progress.set("writing", ++progress.written, back.length);
+      });
+      await progress.flush();
     }
-    await repo.initialDone(userId, stamp());
   }
 
   return {
     /** A pass that failed: its reason is the folder's last error (status, Settings). */
-    failed: (userId: string, error: string) => repo.synced(userId, stamp(), error),
+    failed: async (userId: string, error: string) => {
+      await repo.synced(userId, stamp(), error);
+      await repo.clearProgress(userId);
+    },
     bindings: () => repo.bindings(),
 
     /**
@@ -442,12 +565,17 @@ export function createVaultSync(deps: Deps) {
         await repo.synced(b.user_id, stamp(), `the folder ${b.path} is not there (or not a folder): nothing synced`);
         return report;
       }
-      if (b.initial_done_at === null) {
-        await initialSync(b, report);
+      // The first sync: the folder's notes read in, then (as any pass) its changes, then every idea without a file
+      // written out; it is done, and its progress cleared, once all of that is.
+      const progress = b.initial_done_at === null ? progressOf(b.user_id) : undefined;
+      if (progress) await initialSync(b, report, progress);
+      if ((opts.scan || full || progress || state.missingSince.size > 0) && !(await scanFiles(b, state, report))) return report;
+      await writeIdeas(b, full || progress !== undefined, report, progress);
+      if (progress) {
+        await repo.initialDone(b.user_id, stamp());
+        await repo.clearProgress(b.user_id);
         b.initial_done_at = stamp();
       }
-      if ((opts.scan || full || state.missingSince.size > 0) && !(await scanFiles(b, state, report))) return report;
-      await writeIdeas(b, full, report);
       await repo.synced(b.user_id, stamp(), null);
       return report;
     },

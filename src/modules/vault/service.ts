@@ -5,6 +5,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import type { Deps } from "../../deps";
 import { badRequest, conflict, notFound } from "../../errors";
 import { toStamp } from "../../lib/time";
+import type { VaultIssue, VaultProgress, VaultSkipped, VaultSyncPhase } from "../../contract/responses";
 import { createVaultRepo, type BindingRow } from "./repo";
 
 export interface VaultStatus {
@@ -16,9 +17,11 @@ export interface VaultStatus {
   last_sync_at: string | null;
   last_error: string | null;
   files: number;
-  conflicts: Array<{ path: string; idea_id: number | null; message: string; at: string }>;
-  skipped: Array<{ path: string; reason: string; at: string }>;
-  errors: Array<{ path: string; idea_id: number | null; message: string; at: string }>;
+  /** How far the first sync is while it runs (reading, importing, writing), else null. */
+  progress: VaultProgress | null;
+  conflicts: VaultIssue[];
+  skipped: VaultSkipped[];
+  errors: VaultIssue[];
 }
 
 const overlaps = (a: string, b: string) => {
@@ -37,6 +40,7 @@ export function createVaultService(deps: Deps) {
 
   async function statusOf(b: BindingRow): Promise<VaultStatus> {
     const issues = await repo.issues(b.user_id);
+    const p = await repo.progress(b.user_id);
     return {
       email: await repo.emailOf(b.user_id),
       path: b.path,
@@ -45,6 +49,7 @@ export function createVaultService(deps: Deps) {
       last_sync_at: b.last_sync_at,
       last_error: b.last_error,
       files: await repo.countFiles(b.user_id),
+      progress: p?.phase && p.started_at && p.at ? { phase: p.phase as VaultSyncPhase, done: p.done, total: p.total, started_at: p.started_at, updated_at: p.at } : null,
       conflicts: issues.filter((i) => i.kind === "conflict").map((i) => ({ path: i.path, idea_id: i.idea_id, message: i.message, at: i.at })),
       skipped: issues.filter((i) => i.kind === "skipped").map((i) => ({ path: i.path, reason: i.message, at: i.at })),
       errors: issues.filter((i) => i.kind === "error").map((i) => ({ path: i.path, idea_id: i.idea_id, message: i.message, at: i.at })),
