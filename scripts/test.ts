@@ -46,23 +46,19 @@ const first: Part[] = [
 /**
  * What has been run and passes on PostgreSQL so far (issue 34): the browser tests of capture, the list, search,
  * history, wikilinks, the idea page (its possible-duplicate notes wait on the pipeline) and its layout, the review
- * queue, tags, settings, the shell, the pickers and the bundle budget, and every HTTP/MCP/agent suite but the three
- * pipeline files below. The focus suite once failed there in CI (after Sign out the capture page came back): the shell's
+ * queue, tags, settings, the shell, the pickers and the bundle budget, and every HTTP/MCP/agent suite but the one
+ * pipeline file below. The focus suite once failed there in CI (after Sign out the capture page came back): the shell's
  * GET /user/me, sent at sign-in and slow on a loaded PostgreSQL, answered after the sign-out and put the account back;
  * the web app now drops an account's answer that arrives after a sign-out (src/web/api/client.ts). The pipeline's neighbour
  * queries now score from vectors held in memory (src/vectors/account-vectors.ts; docs/performance.md, "The pipeline
- * on PostgreSQL"), so the rest of test/pipeline runs there. Still pending, each for a reason of its own:
- * - restart: after the kill -9 the backlog's jobs stay claimed past the test's 30 s settle (the dead node's claims
- *   wait for their lease; the re-scoring pass beside them is slower than on SQLite);
+ * on PostgreSQL"), so the rest of test/pipeline runs there; restart and recovery's dead-process claim too, since a
+ * restarted node takes the claims of the process of its host it replaces at once (src/jobs/queue.ts). Still pending:
  * - subjects-worker: 1,000 imported ideas embedded and then re-scored outlast its 120 s on PostgreSQL's round trips
- *   (~50 statements an idea, 1–2 ms each on a loaded machine, against microseconds in SQLite);
- * - recovery's "claimed by a process that died": it makes a claim with no lease after the migrations ran (an upgraded
- *   database's are given one by pg migration 0013), which a PostgreSQL node never hands back (src/jobs/queue.ts
- *   releases run-out leases only; SQLite releases every claim at start).
+ *   (~50 statements an idea, 1–2 ms each on a loaded machine, against microseconds in SQLite).
  * The other browser tests join as they are run and pass there.
  */
 const pgWeb = (f: string) => /^test\/web\/(capture|ideas|search|history|wikilinks|idea|idea-layout|review|tags|folder|settings|shell|pickers|budget|focus|foundation)\.test\.ts$/.test(f);
-const pgPending = (f: string) => /^test\/pipeline\/(restart|subjects-worker|recovery)\.test\.ts$/.test(f);
+const pgPending = (f: string) => /^test\/pipeline\/subjects-worker\.test\.ts$/.test(f);
 if (process.env.CI && store === "sqlite") {
   first.push(
     { name: "web-pg", files: files.filter((f) => isWeb(f) && pgWeb(f)), store: "postgres" },

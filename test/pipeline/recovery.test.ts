@@ -2,6 +2,7 @@
 // again after a restart; the job is on the scheduler's hourly list.
 import { describe, expect, test } from "bun:test";
 import { Cron } from "croner";
+import { hostname } from "node:os";
 import { SCHEDULED_JOBS } from "../../src/jobs/scheduler";
 import { createPipelineProcess } from "../../src/pipeline/process";
 import { call, makeUser } from "../helpers";
@@ -38,11 +39,14 @@ describe("recovery job", () => {
   test("jobs claimed by a process that died are released when the service starts again", async () => {
     const u = await makeUser(t, { plan: "pro" });
     const id = await capture(t, u, { title: "Roof garden with rain barrels" });
-    // A dead worker's claim: the job is locked and nobody will finish it.
-    await t.deps.store.query("UPDATE jobs SET locked_at = '2020-01-01 00:00:00', attempts = 1 WHERE idea_id = ?").run(id);
-    await t.drain();
-    expect(await vectorizeId(u.key, id)).toBeNull();
     await t.service.stop();
+    // What a worker of this host killed mid-batch leaves: its claim, with a lease that has long to run.
+    const dead = Bun.spawn(["true"]);
+    await dead.exited;
+    await t.deps.store
+      .query("UPDATE jobs SET locked_at = '2020-01-01 00:00:00', locked_by = ?, lease_until = '2099-01-01 00:00:00', attempts = 1 WHERE idea_id = ?")
+      .run(`${hostname()}:${dead.pid}:0dead0`, id);
+    expect(await vectorizeId(u.key, id)).toBeNull();
     const restarted = createPipelineProcess(t.deps, { models: model, autoStart: false });
     await restarted.start(t.deps);
     await restarted.runner()!.drain();
