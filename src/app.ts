@@ -72,7 +72,38 @@ function statusOf(ctx: { set: { status?: number | string }; responseValue?: unkn
   return typeof ctx.set.status === "number" ? ctx.set.status : 200;
 }
 
-export function createApp(deps: Deps) {
+/** What createApp returns: the app, its auth kit, and what shutdown calls. */
+export interface BuiltApp {
+  app: Elysia<any, any, any, any, any, any, any>;
+  kit: ReturnType<typeof createAuthKit>;
+  closeSockets(): void;
+  close(): Promise<void>;
+}
+
+/** Builds the app in one go (tests, benches). */
+export function createApp(deps: Deps): BuiltApp {
+  const steps = appSteps(deps);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * Builds the app with `turn()` awaited between its modules: `serve` turns the event loop there, so the early listener
+ * answers /health while the app is built instead of after it (building is synchronous work of 100–200 ms).
+ */
+export async function createAppInSteps(deps: Deps, turn: () => Promise<void>): Promise<BuiltApp> {
+  const steps = appSteps(deps);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await turn();
+  }
+}
+
+/** The app's construction; each `yield` is a point where the caller may let other work run. */
+function* appSteps(deps: Deps): Generator<void, BuiltApp> {
   const kit = createAuthKit(deps);
   const agentSockets: OpenSockets = new Set();
   // A signed-in browser's shell carries its boot data inline (the session, /ideas's first page).
@@ -93,37 +124,47 @@ export function createApp(deps: Deps) {
   // loaded. On: loaded now (the server awaited it already; records made before it is in wait in its backlog).
   const metricsOn = deps.config.metrics.enabled;
   if (metricsOn) void loadMetrics();
-  const api = new Elysia({ prefix: API_PREFIX })
-    .use(healthRoutes(deps, async () => ({ ...(await embeddingsHealth(deps.store, deps.config.models_dir)), storage: storageHealth(), mail_capture: mailCaptureHealth(deps) })))
-    .use(setupRoutes(deps))
-    .use(signInRoutes(deps, kit))
-    .use(usersRoutes(deps, kit))
-    .use(apiKeysRoutes(deps, kit))
-    .use(supportRoutes(deps, kit))
-    .use(openapiRoutes())
-    .use(byokRoutes(deps, kit))
-    .use(developRoutes(deps, kit))
-    .use(digestRoutes(deps, kit))
-    .use(agentRoutes(deps, kit, agentSockets))
-    .use(billingRoutes(deps, kit))
-    .use(relationsRoutes(deps, kit))
-    .use(searchRoutes(deps, kit))
-    .use(ideasRoutes(deps, kit))
-    .use(mapRoutes(deps, kit))
-    .use(mapPositionsRoutes(deps, kit))
-    .use(exportRoutes(deps, kit))
-    .use(tagsRoutes(deps, kit))
-    .use(linksRoutes(deps, kit))
-    .use(versionsRoutes(deps, kit))
-    .use(wikilinksRoutes(deps, kit))
-    .use(reviewRoutes(deps, kit))
-    .use(duplicatesRoutes(deps, kit))
-    .use(importRoutes(deps, kit))
-    .use(adminRoutes(deps, kit))
-    .use(mailCaptureRoutes(deps, kit));
-  // Apart from the chain: one more link there passes TypeScript's type instantiation depth (use registers in place).
-  api.use(vaultRoutes(deps, kit));
-  // Feature modules register here (one line each).
+  const api = new Elysia({ prefix: API_PREFIX });
+  // One module per step (see createAppInSteps); `use` registers in place.
+  const modules = [
+    () => healthRoutes(deps, async () => ({ ...(await embeddingsHealth(deps.store, deps.config.models_dir)), storage: storageHealth(), mail_capture: mailCaptureHealth(deps) })),
+    () => setupRoutes(deps),
+    () => signInRoutes(deps, kit),
+    () => usersRoutes(deps, kit),
+    () => apiKeysRoutes(deps, kit),
+    () => supportRoutes(deps, kit),
+    () => openapiRoutes(),
+    () => byokRoutes(deps, kit),
+    () => developRoutes(deps, kit),
+    () => digestRoutes(deps, kit),
+    () => agentRoutes(deps, kit, agentSockets),
+    () => billingRoutes(deps, kit),
+    () => relationsRoutes(deps, kit),
+    () => searchRoutes(deps, kit),
+    () => ideasRoutes(deps, kit),
+    () => mapRoutes(deps, kit),
+    () => mapPositionsRoutes(deps, kit),
+    () => exportRoutes(deps, kit),
+    () => tagsRoutes(deps, kit),
+    () => linksRoutes(deps, kit),
+    () => versionsRoutes(deps, kit),
+    () => wikilinksRoutes(deps, kit),
+    () => reviewRoutes(deps, kit),
+    () => duplicatesRoutes(deps, kit),
+    () => importRoutes(deps, kit),
+    () => adminRoutes(deps, kit),
+    () => mailCaptureRoutes(deps, kit),
+    () => vaultRoutes(deps, kit),
+  ];
+  for (const make of modules) {
+    api.use(make());
+    yield;
+  }
+  // Feature modules register above (one line each).
+  const oauth = oauthRoutes(deps, kit);
+  yield;
+  const mcp = mcpRoutes(deps, kit);
+  yield;
 
   const app = new Elysia()
     .use(errorHandler(deps.log, storage, settle))
@@ -170,8 +211,8 @@ export function createApp(deps: Deps) {
       });
     }) as never)
     .use(api)
-    .use(oauthRoutes(deps, kit))
-    .use(mcpRoutes(deps, kit))
+    .use(oauth)
+    .use(mcp)
     .use(metricsRoutes(deps, { health: storageHealth }))
     // Everything else is the web app: its files, or its shell for a page URL (API paths still get the JSON 404).
     .all("*", ({ request }) => web(request));

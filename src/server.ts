@@ -15,6 +15,8 @@ import { DataDirBusyError, liveServerPid, removePidFile, writePidFile } from "./
 import { startCheckpointer } from "./db/checkpointer";
 import { raiseNativeHeaderLimit } from "./http/transport";
 import { listenEarly, type ListenOptions } from "./http/early-listener";
+import { loadApp } from "./http/app-loader";
+import type { BuiltApp } from "./app";
 import { billingSettings } from "./modules/billing/settings";
 import { loadWebAssets, webAppEmbedded } from "./modules/web/assets";
 import pkg from "../package.json" with { type: "json" };
@@ -96,13 +98,13 @@ export async function startServer(config: Readonly<Config> = loadConfig()) {
   const port = early.server.port!;
   writePidFile(config.data_dir);
   const listeningMs = Math.round(performance.now() - t0);
-  // The app and everything its routes import (most of the program) load only now, after the socket is open.
-  let built: ReturnType<typeof import("./app").createApp>;
+  // The app and everything its routes import (most of the program) load only now, after the socket is open, in slices
+  // with the event loop turned between them so /health answers meanwhile (src/http/app-loader.ts).
+  let built: BuiltApp;
   try {
     // prom-client only when metrics are on (docs/performance.md, "Server footprint"); in before the first event.
     if (config.metrics.enabled) await loadMetrics();
-    const { createApp } = await import("./app");
-    built = createApp(deps);
+    built = await loadApp(deps);
     early.handOver(built.app, { ...listen, port });
   } catch (e) {
     await early.abandon(e);
