@@ -145,6 +145,8 @@ describe.skipIf(!run)("nodes on one PostgreSQL", () => {
     expect(codeOf(a)).toBeString();
     expect(codeOf(b)).toBe(codeOf(a));
     for (const s of [a, b]) expect(s.logs.filter((l) => /"level":"(error|fatal)"/.test(l))).toEqual([]);
+    // No master_key given: each node made one in its own data dir, and says that nodes must share one.
+    for (const s of [a, b]) expect(s.logs.filter((l) => l.includes("give every node the same master_key")).length).toBe(1);
     // Both work on what was made: an idea captured on A is embedded and found by meaning on B.
     const created = runCommand(["users", "create", "--email", "first@example.com", "--plan", "pro"], { dataDir: newDir(), env });
     expect(created.code, created.stderr).toBe(0);

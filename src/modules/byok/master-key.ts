@@ -81,6 +81,11 @@ async function resolveKeyFile(deps: Deps): Promise<MasterKey> {
       const key = generateMasterKey();
       writeKeyFile(path, key, true);
       deps.log.info("generated a new master key", { path });
+      // Nodes sharing one PostgreSQL each have a data dir: each would make a key of its own, and a provider key sealed
+      // through one node could not be opened through another.
+      if (deps.store.dialect === "postgres") {
+        deps.log.warn("master key generated for this node only: with several nodes on one database, give every node the same master_key (IDEAREPO_MASTER_KEY)", { path });
+      }
       // A data dir restored without its key file: the old values stay in place (restoring the file makes them
       // readable again) but cannot be opened with the new key, so say so loudly.
       const orphaned = [...(await sealedKeyIds(deps.store)).entries()].filter(([kid]) => kid !== keyId(key));
