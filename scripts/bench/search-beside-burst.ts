@@ -11,7 +11,8 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { alternating, BUN, flag, fmtMs, machine, quantile, revisionTree, ROOT, spawnServer, tempDir, type Child, apiJson as req } from "./lib";
+import { searchBesideBurst } from "./burst-lib";
+import { alternating, BUN, flag, fmtMs, machine, quantile, revisionTree, ROOT, spawnServer, tempDir, type Child } from "./lib";
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,34 +32,6 @@ const SEARCH_EVERY_MS = flag("every", 500);
 const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 const work = tempDir("idearepo-bench-search-burst-");
 
-const SUBJECTS = ["garden", "bread", "bicycle", "budget", "piano", "camping", "kitchen", "library", "market", "school", "podcast", "repair"];
-const THINGS = ["planner", "checklist", "workshop", "tracker", "guide", "club", "kit", "map", "newsletter", "swap"];
-const QUERIES = ["fixing old cars", "learning to bake at home", "saving money every month", "tents and sleeping bags", "teaching kids music", "sharing tools with neighbours"];
-const idea = (i: number) => {
-  const s = SUBJECTS[i % SUBJECTS.length], th = THINGS[Math.floor(i / SUBJECTS.length) % THINGS.length];
-  return {
-    title: `A ${s} ${th} number ${i}`,
-    body: `A ${th} about ${s}, put together by volunteers who meet on weekday evenings. It lists what to bring, who to ` +
-      `ask, which mistakes are common at the start and how to avoid them, and where to find cheap supplies nearby.`,
-  };
-};
-
-async function captureAll(base: string, key: string, from: number, n: number): Promise<void> {
-  let next = from;
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (next < from + n) await req(base, key, "POST", "/ideas", idea(next++));
-  }));
-}
-
-const pending = async (base: string) => (await req(base, "", "GET", "/health")).embeddings.pending as number;
-async function drained(base: string, timeoutS = 1800): Promise<void> {
-  const t0 = performance.now();
-  while ((await pending(base)) > 0) {
-    if (performance.now() - t0 > timeoutS * 1000) throw new Error("the embeddings did not drain");
-    await Bun.sleep(100);
-  }
-}
-
 interface Run { side: string; searches: number[]; drainS: number; load: number }
 
 async function run(side: string, tree: string): Promise<Run> {
@@ -73,37 +46,8 @@ async function run(side: string, tree: string): Promise<Run> {
     const key = JSON.parse(created.stdout.toString()).api_key as string;
     server = await spawnServer([BUN, join(tree, "scripts/bench/app-server.ts"), "serve"], { IDEAREPO_DATA_DIR: dir, IDEAREPO_PORT: "0" }, join(dir, "server.log"));
     const base = server.base;
-    await captureAll(base, key, 0, SEED);
-    await drained(base);
-    const search = async (i: number) => {
-      const t0 = performance.now();
-      const r = await req(base, key, "GET", `/ideas/search?mode=semantic&q=${encodeURIComponent(QUERIES[i % QUERIES.length])}`);
-      if (r.search_type !== "semantic") throw new Error(`${side}: search answered with ${r.search_type}`);
-      return performance.now() - t0;
-    };
-    for (let i = 0; i < 12; i++) await search(i); // warm-up
-
-    log(`${side}: burst of ${BURST} captures`);
-    const t0 = performance.now();
-    let posted = false;
-    const burst = captureAll(base, key, SEED, BURST).then(() => (posted = true));
-    // Searches at a fixed rate whatever their latency (open loop), so both sides search as often and the drain times
-    // compare; each is timed from when it was sent. Sent until GET /health reports nothing pending after the burst.
-    let done = false;
-    const watching = (async () => {
-      while (!done) {
-        if (posted && (await pending(base)) === 0) done = true;
-        else await Bun.sleep(100);
-      }
-    })();
-    const sent: Promise<number>[] = [];
-    for (let i = 0; !done; i++) {
-      sent.push(search(i));
-      await Bun.sleep(SEARCH_EVERY_MS);
-    }
-    await Promise.all([burst, watching]);
-    const searches = await Promise.all(sent);
-    return { side, searches, drainS: (performance.now() - t0) / 1000, load: loadavg()[0] };
+    const { searches, drainS } = await searchBesideBurst(base, key, { seed: SEED, burst: BURST, everyMs: SEARCH_EVERY_MS, label: side, log });
+    return { side, searches, drainS, load: loadavg()[0] };
   } finally {
     await server?.stop();
     rmSync(dir, { recursive: true, force: true });
