@@ -7,19 +7,14 @@ import { testStore } from "../support/postgres";
 
 const { newDir, serve } = processScope("idearepo-admin-cli-");
 
-// `idearepo backup` and the download copy the SQLite file; on PostgreSQL they refuse (test/admin/postgres.test.ts).
-describe.skipIf(testStore() === "postgres")("operator set up by the CLI", () => {
-  test("users create --operator reaches /admin/*; a plain account does not; the last CLI backup is reported", async () => {
+describe("operator set up by the CLI", () => {
+  test("users create --operator reaches /admin/*; a plain account does not", async () => {
     const dataDir = newDir();
     const created = runCommand(["users", "create", "--email", "op@example.com", "--plan", "pro", "--operator"], { dataDir });
     expect(created.stderr).toBe("");
     expect(created.code).toBe(0);
     const opKey = JSON.parse(created.stdout).api_key;
     const plainKey = createUser(dataDir, "plain@example.com");
-
-    const backupFile = join(newDir(), "nightly.db");
-    const backup = runCommand(["backup", backupFile], { dataDir });
-    expect(backup.code).toBe(0);
 
     const server = await serve(dataDir);
     const users = await api(server.base, opKey, "GET", "/admin/users");
@@ -31,7 +26,22 @@ describe.skipIf(testStore() === "postgres")("operator set up by the CLI", () => 
     const refused = await api(server.base, plainKey, "GET", "/admin/users");
     expect(refused.status).toBe(404);
     expect(refused.text).toBe('{"error":"Not found"}');
+    const instance = await api(server.base, opKey, "GET", "/admin/instance");
+    expect(instance.status).toBe(200);
+    expect(instance.body.database_bytes).toBeGreaterThan(0);
+  });
 
+  // `idearepo backup` and the download copy the SQLite file; on PostgreSQL they refuse (test/admin/postgres.test.ts).
+  test.skipIf(testStore() === "postgres")("the last CLI backup is reported, and the download over HTTP is a SQLite file", async () => {
+    const dataDir = newDir();
+    const opKey = JSON.parse(runCommand(["users", "create", "--email", "op@example.com", "--plan", "pro", "--operator"], { dataDir }).stdout).api_key;
+    createUser(dataDir, "plain@example.com");
+
+    const backupFile = join(newDir(), "nightly.db");
+    const backup = runCommand(["backup", backupFile], { dataDir });
+    expect(backup.code).toBe(0);
+
+    const server = await serve(dataDir);
     const instance = await api(server.base, opKey, "GET", "/admin/instance");
     expect(instance.status).toBe(200);
     expect(instance.body.last_backup).toEqual({ path: backupFile, created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });

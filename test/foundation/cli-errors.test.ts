@@ -73,12 +73,22 @@ describe("CLI failures", () => {
     expect(r.stderr).not.toMatch(/^\s+at /m);
   });
 
-  // A damaged SQLite file is the example; on PostgreSQL (IDEAREPO_TEST_STORE) the file is not read at all.
-  test.skipIf(testStore() === "postgres")("anything else is an unexpected error: one line and exit 1, never a stack trace", () => {
+  // The example is a damaged store: a SQLite file that is not a database, or on PostgreSQL (IDEAREPO_TEST_STORE) a
+  // migrated database that lost a table (the migrations are not run again).
+  test("anything else is an unexpected error: one line and exit 1, never a stack trace", async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, "idearepo.db"), "this is not a database ".repeat(300));
+    if (testStore() === "sqlite") writeFileSync(join(dir, "idearepo.db"), "this is not a database ".repeat(300));
+    else {
+      expect(runCli(["users", "create", "--email", "owner@example.com"], { dataDir: dir }).code).toBe(0);
+      const store = dataDirStore(dir);
+      try {
+        await store.exec("DROP TABLE users CASCADE");
+      } finally {
+        await store.close();
+      }
+    }
     const r = runCli(["users", "list"], { dataDir: dir });
     expect(r.code).toBe(1);
-    expect(oneLine(r)).toBe("idearepo: unexpected error: file is not a database");
+    expect(oneLine(r)).toBe(testStore() === "sqlite" ? "idearepo: unexpected error: file is not a database" : 'idearepo: unexpected error: relation "users" does not exist');
   });
 });

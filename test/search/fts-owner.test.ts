@@ -26,8 +26,7 @@ describe("keyword search restricted to the account inside the index", () => {
   });
   afterAll(() => t.close());
 
-  // Compared with FTS5's own bm25() (SQLite); on PostgreSQL test/search/stores-parity.test.ts holds the order to it.
-  test.skipIf(testStore() === "postgres")("a word common to many accounts finds only the caller's ideas, best bm25() first", async () => {
+  test("a word common to many accounts finds only the caller's ideas, best bm25() first", async () => {
     const others = await Promise.all([0, 1, 2].map(() => makeUser(t, { plan: "pro" })));
     for (const [i, u] of others.entries()) for (let k = 0; k < 15; k++) await capture(t, u, { title: `lantern lantern note ${i} ${k}` });
     const mine = [
@@ -38,14 +37,18 @@ describe("keyword search restricted to the account inside the index", () => {
     const r = await search(t, a, { mode: "keyword", q: "lantern", limit: 10 });
     expect(r.status).toBe(200);
     expect(ids(r).sort()).toEqual([...mine].sort());
-    const want = t.deps.db
-      .query<{ id: number }, [string]>(
-        `SELECT f.rowid AS id FROM ideas_fts f JOIN ideas i ON i.id = f.rowid
-         WHERE ideas_fts MATCH '"lantern"' AND i.user_id = ?1 ORDER BY bm25(ideas_fts, 2.0, 1.0), f.rowid`,
-      )
-      .all(a.id)
-      .map((x) => x.id);
-    expect(ids(r)).toEqual(want);
+    // The order is compared with FTS5's own bm25() on SQLite; on PostgreSQL test/search/stores-parity.test.ts holds
+    // the index's order to it, and the restriction to the account is checked here on both.
+    if (testStore() === "sqlite") {
+      const want = t.deps.db
+        .query<{ id: number }, [string]>(
+          `SELECT f.rowid AS id FROM ideas_fts f JOIN ideas i ON i.id = f.rowid
+           WHERE ideas_fts MATCH '"lantern"' AND i.user_id = ?1 ORDER BY bm25(ideas_fts, 2.0, 1.0), f.rowid`,
+        )
+        .all(a.id)
+        .map((x) => x.id);
+      expect(ids(r)).toEqual(want);
+    }
     // Every word stays inside the restriction: others' ideas hold both words, none comes back.
     expect(ids(await search(t, a, { mode: "keyword", q: "note lantern", limit: 50 })).sort()).toEqual([...mine].sort());
     for (const mode of ["and", "exact"]) {

@@ -199,7 +199,7 @@ describeBrowser("operator page", () => {
     expectClean(o);
   }, 40_000);
 
-  test("instance health shows the model and the queue; the backup download is the SQLite database", async () => {
+  test("instance health shows the model and the queue; the backup download is the SQLite database (pg_dump named on PostgreSQL)", async () => {
     const o = await openAsOperator();
     const { page } = o;
     const info = (await api(server.base, opKey, "GET", "/admin/instance")).body;
@@ -209,15 +209,22 @@ describeBrowser("operator page", () => {
     await facts.getByText(/^\d+(\.\d)? (bytes|KB|MB|GB)/).first().waitFor(); // human-readable sizes
     expect(await facts.textContent()).toContain(info.version);
 
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download a backup" }).click()]);
-    expect(download.suggestedFilename()).toMatch(/^idearepo-backup-\d{4}-\d{2}-\d{2}\.db$/);
-    const bytes = readFileSync((await download.path())!);
-    expect(bytes.subarray(0, 16).toString("latin1")).toBe("SQLite format 3\0");
-    expect(new URL(page.url()).pathname).toBe("/admin"); // the page stayed
-    // The download is recorded as the last backup, and the page shows it after a refresh.
-    expect((await api(server.base, opKey, "GET", "/admin/instance")).body.last_backup).toMatchObject({ path: null });
-    await page.getByRole("button", { name: "Refresh" }).click();
-    await facts.getByText("(downloaded in a browser)").waitFor();
+    if (info.database === "sqlite") {
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download a backup" }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^idearepo-backup-\d{4}-\d{2}-\d{2}\.db$/);
+      const bytes = readFileSync((await download.path())!);
+      expect(bytes.subarray(0, 16).toString("latin1")).toBe("SQLite format 3\0");
+      expect(new URL(page.url()).pathname).toBe("/admin"); // the page stayed
+      // The download is recorded as the last backup, and the page shows it after a refresh.
+      expect((await api(server.base, opKey, "GET", "/admin/instance")).body.last_backup).toMatchObject({ path: null });
+      await page.getByRole("button", { name: "Refresh" }).click();
+      await facts.getByText("(downloaded in a browser)").waitFor();
+    } else {
+      // On PostgreSQL (IDEAREPO_TEST_STORE) there is no file to download: the page points to pg_dump instead.
+      expect(info.database).toBe("postgresql");
+      await page.getByText(/back it up with pg_dump/).waitFor();
+      expect(await page.getByRole("link", { name: "Download a backup" }).count()).toBe(0);
+    }
 
     await page.setViewportSize(VIEWPORTS.phone);
     await page.getByRole("heading", { name: "Accounts" }).scrollIntoViewIfNeeded();
