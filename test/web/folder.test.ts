@@ -1,7 +1,8 @@
 // Settings → Folder in a real browser: a person chooses a folder under the instance's vaults root by keyboard, a note
 // written there becomes an idea and shows in the section's files and last sync; a name outside the root is refused.
+// A big folder's first sync shows as a labelled progress bar with its step, then says it is done; a refused one says why.
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { api } from "../ops/harness";
@@ -48,6 +49,56 @@ describeBrowser("settings: folder", () => {
     await page.keyboard.press("Enter");
     await section.getByText("Not connected to a folder.").waitFor();
     expect((await api(server.base, key, "GET", "/vault")).body.connected).toBe(false);
+    expectClean(o);
+  }, 60_000);
+
+  test("a big folder's first sync: a progress bar named First sync with its step and counts, then done", async () => {
+    server ??= await web.server({ IDEAREPO_VAULTS_DIR: root });
+    const N = 1500;
+    mkdirSync(join(root, "big"));
+    for (let i = 0; i < N; i++) writeFileSync(join(root, "big", `Note ${i}.md`), `Note ${i} about soil, see [[Note ${(i + 1) % N}]].\n`);
+    const o = await openSignedIn(web, server, "/settings#folder");
+    const { page, key } = o;
+    const section = page.getByRole("region", { name: "Folder" });
+    const name = section.getByLabel("Folder name");
+    await name.fill("big");
+    await name.press("Enter");
+
+    const bar = section.getByRole("progressbar", { name: "First sync" });
+    await bar.waitFor();
+    // Read while it runs: the step line the bar is described by moves through the steps with the folder's counts.
+    const steps = new Set<string>();
+    const deadline = Date.now() + 45_000;
+    while ((await bar.count()) > 0 && Date.now() < deadline) {
+      const line = await section.locator("#folder-progress-step").innerText().catch(() => "");
+      const m = /^Step (\d) of 3, .*: ([\d,]+) of ([\d,]+)$/.exec(line);
+      if (m) {
+        steps.add(m[1]);
+        expect(Number(m[3].replace(/,/g, ""))).toBe(N);
+        expect(Number(m[2].replace(/,/g, ""))).toBeLessThanOrEqual(N);
+      }
+      await Bun.sleep(100);
+    }
+    expect(steps.size).toBeGreaterThan(0);
+    await section.getByRole("status").filter({ hasText: `First sync done: ${N.toLocaleString("en-US")} files` }).waitFor();
+    expect(await bar.count()).toBe(0);
+    expect((await api(server.base, key, "GET", "/vault")).body).toMatchObject({ files: N, progress: null });
+    expect(await a11yViolations(page)).toEqual([]);
+    expectClean(o);
+  }, 90_000);
+
+  test("a first sync the plan refuses says so, in words, where the bar was", async () => {
+    server ??= await web.server({ IDEAREPO_VAULTS_DIR: root });
+    mkdirSync(join(root, "many"));
+    for (let i = 0; i < 60; i++) writeFileSync(join(root, "many", `Note ${i}.md`), `Note ${i}.\n`);
+    const o = await openSignedIn(web, server, "/settings#folder", { plan: "free", viewport: "phone" });
+    const section = o.page.getByRole("region", { name: "Folder" });
+    const name = section.getByLabel("Folder name");
+    await name.fill("many");
+    await name.press("Enter");
+    await section.getByRole("alert").filter({ hasText: /The first sync failed: .*limit of 50 active ideas.* tried again/ }).waitFor({ timeout: 20_000 });
+    expect(await section.getByRole("progressbar").count()).toBe(0);
+    expect(await a11yViolations(o.page)).toEqual([]);
     expectClean(o);
   }, 60_000);
 });
