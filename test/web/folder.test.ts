@@ -52,9 +52,24 @@ describeBrowser("settings: folder", () => {
     expectClean(o);
   }, 60_000);
 
+  test("a first sync the plan refuses says so, in words, where the bar was", async () => {
+    server ??= await web.server({ IDEAREPO_VAULTS_DIR: root });
+    mkdirSync(join(root, "many"));
+    for (let i = 0; i < 60; i++) writeFileSync(join(root, "many", `Note ${i}.md`), `Note ${i}.\n`);
+    const o = await openSignedIn(web, server, "/settings#folder", { plan: "free", viewport: "phone" });
+    const section = o.page.getByRole("region", { name: "Folder" });
+    const name = section.getByLabel("Folder name");
+    await name.fill("many");
+    await name.press("Enter");
+    await section.getByRole("alert").filter({ hasText: /The first sync failed: .*limit of 50 active ideas.* tried again/ }).waitFor({ timeout: 30_000 });
+    expect(await section.getByRole("progressbar").count()).toBe(0);
+    expect(await a11yViolations(o.page)).toEqual([]);
+    expectClean(o);
+  }, 60_000);
+
   test("a big folder's first sync: a progress bar named First sync with its step and counts, then done", async () => {
     server ??= await web.server({ IDEAREPO_VAULTS_DIR: root });
-    const N = 1500;
+    const N = 800;
     mkdirSync(join(root, "big"));
     for (let i = 0; i < N; i++) writeFileSync(join(root, "big", `Note ${i}.md`), `Note ${i} about soil, see [[Note ${(i + 1) % N}]].\n`);
     const o = await openSignedIn(web, server, "/settings#folder");
@@ -68,7 +83,7 @@ describeBrowser("settings: folder", () => {
     await bar.waitFor();
     // Read while it runs: the step line the bar is described by moves through the steps with the folder's counts.
     const steps = new Set<string>();
-    const deadline = Date.now() + 45_000;
+    const deadline = Date.now() + 100_000;
     while ((await bar.count()) > 0 && Date.now() < deadline) {
       const line = await section.locator("#folder-progress-step").innerText().catch(() => "");
       const m = /^Step (\d) of 3, .*: ([\d,]+) of ([\d,]+)$/.exec(line);
@@ -80,25 +95,10 @@ describeBrowser("settings: folder", () => {
       await Bun.sleep(100);
     }
     expect(steps.size).toBeGreaterThan(0);
-    await section.getByRole("status").filter({ hasText: `First sync done: ${N.toLocaleString("en-US")} files` }).waitFor();
+    await section.getByRole("status").filter({ hasText: `First sync done: ${N.toLocaleString("en-US")} files` }).waitFor({ timeout: 60_000 });
     expect(await bar.count()).toBe(0);
     expect((await api(server.base, key, "GET", "/vault")).body).toMatchObject({ files: N, progress: null });
     expect(await a11yViolations(page)).toEqual([]);
     expectClean(o);
-  }, 90_000);
-
-  test("a first sync the plan refuses says so, in words, where the bar was", async () => {
-    server ??= await web.server({ IDEAREPO_VAULTS_DIR: root });
-    mkdirSync(join(root, "many"));
-    for (let i = 0; i < 60; i++) writeFileSync(join(root, "many", `Note ${i}.md`), `Note ${i}.\n`);
-    const o = await openSignedIn(web, server, "/settings#folder", { plan: "free", viewport: "phone" });
-    const section = o.page.getByRole("region", { name: "Folder" });
-    const name = section.getByLabel("Folder name");
-    await name.fill("many");
-    await name.press("Enter");
-    await section.getByRole("alert").filter({ hasText: /The first sync failed: .*limit of 50 active ideas.* tried again/ }).waitFor({ timeout: 20_000 });
-    expect(await section.getByRole("progressbar").count()).toBe(0);
-    expect(await a11yViolations(o.page)).toEqual([]);
-    expectClean(o);
-  }, 60_000);
+  }, 180_000);
 });
