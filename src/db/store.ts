@@ -33,6 +33,15 @@ export interface TxOptions {
    * once (the capture): one of them waiting on something slow holds up the whole group.
    */
   group?: boolean;
+  /**
+   * With `group`: this caller's statements may run interleaved with the other interleaving callers of its group, all
+   * at once on the transaction's connection (PostgreSQL pipelines them: a group costs about one member's round trips,
+   * not the sum), with no savepoint of its own. Only for a `fn` whose outcome no concurrent caller's writes can change
+   * (no read-then-write rule across callers, such as the Free cap) and that does nothing but store calls and
+   * computation: when any interleaved member fails, the group's transaction is rolled back and every member runs again
+   * one after another in its savepoint, so `fn` may run twice. A nested tx() inside it has the group run again that way.
+   */
+  interleave?: boolean;
 }
 
 export interface Store {

@@ -125,6 +125,65 @@ describe.skipIf(!run)("postgres store", () => {
     expect(store.inTx()).toBe(false);
   });
 
+  test("interleaving members of a group run at once in one transaction; one failing has the group run again member by member", async () => {
+    await reset();
+    const insert = store.query("INSERT INTO t (v) VALUES (?)");
+    const bump = store.query<{ n: number }>("UPDATE t SET n = n + 1 WHERE v = 'counter' RETURNING n");
+    const txid = store.query<{ x: string }>("SELECT txid_current()::text AS x");
+    await insert.run("counter");
+    // A lone caller first, so the rest arrive while it runs and form one group.
+    const first = store.tx(async () => void (await insert.run("lone")), { group: true });
+    let running = 0;
+    let most = 0;
+    const runs: number[] = Array(20).fill(0);
+    const txids = new Set<string>();
+    const calls = (phase: string, failing: number | null, nested: number | null) => Array.from({ length: 20 }, (_, i) =>
+      store.tx(async () => {
+        runs[i]++;
+        running++;
+        most = Math.max(most, running);
+        try {
+          const { n } = (await bump.get())!;
+          await insert.run(`m${i}-${phase}`);
+          txids.add((await txid.get())!.x);
+          if (i === failing) throw new Error(`member ${i} fails`);
+          if (i === nested) await store.tx(async () => void (await insert.run(`nested-${i}`))).catch(() => {});
+          return n;
+        } finally {
+          running--;
+        }
+      }, { immediate: true, group: true, interleave: true }));
+
+    const all = await Promise.all([first, ...calls("a", null, null)]);
+    await first;
+    const numbers = (all.slice(1) as number[]).sort((a, b) => a - b);
+    // Every member took its own number from the one counter, without gaps or repeats, ran beside the others, and committed.
+    expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(most).toBeGreaterThan(1);
+    expect(runs).toEqual(Array(20).fill(1));
+    expect(txids.size).toBeLessThan(4);
+
+    // One member throws after its write: the group is rolled back and runs again one by one; only that member fails.
+    runs.fill(0);
+    const lone = store.tx(async () => void (await insert.run("lone 2")), { group: true });
+    const outcomes = await Promise.allSettled(calls("b", 7, null));
+    await lone;
+    expect(outcomes.filter((o) => o.status === "rejected").map((o) => (o as PromiseRejectedResult).reason.message)).toEqual(["member 7 fails"]);
+    const rows = await store.query<{ v: string }>("SELECT v FROM t WHERE v LIKE 'm%-b' ORDER BY v").all();
+    expect(rows.map((r) => r.v).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `m${i}-b`).filter((v) => v !== "m7-b").sort());
+    // The counter moved once per member that committed: the failed member's number and the first attempt's are undone.
+    expect((await store.query<{ n: number }>("SELECT n FROM t WHERE v = 'counter'").get())!.n).toBe(20 + 19);
+    expect(Math.max(...runs)).toBe(2);
+
+    // A member that opens a nested transaction (and swallows what that throws) has the group run again too: its
+    // savepoint then works as anywhere else.
+    const lone3 = store.tx(async () => void (await insert.run("lone 3")), { group: true });
+    await Promise.all(calls("c", null, 3));
+    await lone3;
+    expect((await store.query<{ v: string }>("SELECT v FROM t WHERE v = 'nested-3'").all())).toHaveLength(1);
+    expect(store.inTx()).toBe(false);
+  });
+
   test("run reports the rows it changed; get answers null for no row; numbers come back as numbers", async () => {
     await reset();
     await store.query("INSERT INTO t (v) VALUES (?), (?)").run("x", "y");

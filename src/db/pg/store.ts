@@ -11,6 +11,10 @@ type Runner = Pick<SQL, "unsafe">;
 
 interface TxFrame extends SavepointFrame {
   conn: Runner;
+  /** A member of a group running interleaved with others (TxOptions.interleave): no savepoint can be its own. */
+  interleaved?: boolean;
+  /** Set when such a member tried to open a nested transaction: the group must run again even if it caught the throw. */
+  nestedRefused?: boolean;
 }
 
 export interface PgStoreOptions {
@@ -24,6 +28,7 @@ export interface PgStoreOptions {
 interface GroupMember {
   fn: () => unknown;
   immediate: boolean;
+  interleave: boolean;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
 }
@@ -36,6 +41,9 @@ const MAX_GROUP = 48;
 
 /** The key of the advisory lock an `immediate` transaction takes: one writer at a time, as SQLite's BEGIN IMMEDIATE. */
 const IMMEDIATE_LOCK = 0x1dea;
+
+/** An interleaved member of a group failed: the group's transaction is rolled back and runs again member by member. */
+class InterleavedFailure extends Error {}
 
 // Type OIDs whose values Bun hands back in a shape SQLite's store does not: converted per column, found once per result.
 const INT8 = 20;
@@ -273,6 +281,11 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
    */
   async function tx<T>(fn: () => Promise<T> | T, txOpts: TxOptions = {}): Promise<T> {
     const frame = frames.getStore();
+    // Savepoints of members running at once would nest into each other: the group runs again one member at a time.
+    if (frame?.interleaved) {
+      frame.nestedRefused = true;
+      throw new InterleavedFailure("a nested transaction in an interleaved group member");
+    }
     if (frame) return inSavepoint(frame, (q) => onConn(frame.conn, q), fn);
     if (txOpts.group) return grouped(fn, txOpts);
     return single(fn, txOpts);
@@ -287,7 +300,7 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
 
   function grouped<T>(fn: () => Promise<T> | T, txOpts: TxOptions): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      waiting.push({ fn, immediate: txOpts.immediate === true, resolve: resolve as (v: unknown) => void, reject });
+      waiting.push({ fn, immediate: txOpts.immediate === true, interleave: txOpts.interleave === true, resolve: resolve as (v: unknown) => void, reject });
       if (!grouping) void drain();
     });
   }
@@ -295,8 +308,8 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
   /**
    * Group commit: while one group's transaction runs, the callers that arrive wait, and the next group takes them all
    * (up to MAX_GROUP) into one transaction: one COMMIT, one WAL flush, acknowledges them all. No timer: a caller alone
-   * runs at once in a transaction of its own, as without grouping. The members run one after another, each in its
-   * own savepoint; the SAVEPOINT and RELEASE are not awaited before the member's statements (they are pipelined on
+   * runs at once in a transaction of its own, as without grouping. Members that may interleave (TxOptions.interleave)
+   * run first, all at once (runGroup). The others run one after another, each in its own savepoint; the SAVEPOINT and RELEASE are not awaited before the member's statements (they are pipelined on
    * the connection), so a member costs its own statements' round trips. A member that throws has its savepoint
    * rolled back and gets its error; the rest still commit. When the transaction itself fails (the COMMIT, the server
    * gone) every member of the group gets that error and none of them was committed.
@@ -311,27 +324,52 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
           await single(m.fn, { immediate: m.immediate }).then(m.resolve, m.reject);
           continue;
         }
-        const outcomes: Outcome[] = [];
+        let outcomes: Map<GroupMember, Outcome>;
         try {
-          await single(async () => {
-            const frame = frames.getStore()!;
-            const released: Promise<unknown>[] = [];
-            for (const m of group) outcomes.push(await member(frame, m.fn, released));
-            await Promise.all(released);
-          }, { immediate: group.some((m) => m.immediate) });
+          outcomes = await runGroup(group, true).catch((e: unknown) => {
+            if (e instanceof InterleavedFailure) return runGroup(group, false);
+            throw e;
+          });
         } catch (e) {
           for (const m of group) m.reject(e);
           continue;
         }
-        group.forEach((m, i) => {
-          const o = outcomes[i];
+        for (const m of group) {
+          const o = outcomes.get(m)!;
           if (o.ok) m.resolve(o.value);
           else m.reject(o.error);
-        });
+        }
       }
     } finally {
       grouping = false;
     }
+  }
+
+  /**
+   * One group's transaction. The interleaving members (when `interleaving`) first, all at once on the connection, so
+   * their statements are pipelined together; then the others one after another, each in its savepoint. An
+   * interleaved member that fails throws InterleavedFailure once every one of them has settled (none has a statement
+   * left to send after the rollback), and the caller runs the group again with `interleaving` off.
+   */
+  async function runGroup(group: GroupMember[], interleaving: boolean): Promise<Map<GroupMember, Outcome>> {
+    const outcomes = new Map<GroupMember, Outcome>();
+    await single(async () => {
+      const frame = frames.getStore()!;
+      const atOnce = interleaving ? group.filter((m) => m.interleave) : [];
+      if (atOnce.length > 0) {
+        const own: TxFrame[] = atOnce.map(() => ({ conn: frame.conn, depth: 0, interleaved: true }));
+        const settled = await Promise.allSettled(atOnce.map((m, i) => frames.run(own[i], m.fn)));
+        const failed = settled.filter((o): o is PromiseRejectedResult => o.status === "rejected").map((o) => o.reason as unknown);
+        const lost = failed.find((e) => e instanceof StoreUnavailableError);
+        if (lost) throw lost;
+        if (failed.length > 0 || own.some((f) => f.nestedRefused)) throw new InterleavedFailure("an interleaved group member failed");
+        atOnce.forEach((m, i) => outcomes.set(m, { ok: true, value: (settled[i] as PromiseFulfilledResult<unknown>).value }));
+      }
+      const released: Promise<unknown>[] = [];
+      for (const m of group) if (!outcomes.has(m)) outcomes.set(m, await member(frame, m.fn, released));
+      await Promise.all(released);
+    }, { immediate: group.some((m) => m.immediate) });
+    return outcomes;
   }
 
   /** `p` with a handler attached (its rejection still reaches whoever awaits it): for statements sent ahead. */
@@ -364,9 +402,13 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
     for (let attempt = 0; ; attempt++) {
       const pool = sql;
       let conn: Awaited<ReturnType<SQL["reserve"]>>;
+      let locked: Promise<unknown> | null = null;
       try {
         conn = await pool.reserve({ signal: AbortSignal.timeout(connectSeconds * 1000) });
-        await watched(conn.unsafe("BEGIN")).catch((e: unknown) => {
+        const began = watched(conn.unsafe("BEGIN"));
+        // The lock goes out right behind BEGIN, in the same round trip; it is awaited below, inside the transaction.
+        if (txOpts.immediate) locked = handled(watched(conn.unsafe(`SELECT pg_advisory_xact_lock(${IMMEDIATE_LOCK})`)));
+        await began.catch((e: unknown) => {
           void conn.release().catch(() => {});
           throw e;
         });
@@ -383,7 +425,7 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
       const raw = (q: string) => watched(conn.unsafe(q)).catch((e: unknown) => { throw storeError(e, scrub); });
       let open = true;
       try {
-        if (txOpts.immediate) await raw(`SELECT pg_advisory_xact_lock(${IMMEDIATE_LOCK})`);
+        if (locked) await locked.catch((e: unknown) => { throw storeError(e, scrub); });
         const out = await frames.run({ conn, depth: 0 }, fn);
         await raw("COMMIT");
         open = false;

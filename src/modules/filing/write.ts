@@ -116,6 +116,10 @@ export function createFiling(deps: Deps) {
       const now = toStamp(deps.clock());
       // Immediate: the Free cap's count and the number reservation must not be raced by another writer. Grouped:
       // captures in flight together share one commit on PostgreSQL (store.ts, TxOptions.group), each in its savepoint.
+      // Interleaved with the group's others (all at once, their statements pipelined) when no rule reads what another
+      // capture of the group writes: no Free cap to count, and no [[link]] in the body to resolve against titles being
+      // written beside it (a body without links only finds its linkers among bodies already written or run after it).
+      const interleave = filer.plan === "pro" && !idea.body.includes("[[");
       const id = await store.tx(async () => {
         await checkFreeCap(deps, repo, filer.plan, userId, { capture: true });
         if (idea.parent_id !== null) await checkParent(userId, idea.parent_id, null);
@@ -126,7 +130,7 @@ export function createFiling(deps: Deps) {
           user_id: userId, number, title: idea.title, body: idea.body, status: idea.status, source: idea.source, source_url: idea.source_url,
           source_summary: null, parent_id: idea.parent_id, created_at: now, updated_at: now,
         }, tagIds, [], false, now, (id) => linkSync.textWritten(userId, { id, number, title: idea.title, body: idea.body }, "created"));
-      }, { immediate: true, group: true });
+      }, { immediate: true, group: true, interleave });
       wakeWorker(deps);
       return id;
     },
