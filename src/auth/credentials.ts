@@ -6,6 +6,7 @@ import { createUnchangedMemo } from "../db/unchanged-memo";
 import { createApiKeysRepo } from "../modules/api-keys/repo";
 import type { UserRow } from "../modules/users/repo";
 import { createCredentialRepo, type CredentialRow } from "./credential-repo";
+import type { RateLimiter } from "./rate-limiter";
 import { effectivePlan, type Plan } from "./plans";
 import { createSessionsRepo } from "./sessions-repo";
 
@@ -21,6 +22,11 @@ export interface AuthContext {
   via: "session-bearer" | "api-key-bearer" | "api-key-header" | "session-cookie";
   /** SHA-256 of the session token when the caller used a session (logout deletes it). */
   sessionHash: string | null;
+  /**
+   * When the credential's own statement counted the request against the daily quota (PostgreSQL, `resolve` with
+   * `count`): the account's count after it, or null when it was not counted (rate-limiter.ts decides with it).
+   */
+  counted?: number | null;
 }
 
 export function readCookie(header: string | null, name: string): string | null {
@@ -41,7 +47,7 @@ function decodeCookieValue(raw: string): string {
   }
 }
 
-export function createCredentialResolver(deps: Deps) {
+export function createCredentialResolver(deps: Deps, limiter: RateLimiter) {
   const sessions = createSessionsRepo(deps.store);
   const keys = createApiKeysRepo(deps.store);
   const credentials = createCredentialRepo(deps.store);
@@ -72,29 +78,48 @@ export function createCredentialResolver(deps: Deps) {
         // Same comparison as SQL's `expires_at > ?` on the stored text: both are "YYYY-MM-DD HH:MM:SS".
         if (!(cred.expires_at > toStamp(now))) continue;
         if (due(hash, now.getTime())) await sessions.slide(hash, toStamp(addDays(now, SESSION_DAYS)), toStamp(now));
-        return { user, plan: effectivePlan(user, now), scopes: null, via: via.session, sessionHash: hash };
+        return { user, plan: effectivePlan(user, now), scopes: null, via: via.session, sessionHash: hash, ...countOf(cred) };
       }
       if (due(hash, now.getTime())) await keys.touch(cred.id, toStamp(now));
-      return { user, plan: effectivePlan(user, now), scopes: cred.scopes, via: via.key, sessionHash: null };
+      return { user, plan: effectivePlan(user, now), scopes: cred.scopes, via: via.key, sessionHash: null, ...countOf(cred) };
     }
     return null;
   }
 
+  const countOf = (cred: CredentialRow) => (cred.counted === undefined ? {} : { counted: cred.counted });
+
+  /** Counts a counting read took for accounts other than the accepted one's (or when none was accepted) go back. */
+  async function refundUnused(found: CredentialRow[], hit: AuthContext | null, now: Date): Promise<void> {
+    const counted = new Set(found.filter((c) => c.counted !== undefined && c.counted !== null).map((c) => c.user.id));
+    if (hit) counted.delete(hit.user.id);
+    for (const userId of counted) await limiter.refund(userId, now);
+  }
+
   return {
-    async resolve(headers: Headers, now: Date): Promise<AuthContext | null> {
+    /**
+     * The caller, or null. With `count` a Bearer token or an X-API-Key is counted against the daily quota by the very
+     * statement that reads it where the store allows (PostgreSQL: one round trip, not two); `counted` then says so and
+     * the limiter's `hit` decides with it. A session cookie is never counted.
+     */
+    async resolve(headers: Headers, now: Date, opts: { count?: boolean } = {}): Promise<AuthContext | null> {
+      const counting = opts.count ? limiter.counting(now) : null;
       const authz = headers.get("authorization");
       if (authz) {
         const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
         if (m) {
           const hash = sha256Hex(m[1]);
-          const hit = await credentialAccepted(hash, await bearerRows(hash), now, { session: "session-bearer", key: "api-key-bearer" });
+          const found = counting ? await credentials.bearerCounting(hash, counting) : await bearerRows(hash);
+          const hit = await credentialAccepted(hash, found, now, { session: "session-bearer", key: "api-key-bearer" });
+          if (counting) await refundUnused(found, hit, now);
           if (hit) return hit;
         }
       }
       const apiKey = headers.get("x-api-key");
       if (apiKey && apiKey.startsWith("svc_")) {
         const hash = sha256Hex(apiKey);
-        const hit = await credentialAccepted(hash, await keyRows(hash), now, { session: "api-key-header", key: "api-key-header" });
+        const found = counting ? [await credentials.keyCounting(hash, counting)].filter((r) => r !== null) : await keyRows(hash);
+        const hit = await credentialAccepted(hash, found, now, { session: "api-key-header", key: "api-key-header" });
+        if (counting) await refundUnused(found, hit, now);
         if (hit) return hit;
       }
       const cookie = readCookie(headers.get("cookie"), SESSION_COOKIE);

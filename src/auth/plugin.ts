@@ -23,7 +23,8 @@ export interface AuthKit {
 }
 
 export function createAuthKit(deps: Deps): AuthKit {
-  return { resolver: createCredentialResolver(deps), limiter: createRateLimiter(deps.store) };
+  const limiter = createRateLimiter(deps.store);
+  return { resolver: createCredentialResolver(deps, limiter), limiter };
 }
 
 /** Checks who may reach a group of routes; runs before the rate limit and scopes, so a refusal counts nothing. */
@@ -32,11 +33,18 @@ export type Admit = (auth: AuthContext) => void;
 /** Runs the whole credential pipeline for one request; throws the spec's error bodies. */
 export async function authenticate(deps: Deps, kit: AuthKit, request: Request, access: Access, admit?: Admit): Promise<AuthContext> {
   const now = deps.clock();
-  const auth = await kit.resolver.resolve(request.headers, now);
+  // Counted by the credential's own statement where the store allows (PostgreSQL): one round trip for both.
+  const auth = await kit.resolver.resolve(request.headers, now, { count: true });
   if (!auth) throw unauthorized();
-  admit?.(auth);
+  try {
+    admit?.(auth);
+  } catch (e) {
+    // A refusal counts nothing: a count the credential's statement took goes back.
+    if (auth.counted !== undefined && auth.counted !== null) await kit.limiter.refund(auth.user.id, now);
+    throw e;
+  }
   // Cookie requests come from the web app and are exempt; every key and bearer call shares the user's one quota.
-  if (auth.via !== "session-cookie" && !(await kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], now))) {
+  if (auth.via !== "session-cookie" && !(await kit.limiter.hit(auth.user.id, DAILY_REQUEST_LIMIT[auth.plan], now, auth.counted))) {
     recordRateLimitRefusal();
     throw rateLimited();
   }

@@ -86,6 +86,17 @@ describe.skipIf(!run)("two nodes on one PostgreSQL database", () => {
     const burst = await Promise.all(Array.from({ length: 130 }, (_, i) => me(i % 2 ? a : b, { "x-api-key": v.key }).then((r) => r.status)));
     expect(burst.filter((s) => s === 200).length).toBe(100);
     expect(burst.filter((s) => s === 429).length).toBe(30);
+    // The count rides in the credential's statement, up to the highest plan's quota before the plan is known: what the
+    // plan refused was given back, so the stored count is the requests granted.
+    const stored = a.deps.store.query<{ count: number }, [string]>("SELECT count FROM usage_counters WHERE user_id = ? AND kind = 'requests'");
+    expect((await stored.get(v.id))!.count).toBe(100);
+    // A Bearer session counts on the same quota; a request the operators' routes refuse counts nothing.
+    const w = await user({ password: "a password for w" });
+    const login = await call(b, "POST", "/auth/login", { body: { email: w.email, password: "a password for w" } });
+    expect((await me(a, { authorization: `Bearer ${login.body.token}` })).status).toBe(200);
+    expect((await me(b, { "x-api-key": w.key })).status).toBe(200);
+    expect((await call(a, "GET", "/admin/users", { key: w.key })).status).toBe(404);
+    expect((await stored.get(w.id))!.count).toBe(2);
   });
 
   test("the sign-in brake counts wrong passwords across both nodes", async () => {
