@@ -3,7 +3,7 @@
 // in SQL for phrases one posting answers (a token, or two as a pair) and here from positions for longer ones.
 import type { Store } from "../../db/store";
 import { B, bm25Scores, K1, type IndexTotals, type TermHit } from "./bm25";
-import type { FullTextIndex, IndexName } from "./fulltext";
+import type { FullTextIndex, IndexName, SearchRow } from "./fulltext";
 import { inBigramIndex, segmentTokens } from "./segment";
 import type { TextQuery } from "./tokenize";
 import { unicode61Tokens } from "./unicode61";
@@ -197,6 +197,27 @@ export function createPgIndex(store: Store): FullTextIndex {
     return stmt;
   };
 
+  /**
+   * The caller's top on the main index with their rows, and whether anything is queued for the index, in one
+   * statement (one snapshot: when nothing is queued, the index it read holds every idea). The flag's one row comes
+   * back even when nothing matches.
+   */
+  const rowsStmts = new Map<string, ReturnType<typeof store.query<SearchRow & { queued: number; id: number | null }, [number, string, number, string]>>>();
+  const rowsIndexed = (and: boolean, n: number) => {
+    const key = `${and} ${n}`;
+    let stmt = rowsStmts.get(key);
+    if (!stmt) {
+      rowsStmts.set(key, (stmt = store.query(
+        `WITH top AS (${scoredSql("own", and, n)})
+         SELECT f.queued, i.id, i.number, i.title, i.body, i.status, i.source, i.source_url, i.is_archived, i.created_at, i.updated_at
+         FROM (SELECT EXISTS (SELECT 1 FROM keyword_pending) AS queued) f
+           LEFT JOIN (top JOIN ideas i ON i.id = top.id AND i.user_id = ?4 AND i.is_archived = 0) ON true
+         ORDER BY top.bm25, top.id`,
+      )));
+    }
+    return stmt;
+  };
+
   type Scope = { own: string; live: boolean } | { among: number[] } | "anyone";
   const postings = (ix: number, list: string[], scope: Scope, positions: boolean): Promise<Posting[]> => {
     const f = positions ? withPositions : withoutPositions;
@@ -320,6 +341,15 @@ export function createPgIndex(store: Store): FullTextIndex {
 
   return {
     ranksInIndex: true,
+    async keywordRowsIndexed(q, userId, limit) {
+      const keyed = phraseTerms(0, q);
+      if (keyed === null) return null;
+      const list = keyed.filter((t): t is string => t !== null);
+      if (list.length === 0 || (q.op === "and" && list.length < keyed.length)) return null;
+      const found = await rowsIndexed(q.op === "and", list.length).all(0, terms(list), limit, userId);
+      if (found.length === 0 || found[0].queued) return null;
+      return found.flatMap(({ queued: _, ...row }) => (row.id === null ? [] : [row as SearchRow]));
+    },
     keywordIds: async (q, userId, limit) => (await scoredOwn(0, q, userId, limit)).map((r) => r.id),
     async ownMatchIds(q, userId, limit) {
       const keyed = phraseTerms(0, q);

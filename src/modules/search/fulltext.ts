@@ -1,7 +1,11 @@
 // The keyword index as keyword.ts asks it: one of the places the stores differ (FTS5 on SQLite, plain tables on
 // PostgreSQL), each behind this interface, both ranking with the same BM25 over the same tokens.
+import type { IdeaRow } from "../ideas/repo";
 import type { IndexTotals } from "./bm25";
 import type { TextQuery } from "./tokenize";
+
+/** An idea as search reads it (repo.ts). */
+export type SearchRow = Pick<IdeaRow, "id" | "number" | "title" | "body" | "source" | "source_url" | "is_archived" | "created_at" | "updated_at"> & { status: string };
 
 /** Which index: the main one (unicode61 tokens of title and body, plus the owner), or the bigram one (segment.ts). */
 export type IndexName = "main" | "cjk";
@@ -18,6 +22,13 @@ export interface FullTextIndex {
    * asks them directly; FTS5's bm25() over an account's common word is slow, so on SQLite it chooses a plan first.
    */
   readonly ranksInIndex: boolean;
+  /**
+   * An index that ranks in one statement (PostgreSQL's) may answer a whole keyword query there: whether any idea is
+   * queued for the index, and if none the caller's best live ideas on the main index with their rows, best first, at
+   * most `limit` (one round trip for what is otherwise three). Null when it cannot (ideas queued: keyword.ts indexes
+   * them and asks again the usual way; a phrase that needs positions). Absent on SQLite.
+   */
+  keywordRowsIndexed?(q: TextQuery, userId: string, limit: number): Promise<SearchRow[] | null>;
   /** The caller's live ideas matching `q` on the main index, best first, at most `limit`. */
   keywordIds(q: TextQuery, userId: string, limit: number): Promise<number[]>;
   /** Ids of the caller's ideas (archived too) matching `q`, in id order, at most `limit`; unscored. */

@@ -141,6 +141,9 @@ export function createKeywordSearch(repo: SearchRepo) {
       if (segmented) return segmentedRows(userId, segmented, wanted);
       const match = ftsQuery(q, mode);
       if (!match) return [];
+      // One statement when the index can (PostgreSQL, nothing queued); else indexed first, then asked.
+      const indexed = repo.keywordRowsIndexed ? await repo.keywordRowsIndexed(match, userId, wanted) : null;
+      if (indexed) return indexed;
       await indexPending("main");
       return mainRows(userId, q, mode, match, wanted);
     },

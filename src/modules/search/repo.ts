@@ -1,11 +1,10 @@
 // SQL for search: result rows by id and the monthly semantic-search counter, beside the store's keyword index (fulltext.ts).
 import type { Store } from "../../db/store";
-import type { IdeaRow } from "../ideas/repo";
 import { createFts5Index } from "./fulltext-sqlite-repo";
-import type { FullTextIndex } from "./fulltext";
+import type { FullTextIndex, SearchRow } from "./fulltext";
 import { createPgIndex } from "./fulltext-pg-repo";
 
-export type SearchRow = Pick<IdeaRow, "id" | "number" | "title" | "body" | "source" | "source_url" | "is_archived" | "created_at" | "updated_at"> & { status: string };
+export type { SearchRow };
 
 export function createSearchRepo(store: Store) {
   // The keyword index is where the stores differ (fulltext.ts): FTS5 on SQLite, plain tables on PostgreSQL.
