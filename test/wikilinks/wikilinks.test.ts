@@ -89,6 +89,25 @@ describe("links make relations", () => {
     await call(t, "POST", `/ideas/${idea.id}/versions/1/restore`, { key: u.key });
     expect(await linkedTo(u, idea.id)).toEqual([target.id]);
   });
+
+  test("captures in flight together make every relation their links name, as captured one after another", async () => {
+    // On PostgreSQL captures in flight share one transaction, those without links interleaved (store.ts): a body's
+    // link to a title captured beside it, and an older body linking titles captured together, must all resolve.
+    const u = await makeUser(t, { plan: "pro" });
+    const old = await newIdea(t, u, { title: "Old hub", body: "[[Target 0]] and [[Target 1]]" });
+    const made = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+      i % 2 === 0
+        ? newIdea(t, u, { title: `Target ${i / 2}` })
+        : newIdea(t, u, { title: `Linker ${(i - 1) / 2}`, body: `[[Target ${(i - 1) / 2}]] then [[Linker ${(i + 1) / 2}]]` })));
+    const byTitle = new Map(made.map((m) => [m.title, m.id]));
+    expect(await linkedTo(u, old.id)).toEqual([byTitle.get("Target 0"), byTitle.get("Target 1")].sort());
+    for (let k = 0; k < 6; k++) {
+      const want = [byTitle.get(`Target ${k}`), ...(k < 5 ? [byTitle.get(`Linker ${k + 1}`)] : [])].sort();
+      expect(await linkedTo(u, byTitle.get(`Linker ${k}`))).toEqual(want);
+    }
+    const numbers = made.map((m) => m.number).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 12 }, (_, i) => old.number + 1 + i));
+  });
 });
 
 describe("GET /ideas/:id/wikilinks", () => {

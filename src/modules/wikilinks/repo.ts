@@ -41,6 +41,10 @@ export function createWikilinksRepo(store: Store) {
       await clearTargets.run(ideaId);
       for (const t of targets) await addTarget.run(userId, t, ideaId);
     },
+    /** Targets of an idea that has none yet (one just inserted). */
+    async addTargets(userId: string, ideaId: number, targets: Iterable<string>): Promise<void> {
+      for (const t of targets) await addTarget.run(userId, t, ideaId);
+    },
     /** Live bodies (other than the idea's own) whose links name `a` or `b`. */
     linkersOf: (userId: string, ideaId: number, a: string, b: string) => linkers.all(userId, a, b, ideaId),
     /** Whether the account's bodies are all in the index (those written before it are read once). */

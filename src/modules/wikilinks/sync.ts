@@ -81,11 +81,14 @@ export function createLinkSync(deps: Pick<Deps, "store" | "clock">) {
    * Brings the relations the idea's links made in step with `body`: a link to a live idea that the pair has no
    * relation of the person's for (either way) makes one (`related`, created_by user, marked from_text); a relation a
    * link made whose link is gone is removed, unless the person changed it since (another type, a note). Relations the
-   * person made otherwise are never touched. The body's targets go into the index.
+   * person made otherwise are never touched. The body's targets go into the index. A `fresh` idea (just inserted)
+   * has no targets and no relations yet: neither is read or cleared (two statements less a capture).
    */
-  async function syncBody(userId: string, ideaId: number, body: string, titles: Titles): Promise<void> {
+  async function syncBody(userId: string, ideaId: number, body: string, titles: Titles, fresh = false): Promise<void> {
     const links = wikilinkTargets(body);
-    const [, made] = await together(repo.setTargets(userId, ideaId, targetsOf(links)), relations.madeBy(ideaId));
+    const [, made] = fresh
+      ? [await repo.addTargets(userId, ideaId, targetsOf(links)), []]
+      : await together(repo.setTargets(userId, ideaId, targetsOf(links)), relations.madeBy(ideaId));
     if (links.length === 0 && made.length === 0) return;
     const wanted = new Set<number>();
     for (const i of (await resolve(userId, links, titles)).values()) if (i && i.id !== ideaId && !i.is_archived) wanted.add(i.id);
@@ -132,7 +135,7 @@ export function createLinkSync(deps: Pick<Deps, "store" | "clock">) {
       const titles = titlesOf(userId);
       if (change === "body") return syncBody(userId, idea.id, idea.body, titles);
       // Whether the index is complete is read beside the body's own sync (one round trip on PostgreSQL).
-      const [, ready] = await together(syncBody(userId, idea.id, idea.body, titles), repo.isReady(userId));
+      const [, ready] = await together(syncBody(userId, idea.id, idea.body, titles, change === "created"), repo.isReady(userId));
       await syncLinkersOf(userId, idea, change === "created", titles, ready);
     },
 
