@@ -15,7 +15,7 @@ const NOT_SQLITE: Array<[file: string, sql: RegExp, why: string]> = [
   ["src/modules/agent/proposals-repo.ts", /./, "PostgreSQL's rows (migrations/pg 0011); SQLite keeps them in memory"],
   ["src/modules/sign-in/failures-repo.ts", /./, "PostgreSQL's rows (migrations/pg 0011); SQLite keeps them in memory"],
   ["src/modules/import/sources/memos.ts", /./, "a Memos database's tables, opened by the importer"],
-  ["src/auth/rate-limiter.ts", /^SET LOCAL/, "PostgreSQL's setting"],
+  ["src/auth/rate-limiter.ts", /set_config\('synchronous_commit'/, "PostgreSQL's shared limiter (SQLite counts in memory)"],
   ["src/db/database-size.ts", /pg_database_size/, "PostgreSQL's size"],
   ["src/modules/search/fulltext-sqlite-repo.ts", /temp\.ideas_fts_/, "fts5vocab tables made on the connection at run time"],
 ];
