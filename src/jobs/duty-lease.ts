@@ -12,6 +12,14 @@ export interface DutyLease {
   stop(): Promise<void>;
 }
 
+export interface DutyOptions {
+  /**
+   * Whether this node can do the duty now (asked at every try): a node that cannot neither takes it nor keeps it, so it
+   * never sits on work another node could do (the reindex backlog held by a node without the new model).
+   */
+  wants?: () => Promise<boolean>;
+}
+
 export interface DutyHooks {
   acquired?: () => Promise<void> | void;
   lost?: () => Promise<void> | void;
@@ -23,7 +31,7 @@ export interface DutyHooks {
  * take it once it ran out. A holder that cannot renew (the database away) lets go by itself before its lease runs
  * out, so two nodes never both believe they hold it while their clocks agree.
  */
-export function holdDuty(deps: Deps, name: string, hooks: DutyHooks = {}, holder = NODE_ID): DutyLease {
+export function holdDuty(deps: Deps, name: string, hooks: DutyHooks = {}, holder = NODE_ID, opts: DutyOptions = {}): DutyLease {
   const { store, log } = deps;
   let held = false;
   let stopped = false;
@@ -67,6 +75,15 @@ export function holdDuty(deps: Deps, name: string, hooks: DutyHooks = {}, holder
     const now = deps.clock().getTime();
     const until = toStamp(new Date(now + leaseMs));
     try {
+      if (opts.wants && !(await opts.wants())) {
+        if (held) {
+          held = false;
+          await release.run(name, holder);
+          log.info("run-once duty handed over: this node cannot do it now", { duty: name, node: holder });
+          fire(hooks.lost);
+        }
+        return;
+      }
       let changes = held
         ? (await renew.run(name, holder, until)).changes
         : (await take.run(name, holder, until, toStamp(new Date(now)))).changes;

@@ -11,6 +11,8 @@ import { createRunner, type Runner } from "./runner";
 import { removeIdeaVectors } from "./archive";
 import { holdDuty, type DutyLease } from "../jobs/duty-lease";
 import { listenForJobs } from "./wake";
+import { NODE_ID } from "../lib/node-id";
+import { readState, targetGeneration } from "../vectors/generations";
 
 export interface PipelineProcess extends BackgroundProcess {
   /** Null until start() has loaded the models (or when they failed to load). */
@@ -82,8 +84,13 @@ export function createPipelineProcess(deps: Deps, opts: PipelineOptions = {}): P
       deps.engines.models = set;
       deps.engines.tagSimilar = createSimilarTags(deps.store, set);
       if (!jobs) return;
-      const duty = (reindexDuty = holdDuty(deps, "reindex"));
+      // Only a node whose model can write the generation being built takes the backlog (a node still on the old model
+      // during a model change would hold it and do nothing); taking it wakes this node's loop.
+      const canBuild = async () => set.clientFor(targetGeneration(await readState(deps.store))) !== null;
+      let wakeRunner = () => {};
+      const duty = (reindexDuty = holdDuty(deps, "reindex", { acquired: () => wakeRunner() }, NODE_ID, { wants: canBuild }));
       const r = (runner = createRunner(deps, models, { mayReindex: () => duty.held() }));
+      wakeRunner = () => r.wake();
       deps.engines.onJobQueued = () => r.wake();
       // Jobs queued on other nodes (a web node's captures) wake this one through PostgreSQL's NOTIFY.
       const url = deps.config.database.url;

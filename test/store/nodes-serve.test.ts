@@ -5,6 +5,7 @@ import { pgStore } from "../../src/db/pg/store";
 import type { Store } from "../../src/db/store";
 import { PG_MIGRATIONS } from "../../src/db/pg/migrations";
 import { api, burst, listAllIdeas, processScope, runCommand, type ServerProcess } from "../ops/harness";
+import { makeTestModels } from "../fixtures/ml/make-minilm";
 import { freshDatabase, migratedDatabase, requirePostgres } from "../support/postgres";
 
 const run = requirePostgres();
@@ -156,6 +157,36 @@ describe.skipIf(!run)("nodes on one PostgreSQL", () => {
     await settled(db, 30_000);
     const found = await api(b.base, key, "GET", "/ideas/search?q=watering%20plants%20with%20rain&mode=semantic&limit=5");
     expect(found.body.results.map((r: { id: number }) => r.id)).toContain(idea.body.id);
+  }, 120_000);
+
+  test("a model change reaching one node: that node takes the re-embedding backlog from a node still on the old model, which cannot do it", async () => {
+    const { key, node } = await cluster();
+    const fixtures = makeTestModels();
+    // A starts first on the old model (use-lite) and so holds the reindex duty.
+    const a = await node({ IDEAREPO_MODELS_DIR: fixtures.modelsDir });
+    for (const title of ["Heat pump in the cellar", "Sourdough starter on the shelf", "Winter tyres for the bike"]) {
+      expect((await api(a.base, key, "POST", "/ideas", { title })).status).toBe(201);
+    }
+    const health = async (s: ServerProcess) => (await api(s.base, null, "GET", "/health")).body.embeddings;
+    const began = Date.now();
+    while ((await health(a)).pending > 0) {
+      if (Date.now() - began > 30_000) throw new Error("A never embedded its ideas");
+      await Bun.sleep(100);
+    }
+    expect(a.logs.some((l) => l.includes('"run-once duty taken"') && l.includes('"reindex"'))).toBe(true);
+    // B starts with the new model: a build begins, which only B can write; A hands the duty over and B does it.
+    const b = await node({ IDEAREPO_MODELS_DIR: fixtures.modelsDir, IDEAREPO_EMBED_MODEL: fixtures.embedder });
+    const started = Date.now();
+    let e = await health(b);
+    expect(e.model).not.toBe(e.search_model);
+    while (e.reindexing || e.pending > 0) {
+      if (Date.now() - started > 30_000) throw new Error(`the re-embedding never finished: ${JSON.stringify(e)}`);
+      await Bun.sleep(200);
+      e = await health(b);
+    }
+    expect(e.search_model).toBe(e.model);
+    expect(a.logs.some((l) => l.includes("run-once duty handed over"))).toBe(true);
+    console.log(`re-embedding with the new model done ${Date.now() - started} ms after B started (lease ${LEASE_SECONDS} s)`);
   }, 120_000);
 
   test("a schedule kept by two nodes runs each of its runs on one of them only", async () => {
