@@ -70,8 +70,11 @@ export function statNote(root: string, rel: string): Seen | null {
   }
 }
 
-/** `gone`: the file vanished between the listing and the read (removed mid-read): not a problem of the file's. */
-export type ReadResult = { ok: true; text: string; bytes: Uint8Array } | { ok: false; reason: string; gone?: boolean };
+/**
+ * `gone`: the file vanished between the listing and the read (removed mid-read): not a problem of the file's.
+ * `io`: the read failed (permissions, a lock, the disk), not the file's content: worth trying again soon.
+ */
+export type ReadResult = { ok: true; text: string; bytes: Uint8Array } | { ok: false; reason: string; gone?: boolean; io?: boolean };
 
 /** A note's text; a file that is too large, binary or not UTF-8 is refused with the reason (and never changed). */
 export function readNote(root: string, rel: string): ReadResult {
@@ -84,7 +87,7 @@ export function readNote(root: string, rel: string): ReadResult {
     bytes = new Uint8Array(readFileSync(full));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return { ok: false, reason: `cannot be read (${code ?? (e as Error).message})`, gone: code === "ENOENT" };
+    return { ok: false, reason: `cannot be read: ${fsReason(e)}`, gone: code === "ENOENT", io: code !== "ENOENT" };
   }
   if (bytes.includes(0)) return { ok: false, reason: "binary (holds NUL bytes), not a text note" };
   try {
@@ -96,14 +99,16 @@ export function readNote(root: string, rel: string): ReadResult {
 }
 
 /**
- * Writes `text` as `rel` atomically: a hidden temporary file beside it, synced, then renamed over it, so an editor or
- * a sync tool never sees half a file. Returns the file's state after the write.
+ * Writes `text` as `rel` atomically: a hidden temporary file beside it, synced, then renamed over it, and the folder
+ * synced, so an editor or a sync tool never sees half a file and a power cut never leaves the database saying a write
+ * happened that the folder lost. A failed write (a full disk, an immutable file) removes its temporary file and
+ * throws, the old file whole. Returns the file's state after the write.
  */
 export function writeAtomic(root: string, rel: string, text: string): Seen {
   const full = inside(root, rel);
   const dir = full.slice(0, full.lastIndexOf(sep));
   mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${randomBytes(6).toString("hex")}.idearepo-tmp`);
+  const tmp = join(dir, `.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`);
   const fd = openSync(tmp, "w", 0o644);
   try {
     writeSync(fd, text);
@@ -120,6 +125,7 @@ export function writeAtomic(root: string, rel: string, text: string): Seen {
     rmSync(tmp, { force: true });
     throw e;
   }
+  syncFolder(dir);
   const st = lstatSync(full);
   return { path: rel, size: st.size, mtime_ms: Math.floor(st.mtimeMs) };
 }
@@ -133,7 +139,7 @@ export async function writeAtomicAsync(root: string, rel: string, text: string):
   const full = inside(root, rel);
   const dir = full.slice(0, full.lastIndexOf(sep));
   await mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${randomBytes(6).toString("hex")}.idearepo-tmp`);
+  const tmp = join(dir, `.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`);
   const file = await open(tmp, "w", 0o644);
   try {
     await file.writeFile(text);
@@ -150,22 +156,108 @@ export async function writeAtomicAsync(root: string, rel: string, text: string):
     await rm(tmp, { force: true });
     throw e;
   }
+  await syncFolderAsync(dir);
   const st = await lstat(full);
   return { path: rel, size: st.size, mtime_ms: Math.floor(st.mtimeMs) };
 }
 
-/** Renames a note inside the folder (the idea was retitled elsewhere); false when the source is gone. */
+/** The sync's temporary files are named `.<12 hex>.idearepo-tmp`: hidden, so never a note and never watched. */
+const TEMP_SUFFIX = ".idearepo-tmp";
+const TEMP = /^\.[0-9a-f]{12}\.idearepo-tmp$/;
+
+/** Makes a rename in `dir` durable (a power cut after it keeps it); where folders cannot be synced, skipped. */
+function syncFolder(dir: string): void {
+  let fd: number | null = null;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch {
+    // Not every file system syncs a folder (EINVAL, EISDIR on some): the rename stands, its durability is the OS's.
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/** syncFolder through the thread pool (writeAtomicAsync's). */
+async function syncFolderAsync(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // as syncFolder
+  }
+}
+
+/**
+ * Removes temporary files a write cut short left behind (the server was killed between the write and the rename):
+ * half a file, never renamed over a note. Only the sync's own names, in the folder and its non-hidden sub-folders.
+ */
+export function sweepTemp(root: string): number {
+  let removed = 0;
+  const visit = (dir: string) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.isFile() && TEMP.test(e.name)) {
+        try {
+          rmSync(join(dir, e.name));
+          removed++;
+        } catch {
+          // an immutable folder: the next start tries again
+        }
+      } else if (e.isDirectory() && !hidden(e.name)) visit(join(dir, e.name));
+    }
+  };
+  visit(root);
+  return removed;
+}
+
+/**
+ * Renames a note inside the folder (the idea was retitled elsewhere); false when the source is gone. Any other failure
+ * (the note or its folder immutable, read-only) throws: the caller must not write the new name beside the old one.
+ */
 export function moveNote(root: string, from: string, to: string): boolean {
   const src = inside(root, from);
   const dst = inside(root, to);
   try {
     mkdirSync(dst.slice(0, dst.lastIndexOf(sep)), { recursive: true });
     renameSync(src, dst);
-    return true;
-  } catch {
-    return false;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT" && !exists(root, from)) return false;
+    throw e;
   }
+  syncFolder(dst.slice(0, dst.lastIndexOf(sep)));
+  return true;
 }
+
+/** A file-system error as a person reads it, with its code: "no space left on the device: the disk is full (ENOSPC)". */
+export function fsReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  const text: Record<string, string> = {
+    ENOSPC: "no space left on the device: the disk is full",
+    EDQUOT: "the disk quota is used up",
+    EACCES: "permission denied",
+    EPERM: "not permitted (an immutable or locked file or folder?)",
+    EROFS: "the file system is read-only",
+    EIO: "an I/O error of the disk",
+    EISDIR: "a folder is in its place",
+    ENOTDIR: "a file is in the place of its folder",
+    EBUSY: "busy (locked by another program)",
+  };
+  if (code && text[code]) return `${text[code]} (${code})`;
+  return code ? `${(e as Error).message} (${code})` : ((e as Error)?.message ?? String(e));
+}
+
+/** A file-system error (it carries an errno code), as opposed to a bug or a database failure. */
+export const isFsError = (e: unknown) => /^E[A-Z0-9]+$/.test(String((e as NodeJS.ErrnoException)?.code ?? ""));
 
 /** Moves an archived idea's file into the vault's `.trash/` (Obsidian's trash), never deleting it; its new place. */
 export function trashNote(root: string, rel: string): string | null {

@@ -14,13 +14,13 @@ export interface VaultTiming {
   bindingsMs: number;
   /** How often every file is looked at, events or not. */
   fullScanMs: number;
-  /** After a failed pass, the wait before the account's next. */
+  /** After a failed pass, the wait before the account's next; after a pass with files it could not write or read, before it looks at them again. */
   retryMs: number;
 }
 
 export const VAULT_TIMING: VaultTiming = { tickMs: 500, bindingsMs: 2_000, fullScanMs: 30_000, retryMs: 5_000 };
 
-interface Account { binding: BindingRow; state: AccountState; watcher: FSWatcher | null; dirty: boolean; lastFull: number; retryAt: number }
+interface Account { binding: BindingRow; state: AccountState; watcher: FSWatcher | null; dirty: boolean; lastFull: number; retryAt: number; rescanAt: number }
 
 export function createVaultProcess(deps: Deps, timing: VaultTiming = VAULT_TIMING): BackgroundProcess & { tick(): Promise<void> } {
   const sync = createVaultSync(deps);
@@ -61,7 +61,7 @@ export function createVaultProcess(deps: Deps, timing: VaultTiming = VAULT_TIMIN
     }
     for (const [id, b] of wanted) {
       if (accounts.has(id)) continue;
-      const a: Account = { binding: b, state: newAccountState(), watcher: null, dirty: true, lastFull: 0, retryAt: 0 };
+      const a: Account = { binding: b, state: newAccountState(), watcher: null, dirty: true, lastFull: 0, retryAt: 0, rescanAt: 0 };
       accounts.set(id, a);
       watchFolder(a);
       deps.log.info("vault connected", { user_id: id, path: b.path });
@@ -78,12 +78,17 @@ export function createVaultProcess(deps: Deps, timing: VaultTiming = VAULT_TIMIN
       if (stopped) return;
       if (t < a.retryAt) continue;
       const full = t - a.lastFull >= timing.fullScanMs;
-      const scan = a.dirty;
+      // Files that failed last time (a full disk, an immutable note) are looked at again without waiting for an event:
+      // a fault that clears (space freed, chattr -i) makes none.
+      const scan = a.dirty || (a.rescanAt > 0 && t >= a.rescanAt);
       a.dirty = false;
       try {
         const r = await sync.pass(a.binding, a.state, { scan, full });
         if (full) a.lastFull = t;
-        if (r.captured + r.updated + r.written + r.archived + r.conflicts > 0) deps.log.info("vault synced", { user_id: a.binding.user_id, ...r });
+        if (r.failed > 0) {
+          if (scan || full || a.rescanAt === 0) a.rescanAt = t + timing.retryMs;
+        } else if (scan || full) a.rescanAt = 0;
+        if (r.captured + r.updated + r.written + r.archived + r.conflicts + r.failed > 0) deps.log.info("vault synced", { user_id: a.binding.user_id, ...r });
       } catch (e) {
         a.dirty = true;
         a.retryAt = t + timing.retryMs;

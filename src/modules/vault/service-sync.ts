@@ -17,7 +17,7 @@ import type { SourceReader } from "../import/sources/types";
 import { createVaultRepo, type BindingRow, type FileRow, type SyncIdea } from "./repo";
 import { dirOf, hashOf, nameKey, parseFile, renderConflict, renderFile, safeStem, stemOf, type ParsedFile } from "./format";
 import { merge3 } from "./merge";
-import { exists, moveNote, readNote, statNote, trashNote, walkNotes, writeAtomic, writeAtomicAsync, type Seen } from "./files";
+import { exists, fsReason, isFsError, moveNote, readNote, statNote, sweepTemp, trashNote, walkNotes, writeAtomic, writeAtomicAsync, type Seen } from "./files";
 import type { VaultSyncPhase } from "../../contract/responses";
 import { lstatSync } from "node:fs";
 
@@ -43,11 +43,22 @@ const TURN_MS = 25;
 /** What the sync last wrote of an idea besides its text: a change of any of these rewrites the file. */
 interface Meta { title: string; status: string; tags: string[]; relations: string[] }
 
-/** The in-memory part of an account's sync: files seen missing, since when. */
-export interface AccountState { missingSince: Map<string, number> }
-export const newAccountState = (): AccountState => ({ missingSince: new Map() });
+/**
+ * The in-memory part of an account's sync: files seen missing, since when; files whose write failed, and when to try
+ * them again (a full disk is not hammered at every tick, nor logged at every try); whether this process swept the
+ * folder's leftover temporary files yet.
+ */
+export interface AccountState { missingSince: Map<string, number>; failing: Map<string, { retryAt: number; reason: string }>; swept: boolean }
+export const newAccountState = (): AccountState => ({ missingSince: new Map(), failing: new Map(), swept: false });
+/** A file whose write failed is tried again after this long (or at once when it changes: the scan's events). */
+const WRITE_RETRY_MS = 5_000;
 
-export interface PassReport { read: number; written: number; captured: number; updated: number; archived: number; conflicts: number; skipped: number }
+/**
+ * What a pass did. `failed`: files it could not write or read for a reason of the disk's, not the file's (a full
+ * disk, an immutable file, permissions), each listed in the folder's errors or skipped files; the pass went on with
+ * the others, and the process looks again soon (process.ts) rather than at the next event.
+ */
+export interface PassReport { read: number; written: number; captured: number; updated: number; archived: number; conflicts: number; skipped: number; failed: number; failure: string | null }
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 const sorted = (a: readonly string[]) => [...a].sort();
@@ -191,14 +202,17 @@ export function createVaultSync(deps: Deps) {
   }
 
   /** A new file for each idea, WRITERS at a time (a first sync writes thousands), remembered as each is written. */
-  async function writeNewFiles(userId: string, root: string, jobs: Array<{ idea: SyncIdea; path: string; extra: string }>, bulk: Bulk | undefined, done: () => Promise<void>): Promise<void> {
-    await eachAtOnce(jobs, WRITERS, async ({ idea, path, extra }) => {
+  async function writeNewFiles(userId: string, root: string, state: AccountState, report: PassReport, jobs: Array<{ idea: SyncIdea; path: string; extra: string }>, bulk: Bulk | undefined, done: () => Promise<void>): Promise<void> {
+    // Each file's failure is its own (guarded); the paths with an error listed get it cleared once written.
+    const listed = jobs.length === 0 ? new Set<string>() : new Set((await repo.issues(userId)).filter((i) => i.kind === "error").map((i) => i.path));
+    await eachAtOnce(jobs, WRITERS, ({ idea, path, extra }) => guarded(userId, state, path, idea.id, report, async () => {
       const meta = await metaOf(idea, bulk);
       const text = renderFile({ ...idea, tags: meta.tags, relations: meta.relations }, stemOf(path), extra);
       const seen = await writeAtomicAsync(root, path, text);
       await remember(userId, idea, seen, hashOf(text), meta);
+      if (listed.has(path)) await repo.clearProblems(userId, path);
       await done();
-    });
+    }));
   }
 
   /** The account's tags and relations at once, when a pass compares or writes enough ideas for it to pay. */
@@ -207,11 +221,35 @@ export function createVaultSync(deps: Deps) {
 
   /** Writes the idea's file at `path` (moving it from `from` first), keeping the person's own front matter keys. */
   async function writeIdeaFile(userId: string, root: string, idea: SyncIdea, path: string, extra: string, from: string | null): Promise<void> {
+    // A rename that fails throws (moveNote): the new name is never written beside the old file, which would read as a second note.
     if (from !== null && from !== path) moveNote(root, from, path);
     const meta = await metaOf(idea);
     const text = renderFile({ ...idea, tags: meta.tags, relations: meta.relations }, stemOf(path), extra);
     const seen = writeAtomic(root, path, text);
     await remember(userId, idea, seen, hashOf(text), meta);
+    await repo.clearProblems(userId, path);
+    if (from !== null && from !== path) await repo.clearProblems(userId, from);
+  }
+
+  /**
+   * Runs one file's step of a pass. A file-system failure (a full disk, an immutable note or folder, permissions) is
+   * that file's error, listed with its reason, and the pass goes on with the other files; anything else (the
+   * database, a bug) still fails the pass.
+   */
+  async function guarded(userId: string, state: AccountState, path: string, ideaId: number | null, report: PassReport, step: () => Promise<void>): Promise<void> {
+    try {
+      await step();
+      state.failing.delete(path);
+    } catch (e) {
+      if (!isFsError(e)) throw e;
+      const reason = `cannot be written: ${fsReason(e)}; the idea keeps its text and the sync tries again`;
+      report.failed++;
+      report.failure ??= `${path} ${reason}`;
+      await repo.putIssue(userId, path, "error", ideaId, reason, stamp());
+      // Logged when it starts failing, not at every try.
+      if (!state.failing.has(path)) deps.log.warn("vault file not written", { user_id: userId, path, idea_id: ideaId, error: fsReason(e) });
+      state.failing.set(path, { retryAt: now().getTime() + WRITE_RETRY_MS, reason });
+    }
   }
 
   /** The title a file gives its idea: its name, unless its front matter holds one the name could not (see safeStem). */
@@ -224,8 +262,12 @@ export function createVaultSync(deps: Deps) {
     return stem;
   }
 
-  async function skip(userId: string, path: string, reason: string, report: PassReport): Promise<void> {
+  async function skip(userId: string, path: string, reason: string, report: PassReport, io = false): Promise<void> {
     report.skipped++;
+    if (io) {
+      report.failed++;
+      report.failure ??= `${path} ${reason}`;
+    }
     await repo.putIssue(userId, path, "skipped", null, reason, stamp());
     deps.log.info("vault file skipped", { user_id: userId, path, reason });
   }
@@ -235,9 +277,18 @@ export function createVaultSync(deps: Deps) {
     const title = titleOf(seen.path, parsed, null);
     if (codePoints(title) > LIMITS.title) return skip(userId, seen.path, `its name is longer than a title's ${LIMITS.title} characters: not captured`, report);
     if (codePoints(parsed.body) > LIMITS.body) return skip(userId, seen.path, `longer than an idea's ${LIMITS.body} characters: not captured`, report);
+    const filer = await filerOf(userId);
     let created;
     try {
-      created = await ideas.create(await filerOf(userId), { title, body: parsed.body, tags: parsed.tags ?? [], ...(parsed.status ? { status: parsed.status } : {}) });
+      // The idea and the file's row in one transaction: when the id cannot be written into the file (the server is
+      // killed first, the disk is full, the folder is read-only) the next pass finds the row and takes the file as
+      // this idea's, never capturing it a second time. The row's empty hash makes that pass read the file again.
+      created = await deps.store.tx(async () => {
+        const made = await ideas.create(filer, { title, body: parsed.body, tags: parsed.tags ?? [], ...(parsed.status ? { status: parsed.status } : {}) });
+        const idea = (await repo.idea(userId, made.id))!;
+        await repo.putFile({ user_id: userId, idea_id: idea.id, path: seen.path, version: idea.version, idea_updated_at: idea.updated_at, meta: JSON.stringify(await metaOf(idea)), hash: "", size: -1, mtime_ms: -1, synced_at: stamp() });
+        return made;
+      }, { immediate: true });
     } catch (e) {
       return skip(userId, seen.path, `not captured: ${why(e)}`, report);
     }
@@ -344,7 +395,7 @@ export function createVaultSync(deps: Deps) {
       report.read++;
       if (!r.ok) {
         if (r.gone) present.delete(s.path); // removed mid-read: a deletion, as if the listing had not seen it
-        else await skip(userId, s.path, r.reason, report);
+        else await skip(userId, s.path, r.reason, report, r.io);
         continue;
       }
       const hash = hashOf(r.bytes);
@@ -360,7 +411,7 @@ export function createVaultSync(deps: Deps) {
       if (parsed.problem) deps.log.info("vault file front matter unreadable", { user_id: userId, path: s.path, problem: parsed.problem });
       if (row) {
         claimed.add(row.idea_id);
-        await fileChanged(userId, root, row, s, parsed, hash, names, report);
+        await guarded(userId, state, s.path, row.idea_id, report, () => fileChanged(userId, root, row, s, parsed, hash, names, report));
       } else fresh.push({ seen: s, parsed, hash });
     }
 
@@ -373,8 +424,9 @@ export function createVaultSync(deps: Deps) {
       if (row) {
         missingIds.delete(row.idea_id);
         state.missingSince.delete(row.path);
-        await fileChanged(userId, root, row, f.seen, f.parsed, f.hash, names, report);
-      } else await capture(userId, root, f.seen, { ...f.parsed, id: f.parsed.id !== null && byId.has(f.parsed.id) ? null : f.parsed.id }, report);
+        const moved = row;
+        await guarded(userId, state, f.seen.path, row.idea_id, report, () => fileChanged(userId, root, moved, f.seen, f.parsed, f.hash, names, report));
+      } else await guarded(userId, state, f.seen.path, null, report, () => capture(userId, root, f.seen, { ...f.parsed, id: f.parsed.id !== null && byId.has(f.parsed.id) ? null : f.parsed.id }, report));
     }
 
     // Deleted files archive their ideas, once gone past an editor's delete-and-recreate; never all at once.
@@ -394,8 +446,10 @@ export function createVaultSync(deps: Deps) {
       }
       if (t - since < MISSING_GRACE_MS) continue;
       state.missingSince.delete(r.path);
-      await repo.dropFile(userId, r.idea_id);
+      // Archived first, the row dropped after: killed between the two, the next pass sees an archived idea with a
+      // row and no file (done), never a live idea without a file (which it would write out again).
       await ideas.archive(userId, r.idea_id).catch(() => undefined); // already gone: nothing to archive
+      await repo.dropFile(userId, r.idea_id);
       report.archived++;
       deps.log.info("vault file deleted: idea archived", { user_id: userId, idea_id: r.idea_id, path: r.path });
     }
@@ -406,8 +460,45 @@ export function createVaultSync(deps: Deps) {
     return true;
   }
 
+  /** One idea's side: its file trashed (archived), rewritten (changed) or written out (new). */
+  async function writeIdea(userId: string, root: string, idea: SyncIdea, row: FileRow | undefined, names: ReturnType<typeof namer>, bulk: Bulk | undefined, report: PassReport): Promise<void> {
+    if (idea.is_archived) {
+      if (!row) return;
+      // An archived idea's file goes to the vault's trash, never deleted; the idea keeps its text. The row goes after
+      // the move: a move that fails (throws) is tried again at the next pass, not left as a note with no idea.
+      if (statNote(root, row.path)) trashNote(root, row.path);
+      await repo.dropFile(userId, idea.id);
+      await repo.clearProblems(userId, row.path);
+      report.archived++;
+      return;
+    }
+    const meta = await metaOf(idea, bulk);
+    const version = idea.version;
+    if (row) {
+      const base = JSON.parse(row.meta) as Meta;
+      const same = row.version === version && base.title === meta.title && base.status === meta.status && sameList(base.tags, meta.tags) && sameList(base.relations, meta.relations);
+      const st = statNote(root, row.path);
+      // Gone: the scan archives the idea once the file stays gone. Changed too: the next scan merges.
+      if (!st || st.size !== row.size || st.mtime_ms !== row.mtime_ms) return;
+      if (same) {
+        if (row.idea_updated_at !== idea.updated_at) await repo.putFile({ ...row, idea_updated_at: idea.updated_at });
+        return;
+      }
+      const r = readNote(root, row.path);
+      // A file that cannot be read now is not rewritten: the person's own front matter keys would be lost.
+      if (!r.ok && !r.gone) return skip(userId, row.path, `${r.reason}; the idea's change waits until it reads again`, report, r.io);
+      const extra = r.ok ? parseFile(r.text).extra : "";
+      names.release(row.path);
+      const path = idea.title === base.title ? row.path : names.pick(idea.title, dirOf(row.path), row.path);
+      await writeIdeaFile(userId, root, idea, path, extra, row.path);
+    } else {
+      await writeIdeaFile(userId, root, idea, names.pick(idea.title, "", null), "", null);
+    }
+    report.written++;
+  }
+
   /** The ideas' side of a pass: ideas changed anywhere else are written to their files. */
-  async function writeIdeas(b: BindingRow, full: boolean, report: PassReport, progress?: Progress): Promise<void> {
+  async function writeIdeas(b: BindingRow, state: AccountState, full: boolean, report: PassReport, progress?: Progress): Promise<void> {
     const userId = b.user_id;
     const root = b.path;
     const rows = await repo.files(userId);
@@ -419,35 +510,20 @@ export function createVaultSync(deps: Deps) {
     const fresh: Array<{ idea: SyncIdea; path: string; extra: string }> = [];
     for (const idea of changed) {
       const row = byId.get(idea.id);
-      if (idea.is_archived) {
-        if (!row) continue;
-        // An archived idea's file goes to the vault's trash, never deleted; the idea keeps its text.
-        await repo.dropFile(userId, idea.id);
-        if (statNote(root, row.path)) trashNote(root, row.path);
-        report.archived++;
+      if (idea.is_archived && !row) continue;
+      const path = row ? row.path : names.pick(idea.title, "", null);
+      const failing = state.failing.get(path);
+      if (failing !== undefined && failing.retryAt > now().getTime()) {
+        // Still failing: not tried at every tick, and the folder's state keeps saying so.
+        report.failed++;
+        report.failure ??= `${path} ${failing.reason}`;
         continue;
       }
       if (!row) {
-        fresh.push({ idea, path: names.pick(idea.title, "", null), extra: "" });
+        fresh.push({ idea, path, extra: "" });
         continue;
       }
-      const meta = await metaOf(idea, bulk);
-      const version = idea.version;
-      const base = JSON.parse(row.meta) as Meta;
-      const same = row.version === version && base.title === meta.title && base.status === meta.status && sameList(base.tags, meta.tags) && sameList(base.relations, meta.relations);
-      const st = statNote(root, row.path);
-      // Gone: the scan archives the idea once the file stays gone. Changed too: the next scan merges.
-      if (!st || st.size !== row.size || st.mtime_ms !== row.mtime_ms) continue;
-      if (same) {
-        if (row.idea_updated_at !== idea.updated_at) await repo.putFile({ ...row, idea_updated_at: idea.updated_at });
-        continue;
-      }
-      const r = readNote(root, row.path);
-      const extra = r.ok ? parseFile(r.text).extra : "";
-      names.release(row.path);
-      const path = idea.title === base.title ? row.path : names.pick(idea.title, dirOf(row.path), row.path);
-      await writeIdeaFile(userId, root, idea, path, extra, row.path);
-      report.written++;
+      await guarded(userId, state, path, idea.id, report, () => writeIdea(userId, root, idea, row, names, bulk, report));
     }
     // Ideas without a file (all of them when an account with ideas connects an empty folder): written together.
     if (fresh.length === 0) return;
@@ -456,7 +532,7 @@ export function createVaultSync(deps: Deps) {
       report.written++;
       if (progress) await progress.set("writing", ++progress.written, total);
     };
-    await writeNewFiles(userId, root, fresh, bulk, step);
+    await writeNewFiles(userId, root, state, report, fresh, bulk, step);
     await progress?.flush();
   }
 
@@ -465,7 +541,7 @@ export function createVaultSync(deps: Deps) {
    * next scan takes what they say); every other note is imported as the Markdown importer imports a vault (its
    * [[links]] become relations, its dates and tags kept), titled by its file name, then written back with its id.
    */
-  async function initialSync(b: BindingRow, report: PassReport, progress: Progress): Promise<void> {
+  async function initialSync(b: BindingRow, state: AccountState, report: PassReport, progress: Progress): Promise<void> {
     const userId = b.user_id;
     const root = b.path;
     const toImport = new Set<string>();
@@ -526,6 +602,7 @@ export function createVaultSync(deps: Deps) {
       const taken = new Set((await repo.files(userId)).map((r) => r.idea_id));
       // Each note written back with its idea's id, its body and the person's own front matter keys as they were.
       const back: Array<{ idea: SyncIdea; path: string; extra: string }> = [];
+      const placeholders: Array<{ idea: SyncIdea; path: string }> = [];
       for (const path of toImport) {
         const id = ids.get(path);
         const idea = id !== undefined && !taken.has(id) ? await repo.idea(userId, id) : null;
@@ -533,10 +610,21 @@ export function createVaultSync(deps: Deps) {
         taken.add(idea.id);
         await turn();
         const r = readNote(root, path);
-        back.push({ idea, path, extra: r.ok ? parseFile(r.text).extra : "" });
+        // Not readable now: the row below makes the next pass read it again as this idea's file.
+        if (r.ok) back.push({ idea, path, extra: parseFile(r.text).extra });
+        placeholders.push({ idea, path });
       }
+      // Each imported note's row first, without its bytes (in one transaction): when its id cannot be written back
+      // (a read-only folder, a full disk, the process killed) the next pass reads the file again as this idea's,
+      // never as a new note to capture.
+      const bulk = await bulkFor(userId, placeholders.length);
+      await deps.store.tx(async () => {
+        for (const { idea, path } of placeholders) {
+          await repo.putFile({ user_id: userId, idea_id: idea.id, path, version: idea.version, idea_updated_at: idea.updated_at, meta: JSON.stringify(await metaOf(idea, bulk)), hash: "", size: -1, mtime_ms: -1, synced_at: stamp() });
+        }
+      });
       await progress.set("writing", 0, back.length);
-      await writeNewFiles(userId, root, back, await bulkFor(userId, back.length), async () => {
+      await writeNewFiles(userId, root, state, report, back, bulk, async () => {
         report.captured++;
         await progress.set("writing", ++progress.written, back.length);
       });
@@ -559,24 +647,32 @@ export function createVaultSync(deps: Deps) {
      */
     async pass(b: BindingRow, state: AccountState, opts: { scan: boolean; full: boolean }): Promise<PassReport> {
       const full = opts.full;
-      const report: PassReport = { read: 0, written: 0, captured: 0, updated: 0, archived: 0, conflicts: 0, skipped: 0 };
+      const report: PassReport = { read: 0, written: 0, captured: 0, updated: 0, archived: 0, conflicts: 0, skipped: 0, failed: 0, failure: null };
       const root = lstatSync(b.path, { throwIfNoEntry: false });
       if (!root || !root.isDirectory()) {
         await repo.synced(b.user_id, stamp(), `the folder ${b.path} is not there (or not a folder): nothing synced`);
         return report;
       }
+      if (!state.swept) {
+        // Half-written temporary files of a process killed mid-write; the notes themselves were never touched.
+        const removed = sweepTemp(b.path);
+        if (removed > 0) deps.log.info("vault temporary files of an interrupted write removed", { user_id: b.user_id, removed });
+        state.swept = true;
+      }
       // The first sync: the folder's notes read in, then (as any pass) its changes, then every idea without a file
       // written out; it is done, and its progress cleared, once all of that is.
       const progress = b.initial_done_at === null ? progressOf(b.user_id) : undefined;
-      if (progress) await initialSync(b, report, progress);
+      if (progress) await initialSync(b, state, report, progress);
       if ((opts.scan || full || progress || state.missingSince.size > 0) && !(await scanFiles(b, state, report))) return report;
-      await writeIdeas(b, full || progress !== undefined, report, progress);
+      await writeIdeas(b, state, full || progress !== undefined, report, progress);
       if (progress) {
         await repo.initialDone(b.user_id, stamp());
         await repo.clearProgress(b.user_id);
         b.initial_done_at = stamp();
       }
-      await repo.synced(b.user_id, stamp(), null);
+      // Files that failed (a full disk, an immutable note): the pass ran, but the folder's state says what waits.
+      const failure = report.failed === 0 ? null : `${report.failed} file${report.failed === 1 ? "" : "s"} could not be synced (see errors and skipped files); first: ${report.failure}`;
+      await repo.synced(b.user_id, stamp(), failure);
       return report;
     },
   };
