@@ -47,7 +47,8 @@ describe("kill -9 during a vault sync", () => {
         env: { ...process.env, ...storeEnv(dataDir), IDEAREPO_DATA_DIR: dataDir, IDEAREPO_PORT: "0", IDEAREPO_HOST: "127.0.0.1" },
         stdout: "ignore", stderr: "ignore",
       });
-      const midFirst = await whenDb(dataDir, "SELECT count(*) AS n FROM import_origins", (n) => n > 0);
+      // The notes are imported (one transaction a batch), then written back with their ids one by one: killed there.
+      const midFirst = await whenDb(dataDir, "SELECT count(*) AS n FROM vault_files", (n) => n > 0);
       first.kill("SIGKILL");
       await first.exited;
       const rowsAtKill = peekDb(dataDir, (db) => db.query<{ n: number }, []>("SELECT count(*) AS n FROM vault_files").get()!.n);
@@ -71,8 +72,9 @@ describe("kill -9 during a vault sync", () => {
         const f = fileOf(folder, rel(i));
         writeNote(folder, rel(i), f.text.replace(/\n$/, `\nEdited ${i}.\n`));
       }
-      // "Fresh" sorts before "Note" in each area: captures and edits interleave through the pass.
-      for (let j = 0; j < FRESH; j++) writeNote(folder, `Area ${j % AREAS}/Fresh ${j}.md`, `Fresh note ${j}.\n`);
+      // "Note 4 b.md" sorts beside "Note 4.md": captures and edits interleave through the pass, so the kill lands
+      // among both (a capture killed between its idea and the id written into its file must not be captured again).
+      for (let j = 0; j < FRESH; j++) writeNote(folder, rel(j * 4).replace(".md", " b.md"), `Fresh note ${j}.\n`);
       const edited = `SELECT count(*) AS n FROM ideas WHERE body LIKE '%Edited %'`;
       expect(await whenDb(dataDir, edited, (n) => n > 10)).toBe(true);
       await second.kill9();
