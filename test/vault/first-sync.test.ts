@@ -38,7 +38,8 @@ describe("first connect", () => {
     expect(detail.body.tags).toEqual(expect.arrayContaining(["hardware", "energy/solar"]));
 
     // Each note now carries its idea's id; the person's own keys (aliases) and the body are kept as written.
-    await until("ids written", () => read(k.dir, "Ideas/Solar kettle.md").includes(`id: ${kettle.id}\n`));
+    // Files are written several at once (and each made durable before the sync records it): wait for both.
+    await until("ids written", () => read(k.dir, "Ideas/Solar kettle.md").includes(`id: ${kettle.id}\n`) && read(k.dir, "Ideas/Garden planner.md").includes(`id: ${planner.id}\n`));
     const kettleFile = read(k.dir, "Ideas/Solar kettle.md");
     expect(kettleFile).toContain("aliases: [Sun kettle]");
     expect(kettleFile).toContain("A kettle that boils water with a parabolic mirror.");
@@ -51,7 +52,11 @@ describe("first connect", () => {
     expect(read(k.dir, ".trash/Old idea.md")).toBe(readFileSync(join(VAULT, ".trash/Old idea.md"), "utf8"));
     expect(read(k.dir, ".obsidian/app.json")).toBe(readFileSync(join(VAULT, ".obsidian/app.json"), "utf8"));
 
-    const status = await createVaultService(k.t.deps).status(k.user.id);
+    // The state is final once the first sync says it is done (a file is on disk a moment before the sync records it).
+    const status = await until("the first sync done", async () => {
+      const s = await createVaultService(k.t.deps).status(k.user.id);
+      return s?.initial_sync_at ? s : undefined;
+    });
     expect(status).toMatchObject({ files: 5, last_error: null });
     expect(status!.initial_sync_at).not.toBeNull();
   });

@@ -1,7 +1,7 @@
 // The folder's side of the sync: which files are notes, reading one safely, writing one atomically, moving one to the
 // vault's trash. Every path is relative to the bound folder and checked to stay inside it; symbolic links are never followed.
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
-import { lstat, mkdir, open, rename, rm } from "node:fs/promises";
+import { closeSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { mkdir, open, rename, rm } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import { randomBytes } from "node:crypto";
 import { LIMITS } from "../../contract";
@@ -110,9 +110,13 @@ export function writeAtomic(root: string, rel: string, text: string): Seen {
   mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`);
   const fd = openSync(tmp, "w", 0o644);
+  let st;
   try {
     writeSync(fd, text);
     fsyncSync(fd);
+    // The state of what this write wrote, taken before the rename (which moves the same inode): an edit made right
+    // after the rename changes it and is seen; a look after the rename could record the edit as this write's.
+    st = fstatSync(fd);
   } catch (e) {
     closeSync(fd);
     rmSync(tmp, { force: true });
@@ -126,7 +130,6 @@ export function writeAtomic(root: string, rel: string, text: string): Seen {
     throw e;
   }
   syncFolder(dir);
-  const st = lstatSync(full);
   return { path: rel, size: st.size, mtime_ms: Math.floor(st.mtimeMs) };
 }
 
@@ -141,9 +144,11 @@ export async function writeAtomicAsync(root: string, rel: string, text: string):
   await mkdir(dir, { recursive: true });
   const tmp = join(dir, `.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`);
   const file = await open(tmp, "w", 0o644);
+  let st;
   try {
     await file.writeFile(text);
     await file.sync();
+    st = await file.stat(); // before the rename, as writeAtomic
   } catch (e) {
     await file.close();
     await rm(tmp, { force: true });
@@ -157,7 +162,6 @@ export async function writeAtomicAsync(root: string, rel: string, text: string):
     throw e;
   }
   await syncFolderAsync(dir);
-  const st = await lstat(full);
   return { path: rel, size: st.size, mtime_ms: Math.floor(st.mtimeMs) };
 }
 

@@ -73,7 +73,8 @@ export function createVaultRepo(store: Store) {
   );
   const dropFile = store.query<unknown, [string, number]>("DELETE FROM vault_files WHERE user_id = ? AND idea_id = ?");
   const dropPath = store.query<unknown, [string, string]>("DELETE FROM vault_files WHERE user_id = ? AND path = ?");
-  const countFiles = store.query<{ n: number }, [string]>("SELECT count(*) AS n FROM vault_files WHERE user_id = ?");
+  // Files in step: a row made before its file was written or read (an empty hash, see the sync) is not yet.
+  const countFiles = store.query<{ n: number }, [string]>("SELECT count(*) AS n FROM vault_files WHERE user_id = ? AND hash <> ''");
 
   const issues = store.query<IssueRow, [string]>("SELECT path, kind, idea_id, message, at FROM vault_issues WHERE user_id = ? ORDER BY at DESC, path");
   const putIssue = store.query<unknown, [string, string, string, number | null, string, string]>(

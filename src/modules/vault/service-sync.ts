@@ -242,6 +242,12 @@ export function createVaultSync(deps: Deps) {
       state.failing.delete(path);
     } catch (e) {
       if (!isFsError(e)) throw e;
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") {
+        // The file moved or went while it was written (the person renamed or deleted it): not a fault of the disk.
+        // Its event brings the next scan, which takes the rename or the deletion.
+        deps.log.info("vault file moved while written", { user_id: userId, path, idea_id: ideaId });
+        return;
+      }
       const reason = `cannot be written: ${fsReason(e)}; the idea keeps its text and the sync tries again`;
       report.failed++;
       report.failure ??= `${path} ${reason}`;
