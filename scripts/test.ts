@@ -47,10 +47,12 @@ const first: Part[] = [
  * What has been run and passes on PostgreSQL so far (issue 34): the browser tests of capture, the list, search,
  * history, wikilinks, the idea page (its possible-duplicate notes wait on the pipeline) and its layout, the review
  * queue, tags, settings, the shell, the pickers, the bundle budget, focus, the foundation (setup, sign-in and out), the
- * operator page, Ask, billing, capture by e-mail and import, and every HTTP/MCP/agent suite but the one pipeline file
- * below. The focus suite once failed there in CI (after Sign out the capture page came back): the shell's GET /user/me,
- * sent at sign-in and slow on a loaded PostgreSQL, answered after the sign-out and put the account back; the web app
- * now drops an account's answer that arrives after a sign-out (src/web/api/client.ts). The pipeline's neighbour
+ * operator page, Ask, billing, capture by e-mail, import and the review queue at scale, and every HTTP/MCP/agent suite
+ * but the one pipeline file below. The focus suite once failed there in CI (after Sign out the capture page came back):
+ * the shell's GET /user/me, sent at sign-in and slow on a loaded PostgreSQL, answered after the sign-out and put the
+ * account back; the web app now drops an account's answer that arrives after a sign-out (src/web/api/client.ts). The
+ * review queue at scale read its queue before the re-scoring pass an import queues once its last job is done
+ * (test/ops/harness.ts, waitForQuiescence, now waits for a second of quiet). The pipeline's neighbour
  * queries now score from vectors held in memory (src/vectors/account-vectors.ts; docs/performance.md, "The pipeline
  * on PostgreSQL"), so the rest of test/pipeline runs there; restart and recovery's dead-process claim too, since a
  * restarted node takes the claims of the process of its host it replaces at once (src/jobs/queue.ts). Still pending:
@@ -59,12 +61,11 @@ const first: Part[] = [
  * The browser tests of the map (map, map-edges, map-first-view, map-handover, map-positions), develop, capture-options,
  * focus-removal and load pass on PostgreSQL too (run one by one) but stay out of CI's PostgreSQL run for its time: a
  * browser file takes ~1.6× its SQLite time there, and these would add ~7 minutes to a part that runs beside the others
- * (`IDEAREPO_PG_WEB=all` puts every browser test in it). review-scale is out for a reason of its own: on PostgreSQL
- * its queue had no connections yet in 2 of 4 runs once the jobs and /health had settled.
+ * (`IDEAREPO_PG_WEB=all` puts every browser test in it).
  */
 const pgWeb = (f: string) =>
   process.env.IDEAREPO_PG_WEB === "all" ||
-  /^test\/web\/(capture|ideas|search|history|wikilinks|idea|idea-layout|review|tags|folder|settings|shell|pickers|budget|focus|foundation|admin|ask|billing|capture-email|import)\.test\.ts$/.test(f);
+  /^test\/web\/(capture|ideas|search|history|wikilinks|idea|idea-layout|review|tags|folder|settings|shell|pickers|budget|focus|foundation|admin|ask|billing|capture-email|import|review-scale)\.test\.ts$/.test(f);
 const pgPending = (f: string) => /^test\/pipeline\/subjects-worker\.test\.ts$/.test(f);
 if (process.env.CI && store === "sqlite") {
   first.push(

@@ -190,26 +190,36 @@ export function burst(base: string, key: string, streams: number, tags: string[]
  * consuming it) unchanged and unlocked for a while. Read-only peek at the database file; asserts nothing.
  * Given the server's `base`, it also waits until GET /health says no idea waits for its vector, its re-scoring or its
  * account's subjects fit: those passes run outside the jobs table, so an empty table alone can come before them.
+ * Both must stay quiet for a second: the pipeline completes a batch's last job and only then queues the account's
+ * re-scoring pass (src/pipeline/runner.ts, queueRescores), and on PostgreSQL that gap was long enough to be read as
+ * settled after an import, with its connections still to come (test/web/review-scale.test.ts).
  */
 export async function waitForQuiescence(dataDir: string, timeoutMs = 60_000, base?: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let quietSince: number | null = null;
   for (;;) {
-    await jobsQuiet(dataDir, Math.max(1, deadline - Date.now()));
+    const hadJobs = await jobsQuiet(dataDir, Math.max(1, deadline - Date.now()));
     if (!base) return;
+    if (hadJobs) quietSince = null;
     const e = (await api(base, null, "GET", "/health")).body?.embeddings ?? {};
     const busy = `pending ${e.pending}, rescoring ${e.rescoring ?? 0}, subjects_fitting ${e.subjects_fitting ?? 0}`;
-    if (e.pending === 0 && !e.rescoring && !e.subjects_fitting) return;
+    if (e.pending === 0 && !e.rescoring && !e.subjects_fitting) {
+      quietSince ??= Date.now();
+      if (Date.now() - quietSince >= 1000) return;
+    } else quietSince = null;
     if (Date.now() > deadline) throw new Error(`the pipeline did not settle within ${timeoutMs} ms (${busy})`);
-    await Bun.sleep(100);
+    await Bun.sleep(quietSince === null ? 100 : 250);
   }
 }
 
-async function jobsQuiet(dataDir: string, timeoutMs: number): Promise<void> {
+/** Whether the jobs table had rows at all (false: it was empty at once). */
+async function jobsQuiet(dataDir: string, timeoutMs: number): Promise<boolean> {
   const db = dataDirStore(dataDir, { readonly: true });
   try {
     const deadline = Date.now() + timeoutMs;
     let last = "";
     let stableSince = Date.now();
+    let seen = false;
     while (Date.now() < deadline) {
       const wall = new Date().toISOString().slice(0, 19).replace("T", " ");
       const row = (await db
@@ -217,12 +227,13 @@ async function jobsQuiet(dataDir: string, timeoutMs: number): Promise<void> {
           "SELECT count(*) AS n, count(locked_at) AS locked, count(CASE WHEN locked_at IS NULL AND run_after <= ?1 THEN 1 END) AS due FROM jobs",
         )
         .get(wall))!;
-      if (row.n === 0) return;
+      if (row.n === 0) return seen;
+      seen = true;
       const now = `${row.n}/${row.locked}`;
       if (now !== last) {
         last = now;
         stableSince = Date.now();
-      } else if (row.locked === 0 && Date.now() - stableSince > (row.due > 0 ? 6000 : 1500)) return;
+      } else if (row.locked === 0 && Date.now() - stableSince > (row.due > 0 ? 6000 : 1500)) return seen;
       // Jobs waiting for a later run_after (a retry's backoff) settle after 1.5 s unchanged; jobs already due are only
       // given up on after 6 s, since on a loaded machine the worker can take seconds to claim the next one.
       await Bun.sleep(100);
