@@ -1,7 +1,7 @@
 // The queue's claim on both stores: workers claiming at once never hold the same job, and together run each once.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openDb } from "../../src/db/open";
-import { migratePg } from "../../src/db/pg/migrate";
+import { PG_MIGRATIONS } from "../../src/db/pg/migrations";
 import { pgStore } from "../../src/db/pg/store";
 import { sqliteStore } from "../../src/db/sqlite-store";
 import type { Store } from "../../src/db/store";
@@ -256,12 +256,12 @@ describe.skipIf(!run)("claims from before leases (PostgreSQL)", () => {
     const store = pgStore(url);
     try {
       await enqueueJob(store, { kind: "full", ideaId: 3001 }, now);
-      // As a build before 0010 left it: claimed, with neither owner nor lease; the database then one version older.
+      // As a build before 0010 left it: claimed, with neither owner nor lease; then migration 0013 runs over it (its
+      // own SQL: the database is already at the latest version, and later migrations must not run twice).
       await store.exec("UPDATE jobs SET locked_at = '2025-12-31 23:00:00', attempts = 1");
-      await store.exec("UPDATE idearepo_schema SET version = 12");
       const queue = createQueue(store, ["full"], { owner: "node-new" });
       expect(await queue.claim(now, 10)).toEqual([]);
-      await migratePg(url);
+      await store.exec(PG_MIGRATIONS.find((m) => m.version === 13)!.sql);
       const again = await queue.claim(now, 10);
       expect(again.map((j) => [j.idea_id, j.locked_by, j.attempts])).toEqual([[3001, "node-new", 2]]);
     } finally {
