@@ -22,7 +22,6 @@ const rel = (path: string) => path.slice("/api/v1".length).replace(/(.)\/$/, "$1
 const PENDING = new Set<string>([
   "POST /auth/login", "POST /auth/logout", "GET /auth/session", "POST /auth/accept-invitation", "GET /openapi.json", "GET /docs",
   "GET /agent/ws", "GET /agent/conversations", "GET /agent/conversations/:id", "DELETE /agent/conversations/:id",
-  "GET /ideas/search",
   "POST /user/export", "POST /user/export/csv", "POST /user/export/markdown", "POST /user/import", "GET /admin/users",
   "POST /admin/users", "PATCH /admin/users/:id", "DELETE /admin/users/:id", "GET /admin/users/:id/history",
   "GET /admin/instance", "GET /admin/backup",
@@ -295,6 +294,20 @@ describe("answers carry only what their models declare", () => {
       rmSync(root, { recursive: true, force: true });
     }
   }, 60_000);
+
+  test("search: keyword, semantic, the Free month's semantic limit, refused input", async () => {
+    const key = pro.key;
+    await call(t, "POST", "/ideas", { key, body: { title: "Searchable harbour lights", tags: ["sea"] } });
+    const kw = await expectDeclared("GET", "/ideas/search", "/ideas/search?q=harbour&mode=keyword", { key });
+    expect(kw.body.results.length).toBeGreaterThan(0);
+    await expectDeclared("GET", "/ideas/search", "/ideas/search?q=harbour", { key });
+    await expectDeclared("GET", "/ideas/search", "/ideas/search?q=harbour&mode=nonsense", { key });
+    await expectDeclared("GET", "/ideas/search", "/ideas/search", { key });
+    const user = await makeUser(t, { plan: "free" });
+    for (let i = 0; i < 10; i++) await call(t, "GET", "/ideas/search?q=lights", { key: user.key });
+    const limited = await expectDeclared("GET", "/ideas/search", "/ideas/search?q=lights", { key: user.key });
+    expect(limited.body.semantic_limit_reached).toBe(true);
+  });
 
   test("answers of every status were read", () => {
     const statuses = new Set(checked.map((c) => c.split(" ").at(-1)));

@@ -3,6 +3,7 @@
 // those entries to Idea field by field.
 import { Type, type Static } from "@sinclair/typebox";
 import { Bool, Int, IdeaStatusField, LinkTypeField, Num, RelationCreatorField, RelationTypeField, Stamp, Str, list, literalOf, nullable, obj } from "./common";
+import { FTS_MODES } from "../vocabularies";
 
 const ideaFields = {
   id: Int,
@@ -70,3 +71,31 @@ export type BulkUpdateReport = Static<typeof BulkUpdateReport>;
 /** One idea named by id, number and title (wikilinks, backlinks, duplicate summaries). */
 export const IdeaBrief = obj({ id: Int, number: Int, title: Str });
 export type IdeaBrief = Static<typeof IdeaBrief>;
+
+// ——— search ———
+/** An idea as GET /ideas/search lists it: its own fields without parent, vector or detail lists, plus its score. */
+export const SearchResult = obj({
+  id: Int,
+  number: Int,
+  title: Str,
+  body: Str,
+  status: IdeaStatusField,
+  source: Str,
+  source_url: nullable(Str),
+  is_archived: Int,
+  tags: list(Str),
+  score: Type.Union([Num, Type.Null()], { description: "Cosine similarity (semantic); always null for keyword results." }),
+  created_at: Stamp,
+  updated_at: Stamp,
+});
+export type SearchResult = Static<typeof SearchResult>;
+/** GET /ideas/search; fts_mode with keyword results only, semantic_limit_* when a Free month's semantic searches ran out. */
+export const SearchResults = obj({
+  query: Str,
+  search_type: literalOf("semantic", "fts"),
+  fts_mode: Type.Optional(literalOf(...FTS_MODES)),
+  results: list(SearchResult),
+  semantic_limit_reached: Type.Optional(Type.Literal(true)),
+  semantic_limit_message: Type.Optional(Str),
+});
+export type SearchResults = Static<typeof SearchResults>;

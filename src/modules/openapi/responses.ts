@@ -24,7 +24,6 @@ const User = obj(
 // GET /user/me: the spec's User plus what the web app's shell reads.
 const Me = obj({ ...User.properties as Record<string, JsonSchema>, active_idea_count: int, is_trialing: bool, trial_days_remaining: nullable(int) }, [...(User.required as string[]), "active_idea_count", "is_trialing", "trial_days_remaining"]);
 const Session = obj({ token: str }, ["token"]);
-const SearchResult = obj({ id: int, number: int, title: str, body: str, status: STATUS, tags: list(str), score: nullable(num), created_at: stamp, updated_at: stamp });
 
 /** Success body per "METHOD /path" (relative to /api/v1). */
 export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
@@ -32,10 +31,6 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   "POST /auth/accept-invitation": Session,
   "POST /auth/logout": Success,
 
-  "GET /ideas/search": obj(
-    { query: str, search_type: { enum: ["semantic", "fts"] }, fts_mode: str, results: list(SearchResult), semantic_limit_reached: { const: true }, semantic_limit_message: str },
-    ["query", "search_type", "results"],
-  ),
 
   "GET /auth/session": obj({ user: nullable(Me) }),
   "POST /user/export": obj({ exported_at: str }, ["exported_at"]),

@@ -5,7 +5,7 @@ import type { IndexTotals } from "./bm25";
 import type { TextQuery } from "./tokenize";
 
 /** An idea as search reads it (repo.ts). */
-export type SearchRow = Pick<IdeaRow, "id" | "number" | "title" | "body" | "source" | "source_url" | "is_archived" | "created_at" | "updated_at"> & { status: string };
+export type SearchRow = Pick<IdeaRow, "id" | "number" | "title" | "body" | "status" | "source" | "source_url" | "is_archived" | "created_at" | "updated_at">;
 
 /** Which index: the main one (unicode61 tokens of title and body, plus the owner), or the bigram one (segment.ts). */
 export type IndexName = "main" | "cjk";

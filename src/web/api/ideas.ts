@@ -1,7 +1,7 @@
 // Ideas and what hangs off them: list, capture, detail, edit, bulk, archive, merge, links, relations, search, duplicates.
-import type { DuplicateSummary } from "../../contract/responses";
+import type { DuplicateSummary, SearchResults } from "../../contract/responses";
 import { del, get, patch, post } from "./client";
-import type { Detection, Idea, Link, LinkType, RelationRow, SearchResult, Status } from "./types";
+import type { Detection, Idea, Link, LinkType, RelationRow, Status } from "./types";
 
 export interface ListQuery { status?: Status; tag?: string; connection_types?: string; limit?: number; offset?: number }
 export const listIdeas = (q: ListQuery = {}, signal?: AbortSignal) =>
@@ -34,14 +34,8 @@ export const updateRelation = (id: number, fields: { relation_type?: string; not
 export const deleteRelation = (id: number) => del<{ success: true }>(`/map/relations/${id}`);
 
 export interface SearchQuery { q: string; mode?: "semantic" | "keyword"; limit?: number; fts_mode?: "or" | "and" | "exact"; min_score?: number }
-export interface SearchOut {
-  query: string;
-  search_type: "semantic" | "fts";
-  fts_mode?: string;
-  results: SearchResult[];
-  semantic_limit_reached?: true;
-  semantic_limit_message?: string;
-}
+/** GET /ideas/search's answer (the server's model). */
+export type SearchOut = SearchResults;
 export const searchIdeas = (q: SearchQuery, signal?: AbortSignal) => get<SearchOut>("/ideas/search", { query: { ...q }, signal });
 
 /** Pending detections; with `ideaIds` (at most 100), only those pairing one of these ideas (docs/ideas.md). */

@@ -1,7 +1,7 @@
 // The API's resource shapes as the spec describes them (clients ignore unknown fields). Vocabularies, limits and
 // character counting are the server's contract (src/contract/), the only server module the web app imports.
 import type { IdeaStatus, RelationType } from "../../contract";
-import type { CreatedIdea, Detection, Idea as ApiIdea, IdeaDetail, IdeaRelation, Link, Me, RelationRow, Tag as ApiTag, TagWithCount, User as ApiUser } from "../../contract/responses";
+import type { CreatedIdea, Detection, Idea as ApiIdea, IdeaDetail, IdeaRelation, Link, Me, RelationRow, SearchResult, Tag as ApiTag, TagWithCount, User as ApiUser } from "../../contract/responses";
 
 export {
   MAX_ALLOWED_SENDERS, parseCaptureSettings, settingsRecord, type CaptureSettings,
@@ -24,8 +24,4 @@ export type { Detection, RelationRow };
 /** The signed-in user: the spec's User, with what GET /user/me adds when it came from there. */
 export type User = ApiUser & Partial<Omit<Me, keyof ApiUser>>;
 
-/** An idea as search lists it: the idea's own fields without parent, vector or detail lists, plus its score. */
-export interface SearchResult
-  extends Pick<Idea, "id" | "number" | "title" | "body" | "status" | "source" | "source_url" | "is_archived" | "tags" | "created_at" | "updated_at"> {
-  score: number | null;
-}
+export type { SearchResult };
