@@ -31,6 +31,7 @@ export const Health = obj({
 export type Health = Static<typeof Health>;
 export const HealthFailing = obj({ status: Type.Literal("error"), error: Str });
 export const SetupStatus = obj({ needs_setup: Bool, registration_open: Bool });
+export type SetupStatus = Static<typeof SetupStatus>;
 
 // ——— the user and sessions ———
 export const User = obj({
@@ -54,7 +55,9 @@ export const Me = obj({ ...User.properties, active_idea_count: Int, is_operator:
 export type Me = Static<typeof Me>;
 export const SignedIn = obj({ token: Str, expires_at: Stamp, user: User });
 export type SignedIn = Static<typeof SignedIn>;
+/** GET /auth/session: the body of GET /user/me, or null when no credential is valid (never a 401). */
 export const WhoIsSignedIn = obj({ user: nullable(Me) });
+export type WhoIsSignedIn = Static<typeof WhoIsSignedIn>;
 
 // ——— keys ———
 export const KeyRecord = obj({ id: Str, label: Str, scopes: nullable(Str), source: literalOf("manual", "mcp"), last_used_at: nullable(Stamp), created_at: Stamp });

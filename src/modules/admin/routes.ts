@@ -9,6 +9,8 @@ import { createAdminService } from "./service";
 import { createInstanceService } from "./instance";
 import { createInvitationsService } from "./invitations";
 import { AcceptInvitationBody, CreateUserBody, UpdateUserBody } from "./model";
+import { responses } from "../../http/responses";
+import { SignedIn, ValidationErrorBody } from "../../contract/responses";
 
 /** Non-operators get exactly the body a missing route gets, before validation, so the routes' existence is not revealed. */
 const operatorsOnly = (auth: AuthContext) => {
@@ -45,7 +47,7 @@ export function adminRoutes(deps: Deps, kit: AuthKit) {
     const out = await invitations.accept(body);
     set.headers["set-cookie"] = sessionCookie(deps.config, out.token);
     return out;
-  }, { body: AcceptInvitationBody });
+  }, { body: AcceptInvitationBody, response: responses({ 200: SignedIn, 400: ValidationErrorBody }) });
 
   return new Elysia().use(operator).use(accept);
 }

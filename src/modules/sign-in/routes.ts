@@ -7,6 +7,8 @@ import { createUsersService } from "../users/service";
 import { sessionCookie } from "./cookie";
 import { createSignInService } from "./service";
 import { LoginBody } from "./model";
+import { responses } from "../../http/responses";
+import { AUTH_ERRORS, ErrorBody, PlanGateBody, SignedIn, Success, ValidationErrorBody, WhoIsSignedIn } from "../../contract/responses";
 
 export function signInRoutes(deps: Deps, kit: AuthKit) {
   const signIn = createSignInService(deps);
@@ -15,14 +17,14 @@ export function signInRoutes(deps: Deps, kit: AuthKit) {
     const out = await signIn.login(body);
     set.headers["set-cookie"] = sessionCookie(deps.config, out.token);
     return out;
-  }, { body: LoginBody });
+  }, { body: LoginBody, response: responses({ 200: SignedIn, 400: ValidationErrorBody, 401: ErrorBody, 429: ErrorBody }) });
 
   const logout = new Elysia({ prefix: "/auth" })
     .use(authPlugin(deps, kit))
     .post("/logout", async ({ auth, set }) => {
       set.headers["set-cookie"] = sessionCookie(deps.config, null);
       return await signIn.logout(auth.sessionHash);
-    }, { access: { scope: null } }); // signing out needs no scope
+    }, { access: { scope: null }, response: responses({ 200: Success, ...AUTH_ERRORS }) }); // signing out needs no scope
 
   // Public, so "nobody is signed in" is a 200 {user:null} rather than the 401 of GET /user/me, which browsers log as
   // an error on every signed-out visit. A credential that is present goes through the usual checks (quota, scope).
@@ -30,7 +32,7 @@ export function signInRoutes(deps: Deps, kit: AuthKit) {
   const session = new Elysia({ prefix: "/auth" }).get("/session", async ({ request }) => {
     if (!(await kit.resolver.resolve(request.headers, deps.clock()))) return { user: null };
     return { user: await users.getMe((await authenticate(deps, kit, request, { scope: "ideas:read" })).user.id) };
-  });
+  }, { response: responses({ 200: WhoIsSignedIn, 403: PlanGateBody, 429: ErrorBody }) }); // a present credential's scope and quota
 
   return new Elysia().use(login).use(logout).use(session);
 }

@@ -1,13 +1,14 @@
 // Setup, sign-in, registration and sign-out.
 import { endSession, get, post } from "./client";
-import type { User } from "./types";
+import type { SetupStatus, SignedIn, Success, WhoIsSignedIn } from "../../contract/responses";
 
-export interface SetupStatus { needs_setup: boolean; registration_open: boolean }
-export interface SessionOut { token: string; expires_at: string; user: User }
+export type { SetupStatus };
+/** What signing in answers (login, setup, registration, an accepted invitation). */
+export type SessionOut = SignedIn;
 
 export const getSetupStatus = () => get<SetupStatus>("/setup");
 /** GET /auth/session (an addition): the signed-in account as GET /user/me has it, or null; never a 401. */
-export const getSession = () => get<{ user: User | null }>("/auth/session").then((r) => r.user);
+export const getSession = () => get<WhoIsSignedIn>("/auth/session").then((r) => r.user);
 export const completeSetup = (body: { setup_code: string; email: string; display_name: string; password: string }) =>
   post<SessionOut>("/setup", body);
 export const register = (body: { email: string; display_name: string; password: string }) => post<SessionOut>("/auth/register", body);
@@ -15,5 +16,5 @@ export const signIn = (email: string, password: string) => post<SessionOut>("/au
 /** Ends the session: from here the account's reads are not sent (api/client.ts), then the server is told. */
 export const signOut = () => {
   endSession();
-  return post<{ success: true }>("/auth/logout");
+  return post<Success>("/auth/logout");
 };
