@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createVaultProcess } from "../../src/modules/vault/process";
 import { createUsersService } from "../../src/modules/users/service";
+import { createConversations } from "../../src/modules/agent/conversations";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
 
 const t = makeApp();
@@ -22,10 +23,7 @@ const rel = (path: string) => path.slice("/api/v1".length).replace(/(.)\/$/, "$1
 // Routes whose module has not declared its answers yet: this list only shrinks (issue 39).
 const PENDING = new Set<string>([
   "GET /openapi.json", "GET /docs",
-  "GET /agent/ws", "GET /agent/conversations", "GET /agent/conversations/:id", "DELETE /agent/conversations/:id",
-  "POST /user/export", "POST /user/export/csv", "POST /user/export/markdown", "POST /user/import", "GET /admin/users",
-  "POST /admin/users", "PATCH /admin/users/:id", "DELETE /admin/users/:id", "GET /admin/users/:id/history",
-  "GET /admin/instance", "GET /admin/backup",
+  "POST /user/export", "POST /user/export/csv", "POST /user/export/markdown", "POST /user/import",
 ]);
 
 /** The statuses a route declares, from its registration (Elysia keeps `response` as given: a map of status → model). */
@@ -44,7 +42,8 @@ describe("every route declares its answers", () => {
       const hooks = r.hooks as Record<string, unknown>;
       const statuses = new Set(declared(hooks));
       const needs = [
-        ...(statuses.size && ![...statuses].some((s) => s.startsWith("2")) ? ["a 2xx"] : []),
+        // A success: a 2xx, or the 101 of a WebSocket upgrade.
+        ...(statuses.size && ![...statuses].some((s) => s.startsWith("2") || s === "101") ? ["a 2xx"] : []),
         ...(requiresAuth(r) ? ["401", "403", "429"] : []),
         ...(hooks.body || hooks.query ? ["400"] : []),
       ].filter((s) => !statuses.has(s));
@@ -329,6 +328,54 @@ describe("answers carry only what their models declare", () => {
     await expectDeclared("POST", "/auth/accept-invitation", "/auth/accept-invitation", { body: { token: "0".repeat(64), password: "a long enough password" } });
     const accepted = await expectDeclared("POST", "/auth/accept-invitation", "/auth/accept-invitation", { body: { token, password: "a long enough password" } });
     expect(accepted.status).toBe(200);
+  });
+
+  test("the operator's routes: accounts, invitations, history, the instance, the backup; anyone else's 404", async () => {
+    const op = (await createUsersService(t.deps).createUser({ email: "contract-admin@example.com", plan: "pro", operator: true })).api_key;
+    await expectDeclared("GET", "/admin/users", "/admin/users", { key: op });
+    await expectDeclared("GET", "/admin/users", "/admin/users", { key: pro.key });
+    await expectDeclared("GET", "/admin/users", "/admin/users");
+    const invited = await expectDeclared("POST", "/admin/users", "/admin/users", { key: op, body: { email: "contract-invited@example.com", display_name: "Invited" } });
+    expect(invited.body.invitation.token).toBeString();
+    const made = await expectDeclared("POST", "/admin/users", "/admin/users", { key: op, body: { email: "contract-made@example.com", password: "a long enough password", plan: "pro" } });
+    await expectDeclared("POST", "/admin/users", "/admin/users", { key: op, body: { email: "not an address" } });
+    const id = made.body.user.id;
+    await expectDeclared("PATCH", "/admin/users/:id", `/admin/users/${id}`, { key: op, body: { plan: "free" } });
+    await expectDeclared("PATCH", "/admin/users/:id", `/admin/users/${id}`, { key: op, body: { trial_days: 7 } });
+    await expectDeclared("PATCH", "/admin/users/:id", `/admin/users/${id}`, { key: op, body: { plan: "pro", trial_days: 7 } });
+    await expectDeclared("PATCH", "/admin/users/:id", "/admin/users/nobody", { key: op, body: { disabled: true } });
+    await expectDeclared("GET", "/admin/users/:id/history", `/admin/users/${id}/history`, { key: op });
+    await expectDeclared("GET", "/admin/users/:id/history", "/admin/users/nobody/history", { key: op });
+    await expectDeclared("GET", "/admin/instance", "/admin/instance", { key: op });
+    const backup = await expectDeclared("GET", "/admin/backup", "/admin/backup", { key: op });
+    expect([200, 501]).toContain(backup.status);
+    await expectDeclared("DELETE", "/admin/users/:id", `/admin/users/${id}`, { key: op });
+    await expectDeclared("DELETE", "/admin/users/:id", `/admin/users/${id}`, { key: op });
+  });
+
+  test("the agent: the socket's refusals, conversations listed, shown with every kind of message, deleted", async () => {
+    const key = pro.key;
+    await expectDeclared("GET", "/agent/ws", "/agent/ws", { key });
+    await expectDeclared("GET", "/agent/ws", "/agent/ws", { key: free.key });
+    await expectDeclared("GET", "/agent/ws", "/agent/ws");
+    // A kept conversation as a turn leaves it: the question, an answer round calling a tool, the tool's result, the answer.
+    const idea = await call(t, "POST", "/ideas", { key, body: { title: "Cited by the agent" } });
+    const conversations = createConversations(t.deps);
+    const row = await conversations.openOrCreate(pro.id, undefined, "What do I have on lights?");
+    await conversations.append(row.id, { role: "user", text: "What do I have on lights?", idea_id: idea.body.id });
+    const meta = { usage: { input_tokens: 12, output_tokens: 3 }, provider: "provider_a", model: "claude-fake-1" };
+    await conversations.append(row.id, { role: "assistant", text: "", calls: [{ id: "call-1", name: "search_ideas", input: { q: "lights" } }] }, meta);
+    await conversations.append(row.id, { role: "tool", results: [{ call_id: "call-1", name: "search_ideas", content: "[]", is_error: false, status: "done" }] });
+    await conversations.append(row.id, { role: "assistant", text: `See #${idea.body.number}.`, calls: [], cancelled: true }, meta);
+
+    const list = await expectDeclared("GET", "/agent/conversations", "/agent/conversations?limit=1", { key });
+    expect(list.body.conversations[0].message_count).toBe(4);
+    const view = await expectDeclared("GET", "/agent/conversations/:id", `/agent/conversations/${row.id}`, { key });
+    expect(view.body.conversation.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(view.body.conversation.cited).toHaveLength(1);
+    await expectDeclared("GET", "/agent/conversations/:id", `/agent/conversations/${row.id}`, { key: free.key });
+    await expectDeclared("DELETE", "/agent/conversations/:id", `/agent/conversations/${row.id}`, { key });
+    await expectDeclared("DELETE", "/agent/conversations/:id", `/agent/conversations/${row.id}`, { key });
   });
 
   test("answers of every status were read", () => {

@@ -4,6 +4,22 @@ import { Type, type Static } from "@sinclair/typebox";
 import { Bool, Int, ProviderField, Stamp, Str, list, literalOf, nullable, obj } from "./common";
 
 // ——— health and setup ———
+/** The embedding models and the reindex's progress (GET /health, GET /admin/instance). */
+export const Embeddings = obj({
+  model: nullable(Str),
+  search_model: nullable(Str),
+  reindexing: Bool,
+  pending: Int,
+  total: Int,
+  rescoring: Int,
+  subjects_fitting: Int,
+  model_name: nullable(Str),
+  languages: nullable(list(Str)),
+  scripts: nullable(list(Str)),
+  search_model_name: nullable(Str),
+  search_languages: nullable(list(Str)),
+});
+
 export const Health = obj({
   status: Type.Literal("ok"),
   environment: Str,
@@ -12,20 +28,7 @@ export const Health = obj({
   starting: Type.Optional(Type.Literal(true, { description: "Present while the server is still starting (its background work not yet running)." })),
   storage: Type.Optional(obj({ writable: Bool, error: nullable(Str), free_bytes: nullable(Int) })),
   mail_capture: Type.Optional(obj({ state: literalOf("off", "connecting", "connected", "failing"), error: Type.Optional(Str), last_read_at: Type.Optional(Str) })),
-  embeddings: Type.Optional(obj({
-    model: nullable(Str),
-    search_model: nullable(Str),
-    reindexing: Bool,
-    pending: Int,
-    total: Int,
-    rescoring: Int,
-    subjects_fitting: Int,
-    model_name: nullable(Str),
-    languages: nullable(list(Str)),
-    scripts: nullable(list(Str)),
-    search_model_name: nullable(Str),
-    search_languages: nullable(list(Str)),
-  })),
+  embeddings: Type.Optional(Embeddings),
 });
 /** GET /health when the database probe fails: the spec's 503 body. */
 export type Health = Static<typeof Health>;
@@ -85,7 +88,9 @@ export const SupportLink = obj({ url: Str });
 export const TestDigest = obj({ success: Type.Literal(true), content: Str });
 
 // ——— develop ———
-const Usage = obj({ input_tokens: Int, output_tokens: Int });
+/** Tokens a provider counted for a request (or, summed, a conversation). */
+export const Usage = obj({ input_tokens: Int, output_tokens: Int });
+export type Usage = Static<typeof Usage>;
 export const DevelopedSpec = obj({ spec: Str, provider: ProviderField, model: Str, usage: Usage });
 export const StoredSpec = obj({ ...DevelopedSpec.properties, created_at: Stamp });
 export type StoredSpec = Static<typeof StoredSpec>;

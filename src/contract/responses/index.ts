@@ -6,3 +6,5 @@ export * from "./ideas";
 export * from "./organise";
 export * from "./account";
 export * from "./vault";
+export * from "./admin";
+export * from "./agent";

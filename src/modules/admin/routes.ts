@@ -10,7 +10,11 @@ import { createInstanceService } from "./instance";
 import { createInvitationsService } from "./invitations";
 import { AcceptInvitationBody, CreateUserBody, UpdateUserBody } from "./model";
 import { responses } from "../../http/responses";
-import { SignedIn, ValidationErrorBody } from "../../contract/responses";
+import { AccountHistory, AdminUsers, AUTH_ERRORS, BackupFile, CreatedAdminUser, DeletedAccount, ErrorBody, InstanceInfo, OneAdminUser, REFUSED, SignedIn, ValidationErrorBody } from "../../contract/responses";
+
+/** Anyone but an operator: the missing-route 404 (so do absent accounts, on the routes naming one). */
+const OPERATOR_ERRORS = { ...AUTH_ERRORS, 404: ErrorBody } as const;
+const OPERATOR_REFUSED = { ...REFUSED, 404: ErrorBody } as const;
 
 /** Non-operators get exactly the body a missing route gets, before validation, so the routes' existence is not revealed. */
 const operatorsOnly = (auth: AuthContext) => {
@@ -31,17 +35,17 @@ export function adminRoutes(deps: Deps, kit: AuthKit) {
       if (!auth || auth.user.is_operator !== 1) return {};
     })
     .use(authPlugin(deps, kit, operatorsOnly))
-    .get("/users", () => admin.listUsers(), { access: { scope: "account:admin" } })
+    .get("/users", () => admin.listUsers(), { access: { scope: "account:admin" }, response: responses({ 200: AdminUsers, ...OPERATOR_ERRORS }) })
     .post("/users", async ({ auth, body, set }) => {
       const out = await admin.createUser(auth.user.id, body);
       set.status = 201;
       return out;
-    }, { access: { scope: "account:admin" }, body: CreateUserBody })
-    .patch("/users/:id", ({ auth, params, body }) => admin.updateUser(auth.user.id, params.id, body), { access: { scope: "account:admin" }, body: UpdateUserBody })
-    .delete("/users/:id", ({ auth, params }) => admin.deleteUser(auth.user.id, params.id), { access: { scope: "account:admin" } })
-    .get("/users/:id/history", ({ params }) => admin.history(params.id), { access: { scope: "account:admin" } })
-    .get("/instance", () => instance.info(), { access: { scope: "account:admin" } })
-    .get("/backup", () => instance.backup(), { access: { scope: "account:admin" } });
+    }, { access: { scope: "account:admin" }, body: CreateUserBody, response: responses({ 201: CreatedAdminUser, ...OPERATOR_REFUSED }) })
+    .patch("/users/:id", ({ auth, params, body }) => admin.updateUser(auth.user.id, params.id, body), { access: { scope: "account:admin" }, body: UpdateUserBody, response: responses({ 200: OneAdminUser, ...OPERATOR_REFUSED }) })
+    .delete("/users/:id", ({ auth, params }) => admin.deleteUser(auth.user.id, params.id), { access: { scope: "account:admin" }, response: responses({ 200: DeletedAccount, 400: ErrorBody, ...OPERATOR_ERRORS, 409: ErrorBody }) })
+    .get("/users/:id/history", ({ params }) => admin.history(params.id), { access: { scope: "account:admin" }, response: responses({ 200: AccountHistory, ...OPERATOR_ERRORS }) })
+    .get("/instance", () => instance.info(), { access: { scope: "account:admin" }, response: responses({ 200: InstanceInfo, ...OPERATOR_ERRORS }) })
+    .get("/backup", () => instance.backup(), { access: { scope: "account:admin" }, response: responses({ 200: BackupFile, ...OPERATOR_ERRORS, 501: ErrorBody }) });
 
   const accept = new Elysia({ prefix: "/auth" }).post("/accept-invitation", async ({ body, set }) => {
     const out = await invitations.accept(body);

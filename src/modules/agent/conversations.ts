@@ -6,6 +6,7 @@ import { clampLimit, parseOffset } from "../../http/params";
 import { toStamp } from "../../lib/time";
 import { CONVERSATIONS_DEFAULT_LIMIT, CONVERSATIONS_MAX_LIMIT, type CallStatus, type ConversationListQuery, type Usage } from "./model";
 import { createAgentRepo, type ConversationRow, type MessageRow } from "./repo";
+import type { StoredMessage } from "../../contract/responses";
 
 export const TITLE_MAX_CHARS = 80;
 
@@ -42,13 +43,10 @@ function summaryView(r: ConversationRow) {
 }
 
 /** One stored message as the REST view shows it (and the JSON export keeps it). */
-function messageView(row: MessageRow) {
+function messageView(row: MessageRow): StoredMessage {
   const content = JSON.parse(row.content_json) as KeptMessage;
-  return {
-    ...content,
-    ...(row.role === "assistant" ? { usage: usageOf(row), provider: row.provider, model: row.model } : {}),
-    created_at: row.created_at,
-  };
+  if (content.role === "assistant") return { ...content, usage: usageOf(row), provider: row.provider, model: row.model, created_at: row.created_at };
+  return { ...content, created_at: row.created_at };
 }
 
 /** The `#12` citations in a text, each number once (at most 200). */

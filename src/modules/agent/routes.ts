@@ -11,6 +11,8 @@ import { ConversationListQuery, ConversationParams } from "./model";
 import { AGENT_ACCESS, createSession } from "./session";
 import { createAgentTools } from "./toolset";
 import { createProposalsRepo } from "./proposals-repo";
+import { responses } from "../../http/responses";
+import { AUTH_ERRORS, ConversationList, ErrorBody, OneConversation, REFUSED, SocketUpgrade, Success } from "../../contract/responses";
 
 type Session = ReturnType<typeof createSession>;
 
@@ -54,8 +56,8 @@ export function agentRoutes(deps: Deps, kit: AuthKit, open: OpenSockets = new Se
       });
       if (!upgraded) throw new AppError(400, { error: "The WebSocket upgrade failed" });
       return undefined; // Bun has answered 101 itself
-    }, { access: AGENT_ACCESS })
-    .get("/agent/conversations", ({ auth, query }) => conversations.list(auth.user.id, query), { access: { scope: "ideas:read" }, query: ConversationListQuery })
-    .get("/agent/conversations/:id", ({ auth, params }) => conversations.get(auth.user.id, params.id), { access: { scope: "ideas:read" }, params: ConversationParams })
-    .delete("/agent/conversations/:id", ({ auth, params }) => conversations.delete(auth.user.id, params.id), { access: { scope: "ideas:write" }, params: ConversationParams });
+    }, { access: AGENT_ACCESS, response: responses({ 101: SocketUpgrade, 400: ErrorBody, ...AUTH_ERRORS, 426: ErrorBody }) })
+    .get("/agent/conversations", ({ auth, query }) => conversations.list(auth.user.id, query), { access: { scope: "ideas:read" }, query: ConversationListQuery, response: responses({ 200: ConversationList, ...REFUSED }) })
+    .get("/agent/conversations/:id", ({ auth, params }) => conversations.get(auth.user.id, params.id), { access: { scope: "ideas:read" }, params: ConversationParams, response: responses({ 200: OneConversation, ...AUTH_ERRORS, 404: ErrorBody }) })
+    .delete("/agent/conversations/:id", ({ auth, params }) => conversations.delete(auth.user.id, params.id), { access: { scope: "ideas:write" }, params: ConversationParams, response: responses({ 200: Success, ...AUTH_ERRORS, 404: ErrorBody }) });
 }

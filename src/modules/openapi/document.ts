@@ -184,8 +184,13 @@ function responses(declared: unknown, doc: RouteDoc, secured: boolean, validated
   const out: Record<string, unknown> = {};
   const byStatus = declaredByStatus(declared);
   const success = String(doc.status ?? 200);
-  if (!Object.keys(byStatus).some((s) => s.startsWith("2"))) byStatus[success] = spec;
+  // A WebSocket route's success is its 101 (Switching Protocols), which has no body.
+  if (!Object.keys(byStatus).some((s) => s.startsWith("2") || s === "101")) byStatus[success] = spec;
   for (const [status, schema] of Object.entries(byStatus)) {
+    if (status === "101") {
+      out[status] = { description: (schema as { description?: string }).description ?? "Switching Protocols" };
+      continue;
+    }
     // A shared error body (its $id names it) becomes a reference to components/schemas.
     const shared = (schema as { $id?: string } | undefined)?.$id;
     if (shared && ERROR_NAMES.has(shared)) {

@@ -1,8 +1,10 @@
 // The agent: its WebSocket (docs/agent.md) and the conversations it keeps. The socket is the app's one WebSocket.
 import { del, get } from "./client";
+import type { Conversation, ConversationList, ConversationSummary, IdeaBrief, OneConversation, StoredMessage, Success, Usage } from "../../contract/responses";
 
-export interface Usage { input_tokens: number; output_tokens: number }
-export interface Cited { number: number; id: number; title: string }
+export type { Conversation, ConversationSummary, StoredMessage, Usage };
+/** An idea an answer cites as #number. */
+export type Cited = IdeaBrief;
 
 export type AgentEvent =
   | { type: "delta"; text: string }
@@ -44,13 +46,6 @@ export function openAgentSocket(onEvent: (e: AgentEvent) => void): Promise<Agent
   });
 }
 
-export interface ConversationSummary { id: string; title: string; usage: Usage; message_count: number; created_at: string; updated_at: string }
-export type StoredMessage =
-  | { role: "user"; text: string; idea_id?: number; created_at: string }
-  | { role: "assistant"; text: string; calls: Array<{ id: string; name: string; input: unknown }>; usage: Usage; provider: string; model: string; cancelled?: true; failed?: true; created_at: string }
-  | { role: "tool"; results: Array<{ call_id: string; name: string; status: string; summary?: string; is_error: boolean }>; created_at: string };
-export interface Conversation { id: string; title: string; usage: Usage; created_at: string; updated_at: string; messages: StoredMessage[]; cited: Cited[] }
-
-export const listConversations = () => get<{ conversations: ConversationSummary[]; has_more: boolean }>("/agent/conversations", { query: { limit: 100 } });
-export const getConversation = (id: string) => get<{ conversation: Conversation }>(`/agent/conversations/${encodeURIComponent(id)}`);
-export const deleteConversation = (id: string) => del<{ success: true }>(`/agent/conversations/${encodeURIComponent(id)}`);
+export const listConversations = () => get<ConversationList>("/agent/conversations", { query: { limit: 100 } });
+export const getConversation = (id: string) => get<OneConversation>(`/agent/conversations/${encodeURIComponent(id)}`);
+export const deleteConversation = (id: string) => del<Success>(`/agent/conversations/${encodeURIComponent(id)}`);
