@@ -66,7 +66,9 @@ export type WhoIsSignedIn = Static<typeof WhoIsSignedIn>;
 export const KeyRecord = obj({ id: Str, label: Str, scopes: nullable(Str), source: literalOf("manual", "mcp"), last_used_at: nullable(Stamp), created_at: Stamp });
 export type KeyRecord = Static<typeof KeyRecord>;
 export const ApiKeys = obj({ api_keys: list(KeyRecord) });
+export type ApiKeys = Static<typeof ApiKeys>;
 export const McpTokens = obj({ tokens: list(KeyRecord) });
+export type McpTokens = Static<typeof McpTokens>;
 export const CreatedApiKey = obj({
   id: Type.String({ pattern: "^[0-9a-f]{32}$" }),
   key: Type.String({ pattern: "^svc_[0-9a-f]{64}$", description: "Shown once; only its hash is kept." }),
@@ -75,6 +77,7 @@ export const CreatedApiKey = obj({
 });
 export type CreatedApiKey = Static<typeof CreatedApiKey>;
 export const ProviderKeyChanged = obj({ success: Type.Literal(true), provider: ProviderField });
+export type ProviderKeyChanged = Static<typeof ProviderKeyChanged>;
 export const ProviderKeyTest = obj({ ok: Bool, error: Type.Optional(Str) });
 export type ProviderKeyTest = Static<typeof ProviderKeyTest>;
 export const ProviderKeys = obj({ active_provider: nullable(ProviderField), has_provider_a_key: Bool, has_provider_b_key: Bool, has_provider_c_key: Bool });
@@ -84,8 +87,10 @@ export type ProviderKeys = Static<typeof ProviderKeys>;
 export const Shortcuts = obj({ quick_capture_url: Str, capture_email: nullable(Str), capture_email_can_authenticate: Bool, capture_email_can_reply: Bool });
 export type Shortcuts = Static<typeof Shortcuts>;
 export const CaptureEmail = obj({ capture_email: nullable(Str) });
+export type CaptureEmail = Static<typeof CaptureEmail>;
 export const SupportLink = obj({ url: Str });
 export const TestDigest = obj({ success: Type.Literal(true), content: Str });
+export type TestDigest = Static<typeof TestDigest>;
 
 // ——— develop ———
 /** Tokens a provider counted for a request (or, summed, a conversation). */

@@ -8,3 +8,4 @@ export * from "./account";
 export * from "./vault";
 export * from "./admin";
 export * from "./agent";
+export * from "./transfer";

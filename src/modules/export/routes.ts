@@ -4,6 +4,8 @@ import type { Deps } from "../../deps";
 import { authPlugin, type AuthKit } from "../../auth/plugin";
 import { createExportService, type ExportFormat } from "./service";
 import { toByteStream } from "./stream";
+import { responses } from "../../http/responses";
+import { AUTH_ERRORS, CsvExport, ExportDocument, MarkdownExport } from "../../contract/responses";
 
 export function exportRoutes(deps: Deps, kit: AuthKit) {
   const exports = createExportService(deps);
@@ -17,7 +19,7 @@ export function exportRoutes(deps: Deps, kit: AuthKit) {
   // parse: "none" — these take no body, and a stray Content-Type must not turn into a parse error.
   return new Elysia({ prefix: "/user/export" })
     .use(authPlugin(deps, kit))
-    .post("", ({ auth }) => respond(auth.user.id, "json"), { access: { scope: "ideas:read" }, parse: "none" })
-    .post("/csv", ({ auth }) => respond(auth.user.id, "csv"), { access: { scope: "ideas:read" }, parse: "none" })
-    .post("/markdown", ({ auth }) => respond(auth.user.id, "markdown"), { access: { scope: "ideas:read" }, parse: "none" });
+    .post("", ({ auth }) => respond(auth.user.id, "json"), { access: { scope: "ideas:read" }, parse: "none", response: responses({ 200: ExportDocument, ...AUTH_ERRORS }) })
+    .post("/csv", ({ auth }) => respond(auth.user.id, "csv"), { access: { scope: "ideas:read" }, parse: "none", response: responses({ 200: CsvExport, ...AUTH_ERRORS }) })
+    .post("/markdown", ({ auth }) => respond(auth.user.id, "markdown"), { access: { scope: "ideas:read" }, parse: "none", response: responses({ 200: MarkdownExport, ...AUTH_ERRORS }) });
 }

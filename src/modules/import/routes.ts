@@ -8,6 +8,8 @@ import { createImportService } from "./service";
 import { SOURCE_IDS } from "./detect";
 import { fileInput } from "./inputs";
 import { spoolBody } from "./upload";
+import { responses } from "../../http/responses";
+import { ErrorBody, ImportReport, REFUSED } from "../../contract/responses";
 
 // Plain strings for validation (the service answers an unknown source with the list); the enums document the values.
 const Query = t.Object({
@@ -43,7 +45,7 @@ export function importRoutes(deps: Deps, kit: AuthKit) {
       }
     }, {
       access: { scope: "account:admin" }, parse: "none", query: Query,
-      // Both successes, so the document (and the fuzzer) know a dry run's 200; the shapes are in the route's description.
-      response: { 200: t.Unknown({ description: "dry_run=true: the report of what would be imported; nothing written" }), 201: t.Unknown({ description: "Imported" }) },
+      // Both successes, so the document (and the fuzzer) know a dry run's 200; 403 is also the Free plan's idea cap.
+      response: responses({ 200: ImportReport, 201: ImportReport, ...REFUSED, 413: ErrorBody }),
     });
 }

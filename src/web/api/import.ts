@@ -1,5 +1,6 @@
 // Import for the settings page: POST /user/import with the file as the raw body, first as a dry run, then for real.
 import { request } from "./client";
+import type { ImportReport as ApiImportReport, NotesImportReport } from "../../contract/responses";
 
 /** The sources the server reads; "" lets it detect the source from the file. */
 export const IMPORT_SOURCES = [
@@ -35,34 +36,30 @@ export interface ImportReport {
  * POST /user/import's answer: third-party sources report created/updated/unchanged, skipped items with reasons and
  * per-note problems; our own JSON/vault formats answer the older `{imported:{ideas,…}, skipped:{relations, files}}`.
  */
-interface RawReport {
-  source?: string;
-  dry_run?: boolean;
-  imported?: { ideas?: number; created?: number; updated?: number; unchanged?: number; tags?: number; links?: number; relations?: number };
-  skipped?: { relations?: number; files?: string[]; items?: { skipped: string; reason: string }[] };
-  problems?: { origin: string; problem: string }[];
-  queued?: number;
-}
+type RawReport = ApiImportReport;
 
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 export function toReport(raw: RawReport, dryRun: boolean): ImportReport {
-  const i = raw.imported ?? {};
-  const items = raw.skipped?.items ?? [];
+  // Read as the notes report, whose fields our own report's are a part of.
+  const i: Partial<NotesImportReport["imported"]> = raw.imported ?? {};
+  const skipped: Partial<NotesImportReport["skipped"]> = raw.skipped ?? {};
+  const notes: Partial<NotesImportReport> = "source" in raw ? raw : {};
+  const items = skipped.items ?? [];
   // Files skipped by our own vault format carry no reason of their own.
-  const files = (raw.skipped?.files ?? []).filter((f) => !items.some((x) => x.skipped === f)).map((f) => ({ item: f, reason: "not an idea note" }));
+  const files = (skipped.files ?? []).filter((f) => !items.some((x) => x.skipped === f)).map((f) => ({ item: f, reason: "not an idea note" }));
   return {
     dryRun: raw.dry_run ?? dryRun,
-    source: raw.source ?? null,
+    source: notes.source ?? null,
     created: num(i.created) ?? num(i.ideas) ?? 0,
     updated: num(i.updated) ?? 0,
     unchanged: num(i.unchanged) ?? 0,
     skipped: [...items.map((x) => ({ item: x.skipped, reason: x.reason })), ...files],
-    problems: (raw.problems ?? []).map((p) => ({ item: p.origin, problem: p.problem })),
+    problems: (notes.problems ?? []).map((p) => ({ item: p.origin, problem: p.problem })),
     tags: num(i.tags),
     links: num(i.links),
     relations: num(i.relations),
-    queued: num(raw.queued),
+    queued: num(notes.queued),
   };
 }
 
