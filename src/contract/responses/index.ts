@@ -9,3 +9,4 @@ export * from "./vault";
 export * from "./admin";
 export * from "./agent";
 export * from "./transfer";
+export * from "./meta";

@@ -8,6 +8,8 @@ import pkg from "../../../package.json" with { type: "json" };
 import { CONTENT_SECURITY_POLICY, PAGE_HEADERS } from "../../http/security-headers";
 import { buildOpenApiDocument } from "./document";
 import { renderDocsPage } from "./docs-page";
+import { responses } from "../../http/responses";
+import { OpenApiDocument, ReferencePage } from "../../contract/responses";
 
 export function openapiRoutes() {
   return <App extends AnyElysia>(api: App) => {
@@ -22,8 +24,10 @@ export function openapiRoutes() {
       return cached;
     };
     return api
-      .get("/openapi.json", () => new Response(current().json, { headers: { "content-type": "application/json" } }))
-      .get("/docs", () => new Response(current().html, { headers: { ...docsPageHeaders(current().html), "content-type": "text/html; charset=utf-8" } }));
+      .get("/openapi.json", () => new Response(current().json, { headers: { "content-type": "application/json" } }), { response: responses({ 200: OpenApiDocument }) })
+      .get("/docs", () => new Response(current().html, { headers: { ...docsPageHeaders(current().html), "content-type": "text/html; charset=utf-8" } }), {
+        response: responses({ 200: ReferencePage }),
+      });
   };
 }
 
