@@ -11,9 +11,15 @@
 //                                                  from idearepo's DB (read-only); the account comes from an
 //                                                  x-bench-user header (no auth), captures go to DIR/raw.db; semantic
 //                                                  search runs the keyword query (no model), MCP answers a list
+//   bun scripts/bench/bare-server.ts sizing-pg URL RAWURL
+//                                                  the same routes on PostgreSQL, one statement each (nodes-cost.ts):
+//                                                  reads from URL (idearepo's database), captures into RAWURL (a
+//                                                  migrated database of its own, so idearepo's keyword queue never
+//                                                  sees them); connections named bare-baseline
 import { join } from "node:path";
 import { fdatasync, openSync, readFileSync } from "node:fs";
 import { Database } from "bun:sqlite";
+import { SQL } from "bun";
 import { openDb, type Durability } from "../../src/db/open";
 
 /** One fdatasync of the WAL at a time; a commit waits for the next one that starts after it (group commit). */
@@ -116,7 +122,53 @@ if (mode === "ws") {
     },
   });
   console.log(`listening http://127.0.0.1:${server.port}`);
+} else if (mode === "sizing-pg") {
+  const pool = (url: string) => new SQL({ url, max: 10, connection: { application_name: "bare-baseline", synchronous_commit: "on" } });
+  const read = pool(arg);
+  const raw = pool(process.argv[4]);
+  const stamp = () => new Date().toISOString().slice(0, 19).replace("T", " ");
+  await raw.unsafe("INSERT INTO users (id, email, display_name, created_at, updated_at) VALUES ('u', 'raw@example.com', 'raw', $1, $1) ON CONFLICT DO NOTHING", [stamp()]);
+  const capture = `WITH n AS (UPDATE users SET idea_seq = idea_seq + 1 WHERE id = 'u' RETURNING idea_seq)
+    INSERT INTO ideas (user_id, number, title, body, status, source, created_at, updated_at)
+    SELECT 'u', idea_seq, $1, $2, 'captured', 'api', $3, $3 FROM n RETURNING id`;
+  const list = "SELECT * FROM ideas WHERE user_id = $1 AND is_archived = 0 ORDER BY created_at DESC LIMIT 20";
+  const one = "SELECT * FROM ideas WHERE id = $1 AND user_id = $2";
+  // The account's postings of the query's words, summed as a crude rank: one statement over the same inverted index.
+  const keyword = `SELECT i.* FROM ideas i JOIN (
+      SELECT idea_id, sum(2 * title_n + body_n) AS s FROM keyword_postings
+      WHERE ix = 0 AND user_id = $2 AND term = ANY (string_to_array($1, ' ')) GROUP BY idea_id ORDER BY s DESC LIMIT 20
+    ) k ON k.idea_id = i.id WHERE i.is_archived = 0 ORDER BY k.s DESC`;
+  const stale = "SELECT * FROM ideas WHERE user_id = $1 AND status = 'captured' AND is_archived = 0 AND updated_at < $2 ORDER BY updated_at LIMIT 100";
+  const words = (q: string) => (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(" ");
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(req) {
+      const url = new URL(req.url);
+      const user = req.headers.get("x-bench-user") ?? "";
+      const p = url.pathname;
+      if (req.method === "POST" && p === "/api/v1/ideas") {
+        const b = (await req.json()) as { title: string; body?: string };
+        const [row] = await raw.unsafe(capture, [b.title, b.body ?? "", stamp()]);
+        return Response.json({ id: Number(row.id), title: b.title }, { status: 201 });
+      }
+      if (req.method === "POST" && p === "/mcp") {
+        const b = (await req.json()) as { id: number };
+        return Response.json({ jsonrpc: "2.0", id: b.id, result: { content: [{ type: "text", text: JSON.stringify(await read.unsafe(list, [user])) }] } });
+      }
+      if (p === "/api/v1/ideas") return Response.json({ ideas: await read.unsafe(list, [user]), has_more: true });
+      if (p === "/api/v1/ideas/search") return Response.json({ results: await read.unsafe(keyword, [words(url.searchParams.get("q") ?? ""), user]) });
+      if (p === "/api/v1/review") {
+        const before = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 19).replace("T", " ");
+        return Response.json({ stale: await read.unsafe(stale, [user, before]) });
+      }
+      const m = /^\/api\/v1\/ideas\/(\d+)$/.exec(p);
+      if (m) return Response.json((await read.unsafe(one, [Number(m[1]), user]))[0] ?? null);
+      return Response.json({ error: "not found" }, { status: 404 });
+    },
+  });
+  console.log(`listening http://127.0.0.1:${server.port}`);
 } else {
-  console.error("usage: bare-server.ts json FILE | capture DIR | ws | sizing DB DIR");
+  console.error("usage: bare-server.ts json FILE | capture DIR | ws | sizing DB DIR | sizing-pg URL RAWURL");
   process.exit(2);
 }

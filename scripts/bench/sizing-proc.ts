@@ -7,9 +7,9 @@ import { open, unlink } from "node:fs/promises";
 
 const TICK = 100; // USER_HZ
 
-interface ThreadTimes { comm: string; cpuS: number; waitS: number }
+export interface ThreadTimes { comm: string; cpuS: number; waitS: number }
 
-function threads(pid: number): Map<number, ThreadTimes> {
+export function threads(pid: number): Map<number, ThreadTimes> {
   const out = new Map<number, ThreadTimes>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {

@@ -13,6 +13,7 @@ import { startModels } from "../../src/ml/client";
 import { toStamp } from "../../src/lib/time";
 import { ideaText, textHash } from "../../src/pipeline/embed";
 import { createIdeasService } from "../../src/modules/ideas/service";
+import { indexKeywordQueue } from "../../src/modules/search/fulltext-pg-repo";
 import type { UserRow } from "../../src/modules/users/repo";
 import { planGenerations, vectorId } from "../../src/vectors/generations";
 import { vectorStore } from "../../src/vectors/store";
@@ -58,7 +59,8 @@ function mix(a: Float32Array, b: Float32Array): Float32Array {
   return v;
 }
 
-export async function seedAccounts(dataDir: string, accounts: number, ideasPer: number, real: number, log: (s: string) => void): Promise<Seeded> {
+/** Seeds `dataDir`'s SQLite file, or the PostgreSQL database at `pgUrl` when given (nodes-cost.ts). */
+export async function seedAccounts(dataDir: string, accounts: number, ideasPer: number, real: number, log: (s: string) => void, pgUrl?: string): Promise<Seeded> {
   const sentences = realSentences(real);
   if (sentences.length < QUERIES * 2) throw new Error(`only ${sentences.length} real sentences found`);
   const model = await startModels({ modelsDir: join(import.meta.dir, "../../models"), embedModel: "use-lite", rerankModel: null });
@@ -75,24 +77,24 @@ export async function seedAccounts(dataDir: string, accounts: number, ideasPer: 
   const pool = sentences.length - QUERIES * 2;
   const at = (i: number) => QUERIES * 2 + i;
 
-  const app = await benchApp(join(dataDir, "idearepo.db"), null);
-  const { db, config } = app.deps;
+  const app = await benchApp(join(dataDir, "idearepo.db"), null, { pgUrl });
+  const { config } = app.deps;
   let clock = new Date();
   app.deps.clock = () => clock;
   const ideas = createIdeasService(app.deps);
   const gen = (await planGenerations(app.deps.store, { model: config.embed_model, model_id: model.embedModelId, dim: model.dim }, toStamp(new Date()))).active!;
   const store = vectorStore(app.deps.store, gen);
-  const setIdeaVid = db.prepare("UPDATE ideas SET vectorize_id = ? WHERE id = ?");
-  const tagsOf = db.prepare<{ id: number; name: string }, [string]>("SELECT id, name FROM tags WHERE user_id = ?");
-  const setTagVid = db.prepare("UPDATE tags SET vectorize_id = ? WHERE id = ?");
-  const userOf = db.prepare<UserRow, [string]>("SELECT * FROM users WHERE id = ?");
+  const setIdeaVid = app.deps.store.query("UPDATE ideas SET vectorize_id = ? WHERE id = ?");
+  const tagsOf = app.deps.store.query<{ id: number; name: string }, [string]>("SELECT id, name FROM tags WHERE user_id = ?");
+  const setTagVid = app.deps.store.query("UPDATE tags SET vectorize_id = ? WHERE id = ?");
+  const userOf = app.deps.store.query<UserRow, [string]>("SELECT * FROM users WHERE id = ?");
   const out: SeededAccount[] = [];
   const yearAgo = Date.now() - 365 * 86_400_000;
   const t0 = performance.now();
   try {
     for (let a = 0; a < accounts; a++) {
       const user = await benchUser(app.deps, "pro");
-      const owner = { user: userOf.get(user.id)!, plan: "pro" as const };
+      const owner = { user: (await userOf.get(user.id))!, plan: "pro" as const };
       let firstId = 0;
       let lastId = 0;
       await app.deps.store.tx(async () => {
@@ -106,13 +108,13 @@ export async function seedAccounts(dataDir: string, accounts: number, ideasPer: 
           clock = new Date(stamps[i]);
           const idea = await ideas.create(owner, { title, body, tags: [...new Set(tags)], status: rand() < 0.6 ? "captured" : "exploring" });
           await store.putIdea(idea.id, user.id, mix(vectors[at(t)], vectors[at(body ? b : t)]), textHash(ideaText(title, body)));
-          setIdeaVid.run(vectorId(gen.gen, idea.id), idea.id);
+          await setIdeaVid.run(vectorId(gen.gen, idea.id), idea.id);
           firstId ||= idea.id;
           lastId = idea.id;
         }
-        for (const tag of tagsOf.all(user.id)) {
+        for (const tag of await tagsOf.all(user.id)) {
           await store.putTag(tag.id, user.id, tagVectors[TAGS.indexOf(tag.name)], tag.name);
-          setTagVid.run(vectorId(gen.gen, tag.id), tag.id);
+          await setTagVid.run(vectorId(gen.gen, tag.id), tag.id);
         }
         await store.shared(user.id);
         await store.markScored(user.id);
@@ -121,8 +123,11 @@ export async function seedAccounts(dataDir: string, accounts: number, ideasPer: 
       if ((a + 1) % 100 === 0) log(`seeded ${a + 1} / ${accounts} accounts (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
     }
     // The captures queued a full pass and the new tags an embedding each; their vectors are already stored.
-    db.exec("DELETE FROM jobs");
-    db.exec("ANALYZE");
+    await app.deps.store.exec("DELETE FROM jobs");
+    // On PostgreSQL the keyword index is written by the application from its queue: index the seeded ideas now, so
+    // the first searches measured do not.
+    if (pgUrl) await indexKeywordQueue(app.deps.store);
+    await app.deps.store.exec("ANALYZE");
   } finally {
     await app.close();
   }
