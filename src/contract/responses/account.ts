@@ -97,6 +97,7 @@ export type TestDigest = Static<typeof TestDigest>;
 export const Usage = obj({ input_tokens: Int, output_tokens: Int });
 export type Usage = Static<typeof Usage>;
 export const DevelopedSpec = obj({ spec: Str, provider: ProviderField, model: Str, usage: Usage });
+export type DevelopedSpec = Static<typeof DevelopedSpec>;
 export const StoredSpec = obj({ ...DevelopedSpec.properties, created_at: Stamp });
 export type StoredSpec = Static<typeof StoredSpec>;
 /** Develop's 400: an invalid id, or no provider key to develop with (needs_byok: the web app offers to add one). */

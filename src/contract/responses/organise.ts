@@ -62,7 +62,9 @@ export type MapNode = Static<typeof MapNode>;
 export const MapEdge = obj({ id: Int, source: Int, target: Int, type: RelationTypeField, score: nullable(Num), note: nullable(Str), created_by: RelationCreatorField, created_at: Stamp });
 export type MapEdge = Static<typeof MapEdge>;
 export const MapGraph = obj({ nodes: list(MapNode), edges: list(MapEdge) });
+export type MapGraph = Static<typeof MapGraph>;
 export const Position = obj({ id: Int, x: Num, y: Num });
+export type Position = Static<typeof Position>;
 export const Positions = obj({ positions: list(Position) });
 export const SavedPositions = obj({ saved: Int, ignored: Int });
 
@@ -121,6 +123,7 @@ const ReviewCounts = obj({ stale: Int, connections: Int, duplicates: Int, vault_
 /** A connected folder's file that could not be synced (docs/vault.md). */
 export const VaultConflict = obj({ path: Str, idea_id: nullable(Int), idea_number: nullable(Int), idea_title: nullable(Str), message: Str, at: Stamp });
 export const StaleIdea = obj({ id: Int, number: Int, title: Str, body: Str, status: IdeaStatusField, source: Str, updated_at: Stamp, days_stale: Int });
+export type StaleIdea = Static<typeof StaleIdea>;
 export const NewConnection = obj({
   id: Int,
   relation_type: RelationTypeField,
@@ -134,6 +137,7 @@ export const NewConnection = obj({
   target_number: Int,
   target_title: Str,
 });
+export type NewConnection = Static<typeof NewConnection>;
 export const ReviewQueue = obj({
   stale: list(StaleIdea),
   connections: list(NewConnection),

@@ -1,5 +1,5 @@
 // Ideas and what hangs off them: list, capture, detail, edit, bulk, archive, merge, links, relations, search, duplicates.
-import type { DuplicateSummary, SearchResults } from "../../contract/responses";
+import type { BulkUpdateReport, DuplicateSummary, SearchResults } from "../../contract/responses";
 import { del, get, patch, post } from "./client";
 import type { Detection, Idea, Link, LinkType, RelationRow, Status } from "./types";
 
@@ -16,7 +16,7 @@ export const archiveIdea = (id: number) => del<{ success: true }>(`/ideas/${id}`
 export const mergeIdeas = (keepId: number, absorbId: number) => post<Idea>(`/ideas/${keepId}/merge`, { absorb_id: absorbId });
 
 export interface BulkChange { ids: number[]; status?: Status; tags?: string[]; add_tags?: string[]; remove_tags?: string[] }
-export interface BulkResult { updated: number; errors: number; results: Array<{ id: number; status: "updated" | "error"; error?: string }> }
+export type BulkResult = BulkUpdateReport;
 export const bulkUpdate = (change: BulkChange) => patch<BulkResult>("/ideas/bulk", change);
 
 export const listLinks = (ideaId: number) => get<{ links: Link[] }>(`/ideas/${ideaId}/links`);

@@ -1,11 +1,11 @@
 // The mind map: GET /map (every plan), its remembered positions (/map/positions) and the bulk form of
 // POST /map/relations (Pro); single relations are in ideas.ts.
 import { del, get, post, put } from "./client";
-import type { MapEdge, MapNode } from "../../contract/responses";
+import type { MapEdge, MapGraph, MapNode, Position } from "../../contract/responses";
 
 export type { MapEdge, MapNode };
 
-export interface MapData { nodes: MapNode[]; edges: MapEdge[] }
+export type MapData = MapGraph;
 
 /** since/until are compared to created_at as strings: pass YYYY-MM-DD dates (an ISO string with Z would not match). */
 export const getMap = (range: { since?: string; until?: string } = {}, signal?: AbortSignal) =>
@@ -20,7 +20,7 @@ export interface BulkLinkResult {
 /** 1–50 links per call; the answer is 201 even when every link failed, so read `errors`. */
 export const createRelationsBulk = (links: BulkLink[]) => post<BulkLinkResult>("/map/relations", { links });
 
-export interface MapPosition { id: number; x: number; y: number }
+export type MapPosition = Position;
 
 /** Where the account's ideas were last placed (graph coordinates); ideas never placed are absent. */
 export const getMapPositions = (signal?: AbortSignal) => get<{ positions: MapPosition[] }>("/map/positions", { signal });

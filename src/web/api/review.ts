@@ -1,28 +1,10 @@
 // The review queue: GET /review and "keep"; connections kept in this browser; the total shared with the navigation badge.
 import { get, post, takeAnswer } from "./client";
-import type { Detection, RelationType, Status } from "./types";
+import type { NewConnection, ReviewCountsOnly, ReviewQueue, StaleIdea } from "../../contract/responses";
 
-export interface StaleItem { id: number; number: number; title: string; body: string; status: Status; source: string; updated_at: string; days_stale: number }
-export interface ConnectionItem {
-  id: number;
-  relation_type: RelationType;
-  score: number | null;
-  created_by: "user" | "system";
-  created_at: string;
-  source_idea_id: number;
-  source_number: number;
-  source_title: string;
-  target_idea_id: number;
-  target_number: number;
-  target_title: string;
-}
-export interface ReviewQueue {
-  stale: StaleItem[];
-  connections: ConnectionItem[];
-  duplicates: Detection[];
-  counts: { stale: number; connections: number; duplicates: number; total: number };
-  stale_threshold_days: number;
-}
+export type StaleItem = StaleIdea;
+export type ConnectionItem = NewConnection;
+export type { ReviewQueue };
 
 const totalListeners = new Set<(total: number) => void>();
 /** The badge listens here; every fetched queue (and the review page, as it works through it) publishes its total. */
@@ -81,7 +63,7 @@ export async function getReview(signal?: AbortSignal): Promise<ReviewQueue> {
 }
 
 /** The queue's counts only (GET /review/counts, an addition: docs/ideas.md), published for the nav badge. */
-export interface ReviewCounts { counts: ReviewQueue["counts"]; connection_ids: number[]; stale_threshold_days: number }
+export type ReviewCounts = ReviewCountsOnly;
 export async function getReviewTotal(signal?: AbortSignal): Promise<number> {
   const total = totalOf(await get<ReviewCounts>("/review/counts", { signal }));
   publishReviewTotal(total);
