@@ -7,7 +7,7 @@
 //   import: the same folder through the Markdown importer (`idearepo import --from obsidian`), no file written: the
 //     database's floor, which the first sync builds on.
 //
-//   bun scripts/bench/vault.ts [--notes 2000]
+//   bun scripts/bench/vault.ts [--notes 2000] [--no-baselines]
 import { closeSync, cpSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { open, readFile, rename } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -36,7 +36,7 @@ const db = openDb(join(work, "bench.db"), "crash-safe");
 migrate(db);
 const deps: Deps = { config, db, store: sqliteStore(db), clock: () => new Date(), log: createLogger("silent"), engines: noEngines() };
 const user = await createUsersService(deps).createUser({ email: "bench@example.com", plan: "pro", password: null });
-const other = await createUsersService(deps).createUser({ email: "import@example.com", plan: "pro", password: null });
+const baselines = !process.argv.includes("--no-baselines");
 
 mkdirSync(folder, { recursive: true });
 for (let i = 0; i < N; i++) {
@@ -52,11 +52,11 @@ const ms = async (f: () => Promise<unknown> | unknown) => {
 // ——— baselines, each on its own copy of the folder ———
 const copy = (name: string) => {
   const dir = join(work, name);
-  cpSync(folder, dir, { recursive: true });
+  if (baselines) cpSync(folder, dir, { recursive: true });
   return dir;
 };
 const rawDir = copy("raw");
-const rawFiles = await ms(() => {
+const rawFiles = !baselines ? 0 : await ms(() => {
   for (const name of readdirSync(rawDir)) {
     const text = readFileSync(join(rawDir, name), "utf8");
     const tmp = join(rawDir, `.${name}.tmp`);
@@ -68,7 +68,7 @@ const rawFiles = await ms(() => {
   }
 });
 const raw8Dir = copy("raw8");
-const rawFiles8 = await ms(async () => {
+const rawFiles8 = !baselines ? 0 : await ms(async () => {
   const names = readdirSync(raw8Dir);
   let next = 0;
   const worker = async () => {
@@ -87,9 +87,15 @@ const rawFiles8 = await ms(async () => {
 });
 const importDir = copy("import");
 let imported = 0;
-const importMs = await ms(async () => {
-  const r = (await createImportService(deps).importInput(other.user.id, "pro", directoryInput(importDir), { from: "obsidian" })) as { imported: { created: number } };
+// Into a database of its own, so the product's passes below read a database holding only the synced account.
+const importMs = !baselines ? 0 : await ms(async () => {
+  const idb = openDb(join(work, "import.db"), "crash-safe");
+  migrate(idb);
+  const ideps: Deps = { ...deps, db: idb, store: sqliteStore(idb) };
+  const other = await createUsersService(ideps).createUser({ email: "import@example.com", plan: "pro", password: null });
+  const r = (await createImportService(ideps).importInput(other.user.id, "pro", directoryInput(importDir), { from: "obsidian" })) as { imported: { created: number } };
   imported = r.imported.created;
+  idb.close();
 });
 
 // ——— the product ———
