@@ -179,7 +179,7 @@ describe("a package's own linked Markdown docs, round trip", () => {
     await until("every note an idea with its id in the file", async () =>
       (await ideasOf(k)).length === rels.length && rels.every((rel) => parseFile(read(k.dir, rel)).id !== null), 30_000);
     expect(await disagreements(tooLong)).toEqual([]);
-    const skipped = (await createVaultService(k.t.deps).status(k.user.id)).skipped as Array<{ path: string; reason: string }>;
+    const skipped = (await createVaultService(k.t.deps).status(k.user.id))!.skipped as Array<{ path: string; reason: string }>;
     expect(skipped.map((x) => x.path).sort()).toEqual([...tooLong].sort());
     for (const x of skipped) expect(x.reason).toContain("50000 characters");
     // Each body is the file's as written.
