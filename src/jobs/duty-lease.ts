@@ -8,6 +8,11 @@ import { isGoneFromThisHost, NODE_ID } from "../lib/node-id";
 export interface DutyLease {
   /** Whether this node holds the duty now. */
   held(): boolean;
+  /**
+   * Settles once the first try to take the duty has answered, so a process that starts can know whether it holds the
+   * duty before it first looks (a drain right after start must not skip work this node is about to take).
+   */
+  settled: Promise<void>;
   /** Stops trying; a held lease is given up at once, so another node takes over without waiting for it to run out. */
   stop(): Promise<void>;
 }
@@ -52,6 +57,7 @@ export function holdDuty(deps: Deps, name: string, hooks: DutyHooks = {}, holder
     fire(hooks.acquired);
     return {
       held: () => held,
+      settled: Promise.resolve(),
       async stop() {
         held = false;
         fire(hooks.lost);
@@ -122,10 +128,11 @@ export function holdDuty(deps: Deps, name: string, hooks: DutyHooks = {}, holder
       timer.unref?.();
     }
   };
-  void loop();
+  const settled = loop();
 
   return {
     held: () => held,
+    settled,
     async stop() {
       stopped = true;
       clearTimeout(timer);

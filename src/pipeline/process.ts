@@ -91,6 +91,8 @@ export function createPipelineProcess(deps: Deps, opts: PipelineOptions = {}): P
       const duty = (reindexDuty = holdDuty(deps, "reindex", { acquired: () => wakeRunner() }, NODE_ID, { wants: canBuild }));
       const r = (runner = createRunner(deps, models, { mayReindex: () => duty.held() }));
       wakeRunner = () => r.wake();
+      // A free duty is this node's before the runner first asks (one or two round trips on PostgreSQL; at once on SQLite).
+      await duty.settled;
       deps.engines.onJobQueued = () => r.wake();
       // Jobs queued on other nodes (a web node's captures) wake this one through PostgreSQL's NOTIFY.
       const url = deps.config.database.url;
