@@ -78,7 +78,7 @@ if (process.env.CI && store === "sqlite") {
 }
 const phases: Part[][] = [first, [{ name: "faults", files: files.filter(isFault), store: "sqlite" }]];
 
-async function pipeLines(stream: ReadableStream<Uint8Array>, prefix: string, out: (s: string) => void): Promise<string> {
+async function pipeLines(stream: ReadableStream<Uint8Array>, prefix: string, out: (s: string) => void, recent: string[]): Promise<string> {
   const decoder = new TextDecoder();
   let pending = "";
   let tail = "";
@@ -88,7 +88,12 @@ async function pipeLines(stream: ReadableStream<Uint8Array>, prefix: string, out
     pending = lines.pop()!;
     for (const line of lines) {
       out(`${prefix}${line}\n`);
-      if (line.startsWith("(fail) ")) failed.add(`${prefix}${line.replace(/ \[[\d.]+m?s\]$/, "")}`);
+      if (line.startsWith("(fail) ")) failed.set(`${prefix}${line.replace(/ \[[\d.]+m?s\]$/, "")}`, recent.splice(0));
+      else if (/^\((pass|skip|todo)\) /.test(line)) recent.length = 0;
+      else {
+        recent.push(line);
+        if (recent.length > CONTEXT_LINES) recent.shift();
+      }
     }
     if (lines.length > 0) tail = `${tail}\n${lines.join("\n")}`.slice(-4000);
   }
@@ -96,9 +101,10 @@ async function pipeLines(stream: ReadableStream<Uint8Array>, prefix: string, out
   return `${tail}\n${pending}`;
 }
 
-// Failing tests' names, repeated after the summary: a CI record that keeps only the end of the output still says
-// which tests failed.
-const failed = new Set<string>();
+// Failing tests' names, repeated after the summary with the lines their part printed just before each (bun's error
+// and stack, the server's warnings): a CI record that keeps only the end of the output still says which failed and why.
+const CONTEXT_LINES = 25;
+const failed = new Map<string, string[]>();
 
 async function runPart(p: Part) {
   // bun test writes its results to stderr and the tests' own logs to stdout: both are shown, each line prefixed.
@@ -107,9 +113,11 @@ async function runPart(p: Part) {
   });
   const prefix = `[${p.name}] `;
   const began = Date.now();
+  // One window for both streams: a test's own output (stdout) and bun's error for it (stderr) belong together.
+  const recent: string[] = [];
   const [, tail] = await Promise.all([
-    pipeLines(proc.stdout, prefix, (s) => process.stdout.write(s)),
-    pipeLines(proc.stderr, prefix, (s) => process.stderr.write(s)),
+    pipeLines(proc.stdout, prefix, (s) => process.stdout.write(s), recent),
+    pipeLines(proc.stderr, prefix, (s) => process.stderr.write(s), recent),
   ]);
   const code = await proc.exited;
   const summary = tail.split("\n").filter((l) => /^\s*\d+ (pass|fail|skip)\b|^Ran \d+ tests/.test(l)).join("; ");
@@ -121,5 +129,8 @@ const results = [];
 for (const phase of phases) results.push(...(await Promise.all(phase.map(runPart))));
 console.error(`\nnpm test: ${((Date.now() - started) / 1000).toFixed(0)} s (${first.map((p) => p.name).join(" beside ")}, then faults)`);
 for (const r of results) console.error(`  ${r.name}: ${r.code === 0 ? "passed" : `FAILED (exit ${r.code})`} in ${r.seconds} s — ${r.summary}`);
-if (failed.size > 0) console.error(`failed:\n${[...failed].map((f) => `  ${f}`).join("\n")}`);
+if (failed.size > 0) {
+  const lines = [...failed].map(([name, before]) => [`  ${name}`, ...before.map((l) => `      ${l.slice(0, 300)}`)].join("\n"));
+  console.error(`failed (each with the lines its part printed before it):\n${lines.join("\n")}`);
+}
 process.exit(results.every((r) => r.code === 0) ? 0 : 1);
