@@ -7,6 +7,7 @@ import { sqliteStore } from "../../src/db/sqlite-store";
 import type { Store } from "../../src/db/store";
 import { createQueue, enqueueJob, type JobRow } from "../../src/jobs/queue";
 import { toStamp } from "../../src/lib/time";
+import { processStart } from "../../src/lib/node-id";
 import { hostname } from "node:os";
 import { migratedDatabase, requirePostgres } from "../support/postgres";
 
@@ -185,30 +186,41 @@ async function leaseScenario(stores: [Store, Store]): Promise<void> {
 }
 
 /**
- * Claims of a process of this host that is gone (killed -9, crashed) are taken by the next claim at once; a live
- * process's claims on this host, and another host's, keep their lease.
+ * Claims of a process of this host that is gone (killed -9, crashed, or its pid since handed to another program) are
+ * taken by the next claim at once; a live process's claims on this host, an older build's holder (no start time) whose
+ * pid is alive, and another host's keep their lease.
  */
 async function goneHolderScenario(stores: [Store, Store]): Promise<void> {
   const [sa, sb] = stores;
   await sa.exec("DELETE FROM jobs");
   await sa.tx(async () => {
-    for (let i = 1; i <= 6; i++) await enqueueJob(sa, { kind: "full", ideaId: 4000 + i }, now);
+    for (let i = 1; i <= 10; i++) await enqueueJob(sa, { kind: "full", ideaId: 4000 + i }, now);
   });
   const dead = Bun.spawn(["true"]);
   await dead.exited;
   const alive = Bun.spawn(["sleep", "30"]);
   try {
-    const owners = [`${hostname()}:${dead.pid}:0dead0`, `${hostname()}:${alive.pid}:a11ve0`, "another-host:1:e15e00"];
+    const started = processStart(alive.pid);
+    expect(started).toMatch(/^\d+$/);
+    const owners = [
+      `${hostname()}:${dead.pid}:0dead0`,
+      `${hostname()}:${alive.pid}:${started}-a11ve0`,
+      // The same pid, started at another time: the process that held these claims is gone and `sleep` has its pid.
+      `${hostname()}:${alive.pid}:${Number(started) - 1}-reu5ed`,
+      `${hostname()}:${alive.pid}:01d0b1`,
+      "another-host:1:e15e00",
+    ];
     // Each claims two jobs, as their own claims would have (written directly: a queue's claim would already hand
     // the dead process's back).
     const claim = sa.query("UPDATE jobs SET locked_at = ?1, locked_by = ?2, lease_until = '2026-01-01 00:00:30', attempts = 1 WHERE idea_id IN (?3, ?4)");
     for (const [i, owner] of owners.entries()) await claim.run(now, owner, 4001 + 2 * i, 4002 + 2 * i);
-    // One second later, 29 s before any lease runs out: the restarted node takes the dead process's two jobs only.
+    // One second later, 29 s before any lease runs out: the restarted node takes the dead process's and the reused
+    // pid's jobs only.
     const restarted = createQueue(sb, ["full"], { owner: `${hostname()}:${process.pid}:re5ta7`, leaseSeconds: 30 });
     const taken = await restarted.claim(toStamp(new Date("2026-01-01T00:00:01Z")), 10);
-    expect(taken.map((j) => [j.idea_id, j.attempts])).toEqual([[4001, 2], [4002, 2]]);
+    expect(taken.map((j) => [j.idea_id, j.attempts]).sort()).toEqual([[4001, 2], [4002, 2], [4005, 2], [4006, 2]]);
     const left = await sa.query<{ locked_by: string; n: number }>("SELECT locked_by, count(*) AS n FROM jobs WHERE locked_by <> ? GROUP BY locked_by").all(restarted.owner);
-    expect(left.map((r) => [r.locked_by, r.n]).sort()).toEqual([[owners[2], 2], [owners[1], 2]]);
+    expect(left.map((r) => [r.locked_by, r.n]).sort()).toEqual([[owners[1], 2], [owners[3], 2], [owners[4], 2]].sort());
   } finally {
     alive.kill();
   }
