@@ -5,15 +5,17 @@ import { hostname } from "node:os";
 const HOST = hostname();
 
 /**
- * When a process of this host started, in clock ticks since boot (/proc/<pid>/stat's 22nd field; null where there is
- * no /proc or the process is gone). A pid and its start time name one process for the host's uptime: a pid the kernel
+ * When a process of this host started, in clock ticks since boot (/proc/<pid>/stat's 22nd field, in base 36; null where
+ * there is no /proc or the process is gone). A pid and its start time name one process for the host's uptime: a pid the kernel
  * handed to another program since reads with another start.
  */
 export function processStart(pid: number): string | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name (field 2) is in parentheses and may hold spaces or parentheses: count fields after the last ")".
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+    const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+    // In base 36, so the node's name stays short (it is part of every connection's 63-byte application_name).
+    return Number.isSafeInteger(ticks) ? ticks.toString(36) : null;
   } catch {
     return null;
   }
@@ -25,7 +27,7 @@ export function processStart(pid: number): string | null {
  * whose pid now belongs to another program is known to be gone.
  */
 const START = processStart(process.pid);
-export const NODE_ID = `${HOST}:${process.pid}:${START ? `${START}-` : ""}${crypto.randomUUID().slice(0, 8)}`;
+export const NODE_ID = `${HOST}:${process.pid}:${START ? `${START}-${crypto.randomUUID().slice(0, 4)}` : crypto.randomUUID().slice(0, 8)}`;
 
 /**
  * What this process's PostgreSQL connections are called (pg_stat_activity.application_name): the role of the
@@ -52,7 +54,7 @@ export function isGoneFromThisHost(holder: string): boolean {
   } catch (e) {
     return (e as { code?: string }).code === "ESRCH";
   }
-  const started = /^(\d+)-/.exec(tail)?.[1];
+  const started = /^([0-9a-z]+)-/.exec(tail)?.[1];
   const now = started ? processStart(pid) : null;
   return now !== null && now !== started;
 }

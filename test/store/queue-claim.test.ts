@@ -201,12 +201,12 @@ async function goneHolderScenario(stores: [Store, Store]): Promise<void> {
   const alive = Bun.spawn(["sleep", "30"]);
   try {
     const started = processStart(alive.pid);
-    expect(started).toMatch(/^\d+$/);
+    expect(started).toMatch(/^[0-9a-z]+$/);
     const owners = [
       `${hostname()}:${dead.pid}:0dead0`,
       `${hostname()}:${alive.pid}:${started}-a11ve0`,
       // The same pid, started at another time: the process that held these claims is gone and `sleep` has its pid.
-      `${hostname()}:${alive.pid}:${Number(started) - 1}-reu5ed`,
+      `${hostname()}:${alive.pid}:${(Number.parseInt(started!, 36) - 1).toString(36)}-reu5ed`,
       `${hostname()}:${alive.pid}:01d0b1`,
       "another-host:1:e15e00",
     ];
