@@ -5,6 +5,13 @@
 //   bun scripts/bench/stores.ts [--sizes 10000,100000] [--requests 200] [--rounds 3] [--captures 2000] [--real 3000]
 //                               [--kinds list,keyword,semantic,capture]   (a subset, to time only those; without
 //                               semantic the seeded ideas get no vectors, which the others never read)
+//                               [--keep <dir>]
+//
+// --keep <dir>: seeding 100,000 ideas takes about a quarter of an hour on PostgreSQL, so the seeded databases are kept
+// in <dir> (a SQLite file and a database in a PostgreSQL cluster that lives there, per size and with or without
+// vectors) and a later run with the same <dir> starts from them. Each run measures a copy (the copy of the SQLite file,
+// CREATE DATABASE … TEMPLATE on PostgreSQL), so captures and usage counters never change what is kept, and a size
+// not kept yet is seeded from the largest smaller one. Without it, one run seeds its sizes in turn and keeps nothing.
 //
 // The app is the real one answering through app.handle (search-lib's benchApp): `idearepo serve` does not run on
 // PostgreSQL yet, and in one process neither store pays a loopback the other does not. Both are power-safe: SQLite with
@@ -14,9 +21,14 @@
 // as vector-stores.ts); list, keyword and semantic requests are sequential (one client: latency, not queueing);
 // captures are 50 in flight, each a distinct idea, the pipeline not running (its jobs stay queued on both).
 process.env.IDEAREPO_PG_DURABLE = "1";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+const keepIndex = process.argv.indexOf("--keep");
+const KEEP = keepIndex >= 0 ? resolve(process.argv[keepIndex + 1] ?? "") : null;
+if (KEEP) process.env.IDEAREPO_PG_CLUSTER_DIR = join(KEEP, "pg"); // read when the cluster is first made
+import { SQL } from "bun";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { migratePg } from "../../src/db/pg/migrate";
 import { toStamp } from "../../src/lib/time";
 import { indexKeywordQueue } from "../../src/modules/search/fulltext-pg-repo";
 import { startModels } from "../../src/ml/client";
@@ -42,17 +54,20 @@ const KINDS = flag("--kinds", "list,keyword,semantic,capture").split(",");
 const model = await startModels({ modelsDir: join(ROOT, "models"), embedModel: "use-lite", rerankModel: null });
 const real = await embedCached(model, realSentences(REAL));
 const sentences = realSentences(REAL);
-const rng = createRng(42);
 const mixture = (a: Float32Array, b: Float32Array) => {
   const v = a.map((x, i) => x + b[i]);
   const n = Math.hypot(...v);
   return v.map((x) => x / n);
 };
 const QUERIES = 100;
-const pick = () => 100 + Math.floor(rng.next() * (real.length - QUERIES));
-/** The i-th seeded idea: a real sentence and its vector, past them a mixture of two titled by both. */
+/**
+ * The i-th seeded idea: a real sentence and its vector, past them a mixture of two titled by both (chosen by a
+ * generator seeded with i, so a size seeded on top of a kept smaller one holds the ideas a run from nothing would).
+ */
 const nth = (i: number): { title: string; v: Float32Array } => {
   if (QUERIES + i < real.length) return { title: sentences[QUERIES + i], v: real[QUERIES + i] };
+  const rng = createRng(42 + i);
+  const pick = () => 100 + Math.floor(rng.next() * (real.length - QUERIES));
   const [a, b] = [pick(), pick()];
   return { title: `${sentences[a].slice(0, 90)} ${sentences[b].slice(0, 90)}`, v: mixture(real[a], real[b]) };
 };
@@ -89,13 +104,79 @@ interface Side {
   userId: string;
   cpu: () => number;
 }
-const dbFile = join(tmpdir(), `idearepo-bench-stores-${process.pid}.db`);
-const sides: Side[] = [];
-for (const name of ["SQLite", "PostgreSQL"] as const) {
-  const pgUrl = name === "PostgreSQL" ? (await migratedDatabase()).url : undefined;
-  const app = await benchApp(dbFile, model, { pgUrl, groupCommit: true });
-  const user = await benchUser(app.deps, "pro");
-  sides.push({ name, app, key: user.key, userId: user.id, cpu: name === "PostgreSQL" ? () => ownCpuSeconds() + pgCpuSeconds() : ownCpuSeconds });
+const NAMES = ["SQLite", "PostgreSQL"] as const;
+const cpuOf = (name: Side["name"]) => (name === "PostgreSQL" ? () => ownCpuSeconds() + pgCpuSeconds() : ownCpuSeconds);
+const dbFile = KEEP ? join(KEEP, "work.db") : join(tmpdir(), `idearepo-bench-stores-${process.pid}.db`);
+const removeSqlite = (file: string) => {
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+};
+let sides: Side[] = [];
+if (!KEEP) {
+  for (const name of NAMES) {
+    const pgUrl = name === "PostgreSQL" ? (await migratedDatabase()).url : undefined;
+    const app = await benchApp(dbFile, model, { pgUrl, groupCommit: true });
+    const user = await benchUser(app.deps, "pro");
+    sides.push({ name, app, key: user.key, userId: user.id, cpu: cpuOf(name) });
+  }
+}
+
+/** --keep: what a kept size holds (its account on each store), beside its SQLite file and PostgreSQL database. */
+interface Kept { size: number; vectors: boolean; users: Record<Side["name"], { id: string; key: string }> }
+const VECTORS = KINDS.includes("semantic");
+const keptName = (size: number) => `n${size}${VECTORS ? "v" : ""}`;
+const keptSizes = (): number[] => !KEEP ? [] : readdirSync(KEEP)
+  .map((f) => f.match(/^n(\d+)(v?)\.json$/))
+  .filter((m): m is RegExpMatchArray => m !== null && (m[2] === "v") === VECTORS)
+  .map((m) => Number(m[1]));
+/** The cluster's superuser on its maintenance database, for CREATE/DROP DATABASE. */
+async function admin<T>(fn: (sql: SQL) => Promise<T>): Promise<T> {
+  const sql = new SQL({ url: testCluster().url("postgres"), max: 1 });
+  try {
+    return await fn(sql);
+  } finally {
+    await sql.close();
+  }
+}
+/**
+ * --keep: both sides opened on a fresh working copy of the kept size `from` (its file copied, its database cloned,
+ * both migrated to this build), or on new empty databases with a new account each when `from` is null.
+ */
+async function openWork(from: number | null): Promise<Side[]> {
+  removeSqlite(dbFile);
+  await admin((sql) => sql.unsafe("DROP DATABASE IF EXISTS bench_work WITH (FORCE)"));
+  if (from === null) {
+    await admin((sql) => sql.unsafe("CREATE DATABASE bench_work"));
+    await migratePg(testCluster().url("bench_work"));
+  } else {
+    for (const suffix of ["", "-wal"]) if (existsSync(join(KEEP!, keptName(from) + ".db" + suffix))) copyFileSync(join(KEEP!, keptName(from) + ".db" + suffix), dbFile + suffix);
+    const t0 = performance.now();
+    await admin((sql) => sql.unsafe(`CREATE DATABASE bench_work TEMPLATE bench_${keptName(from)} STRATEGY FILE_COPY`));
+    await migratePg(testCluster().url("bench_work"));
+    console.error(`kept ${from} ideas copied in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  const kept: Kept | null = from === null ? null : JSON.parse(readFileSync(join(KEEP!, `${keptName(from)}.json`), "utf8"));
+  const out: Side[] = [];
+  for (const name of NAMES) {
+    const app = await benchApp(dbFile, model, { pgUrl: name === "PostgreSQL" ? testCluster().url("bench_work") : undefined, groupCommit: true });
+    const user = kept ? kept.users[name] : await benchUser(app.deps, "pro");
+    out.push({ name, app, key: user.key, userId: user.id, cpu: cpuOf(name) });
+  }
+  return out;
+}
+/** --keep: the working copy, closed, becomes the kept `size` (replacing one of that size). */
+async function keepWork(size: number): Promise<void> {
+  for (const side of sides) await side.app.close();
+  const name = keptName(size);
+  removeSqlite(join(KEEP!, `${name}.db`));
+  for (const suffix of ["", "-wal"]) if (existsSync(dbFile + suffix)) copyFileSync(dbFile + suffix, join(KEEP!, `${name}.db${suffix}`));
+  await admin(async (sql) => {
+    await sql.unsafe(`DROP DATABASE IF EXISTS bench_${name} WITH (FORCE)`);
+    await sql.unsafe(`CREATE DATABASE bench_${name} TEMPLATE bench_work STRATEGY FILE_COPY`);
+  });
+  const users = Object.fromEntries(sides.map((s) => [s.name, { id: s.userId, key: s.key }])) as Kept["users"];
+  const kept: Kept = { size, vectors: VECTORS, users };
+  writeFileSync(join(KEEP!, `${name}.json`), `${JSON.stringify(kept, null, 2)}\n`, { mode: 0o600 });
+  console.error(`kept ${size} ideas in ${KEEP}`);
 }
 
 async function seed(side: Side, from: number, to: number): Promise<void> {
@@ -209,11 +290,27 @@ const cell = (rs: Result[], capture: boolean) => {
 
 const lines: string[] = [];
 let seeded = 0;
+if (KEEP) mkdirSync(KEEP, { recursive: true });
 for (const size of sizes) {
-  for (const side of sides) {
-    const t0 = performance.now();
-    await seed(side, seeded, size);
-    console.error(`${side.name}: seeded ${size} ideas in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  if (KEEP) {
+    for (const side of sides) await side.app.close();
+    if (!keptSizes().includes(size)) {
+      const base = Math.max(0, ...keptSizes().filter((n) => n < size));
+      sides = await openWork(base > 0 ? base : null);
+      for (const side of sides) {
+        const t0 = performance.now();
+        await seed(side, base, size);
+        console.error(`${side.name}: seeded ${base} → ${size} ideas in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      }
+      await keepWork(size);
+    }
+    sides = await openWork(size);
+  } else {
+    for (const side of sides) {
+      const t0 = performance.now();
+      await seed(side, seeded, size);
+      console.error(`${side.name}: seeded ${size} ideas in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    }
   }
   seeded = size;
   // One unmeasured pass of each read: statements prepared, pages and the vector codes loaded, on both.
@@ -249,5 +346,6 @@ console.log("|---|---|---|---|---|---|");
 for (const l of lines) console.log(l);
 for (const side of sides) await side.app.close();
 await model.close();
-for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
+removeSqlite(dbFile);
+if (KEEP) await admin((sql) => sql.unsafe("DROP DATABASE IF EXISTS bench_work WITH (FORCE)"));
 process.exit(0);

@@ -1,6 +1,6 @@
 // A real PostgreSQL for the store tests: Debian's server started from its own binaries in a temp folder, on loopback.
 import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
@@ -66,25 +66,39 @@ export function testCluster(): Cluster {
   return (cluster ??= makeCluster());
 }
 
+/**
+ * IDEAREPO_PG_CLUSTER_DIR (scripts/bench/stores.ts --keep): the cluster lives in that folder and outlives the process,
+ * made there on first use, started again by the next process (stopped, never removed, when this one ends), so a
+ * benchmark's seeded databases can be used again. Unset: a temp folder, removed at exit.
+ */
 function makeCluster(): Cluster {
   const bin = binDir()!;
   const began = performance.now();
-  const dir = mkdtempSync(join(tmpdir(), "idearepo-pg-"));
+  const kept = process.env.IDEAREPO_PG_CLUSTER_DIR || null;
+  const dir = kept ?? mkdtempSync(join(tmpdir(), "idearepo-pg-"));
+  mkdirSync(dir, { recursive: true });
   chmodSync(dir, 0o700);
   const who = owner();
   chownSync(dir, who.uid, who.gid);
-  const password = `pw-${crypto.randomUUID()}`;
-  const pwfile = join(dir, "pwfile");
-  writeFileSync(pwfile, `${password}\n`);
-  chownSync(pwfile, who.uid, who.gid);
   const data = join(dir, "data");
   const run = (cmd: string, args: string[]): SpawnSyncReturns<Buffer> => {
     const r = spawnSync(join(bin, cmd), args, { uid: who.uid, gid: who.gid, cwd: dir, env: { ...process.env, LC_ALL: "C.UTF-8" } });
     if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr?.toString() ?? ""}${r.stdout?.toString() ?? ""}`);
     return r;
   };
-  run("initdb", ["-D", data, "-U", "postgres", "--pwfile", pwfile, "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
-  rmSync(pwfile);
+  // A kept cluster's password is kept beside it (the folder is its owner's alone).
+  const passwordFile = join(dir, "password");
+  const existing = kept && existsSync(join(data, "PG_VERSION")) && existsSync(passwordFile);
+  const password = existing ? readFileSync(passwordFile, "utf8").trim() : `pw-${crypto.randomUUID()}`;
+  if (!existing) {
+    rmSync(data, { recursive: true, force: true });
+    const pwfile = join(dir, "pwfile");
+    writeFileSync(pwfile, `${password}\n`);
+    chownSync(pwfile, who.uid, who.gid);
+    run("initdb", ["-D", data, "-U", "postgres", "--pwfile", pwfile, "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
+    rmSync(pwfile);
+    if (kept) writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  }
   const chosen = pickPortSync();
   const options = [
     `-p ${chosen}`, "-c listen_addresses=127.0.0.1", `-c unix_socket_directories=${dir}`,
@@ -106,15 +120,17 @@ function makeCluster(): Cluster {
   const stop = (mode: "fast" | "immediate" = "fast") => {
     spawnSync(join(bin, "pg_ctl"), ["-D", data, "-m", mode, "-w", "-t", "30", "stop"], { uid: who.uid, gid: who.gid, cwd: dir });
   };
+  // A kept cluster left running by a process that was killed is stopped first: it listens on that process's port.
+  if (kept && existsSync(join(data, "postmaster.pid"))) stop("fast");
   start();
   const startedInMs = performance.now() - began;
   process.once("exit", () => {
-    stop("immediate");
-    rmSync(dir, { recursive: true, force: true });
+    stop(kept ? "fast" : "immediate");
+    if (!kept) rmSync(dir, { recursive: true, force: true });
   });
   // bun test does not always run exit handlers, and a test process can be killed: a watchdog of the cluster's own
-  // (running as its owner) stops it and removes its folder once this process is gone.
-  const watchdog = `while [ -d /proc/${process.pid} ]; do sleep 1; done; "${join(bin, "pg_ctl")}" -D "${data}" -m immediate stop >/dev/null 2>&1; rm -rf "${dir}"`;
+  // (running as its owner) stops it and removes its folder (a kept one stays) once this process is gone.
+  const watchdog = `while [ -d /proc/${process.pid} ]; do sleep 1; done; "${join(bin, "pg_ctl")}" -D "${data}" -m ${kept ? "fast" : "immediate"} stop >/dev/null 2>&1;${kept ? "" : ` rm -rf "${dir}"`}`;
   spawn("sh", ["-c", watchdog], { uid: who.uid, gid: who.gid, cwd: "/", detached: true, stdio: "ignore" }).unref();
   return {
     port: chosen, dir, password, startedInMs,
@@ -152,6 +168,7 @@ let migratedTemplate = false;
  */
 function ensureMigratedTemplate(): void {
   if (migratedTemplate) return;
+  psql("DROP DATABASE IF EXISTS template_migrated"); // a kept cluster's, from an earlier build's migrations
   psql("CREATE DATABASE template_migrated");
   const code = `const { migratePg } = await import(${JSON.stringify(join(import.meta.dir, "../../src/db/pg/migrate.ts"))}); await migratePg(process.env.TEMPLATE_URL);`;
   const r = spawnSync(process.execPath, ["-e", code], { env: { ...process.env, TEMPLATE_URL: testCluster().url("template_migrated") } });
