@@ -4,6 +4,7 @@ import type { Store } from "../db/store";
 import { readState, targetGeneration } from "../vectors/generations";
 import { createPipelineRepo, type PipelineRepo } from "./repo";
 import { fittingIdeas } from "../vectors/subjects-fitter";
+import { vectorStore } from "../vectors/store";
 import { modelLanguagesOnce } from "../ml/languages";
 
 /** GET /health reads the summary on every call: one repo per database rather than its statements looked up each time. */
@@ -31,8 +32,9 @@ export async function embeddingsHealth(store: Store, modelsDir = "") {
       reindexing: s.building !== null,
       pending: target ? await repo.countLiveIdeasOutsideGen(target.gen) : total,
       total,
-      // Ideas whose pairs are being judged again after their account's calibration moved (rescore.ts).
-      rescoring: target ? await repo.countRescoring(target.gen) : 0,
+      // Ideas whose pairs are being judged again after their account's calibration moved (rescore.ts), or wait to be
+      // (an import's ideas, stored without their steps, until their account's pass is queued).
+      rescoring: target ? (await repo.countRescoring(target.gen)) + (await vectorStore(store, target).awaitingRescore()) : 0,
       // Ideas whose account's subjects (the duplicate score's, src/vectors/subjects.ts) are being fitted in the
       // subjects worker now; that account's steps wait for the fit, requests do not.
       subjects_fitting: fittingIdeas(),
