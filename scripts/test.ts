@@ -25,7 +25,7 @@ const files = [...new Glob("test/**/*.test.ts").scanSync(ROOT)].sort();
 const isWeb = (f: string) => f.startsWith("test/web/");
 const isFault = (f: string) => f.startsWith("test/faults/");
 /** The fault tests that need a quiet machine: their bounds are times, or they timed out beside other suites. */
-const isQuiet = (f: string) => /^test\/faults\/(soak|outside|pg-nodes|pg-restart|kill9|model-worker)\.test\.ts$/.test(f);
+const isQuiet = (f: string) => /^test\/faults\/(soak|outside|pg-silent|kill9|model-worker)\.test\.ts$/.test(f);
 /**
  * What runs on SQLite only and never through the store: the rest of the fault tests and the suites of the compiled
  * binary, the container image and the model runtime. A part of their own beside web and rest, so that rest, the

@@ -1,40 +1,17 @@
 // PostgreSQL restarting (pg_ctl -m immediate) under a capture burst, and away for a while: nothing acknowledged is
-// lost, failures are quick 503s in the error shape, background work waits, and the app recovers by itself.
+// lost, failures are quick 503s in the error shape, background work waits, and the app recovers by itself. Its
+// refusals come in milliseconds, so it runs beside other suites; a silent network's bound in seconds is pg-silent.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, makeUser, type TestApp, type TestUser } from "../helpers";
 import { makePgApp } from "../support/pg-app";
-import { migratedDatabase, requirePostgres, testCluster } from "../support/postgres";
+import { requirePostgres, testCluster } from "../support/postgres";
+import { type Attempt, captureOutput, expectNoSecrets, expectQuickRefusals, summary } from "./pg-outage";
 import { runWaitingForStore, type ScheduledJob } from "../../src/jobs/scheduler";
 import { createPipelineProcess } from "../../src/pipeline/process";
 import { loadTestModel } from "../pipeline-helpers";
 
 const run = requirePostgres();
 const CLIENTS = 8;
-
-interface Attempt {
-  client: number;
-  title: string;
-  status: number;
-  ms: number;
-  body: unknown;
-  id: number | null;
-}
-
-/** What this process writes to stdout and stderr meanwhile (Bun's SQL client, console), to look for secrets in. */
-function captureOutput(): { text: () => string; restore: () => void } {
-  const seen: string[] = [];
-  const out = process.stdout.write.bind(process.stdout);
-  const err = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => (seen.push(String(chunk)), out(chunk as string, ...(rest as [])))) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => (seen.push(String(chunk)), err(chunk as string, ...(rest as [])))) as typeof process.stderr.write;
-  return {
-    text: () => seen.join(""),
-    restore: () => {
-      process.stdout.write = out;
-      process.stderr.write = err;
-    },
-  };
-}
 
 /** Captures from CLIENTS clients, each sending one after another, until `done()` holds. */
 async function burst(t: TestApp, user: TestUser, prefix: string, done: () => boolean): Promise<Attempt[]> {
@@ -54,18 +31,6 @@ async function burst(t: TestApp, user: TestUser, prefix: string, done: () => boo
   return attempts;
 }
 
-function summary(attempts: Attempt[]) {
-  const ms = attempts.map((a) => a.ms).sort((a, b) => a - b);
-  return {
-    sent: attempts.length,
-    acknowledged: attempts.filter((a) => a.status === 201).length,
-    refused: attempts.filter((a) => a.status !== 201).length,
-    p50_ms: Math.round(ms[Math.floor(ms.length / 2)]),
-    max_ms: Math.round(ms[ms.length - 1]),
-    max_refused_ms: Math.round(Math.max(0, ...attempts.filter((a) => a.status !== 201).map((a) => a.ms))),
-  };
-}
-
 /** Every acknowledged capture, read back through the API with its title. */
 async function expectAllPresent(t: TestApp, user: TestUser, attempts: Attempt[]): Promise<void> {
   const missing: string[] = [];
@@ -74,61 +39,6 @@ async function expectAllPresent(t: TestApp, user: TestUser, attempts: Attempt[])
     if (r.status !== 200 || r.body.title !== a.title) missing.push(`${a.title} (${r.status})`);
   }
   expect(missing).toEqual([]);
-}
-
-function expectQuickRefusals(attempts: Attempt[]): void {
-  for (const a of attempts.filter((x) => x.status !== 201)) {
-    expect({ status: a.status, body: a.body }).toEqual({ status: 503, body: { error: "Database unavailable" } });
-    expect(a.ms).toBeLessThan(5_000);
-  }
-}
-
-function expectNoSecrets(text: string): void {
-  const c = testCluster();
-  expect(text).not.toContain(c.password);
-  expect(text).not.toContain(`127.0.0.1:${c.port}`);
-  expect(text).not.toContain("postgres://");
-  expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
-}
-
-/**
- * A TCP relay to the test server whose network can go silent: frozen, it drops every byte both ways and keeps the
- * sockets open, as a partition or a paused host does (no reset, no error: only silence).
- */
-function silentNetwork(port: number) {
-  let frozen = false;
-  type Side = { up: Awaited<ReturnType<typeof Bun.connect>> | null; pending: Uint8Array[] };
-  const relay = Bun.listen<Side>({
-    hostname: "127.0.0.1",
-    port: 0,
-    socket: {
-      async open(client) {
-        client.data = { up: null, pending: [] };
-        const up = await Bun.connect({
-          hostname: "127.0.0.1",
-          port,
-          socket: {
-            data: (_s, d) => void (frozen || client.write(d)),
-            close: () => void (frozen || client.end()),
-          },
-        });
-        client.data.up = up;
-        for (const b of client.data.pending) up.write(b);
-      },
-      data(client, d) {
-        if (frozen) return;
-        if (client.data.up) client.data.up.write(d);
-        else client.data.pending.push(new Uint8Array(d));
-      },
-      close: (client) => void client.data.up?.end(),
-    },
-  });
-  return {
-    port: relay.port,
-    freeze: () => void (frozen = true),
-    thaw: () => void (frozen = false),
-    stop: () => relay.stop(true),
-  };
 }
 
 describe.skipIf(!run)("PostgreSQL restarts and outages", () => {
@@ -283,37 +193,4 @@ describe.skipIf(!run)("PostgreSQL restarts and outages", () => {
     }
   }, 120_000);
 
-  test("a network that goes silent (no reset, no error): requests still answer 503 within 5 s, and work again once it speaks", async () => {
-    const c = testCluster();
-    const net = silentNetwork(c.port);
-    const { url } = await migratedDatabase();
-    const logs: string[] = [];
-    const t = await makePgApp({ logs, url: url.replace(`:${c.port}/`, `:${net.port}/`) });
-    try {
-      const user = await makeUser(t, { plan: "pro" });
-      expect((await call(t, "POST", "/ideas", { key: user.key, body: { title: "before the silence" } })).status).toBe(201);
-      net.freeze();
-      const attempts: Attempt[] = [];
-      // A read, a capture (an immediate transaction) and a few at once, each on a pooled connection that now waits.
-      const one = async (title: string) => {
-        const began = performance.now();
-        const r = title === "list" ? await call(t, "GET", "/ideas", { key: user.key }) : await call(t, "POST", "/ideas", { key: user.key, body: { title } });
-        attempts.push({ client: 0, title, status: r.status, ms: performance.now() - began, body: r.body, id: null });
-      };
-      await one("list");
-      await one("silent 1");
-      await Promise.all(["list", "silent 2", "silent 3", "list"].map(one));
-      console.info("silent network", { ...summary(attempts) });
-      expect(attempts.every((a) => a.status === 503)).toBe(true);
-      expectQuickRefusals(attempts);
-      net.thaw();
-      const after = await call(t, "POST", "/ideas", { key: user.key, body: { title: "after the silence" } });
-      expect(after.status).toBe(201);
-      expect((await call(t, "GET", `/ideas/${after.body.id}`, { key: user.key })).body.title).toBe("after the silence");
-      expectNoSecrets(logs.join("\n"));
-    } finally {
-      await t.close();
-      net.stop();
-    }
-  }, 60_000);
 });
