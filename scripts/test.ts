@@ -23,15 +23,6 @@ if (args.length > 0) {
 
 const files = [...new Glob("test/**/*.test.ts").scanSync(ROOT)].sort();
 const isWeb = (f: string) => f.startsWith("test/web/");
-const isFault = (f: string) => f.startsWith("test/faults/");
-/** The fault tests that need a quiet machine: their bounds are times, or they timed out beside other suites. */
-const isQuiet = (f: string) => /^test\/faults\/(soak|outside|pg-silent|kill9|model-worker)\.test\.ts$/.test(f);
-/**
- * What runs on SQLite only and never through the store: the rest of the fault tests and the suites of the compiled
- * binary, the container image and the model runtime. A part of their own beside web and rest, so that rest, the
- * longest part, is not longer than it has to be.
- */
-const isApart = (f: string) => (isFault(f) && !isQuiet(f)) || /^test\/(binary|container|ml)\//.test(f);
 /**
  * Not run a second time on PostgreSQL: the fault tests (the SQLite file under kill -9, power cuts and I/O errors; the
  * PostgreSQL restart test starts its own server), the store's own tests (they run both stores already), what no
@@ -43,13 +34,21 @@ const storeFree = (f: string) =>
   /^test\/(foundation\/(access|contract|cycles|fixtures|names|stores|cli-start|schema)|openapi\/(docs-routes|tooling)|metrics\/dashboard|ops\/docs)\.test\.ts$/.test(f) ||
   // The start-up's early /health: it starts `serve` on the embedded default store (SQLite) and holds it to that.
   f === "test/ops/early-health.test.ts";
+/** The fault tests that need a quiet machine: their bounds are times, or they timed out beside other suites. */
+const isQuiet = (f: string) => /^test\/faults\/(soak|outside|pg-silent|kill9|model-worker)\.test\.ts$/.test(f);
+/**
+ * What runs the same whichever store the suites are on, the quiet fault tests aside: the other fault tests, the
+ * store's own tests, the binary, the container image, the model runtime and the source checks. A part of their own
+ * beside web and rest (rest was the longest part with them: 1,057 s in CI), always on SQLite.
+ */
+const isApart = (f: string) => storeFree(f) && !isQuiet(f);
 
 interface Part { name: string; files: string[]; store: "sqlite" | "postgres" }
 /** The store the suites run on (IDEAREPO_TEST_STORE, test/support/postgres.ts); the fault tests keep their own. */
 const store = process.env.IDEAREPO_TEST_STORE === "postgres" ? "postgres" : "sqlite";
 const first: Part[] = [
   { name: "web", files: files.filter(isWeb), store },
-  { name: "rest", files: files.filter((f) => !isWeb(f) && !isFault(f) && !isApart(f)), store },
+  { name: "rest", files: files.filter((f) => !isWeb(f) && !storeFree(f)), store },
   { name: "apart", files: files.filter(isApart), store: "sqlite" },
 ];
 // CI runs the suites that go through HTTP, MCP, the agent socket and the browser on PostgreSQL too, beside the SQLite
@@ -84,7 +83,7 @@ const pgPending = (f: string) => /^test\/pipeline\/subjects-worker\.test\.ts$/.t
 if (process.env.CI && store === "sqlite") {
   first.push(
     { name: "web-pg", files: files.filter((f) => isWeb(f) && pgWeb(f)), store: "postgres" },
-    { name: "rest-pg", files: files.filter((f) => !isWeb(f) && !isFault(f) && !storeFree(f) && !pgPending(f)), store: "postgres" },
+    { name: "rest-pg", files: files.filter((f) => !isWeb(f) && !storeFree(f) && !pgPending(f)), store: "postgres" },
   );
 }
 const phases: Part[][] = [first, [{ name: "quiet", files: files.filter(isQuiet), store: "sqlite" }]];
