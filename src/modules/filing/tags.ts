@@ -33,12 +33,23 @@ export function createTagAttacher(store: Store) {
     return id;
   }
 
-  /** The tag of that name, created when the account has none; `created` says which. Inside the caller's transaction. */
+  /**
+   * The tag of that name, created when the account has none; `created` says which. Inside the caller's transaction.
+   * On PostgreSQL two writers of one account (an import and its dry run, a capture beside an import) run at once:
+   * the one that loses the race for a new name waits for the other's commit and then takes its tag (read again, in
+   * a new snapshot), or creates it after the other rolled back, instead of failing on the unique name (a 500).
+   */
   async function ensureOne(userId: string, name: string, now: string, wish: TagWish = {}): Promise<{ id: number; color: string | null; created: boolean }> {
     const found = await repo.findByName(userId, name);
     if (found) return { id: found.id, color: found.color, created: false };
     const color = wish.color ?? null;
-    return { id: await create(userId, name, color, wish.created_at ?? now, now), color, created: true };
+    const id = await repo.insertIfAbsent(userId, name, color, wish.created_at ?? now);
+    if (id === null) {
+      const taken = (await repo.findByName(userId, name))!;
+      return { id: taken.id, color: taken.color, created: false };
+    }
+    await jobs.tagEmbedding(id, now);
+    return { id, color, created: true };
   }
 
   return {

@@ -112,7 +112,11 @@ export function createNotesImporter(deps: Deps) {
     return pairs;
   }
 
-  /** One batch in one transaction. `tagIds` caches names → ids for the whole import; `fresh` collects created ideas. */
+  /**
+   * One batch in one transaction. `tagIds` caches names → ids for the whole import; `fresh` collects created ideas.
+   * Immediate: origins and the Free cap are read-then-write, so two imports of one file (or a capture) must not
+   * interleave with it on PostgreSQL.
+   */
   async function write(userId: string, store: string, batch: Draft[], plan: Plan, arrival: Arrival, report: NotesReport, ids: Map<string, number>, archived: Set<number>, tagIds: Map<string, number>, fresh: Set<number>) {
     const { now } = arrival;
     await deps.store.tx(async () => {
@@ -175,7 +179,7 @@ export function createNotesImporter(deps: Deps) {
         await notes.rememberOrigin(userId, store, d.origin, id, d.hash, now);
         ids.set(d.origin, id);
       }
-    });
+    }, { immediate: true });
   }
 
   return {

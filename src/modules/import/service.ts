@@ -93,7 +93,11 @@ export function createImportService(deps: Deps) {
     return { doc: inMemory(validateImport(doc)), skippedFiles: [] };
   }
 
-  /** Everything in one transaction, through the write path (filing/write.ts): a failure leaves the account exactly as it was. */
+  /**
+   * Everything in one transaction, through the write path (filing/write.ts): a failure leaves the account exactly as it was.
+   * Immediate, as a capture's is: the Free cap is read-then-write, and on PostgreSQL two imports (the settings page's
+   * dry run and its real import) or a capture beside one would otherwise interleave their writes to the account.
+   */
   async function write(userId: string, plan: Plan, file: WriteSource, onProgress?: Progress, dryRun = false): Promise<ImportResult> {
     const arrival = await filing.arrival(userId);
     const now = arrival.now;
@@ -101,6 +105,9 @@ export function createImportService(deps: Deps) {
     const result: ImportResult = { imported: { ideas: 0, tags: 0, links: 0, relations: 0 }, skipped: { relations: 0, files: [] } };
     await deps.store.tx(async () => {
       await filing.checkImportCap(plan, userId, total);
+      // The account's row before any tag, in the capture's order (filing/write.ts): on PostgreSQL the other order can
+      // deadlock with a capture that creates one of these tags.
+      const first = await filing.reserveNumbers(userId, total);
       const vocabulary = new Map((file.tags ?? []).map((t) => [t.name, t]));
       const tagIds = new Map<string, number>();
       const ensureTag = async (name: string): Promise<number> => {
@@ -116,7 +123,6 @@ export function createImportService(deps: Deps) {
       };
       for (const name of vocabulary.keys()) await ensureTag(name);
 
-      const first = await filing.reserveNumbers(userId, total);
       const newId = new Map<number, number>();
       // Parents and relations need every idea's new id: kept (small) until all ideas are in.
       // `at`: the idea's own last date; a relation without a date of its own takes it (like a note's reference).
@@ -174,7 +180,7 @@ export function createImportService(deps: Deps) {
           else result.skipped.relations++;
         }
       }
-    });
+    }, { immediate: true });
     if (!dryRun) filing.wake();
     return result;
   }
@@ -183,10 +189,11 @@ export function createImportService(deps: Deps) {
   async function dryWrite(userId: string, plan: Plan, file: WriteSource): Promise<ImportResult> {
     let result: ImportResult | null = null;
     try {
+      // Immediate like the import itself (write() runs in a savepoint of this one, where its options do not apply).
       await deps.store.tx(async () => {
         result = await write(userId, plan, file, undefined, true);
         throw new DryRunRollback();
-      });
+      }, { immediate: true });
     } catch (e) {
       if (!(e instanceof DryRunRollback)) throw e;
     }

@@ -23,6 +23,10 @@ export function createTagsRepo(store: Store) {
   const insertTag = store.query<{ id: number }, [string, string, string | null, string]>(
     "INSERT INTO tags (user_id, name, color, created_at) VALUES (?, ?, ?, ?) RETURNING id",
   );
+  // No row back when the name is taken, including by a transaction that committed while this one waited for it.
+  const insertIfAbsent = store.query<{ id: number }, [string, string, string | null, string]>(
+    "INSERT INTO tags (user_id, name, color, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (user_id, name) DO NOTHING RETURNING id",
+  );
   // Unsorted on purpose: ORDER BY here needs a temp B-tree that doubles the cost of every list page; each idea's few
   // names are sorted in JS below, in the same (binary, code point) order SQLite used. The name is read by rowid in a
   // scalar subquery, not a join: with statistics taken while the tags table was small, the planner scanned every tag
@@ -49,6 +53,11 @@ export function createTagsRepo(store: Store) {
     findById: (userId: string, id: number) => byId.get(userId, id),
     findByName: (userId: string, name: string) => byName.get(userId, name),
     insert: async (userId: string, name: string, color: string | null, now: string) => (await insertTag.get(userId, name, color, now))!.id,
+    /**
+     * The new tag's id, or null when the account has a tag of that name: on PostgreSQL another transaction (an import,
+     * a capture) may have created it after this one looked, and a plain INSERT would fail on the unique name.
+     */
+    insertIfAbsent: async (userId: string, name: string, color: string | null, now: string) => (await insertIfAbsent.get(userId, name, color, now))?.id ?? null,
     async update(userId: string, id: number, fields: { name?: string; color?: string | null }): Promise<void> {
       const keys = Object.keys(fields) as Array<keyof typeof fields>;
       if (keys.length === 0) return;
