@@ -79,10 +79,13 @@ function mapError(log: Logger, storage: Pick<StorageMonitor, "failed"> | undefin
   // monitor), no stack trace.
   const refused = storage?.failed(error);
   if (refused) return json(500, { error: refused });
+  // A store's error carries PostgreSQL's SQLSTATE (a unique violation, a deadlock, a lock timeout): the cause in a
+  // word. Its message was scrubbed of the connection URL when it was made (db/pg/store.ts).
   log.error("unhandled error", {
     method: request.method,
     path: new URL(request.url).pathname,
     error: error instanceof Error ? error.message : String(error),
+    ...(sqlState ? { sql_state: sqlState } : {}),
     stack: error instanceof Error ? error.stack : undefined,
   });
   return json(500, { error: "Internal server error" });
