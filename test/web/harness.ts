@@ -68,10 +68,18 @@ export function webScope(prefix = "idearepo-web-") {
   const opened: Opened[] = [];
   // The console guard: normal use logs nothing. Checked after each test, so a page shared by several tests blames
   // the test that was running when the line appeared (more or less: a line logged late lands in the next test).
+  // The server's side of it: its error and warning lines of the test (a 500's cause is logged there, not in the
+  // browser), printed after each test and quoted in the console guard's failure. Passing runs log none of them.
+  const servers: Array<{ s: WebServer; seen: number }> = [];
   afterEach(() => {
+    const server = servers.flatMap((w) => serverProblems(w.s.logs.slice(w.seen, (w.seen = w.s.logs.length))));
+    for (const l of server) process.stderr.write(`${l}\n`);
     const lines = opened.flatMap((o) => o.errors.splice(0).map((e) => `  ${e}`));
     for (const o of opened) o.allowed.length = 0;
-    if (lines.length) throw new Error(`The browser logged console errors or warnings (fix the app; allowConsole() only for what the test provokes on purpose):\n${lines.join("\n")}`);
+    if (lines.length) {
+      const told = server.length ? `\nThe server's errors and warnings meanwhile:\n${server.map((l) => `  ${l}`).join("\n")}` : "";
+      throw new Error(`The browser logged console errors or warnings (fix the app; allowConsole() only for what the test provokes on purpose):\n${lines.join("\n")}${told}`);
+    }
   });
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => {});
@@ -82,7 +90,9 @@ export function webScope(prefix = "idearepo-web-") {
     async server(env: Record<string, string> = {}, dataDir = scope.newDir()): Promise<WebServer> {
       const s = await scope.serveWith(dataDir, env);
       const line = s.logs.map((l) => { try { return JSON.parse(l); } catch { return null; } }).find((l) => l?.setup_code);
-      return Object.assign(s, { dataDir, setupCode: (line?.setup_code as string | undefined) ?? null });
+      const server = Object.assign(s, { dataDir, setupCode: (line?.setup_code as string | undefined) ?? null });
+      servers.push({ s: server, seen: s.logs.length }); // what it logged while starting is not a test's
+      return server;
     },
     /** `serviceWorkers: "block"`: the app's service worker is not registered, so page.route() sees every asset request. */
     /** `hasTouch`: the page has a touch screen (touch events, page.touchscreen, CDP's Input.dispatchTouchEvent). */
@@ -115,6 +125,18 @@ export function webScope(prefix = "idearepo-web-") {
       return o;
     },
   };
+}
+
+/** The server's log lines at error or warn level (JSON lines; a line that is not JSON, a crash's text, counts too), marked `[server]`. */
+export function serverProblems(lines: readonly string[]): string[] {
+  return lines.filter((l) => {
+    try {
+      const level = (JSON.parse(l) as { level?: unknown }).level;
+      return level === "error" || level === "warn";
+    } catch {
+      return l.trim() !== "";
+    }
+  }).map((l) => `[server] ${l}`);
 }
 
 /** Creates an account with a password through the operator CLI (as an operator would); returns its API key. */
