@@ -68,10 +68,7 @@ function createStore(store: Store, g: Generation) {
        ON CONFLICT (user_id) DO UPDATE SET n = ?2, sum = ?3, scored_n = ?4`,
     ),
     sharedClear: store.query<never, []>(`DELETE FROM ${shared}`),
-    awaitingRescore: store.query<{ n: number }, []>(
-      `SELECT count(*) AS n FROM ${shared} s JOIN ${ideas} v ON v.user_id = s.user_id
-       WHERE s.scored_n < 0 AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.idea_id = v.id AND j.kind = 'full')`,
-    ),
+    awaitingRescore: store.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${shared} s JOIN ${ideas} v ON v.user_id = s.user_id WHERE s.scored_n < 0`),
     ideaCodes: store.query<{ id: number; code: Bytes }, [string]>(`SELECT id, code FROM ${ideas} WHERE user_id = ?`),
     delTag: store.query<never, [number]>(`DELETE FROM ${tags} WHERE ${tid} = ?`),
     insTag: store.query<never, [number, string, Bytes, string]>(`INSERT INTO ${tags} (${tid}, user_id, embedding, name) VALUES (?, ?, ?, ?)`),
@@ -287,9 +284,11 @@ function createStore(store: Store, g: Generation) {
     /** Records that the account's pairs wait for a re-scoring pass (some ideas were stored without their steps). */
     markDirty: (userId: string) => markScoredAt(userId, () => -1),
     /**
-     * Ideas stored without their steps whose re-scoring pass is not queued yet: an import's, between its own jobs
-     * and the pass queued when the last of them is done (GET /health counts them as re-scoring, so it never says
-     * nothing is left while their relations and duplicates are still to come).
+     * Embedded ideas of accounts whose re-scoring pass is not queued yet: an import's, stored without their steps,
+     * between their vectors and the pass queued when the last of them is done (GET /health counts them as
+     * re-scoring, so it never says nothing is left while their relations and duplicates are still to come). Queueing
+     * the pass marks the account scored, so no idea is counted here and as a queued pass at once, but for an edit's
+     * pass within an import (still work left).
      */
     awaitingRescore: async () => Number((await q.awaitingRescore.get())!.n),
     /**
