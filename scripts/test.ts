@@ -3,11 +3,11 @@
 //
 // Half the suite's time is the browser tests, which wait on Chromium and the server far more than they compute, so
 // running them beside the rest uses the second core instead of leaving it idle (measured in docs/performance.md,
-// "The test suite's time"). Only the fault tests whose assertions are times (the soak's p99 and RSS bounds, quick
-// 503s while PostgreSQL is away, bounded waits on a silent SMTP server or a trickling provider) and the two that timed
-// out beside other suites at load 17–21 (kill -9 under load, the model worker's crash) run with the machine to
-// themselves; the other fault tests assert what survives or what is answered, and run in the first phase. Each part
-// prints its lines with its name in front; the run fails if any part fails.
+// "The test suite's time"). Only the fault tests whose assertions are times (the soak's p99 and RSS bounds, 503s
+// within 5 s while PostgreSQL's network is silent, bounded waits on a silent SMTP server or a trickling provider)
+// and the two that timed out beside other suites at load 17–21 (kill -9 under load, the model worker's crash) run
+// with the machine to themselves; the other fault tests assert what survives or what is answered, and run in the
+// first phase. Each part prints its lines with its name in front; the run fails if any part fails.
 import { Glob } from "bun";
 import { resolve } from "node:path";
 
