@@ -52,6 +52,7 @@ export async function enqueueJob(store: Store, job: QueuedJob, now: string): Pro
 /**
  * Queues a job of `kind` for every live idea of an account that has a vector (the re-scoring pass after its
  * calibration moved, pipeline/rescore.ts); ideas with a pending job of that kind keep that one. Returns how many.
+ * Only the write path (`modules/filing/jobs.ts`) calls this, like enqueueJob.
  */
 export async function enqueueAccountJobs(store: Store, kind: JobKind, userId: string, now: string): Promise<number> {
   const r = await store

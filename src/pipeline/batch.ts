@@ -8,6 +8,8 @@ import { vectorStore } from "../vectors/store";
 import { embedItems, ideaText, isCurrent, itemKey, textHash, type EmbedItem, type FreshVectors } from "./embed";
 import type { ModelSet } from "./models";
 import type { PipelineRepo } from "./repo";
+import { createIdeaEdits } from "../modules/filing/repo";
+import { createTagsRepo } from "../modules/tags/repo";
 
 /** The job kinds the pipeline consumes; itemsForJobs says what each one embeds. */
 export const PIPELINE_JOB_KINDS = ["full", "light", "tag-embed"] as const satisfies readonly JobKind[];
@@ -97,7 +99,15 @@ export const freshVector = (batch: Batch, gen: number, item: Pick<EmbedItem, "ki
  * Writes an item's new vectors to every writable generation, then points its vectorize_id at the target generation
  * once that holds a current vector. Call inside a transaction.
  */
-export async function storeItem(store: Store, repo: PipelineRepo, batch: Batch, item: EmbedItem): Promise<void> {
+/** Where a stored vector's id is recorded: the idea's row (filing/repo.ts) or the tag's (tags/repo.ts); made once per store. */
+const vectorIdOwners = new WeakMap<Store, { ideas: ReturnType<typeof createIdeaEdits>; tags: ReturnType<typeof createTagsRepo> }>();
+function ownersOf(store: Store) {
+  let o = vectorIdOwners.get(store);
+  if (!o) vectorIdOwners.set(store, (o = { ideas: createIdeaEdits(store), tags: createTagsRepo(store) }));
+  return o;
+}
+
+export async function storeItem(store: Store, batch: Batch, item: EmbedItem): Promise<void> {
   const target = targetGeneration(batch.state)!;
   let current = false;
   for (const g of batch.gens) {
@@ -112,6 +122,6 @@ export async function storeItem(store: Store, repo: PipelineRepo, batch: Batch, 
   // Without a current vector of the target generation (its model not loaded here, or embedding failed) the id
   // stays as it is, so the item is picked up again.
   if (!current) return;
-  if (item.kind === "idea") await repo.setIdeaVectorId(item.id, vectorId(target.gen, item.id));
-  else await repo.setTagVectorId(item.id, vectorId(target.gen, item.id));
+  if (item.kind === "idea") await ownersOf(store).ideas.setVectorId(item.id, vectorId(target.gen, item.id));
+  else await ownersOf(store).tags.setVectorizeId(item.id, vectorId(target.gen, item.id));
 }

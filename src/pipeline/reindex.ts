@@ -54,7 +54,7 @@ export function createReindexer(deps: Deps, models: ModelSet, repo: PipelineRepo
       for (const item of items) {
         await deps.store.tx(async () => {
           const live = item.kind === "idea" ? await repo.idea(item.id) : await repo.tag(item.id);
-          if (live && !("is_archived" in live && live.is_archived)) await storeItem(deps.store, repo, batch, item);
+          if (live && !("is_archived" in live && live.is_archived)) await storeItem(deps.store, batch, item);
         });
         inFlight.delete(key(item));
       }

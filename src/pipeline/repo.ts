@@ -1,5 +1,6 @@
-// SQL the background pipeline runs: idea/tag rows, auto-tags, duplicate detections (the queue is jobs/queue.ts, system
-// relations the relations repo).
+// SQL the background pipeline reads: idea and tag rows, their tags, the reindex backlog and its figures. It writes
+// through the owners' repos: vector ids and ideas filing/repo.ts, auto-tags and tag vector ids tags/repo.ts,
+// detections duplicates/repo.ts, system relations relations/repo.ts, jobs jobs/queue.ts.
 import type { Store } from "../db/store";
 import { vectorIdRange } from "../vectors/generations";
 import { countFullPassesOfLiveIdeas } from "../jobs/queue";
@@ -32,14 +33,11 @@ export function createPipelineRepo(store: Store) {
             u.plan, u.trial_ends_at, u.subscription_id, u.settings_json
      FROM ideas i JOIN users u ON u.id = i.user_id WHERE i.id = ?`,
   );
-  const setIdeaVector = store.query("UPDATE ideas SET vectorize_id = ? WHERE id = ?");
   const tag = store.query<PipelineTag, [number]>("SELECT id, user_id, name, vectorize_id FROM tags WHERE id = ?");
   const tagsOfIdea = store.query<PipelineTag, [number]>(
     "SELECT t.id, t.user_id, t.name, t.vectorize_id FROM idea_tags it JOIN tags t ON t.id = it.tag_id WHERE it.idea_id = ?",
   );
-  const setTagVector = store.query("UPDATE tags SET vectorize_id = ? WHERE id = ?");
   const tagCount = store.query<{ n: number }, [number]>("SELECT count(*) AS n FROM idea_tags WHERE idea_id = ?");
-  const attachTag = store.query("INSERT INTO idea_tags (idea_id, tag_id) VALUES (?, ?) ON CONFLICT DO NOTHING");
   const tagIdsOf = store.query<{ idea_id: number; tag_id: number }, [string]>(
     "SELECT idea_id, tag_id FROM idea_tags WHERE idea_id IN (SELECT value FROM json_each(?))",
   );
@@ -49,17 +47,6 @@ export function createPipelineRepo(store: Store) {
   const ideaAges = store.query<{ id: number; created_at: string }, [string]>(
     "SELECT id, created_at FROM ideas WHERE is_archived = 0 AND id IN (SELECT value FROM json_each(?))",
   );
-  // The unordered pair is unique: a dismissed or merged pair is never detected again; a pending one keeps its row.
-  const upsertDetection = store.query(
-    `INSERT INTO duplicate_detections (user_id, idea_id, duplicate_of_id, similarity_score, status, created_at, pair_lo, pair_hi)
-     VALUES (?1, ?2, ?3, ?4, 'pending', ?5, min(?2, ?3), max(?2, ?3))
-     ON CONFLICT (pair_lo, pair_hi) DO UPDATE SET similarity_score = excluded.similarity_score WHERE duplicate_detections.status = 'pending'`,
-  );
-  const pendingOf = store.query<{ id: number; other: number }, [number]>(
-    `SELECT id, CASE WHEN idea_id = ?1 THEN duplicate_of_id ELSE idea_id END AS other FROM duplicate_detections
-     WHERE status = 'pending' AND (idea_id = ?1 OR duplicate_of_id = ?1)`,
-  );
-  const deleteDetection = store.query("DELETE FROM duplicate_detections WHERE id = ? AND status = 'pending'");
   // Two ranges of the partial index ideas_embedding_state, one per side of the generation's ids: written as one
   // `vectorize_id < ?1 OR vectorize_id >= ?2`, SQLite scanned the whole table (~200 ms at 200,000 ideas), and this
   // runs each time the job queue runs dry.
@@ -74,7 +61,6 @@ export function createPipelineRepo(store: Store) {
      WHERE vectorize_id IS NULL OR vectorize_id < ?1 OR vectorize_id >= ?2 LIMIT ?3`,
   );
   const unembedded = store.query<{ id: number }, []>("SELECT id FROM ideas WHERE is_archived = 0 AND vectorize_id IS NULL");
-  const clearArchivedVector = store.query("UPDATE ideas SET vectorize_id = NULL WHERE id = ? AND is_archived = 1");
   const liveIdeas = store.query<{ n: number }, []>("SELECT count(*) AS n FROM ideas WHERE is_archived = 0");
   // Counted as the three small ranges of ideas_embedding_state outside the generation (never embedded, older, newer)
   // rather than as every live idea minus those inside it: GET /health reads it, and the ideas inside are nearly all
@@ -87,12 +73,9 @@ export function createPipelineRepo(store: Store) {
 
   return {
     idea: (id: number) => idea.get(id),
-    setIdeaVectorId: async (id: number, vid: string | null) => void (await setIdeaVector.run(vid, id)),
     tag: (id: number) => tag.get(id),
     tagsOfIdea: (ideaId: number) => tagsOfIdea.all(ideaId),
-    setTagVectorId: async (id: number, vid: string | null) => void (await setTagVector.run(vid, id)),
     tagCount: async (ideaId: number) => (await tagCount.get(ideaId))!.n,
-    attachTag: async (ideaId: number, tagId: number) => (await attachTag.run(ideaId, tagId)).changes > 0,
     /** Tag ids per idea for the given ideas. */
     async tagIdsOf(ideaIds: number[]): Promise<Map<number, number[]>> {
       const out = new Map<number, number[]>(ideaIds.map((id) => [id, []]));
@@ -105,18 +88,12 @@ export function createPipelineRepo(store: Store) {
     /** created_at of the live ideas among `ids` (archived and missing ones are absent). */
     liveCreatedAt: async (ids: number[]) =>
       new Map(ids.length ? (await ideaAges.all(JSON.stringify(ids))).map((r) => [r.id, r.created_at]) : []),
-    upsertDetection: async (userId: string, ideaId: number, duplicateOf: number, score: number, now: string) =>
-      void (await upsertDetection.run(userId, ideaId, duplicateOf, score, now)),
-    pendingDetectionsOf: (ideaId: number) => pendingOf.all(ideaId),
-    deletePendingDetection: async (id: number) => void (await deleteDetection.run(id)),
     /** Live ideas whose vector is of another generation than `gen` (the reindex backlog). */
     ideasOutsideGen: (gen: number, limit: number) => staleIdeas.all(...vectorIdRange(gen), limit),
     /** Tags without a vector of generation `gen` (new, or of an older generation). */
     tagsOutsideGen: (gen: number, limit: number) => staleTags.all(...vectorIdRange(gen), limit),
     /** Live ideas never embedded (the recovery job keeps those with no full pass queued). */
     unembeddedIdeaIds: async () => (await unembedded.all()).map((r) => r.id),
-    /** Clears an archived idea's vectorize_id (its vectors are gone); a live idea is left alone. */
-    clearArchivedVectorId: async (id: number) => void (await clearArchivedVector.run(id)),
     countLiveIdeas: async () => (await liveIdeas.get())!.n,
     /** Full passes queued for ideas that already have a vector of `gen`: re-scoring (or an edit not yet embedded). */
     countRescoring: (gen: number) => countFullPassesOfLiveIdeas(store, ...vectorIdRange(gen)),

@@ -1,7 +1,8 @@
 // Re-scoring an account whose calibration moved: every pair score is taken over vectors minus what the account's ideas
 // share (src/vectors/calibration.ts), so when that shared part changes, earlier detections and relations are re-judged.
 import type { Store } from "../db/store";
-import { enqueueAccountJobs, hasAccountJobs } from "../jobs/queue";
+import { hasAccountJobs } from "../jobs/queue";
+import { createJobs } from "../modules/filing/jobs";
 import type { VectorStore } from "../vectors/store";
 import { lockAccount } from "../jobs/account-lock";
 
@@ -34,6 +35,7 @@ export async function deferSteps(store: VectorStore, userId: string, added: numb
 
 /** Queues the re-scoring pass for each of the accounts whose calibration moved; returns how many ideas were queued. */
 export async function queueRescores(store: Store, vectors: VectorStore, userIds: Iterable<string>, now: string): Promise<number> {
+  const jobs = createJobs(store);
   let queued = 0;
   for (const userId of userIds) {
     await store.tx(async () => {
@@ -44,7 +46,7 @@ export async function queueRescores(store: Store, vectors: VectorStore, userIds:
       // While the account still has full passes waiting (an import, a backlog) it keeps growing: one re-score once
       // they are done, not one per batch.
       if (await hasAccountJobs(store, "full", userId)) return;
-      queued += await enqueueAccountJobs(store, "full", userId, now);
+      queued += await jobs.rescoringPass(userId, now);
       await vectors.markScored(userId);
     });
   }

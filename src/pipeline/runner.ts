@@ -12,6 +12,8 @@ import { embedBatch, freshVector, itemsForJobs, pipelineQueue, storeItem, writab
 import { createReindexer } from "./reindex";
 import { servingGeneration, type ModelSet } from "./models";
 import { createRelationsRepo } from "../modules/relations/repo";
+import { createTagsRepo } from "../modules/tags/repo";
+import { createDuplicatesRepo } from "../modules/duplicates/repo";
 import { createKeywordSearch } from "../modules/search/keyword";
 import { createSearchRepo } from "../modules/search/repo";
 import { createPipelineRepo } from "./repo";
@@ -59,6 +61,8 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
   const store = deps.store;
   const repo = createPipelineRepo(deps.store);
   const relations = createRelationsRepo(deps.store);
+  const tags = createTagsRepo(deps.store);
+  const duplicates = createDuplicatesRepo(deps.store);
   // Candidates by words for ideas the model cannot read (steps.ts, syncDuplicates): the search's loose keyword match.
   const keyword = createKeywordSearch(createSearchRepo(deps.store));
   const similarText = async (userId: string, text: string, k: number) => [...(await keyword.looseScores(userId, text, k)).keys()];
@@ -114,7 +118,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     const items = batch.items.get(job.id) ?? [];
     await deps.store.tx(async () => {
       if (job.kind !== "full" || job.idea_id === null) {
-        for (const item of items) if (item.kind !== "tag" || (await repo.tag(item.id))) await storeItem(store, repo, batch, item);
+        for (const item of items) if (item.kind !== "tag" || (await repo.tag(item.id))) await storeItem(store, batch, item);
         return;
       }
       await lockAccountOfIdea(deps.store, job.idea_id);
@@ -126,7 +130,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
         return;
       }
       const item = items.find((i) => i.kind === "idea");
-      if (item) await storeItem(store, repo, batch, item);
+      if (item) await storeItem(store, batch, item);
       if (!serving) return;
       const vector = (item && freshVector(batch, serving.gen, item)) ?? (await serving.store.ideaVector(idea.id));
       if (!vector) return;
@@ -136,7 +140,7 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
       }
       const settings = parseSettings(idea.settings_json);
       const scripts = modelScripts(serving.model, deps.config.models_dir);
-      await runIdeaSteps({ repo, relations, store: serving.store, now, plan: effectivePlan(idea, deps.clock()), settings, scripts, similarText }, idea, vector);
+      await runIdeaSteps({ repo, relations, tags, duplicates, store: serving.store, now, plan: effectivePlan(idea, deps.clock()), settings, scripts, similarText }, idea, vector);
     });
   }
 

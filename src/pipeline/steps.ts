@@ -4,6 +4,8 @@ import type { Plan } from "../auth/plans";
 import type { UserSettings } from "../contract";
 import type { Neighbour, VectorStore } from "../vectors/store";
 import type { RelationsRepo } from "../modules/relations/repo";
+import type { TagsRepo } from "../modules/tags/repo";
+import type { DuplicatesRepo } from "../modules/duplicates/repo";
 import type { PipelineIdea, PipelineRepo } from "./repo";
 import { specificity, textSide, wordCosine, type TextSide } from "./text-overlap";
 import { ideaText } from "./embed";
@@ -31,8 +33,11 @@ export const PRO_TAG_MARGIN = 0.1;
 export const FREE_TAG_MIN_SHARED = 2;
 
 export interface StepContext {
+  /** Reads; each step writes through the repo of the table's feature. */
   repo: PipelineRepo;
   relations: RelationsRepo;
+  tags: TagsRepo;
+  duplicates: DuplicatesRepo;
   /** The generation that answers searches: neighbours and tag vectors are read from it. */
   store: VectorStore;
   now: string;
@@ -81,7 +86,7 @@ async function autoTag(ctx: StepContext, idea: PipelineIdea, vector: Float32Arra
     return near.filter((n) => live.has(n.id));
   };
   const picked = ctx.plan === "pro" ? await vocabularyTags(ctx, idea, vector) : await neighbourTags(ctx, await neighbours());
-  for (const tagId of picked) await ctx.repo.attachTag(idea.id, tagId);
+  for (const tagId of picked) await ctx.tags.attach(idea.id, tagId);
 }
 
 async function vocabularyTags(ctx: StepContext, idea: PipelineIdea, vector: Float32Array): Promise<number[]> {
@@ -222,7 +227,7 @@ async function syncDuplicates(
   const wordAges = await ctx.repo.liveCreatedAt(byWords);
   const candidates = [...neighbours.map((n) => n.id), ...byWords.filter((id) => wordAges.has(id))];
   const ageOf = (id: number) => createdAt.get(id) ?? wordAges.get(id)!;
-  const pending = await ctx.repo.pendingDetectionsOf(idea.id);
+  const pending = await ctx.duplicates.pendingOf(idea.id);
   const ids = [...candidates, ...pending.map((d) => d.other)];
   const words = await wordsOf(ctx, ids);
   // The embedding side of the duplicate score: the calibrated cosine with the pair's subjects' shared part removed too,
@@ -236,11 +241,11 @@ async function syncDuplicates(
     const me = { id: idea.id, at: idea.created_at };
     const other = { id, at: ageOf(id) };
     const [newer, older] = isNewer(me, other) ? [me, other] : [other, me];
-    await ctx.repo.upsertDetection(idea.user_id, newer.id, older.id, score, ctx.now);
+    await ctx.duplicates.record(idea.user_id, newer.id, older.id, score, ctx.now);
   }
   for (const d of pending) {
     const score = duplicateScore(ctx, words, mineSide, d.other, local.get(d.other));
-    if (score !== null && score <= threshold) await ctx.repo.deletePendingDetection(d.id);
+    if (score !== null && score <= threshold) await ctx.duplicates.deletePending(d.id);
   }
 }
 

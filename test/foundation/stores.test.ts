@@ -1,7 +1,8 @@
-// One store per table, read from the source: every statement over `jobs` is in the queue module, every write to
-// `relations` (and `rejected_pairs`) in the relations repo, no feature or pipeline file outside a repo runs SQL, the
-// relation-type vocabulary is declared once, and every idea is filed (inserted, its jobs queued, the worker woken, the
-// Free cap checked) by the one write path in src/modules/filing/. A second copy anywhere fails here, naming the file.
+// One store per table, read from the source: every statement over `jobs` is in the queue module and every way of
+// queueing one in filing/jobs.ts, every write to `relations` (and `rejected_pairs`) in the relations repo, every write
+// to `ideas` in filing/repo.ts (new rows by the one write path: jobs queued, the worker woken, the Free cap checked),
+// no feature or pipeline file outside a repo runs SQL and the pipeline writes none, the relation-type vocabulary is
+// declared once. A second copy anywhere fails here, naming the file.
 import { describe, expect, test } from "bun:test";
 import { Glob } from "bun";
 import { readFileSync } from "node:fs";
@@ -48,14 +49,36 @@ describe("one relation-type vocabulary", () => {
   });
 });
 
+/** SQL that writes `table`: an INSERT (any conflict clause), UPDATE or DELETE naming it. */
+const writes = (table: string) => new RegExp(`\\b(INSERT\\s+(OR\\s+\\w+\\s+)?INTO|UPDATE|DELETE\\s+FROM)\\s+${table}\\b`);
+
+/**
+ * The queue's functions that add rows to `jobs` (read from its source, so a new one is found): each exported function
+ * of src/jobs/queue.ts whose body inserts into jobs.
+ */
+function queueingFunctions(): string[] {
+  const queue = files.find((f) => f.path === "src/jobs/queue.ts")!.text;
+  return queue.split(/\nexport\s+/).slice(1)
+    .filter((chunk) => /\bINSERT\s+INTO\s+jobs\b/.test(chunk))
+    .map((chunk) => /^(?:async\s+)?function\s+(\w+)/.exec(chunk)?.[1] ?? `(not a function: ${chunk.slice(0, 40)})`)
+    .sort();
+}
+
 describe("one write path (src/modules/filing/)", () => {
-  test("only filing/repo.ts inserts ideas, and only the write path uses that repo", () => {
+  test("only filing/repo.ts writes ideas, and only the write path makes new rows", () => {
+    // Every INSERT, UPDATE and DELETE over ideas: captures, imports, edits, archives, the review's keep, the pipeline's
+    // vector ids. Callers reach them through createIdeaEdits; new rows only through the write path (jobs, cap, numbers).
+    expect(filesMatching(writes("ideas"))).toEqual(["src/modules/filing/repo.ts"]);
     expect(filesMatching(/\bINSERT\s+(OR\s+\w+\s+)?INTO\s+ideas\b/)).toEqual(["src/modules/filing/repo.ts"]);
-    expect(filesMatching(/from\s+["'][./]*(modules\/)?filing\/repo["']/).filter((p) => !p.startsWith("src/modules/filing/"))).toEqual([]);
+    expect(filesMatching(/\bcreateFilingRepo\b/).filter((p) => !p.startsWith("src/modules/filing/"))).toEqual([]);
   });
 
-  test("only filing/jobs.ts queues jobs (typed, through jobs/queue.ts) and wakes the worker", () => {
-    expect(filesMatching(/\benqueueJob\s*\(/)).toEqual(["src/jobs/queue.ts", "src/modules/filing/jobs.ts"]);
+  test("every way of queueing a job is a function of filing/jobs.ts (typed, through jobs/queue.ts), which wakes the worker", () => {
+    // A second queueing function in the queue is a deliberate change here, and it too may only be called from filing/jobs.ts.
+    expect(queueingFunctions()).toEqual(["enqueueAccountJobs", "enqueueJob"]);
+    for (const name of queueingFunctions()) {
+      expect({ name, callers: filesMatching(new RegExp(`\\b${name}\\s*\\(`)) }).toEqual({ name, callers: ["src/jobs/queue.ts", "src/modules/filing/jobs.ts"] });
+    }
     expect(filesMatching(/\bonJobQueued\s*(\?\.)?\(/)).toEqual(["src/modules/filing/jobs.ts"]);
   });
 
@@ -65,10 +88,10 @@ describe("one write path (src/modules/filing/)", () => {
   });
 
   test("an idea's title and body are written where their [[wikilinks]] are synced, in the same transaction", () => {
-    // The SQL that writes title or body: the ideas repo's update (its callers below) and the import's re-run (whose
-    // importer makes its own relations). The ideas service and the merger, which hand title or body to that update, and
-    // the write path's capture are the ones that sync.
-    expect(filesMatching(/\bUPDATE\s+ideas\s+SET\s+(\$\{|[^;`"]*\b(title|body)\s*=)/)).toEqual(["src/modules/ideas/repo.ts", "src/modules/import/notes-repo.ts"]);
+    // The SQL that writes title or body is filing/repo.ts's: the edits' update (whose callers, the ideas service and the
+    // merger, sync) and the import's re-run (whose importer makes its own relations); the write path's capture syncs too.
+    expect(filesMatching(/\bUPDATE\s+ideas\s+SET\s+(\$\{|[^;`"]*\b(title|body)\s*=)/)).toEqual(["src/modules/filing/repo.ts"]);
+    expect(filesMatching(/\brewriteImported\b/)).toEqual(["src/modules/filing/repo.ts", "src/modules/import/notes-import.ts"]);
     expect(filesMatching(/\btextWritten\(/)).toEqual([
       "src/modules/filing/write.ts", "src/modules/ideas/service-merge.ts", "src/modules/ideas/service.ts", "src/modules/wikilinks/sync.ts",
     ]);
@@ -76,5 +99,18 @@ describe("one write path (src/modules/filing/)", () => {
 
   test("the Free idea cap is checked in filing/cap.ts only", () => {
     expect(filesMatching(/\bFREE_IDEA_LIMIT\b/)).toEqual(["src/auth/plans.ts", "src/modules/filing/cap.ts"]);
+  });
+});
+
+describe("the pipeline writes through the features' repos", () => {
+  test("no SQL under src/pipeline/ writes a table", () => {
+    const pipeline = files.filter((f) => f.path.startsWith("src/pipeline/"));
+    expect(pipeline.filter((f) => writes("\\w+").test(f.text)).map((f) => f.path)).toEqual([]);
+  });
+
+  test("auto-tags, tag vectors and duplicate detections are written by their features' repos only", () => {
+    expect(filesMatching(writes("idea_tags"))).toEqual(["src/modules/tags/repo.ts"]);
+    expect(filesMatching(writes("tags"))).toEqual(["src/modules/tags/repo.ts"]);
+    expect(filesMatching(writes("duplicate_detections"))).toEqual(["src/modules/duplicates/repo.ts"]);
   });
 });

@@ -1,5 +1,5 @@
-// SQL for duplicate detections: the pending listing with both ideas' display fields, per-idea summaries, lookups and
-// resolution.
+// SQL for duplicate detections, all of it: the pending listing with both ideas' display fields, per-idea summaries,
+// lookups and resolution, and the background check's recording (the pipeline's duplicate step calls it).
 import type { Store } from "../../db/store";
 import type { IdeaStatus } from "../../contract";
 
@@ -109,11 +109,18 @@ export function createDuplicatesRepo(store: Store) {
     `SELECT d.* ${PENDING_FROM} WHERE d.user_id = ? AND d.id = ? AND d.status = 'pending'`,
   );
   const resolve = store.query("UPDATE duplicate_detections SET status = ?, resolved_at = ? WHERE id = ? AND status = 'pending'");
-  const insert = store.query<{ id: number }, [Record<string, string | number>]>(
+  // The unordered pair is unique: a dismissed or merged pair is never detected again; a pending one keeps its row.
+  const record = store.query<{ id: number }, [string, number, number, number, string]>(
     `INSERT INTO duplicate_detections (user_id, idea_id, duplicate_of_id, similarity_score, status, created_at, pair_lo, pair_hi)
-     VALUES ($user_id, $idea_id, $duplicate_of_id, $similarity_score, 'pending', $created_at, min($idea_id, $duplicate_of_id), max($idea_id, $duplicate_of_id))
-     ON CONFLICT (pair_lo, pair_hi) DO NOTHING RETURNING id`,
+     VALUES (?1, ?2, ?3, ?4, 'pending', ?5, min(?2, ?3), max(?2, ?3))
+     ON CONFLICT (pair_lo, pair_hi) DO UPDATE SET similarity_score = excluded.similarity_score WHERE duplicate_detections.status = 'pending'
+     RETURNING id`,
   );
+  const pendingOf = store.query<{ id: number; other: number }, [number]>(
+    `SELECT id, CASE WHEN idea_id = ?1 THEN duplicate_of_id ELSE idea_id END AS other FROM duplicate_detections
+     WHERE status = 'pending' AND (idea_id = ?1 OR duplicate_of_id = ?1)`,
+  );
+  const deletePending = store.query("DELETE FROM duplicate_detections WHERE id = ? AND status = 'pending'");
 
   return {
     listPending: (userId: string) => pending.all(userId),
@@ -129,9 +136,16 @@ export function createDuplicatesRepo(store: Store) {
     findActionable: (userId: string, id: number) => actionable.get(userId, id),
     /** Marks a pending detection; false when it was no longer pending. */
     resolve: async (id: number, status: "dismissed" | "merged", now: string) => (await resolve.run(status, now, id)).changes > 0,
-    /** Records a detection; null when the unordered pair was already detected (pending, dismissed or merged). */
-    async insert(row: { user_id: string; idea_id: number; duplicate_of_id: number; similarity_score: number; created_at: string }): Promise<number | null> {
-      return (await insert.get(row))?.id ?? null;
-    },
+    /**
+     * Records a pending detection of `ideaId` (the newer) as a copy of `duplicateOf`, or updates the score of the pair's
+     * pending one; null when the pair was dismissed or merged (never detected again).
+     */
+    record: async (userId: string, ideaId: number, duplicateOf: number, score: number, now: string) =>
+      (await record.get(userId, ideaId, duplicateOf, score, now))?.id ?? null,
+    /** The idea's pending detections, each with the other idea's id (whichever side it is on). */
+    pendingOf: (ideaId: number) => pendingOf.all(ideaId),
+    /** Drops a detection the duplicate check no longer finds; one resolved meanwhile is kept. */
+    deletePending: async (id: number) => void (await deletePending.run(id)),
   };
 }
+export type DuplicatesRepo = ReturnType<typeof createDuplicatesRepo>;

@@ -1,8 +1,10 @@
 // The background jobs the spec lists for each kind of change (spec "Background processing"), queued in one place with
 // typed kinds and payloads, and the worker's one wake-up. Callers say what changed; this file says which job that is.
+// Every way of queueing a job is a function here (test/foundation/stores.test.ts fails on any other caller of the queue's
+// inserts).
 import type { Store } from "../../db/store";
 import type { Deps } from "../../deps";
-import { enqueueJob } from "../../jobs/queue";
+import { enqueueAccountJobs, enqueueJob } from "../../jobs/queue";
 
 export function createJobs(store: Store) {
   return {
@@ -19,6 +21,11 @@ export function createJobs(store: Store) {
     },
     /** A new or renamed tag: its embedding, so it can appear in similar-tag results. */
     tagEmbedding: (tagId: number, now: string) => enqueueJob(store, { kind: "tag-embed", payload: { tag_id: tagId } }, now),
+    /**
+     * The account's re-scoring pass (pipeline/rescore.ts): the full pass for each of its live ideas that has a vector,
+     * in one statement; an idea with a full pass already waiting keeps that one. Returns how many were queued.
+     */
+    rescoringPass: (userId: string, now: string) => enqueueAccountJobs(store, "full", userId, now),
   };
 }
 export type Jobs = ReturnType<typeof createJobs>;

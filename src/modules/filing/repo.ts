@@ -1,5 +1,8 @@
-// SQL of the write path: the one INSERT over ideas, display numbers, and the active count the Free cap reads.
+// Every statement that writes `ideas`: the write path's insert, display numbers and active count (createFilingRepo,
+// for src/modules/filing/ only), and each later change to an idea's row (createIdeaEdits: the ideas service, review,
+// imports, the pipeline). test/foundation/stores.test.ts fails when SQL anywhere else writes the table.
 import type { Store } from "../../db/store";
+import type { IdeaRow } from "../ideas/repo";
 
 /** Every column a writer sets on a new idea; the rest (vectorize_id, is_archived, list_json) start at their defaults. */
 export interface NewIdeaRow {
@@ -16,6 +19,21 @@ export interface NewIdeaRow {
   updated_at: string;
 }
 
+/** last_writer: who made the new text (idea versions record it, migrations/0020); set beside a title or body. */
+export type IdeaChanges = Partial<Pick<IdeaRow, "title" | "body" | "status" | "parent_id" | "created_at" | "updated_at"> & { last_writer: string }>;
+
+/** What a re-run of an import writes over an idea it brought before (notes-import.ts). */
+export interface ImportedText {
+  title: string;
+  body: string;
+  /** null: the file states none, the idea keeps its own. */
+  status: string | null;
+  updated_at: string;
+  /** Archived in its own app: the idea is archived too (a re-run never un-archives). */
+  archived: boolean;
+}
+
+/** The write path's own statements: new rows only. Used by filing/ alone, so every new idea gets its jobs and cap. */
 export function createFilingRepo(store: Store) {
   const reserve = store.query<{ idea_seq: number }, [number, string]>(
     "UPDATE users SET idea_seq = idea_seq + ? WHERE id = ? RETURNING idea_seq",
@@ -26,14 +44,53 @@ export function createFilingRepo(store: Store) {
      VALUES ($user_id, $number, $title, $body, $status, $source, $source_url, $source_summary, $parent_id, $created_at, $updated_at)
      RETURNING id`,
   );
-  const archive = store.query("UPDATE ideas SET is_archived = 1 WHERE id = ?");
   return {
     countActive: async (userId: string) => (await active.get(userId))!.n,
     /** Reserves `n` consecutive display numbers after the account's last one; returns the first. Same transaction as the inserts. */
     reserveNumbers: async (userId: string, n: number) => (await reserve.get(n, userId))!.idea_seq - n + 1,
     insert: async (row: NewIdeaRow) => (await insert.get({ ...row }))!.id,
-    /** A note that was archived in its own app arrives archived: stored, then set aside at once (no job). */
-    archive: async (id: number) => void (await archive.run(id)),
   };
 }
 export type FilingRepo = ReturnType<typeof createFilingRepo>;
+
+/** Changes to an existing idea's row, whoever makes them. Each caller keeps its own rules (wikilinks, jobs, versions). */
+export function createIdeaEdits(store: Store) {
+  const archive = store.query("UPDATE ideas SET is_archived = 1, updated_at = ? WHERE id = ? AND is_archived = 0");
+  const reparent = store.query("UPDATE ideas SET parent_id = ?1 WHERE parent_id = ?2 AND id <> ?1");
+  const touch = store.query("UPDATE ideas SET updated_at = ? WHERE user_id = ? AND id = ?");
+  const setParent = store.query("UPDATE ideas SET parent_id = ? WHERE id = ?");
+  const importedText = store.query(
+    `UPDATE ideas SET title = $title, body = $body, last_writer = 'import', status = coalesce($status, status), updated_at = $updated_at,
+       is_archived = max(is_archived, $archived) WHERE id = $id`,
+  );
+  const setVectorId = store.query("UPDATE ideas SET vectorize_id = ? WHERE id = ?");
+  const clearArchivedVectorId = store.query("UPDATE ideas SET vectorize_id = NULL WHERE id = ? AND is_archived = 1");
+  return {
+    /** Sets the given columns (none: nothing is written). A title or body change must sync its [[wikilinks]] (wikilinks/sync.ts). */
+    async update(id: number, fields: IdeaChanges): Promise<void> {
+      const keys = Object.keys(fields);
+      if (keys.length === 0) return;
+      const sets = keys.map((k) => `${k} = $${k}`).join(", ");
+      await store.query(`UPDATE ideas SET ${sets} WHERE id = $id`).run({ ...fields, id } as Record<string, string | number | null>);
+    },
+    /**
+     * Sets is_archived and updated_at; false when it already was archived. An import's archived note passes its own
+     * updated_at, so it arrives archived with the date its file gave.
+     */
+    archive: async (id: number, updatedAt: string) => (await archive.run(updatedAt, id)).changes > 0,
+    /** Children of `from` now hang under `to` (used when `from` is absorbed into `to`). */
+    reparentChildren: async (from: number, to: number) => (await reparent.run(to, from)).changes,
+    /** Sets updated_at only (the review's "keep"); false when the idea is not the caller's. */
+    touch: async (userId: string, ideaId: number, now: string) => (await touch.run(now, userId, ideaId)).changes > 0,
+    /** An imported idea's parent, once every idea of the file has its new id. */
+    setParent: async (id: number, parentId: number) => void (await setParent.run(parentId, id)),
+    /** A re-run of an import over an idea it brought before: its new text, status and date (last_writer 'import'). */
+    rewriteImported: async (id: number, f: ImportedText) =>
+      void (await importedText.run({ id, title: f.title, body: f.body, status: f.status, updated_at: f.updated_at, archived: f.archived ? 1 : 0 })),
+    /** The id of the idea's current vector (the pipeline's embedding pass). */
+    setVectorId: async (id: number, vectorId: string | null) => void (await setVectorId.run(vectorId, id)),
+    /** Clears an archived idea's vectorize_id (its vectors are gone); a live idea is left alone. */
+    clearArchivedVectorId: async (id: number) => void (await clearArchivedVectorId.run(id)),
+  };
+}
+export type IdeaEdits = ReturnType<typeof createIdeaEdits>;

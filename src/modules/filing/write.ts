@@ -12,7 +12,7 @@ import { createIdeasRepo } from "../ideas/repo";
 import { createLinksRepo } from "../links/repo";
 import { checkFreeCap } from "./cap";
 import { createJobs, wakeWorker } from "./jobs";
-import { createFilingRepo, type NewIdeaRow } from "./repo";
+import { createFilingRepo, createIdeaEdits, type NewIdeaRow } from "./repo";
 import { createTagAttacher, type TagWish } from "./tags";
 import { arrivalFor, arrivingDates, arrivingStatus, type Arrival } from "./arrival";
 import { createLinkSync } from "../wikilinks/sync";
@@ -59,6 +59,7 @@ export type ImportedIdea = Omit<NewIdeaRow, "user_id" | "status" | "created_at" 
 export function createFiling(deps: Deps) {
   const { store } = deps;
   const repo = createFilingRepo(store);
+  const edits = createIdeaEdits(store);
   const ideas = createIdeasRepo(store);
   const links = createLinksRepo(store);
   const tags = createTagAttacher(store);
@@ -89,7 +90,7 @@ export function createFiling(deps: Deps) {
     alongside: (id: number) => Promise<void> = async () => {},
   ): Promise<number> {
     const id = await repo.insert(row);
-    if (archived) await repo.archive(id);
+    if (archived) await edits.archive(id, row.updated_at); // its own date stays: archived as its app had it
     // Writes to different rows, sent together (one round trip on PostgreSQL).
     await together(addToIdea(id, tagIds, ideaLinks), archived ? Promise.resolve() : jobs.fullPass(id, now), alongside(id));
     return id;

@@ -1,4 +1,4 @@
-// SQL for ideas: ownership-scoped lookups, the filtered list, updates, archive (inserts are the write path's, filing/repo.ts).
+// SQL that reads ideas: ownership-scoped lookups, the filtered list, the parent chain (every write is filing/repo.ts's).
 import type { Store } from "../../db/store";
 import type { IdeaStatus } from "../../contract";
 
@@ -28,9 +28,6 @@ export interface IdeaFilter {
   limit: number;
   offset: number;
 }
-
-/** last_writer: who made the new text (idea versions record it, migrations/0020); set beside a title or body. */
-export type IdeaChanges = Partial<Pick<IdeaRow, "title" | "body" | "status" | "parent_id" | "created_at" | "updated_at"> & { last_writer: string }>;
 
 export function createIdeasRepo(store: Store) {
   const owned = store.query<IdeaRow, [string, number]>(
@@ -74,8 +71,6 @@ export function createIdeasRepo(store: Store) {
        SELECT CAST(?1 AS INTEGER) UNION SELECT i.parent_id FROM ideas i JOIN chain c ON i.id = c.id WHERE i.parent_id IS NOT NULL)
      SELECT 1 AS hit FROM chain WHERE id = ?2 LIMIT 1`,
   );
-  const archive = store.query("UPDATE ideas SET is_archived = 1, updated_at = ? WHERE id = ? AND is_archived = 0");
-  const reparent = store.query("UPDATE ideas SET parent_id = ?1 WHERE parent_id = ?2 AND id <> ?1");
 
   return {
     findOwned: (userId: string, id: number) => owned.get(userId, id),
@@ -95,18 +90,8 @@ export function createIdeasRepo(store: Store) {
       // has_more is true on a full page, even the last one (the spec's rule).
       return `{"ideas":[${rows.map((r) => r.entry).join(",")}],"has_more":${rows.length === f.limit}}`;
     },
-    async update(id: number, fields: IdeaChanges): Promise<void> {
-      const keys = Object.keys(fields);
-      if (keys.length === 0) return;
-      const sets = keys.map((k) => `${k} = $${k}`).join(", ");
-      await store.query(`UPDATE ideas SET ${sets} WHERE id = $id`).run({ ...fields, id } as Record<string, string | number | null>);
-    },
     /** True when `candidate` is `id` itself or one of its ancestors through parent_id. */
     isSelfOrAncestor: async (id: number, candidate: number) => (await ancestorHit.get(id, candidate)) !== null,
-    /** Sets is_archived; false when it already was archived. */
-    archive: async (id: number, now: string) => (await archive.run(now, id)).changes > 0,
-    /** Children of `from` now hang under `to` (used when `from` is absorbed into `to`). */
-    reparentChildren: async (from: number, to: number) => (await reparent.run(to, from)).changes,
   };
 }
 export type IdeasRepo = ReturnType<typeof createIdeasRepo>;

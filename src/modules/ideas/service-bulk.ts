@@ -5,6 +5,7 @@ import { toStamp } from "../../lib/time";
 import { createTagAttacher, normalizeTagNames } from "../filing/tags";
 import { createJobs, wakeWorker } from "../filing/jobs";
 import { createIdeasRepo } from "./repo";
+import { createIdeaEdits } from "../filing/repo";
 import { LIMITS } from "../../contract";
 import type { BulkUpdateBody } from "./model";
 
@@ -13,6 +14,7 @@ type BulkResult = { id: number; status: "updated" } | { id: number; status: "err
 export function createBulkIdeasService(deps: Deps) {
   const { store } = deps;
   const repo = createIdeasRepo(store);
+  const edits = createIdeaEdits(store);
   const tags = createTagAttacher(store);
   const jobs = createJobs(store);
 
@@ -43,7 +45,7 @@ export function createBulkIdeasService(deps: Deps) {
         const tagsChanged = next.length !== current.length || next.some((n) => !current.includes(n));
         const statusChanged = status !== undefined && status !== row.status;
         if (!tagsChanged && !statusChanged) return { id, status: "updated" };
-        await repo.update(id, statusChanged ? { status, updated_at: now } : { updated_at: now });
+        await edits.update(id, statusChanged ? { status, updated_at: now } : { updated_at: now });
         if (tagsChanged) await tags.replace(userId, id, next, now);
         if (!row.is_archived) {
           await jobs.metadataUpdate(id, now);

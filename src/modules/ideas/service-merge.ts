@@ -5,6 +5,7 @@ import { toStamp } from "../../lib/time";
 import { createTagAttacher } from "../filing/tags";
 import { createJobs, wakeWorker } from "../filing/jobs";
 import { createIdeasRepo, type IdeaRow } from "./repo";
+import { createIdeaEdits } from "../filing/repo";
 import { createRelationsRepo } from "../relations/repo";
 import { LIMITS } from "../../contract";
 import { ideaNotFound } from "./service";
@@ -25,6 +26,7 @@ export interface FoldPlan {
 export function createIdeaMerger(deps: Deps) {
   const { store } = deps;
   const repo = createIdeasRepo(store);
+  const edits = createIdeaEdits(store);
   const tags = createTagAttacher(store);
   const jobs = createJobs(store);
   const relations = createRelationsRepo(store);
@@ -52,7 +54,7 @@ export function createIdeaMerger(deps: Deps) {
      */
     async apply(p: FoldPlan, userId: string, now: string, transferRelations: boolean): Promise<void> {
       const createdAt = p.absorbed.created_at < p.kept.created_at ? p.absorbed.created_at : p.kept.created_at;
-      await repo.update(p.kept.id, {
+      await edits.update(p.kept.id, {
         body: p.body,
         last_writer: "merge",
         created_at: createdAt,
@@ -63,10 +65,10 @@ export function createIdeaMerger(deps: Deps) {
       await tags.replace(userId, p.kept.id, p.tags, now);
       if (transferRelations) {
         await relations.repoint(p.absorbed.id, p.kept.id);
-        await repo.reparentChildren(p.absorbed.id, p.kept.id);
-        await repo.update(p.absorbed.id, { status: "shelved" });
+        await edits.reparentChildren(p.absorbed.id, p.kept.id);
+        await edits.update(p.absorbed.id, { status: "shelved" });
       }
-      await repo.archive(p.absorbed.id, now);
+      await edits.archive(p.absorbed.id, now);
       // The merged body's [[links]] make their relations in the merge's transaction (both merges come through here).
       await linkSync.textWritten(userId, { id: p.kept.id, number: p.kept.number, title: p.kept.title, body: p.body }, "body");
       await retention.afterWrite(p.kept.id);

@@ -6,7 +6,8 @@ import { together } from "../../db/store";
 import { createFiling, type Filer } from "../filing/write";
 import { createTagAttacher, normalizeTagNames } from "../filing/tags";
 import { createLinksRepo } from "../links/repo";
-import { createIdeasRepo, type IdeaChanges, type IdeaRow } from "./repo";
+import { createIdeasRepo, type IdeaRow } from "./repo";
+import { createIdeaEdits, type IdeaChanges } from "../filing/repo";
 import { createRelationsRepo } from "../relations/repo";
 import { LIMITS, RELATION_TYPES } from "../../contract";
 import { type CreateIdeaBody, type ListIdeasQuery, type UpdateIdeaBody } from "./model";
@@ -24,6 +25,7 @@ export const ideaNotFound = () => notFound("Idea not found");
 export function createIdeasService(deps: Deps) {
   const { store } = deps;
   const repo = createIdeasRepo(store);
+  const edits = createIdeaEdits(store);
   const tags = createTagAttacher(store);
   const links = createLinksRepo(store);
   const relations = createRelationsRepo(store);
@@ -132,7 +134,7 @@ export function createIdeasService(deps: Deps) {
       const reembed = "title" in changes || "body" in changes || "parent_id" in changes;
       const now = stamp();
       await store.tx(async () => {
-        await repo.update(id, { ...changes, updated_at: now });
+        await edits.update(id, { ...changes, updated_at: now });
         if (newTags !== null) await tags.replace(userId, id, newTags, now);
         // The relations of its [[wikilinks]] (and of others' links to a new title) change with the text, not after it.
         if (changes.title !== undefined || changes.body !== undefined) {
@@ -149,7 +151,7 @@ export function createIdeasService(deps: Deps) {
 
     async archive(userId: string, id: number) {
       await mustOwn(userId, id);
-      const changed = await repo.archive(id, stamp());
+      const changed = await edits.archive(id, stamp());
       if (changed) await notifyArchived(deps, [id]);
       return { success: true as const };
     },

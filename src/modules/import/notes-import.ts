@@ -7,6 +7,7 @@ import { toStamp } from "../../lib/time";
 import { createFiling } from "../filing/write";
 import type { Arrival } from "../filing/arrival";
 import { createNotesRepo, type OriginRow } from "./notes-repo";
+import { createIdeaEdits } from "../filing/repo";
 import { createRelationsRepo } from "../relations/repo";
 import { draftsOf, type Draft } from "./shape";
 import { createResolver } from "./resolve";
@@ -41,6 +42,7 @@ const REASONS: Record<Action, string> = {
 export function createNotesImporter(deps: Deps) {
   const filing = createFiling(deps);
   const notes = createNotesRepo(deps.store);
+  const edits = createIdeaEdits(deps.store);
   const retention = createVersionRetention(deps);
   const relations = createRelationsRepo(deps.store);
 
@@ -167,7 +169,7 @@ export function createNotesImporter(deps: Deps) {
           report.imported.created++;
         } else {
           id = row.idea_id;
-          await notes.updateIdea(id, { title: d.title, body: d.body, status: d.status ?? null, updated_at: updated, archived: d.archived });
+          await edits.rewriteImported(id, { title: d.title, body: d.body, status: d.status ?? null, updated_at: updated, archived: d.archived });
           await retention.afterWrite(id);
           await filing.recordLinks(userId, id, d.body);
           await filing.addToIdea(id, tags, links.map((l) => ({ ...l, created_at: now })));

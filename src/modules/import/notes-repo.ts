@@ -1,4 +1,4 @@
-// SQL for imports from other apps: remembered origins (import_origins), updating an imported idea, what an idea holds.
+// SQL for imports from other apps: remembered origins (import_origins), what an idea holds (its rewrite is filing/repo.ts's).
 import type { Store } from "../../db/store";
 
 export interface OriginRow { idea_id: number; content_hash: string; is_archived: number }
@@ -13,18 +13,12 @@ export function createNotesRepo(store: Store) {
      ON CONFLICT (user_id, source, origin) DO UPDATE SET idea_id = excluded.idea_id, content_hash = excluded.content_hash,
        imported_at = excluded.imported_at`,
   );
-  const update = store.query(
-    `UPDATE ideas SET title = $title, body = $body, last_writer = 'import', status = coalesce($status, status), updated_at = $updated_at,
-       is_archived = max(is_archived, $archived) WHERE id = $id`,
-  );
   const linkUrls = store.query<{ url: string }, [number]>("SELECT url FROM links WHERE idea_id = ?");
   const tagExists = store.query<{ n: number }, [string, string]>("SELECT count(*) AS n FROM tags WHERE user_id = ? AND name = ?");
   return {
     findOrigin: (userId: string, source: string, o: string) => origin.get(userId, source, o),
     rememberOrigin: (userId: string, source: string, o: string, ideaId: number, hash: string, now: string) =>
       remember.run(userId, source, o, ideaId, hash, now),
-    updateIdea: (id: number, f: { title: string; body: string; status: string | null; updated_at: string; archived: boolean }) =>
-      update.run({ id, title: f.title, body: f.body, status: f.status, updated_at: f.updated_at, archived: f.archived ? 1 : 0 }),
     linkUrls: async (ideaId: number) => new Set((await linkUrls.all(ideaId)).map((r) => r.url)),
     tagExists: async (userId: string, name: string) => (await tagExists.get(userId, name))!.n > 0,
   };

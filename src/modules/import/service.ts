@@ -7,7 +7,8 @@ import { toStamp } from "../../lib/time";
 import { arrivingDates } from "../filing/arrival";
 import type { ExportFile, ExportIdea } from "../export/model";
 import { truncateNote } from "../relations/service";
-import { createImportRepo } from "./repo";
+import { createIdeaEdits } from "../filing/repo";
+import { createTagsRepo } from "../tags/repo";
 import { createFiling } from "../filing/write";
 import { createRelationsRepo } from "../relations/repo";
 import { createVersionsRepo } from "../versions/repo";
@@ -46,7 +47,8 @@ export interface ImportOptions {
 class DryRunRollback extends Error {}
 
 export function createImportService(deps: Deps) {
-  const repo = createImportRepo(deps.store);
+  const edits = createIdeaEdits(deps.store);
+  const tagsRepo = createTagsRepo(deps.store);
   const relations = createRelationsRepo(deps.store);
   const versions = createVersionsRepo(deps.store);
   const filing = createFiling(deps);
@@ -117,7 +119,7 @@ export function createImportService(deps: Deps) {
         const tag = await filing.ensureTag(userId, name, now, { color: wanted?.color, created_at: wanted?.created_at });
         if (tag.created) result.imported.tags++;
         // The account's own colour wins; a colourless existing tag takes the imported one.
-        else if (tag.color === null && wanted?.color) await repo.fillTagColor(tag.id, wanted.color);
+        else if (tag.color === null && wanted?.color) await tagsRepo.fillColor(tag.id, wanted.color);
         tagIds.set(name, tag.id);
         return tag.id;
       };
@@ -162,7 +164,7 @@ export function createImportService(deps: Deps) {
 
       for (const idea of later) {
         const parent = idea.parent_id == null ? undefined : newId.get(idea.parent_id);
-        if (parent !== undefined && parent !== newId.get(idea.id)) await repo.setParent(newId.get(idea.id)!, parent);
+        if (parent !== undefined && parent !== newId.get(idea.id)) await edits.setParent(newId.get(idea.id)!, parent);
       }
 
       for (const idea of later) {

@@ -50,7 +50,6 @@ export function createReviewRepo(store: Store) {
      ${CONNECTIONS} ${CONNECTIONS_ORDER}`,
   );
   const connectionIds = store.query<{ id: number }, [string, string]>(`SELECT r.id ${CONNECTIONS} ${CONNECTIONS_ORDER}`);
-  const touch = store.query("UPDATE ideas SET updated_at = ? WHERE user_id = ? AND id = ?");
   return {
     /** Captured, live ideas last updated strictly before `cutoff`, oldest first. */
     stale: (userId: string, cutoff: string) => stale.all(userId, cutoff),
@@ -62,7 +61,5 @@ export function createReviewRepo(store: Store) {
     connectionIdsSince: async (userId: string, since: string) => (await connectionIds.all(userId, since)).map((r) => r.id),
     /** The vault's conflict files, newest first, or null when the account has no folder (the queue then keeps the spec's shape). */
     vaultConflicts: async (userId: string) => ((await hasVault.get(userId))!.n > 0 ? await vaultConflicts.all(userId) : null),
-    /** Sets updated_at only; false when the idea is not the caller's. */
-    touch: async (userId: string, ideaId: number, now: string) => (await touch.run(now, userId, ideaId)).changes > 0,
   };
 }

@@ -8,12 +8,14 @@ import { parseSettings } from "../../contract";
 import { createDuplicatesService } from "../duplicates/service";
 import { ideaNotFound } from "../ideas/service";
 import { createReviewRepo } from "./repo";
+import { createIdeaEdits } from "../filing/repo";
 
 export const CONNECTIONS_WINDOW_DAYS = 7;
 const DAY_MS = 86_400_000;
 
 export function createReviewService(deps: Deps) {
   const repo = createReviewRepo(deps.store);
+  const edits = createIdeaEdits(deps.store);
   const users = createUsersRepo(deps.store);
   const duplicates = createDuplicatesService(deps);
 
@@ -74,7 +76,7 @@ export function createReviewService(deps: Deps) {
 
     /** "Keep": the idea leaves the stale group for another threshold period; nothing but updated_at changes. */
     async keep(userId: string, ideaId: number) {
-      if (!(await repo.touch(userId, ideaId, toStamp(deps.clock())))) throw ideaNotFound();
+      if (!(await edits.touch(userId, ideaId, toStamp(deps.clock())))) throw ideaNotFound();
       return { success: true as const };
     },
   };

@@ -42,6 +42,7 @@ export function createTagsRepo(store: Store) {
   );
   const deleteTag = store.query("DELETE FROM tags WHERE user_id = ? AND id = ?");
   const setVectorizeId = store.query("UPDATE tags SET vectorize_id = ? WHERE id = ?");
+  const fillColor = store.query("UPDATE tags SET color = ? WHERE id = ? AND color IS NULL");
   const embeddedWithCounts = store.query<{ id: number; name: string; idea_count: number }, [string, string]>(
     `SELECT t.id, t.name, (SELECT count(*) FROM idea_tags it JOIN ideas i ON i.id = it.idea_id
                            WHERE it.tag_id = t.id AND i.is_archived = 0) AS idea_count
@@ -65,6 +66,8 @@ export function createTagsRepo(store: Store) {
       await store.query(`UPDATE tags SET ${sets} WHERE user_id = $user_id AND id = $id`).run({ ...fields, user_id: userId, id });
     },
     delete: async (userId: string, id: number) => (await deleteTag.run(userId, id)).changes > 0,
+    /** An imported colour for a tag that has none (a colour the account chose is kept). */
+    fillColor: async (tagId: number, color: string) => void (await fillColor.run(color, tagId)),
     /** Records (or clears) the tag's embedding id; written by the background embedding pass. */
     setVectorizeId: (id: number, vectorizeId: string | null) => setVectorizeId.run(vectorizeId, id),
     /** Ideas carrying the tag (archived ones too), so callers can queue metadata updates for the live ones. */
