@@ -51,6 +51,7 @@ export const BulkRelationResult = obj({
   error: Type.Optional(Str),
 });
 export const BulkRelationReport = obj({ linked: Int, errors: Int, results: list(BulkRelationResult) });
+export type BulkRelationReport = Static<typeof BulkRelationReport>;
 /** POST /map/relations: one relation, or the report of up to 50. */
 export const CreatedRelations = Type.Union([OneRelation, BulkRelationReport]);
 

@@ -1,7 +1,7 @@
 // The mind map: GET /map (every plan), its remembered positions (/map/positions) and the bulk form of
 // POST /map/relations (Pro); single relations are in ideas.ts.
 import { del, get, post, put } from "./client";
-import type { MapEdge, MapGraph, MapNode, Position } from "../../contract/responses";
+import type { BulkRelationReport, MapEdge, MapGraph, MapNode, Position } from "../../contract/responses";
 
 export type { MapEdge, MapNode };
 
@@ -12,11 +12,8 @@ export const getMap = (range: { since?: string; until?: string } = {}, signal?: 
   get<MapData>("/map", { query: { since: range.since, until: range.until }, signal });
 
 export interface BulkLink { source_idea_id: number; target_idea_id: number; relation_type?: string; note?: string }
-export interface BulkLinkResult {
-  linked: number;
-  errors: number;
-  results: Array<{ source_idea_id: number; target_idea_id: number; relation_type: string; status: "created" | "error"; relation_id?: number; error?: string }>;
-}
+/** Each result echoes the link as sent (an entry that failed may carry any value), so read its ids as unknown. */
+export type BulkLinkResult = BulkRelationReport;
 /** 1–50 links per call; the answer is 201 even when every link failed, so read `errors`. */
 export const createRelationsBulk = (links: BulkLink[]) => post<BulkLinkResult>("/map/relations", { links });
 
