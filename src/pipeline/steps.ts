@@ -148,7 +148,7 @@ async function syncRelated(ctx: StepContext, idea: PipelineIdea, vector: Float32
     keep.set(n.id, n.score);
     const existing = await ctx.relations.systemRelationsBetween(idea.id, n.id);
     if (existing.length === 0) await ctx.relations.insertSystemRelation(idea.user_id, idea.id, n.id, "related", n.score, ctx.now);
-    for (const r of existing) if (r.relation_type === "related") await ctx.relations.rescore(r.id, "related", n.score);
+    for (const r of existing) if (r.relation_type === "related") await ctx.relations.updateSystemRelation(r.id, "related", n.score);
   }
   for (const r of await ctx.relations.systemRelationsTouching(idea.id, "related")) {
     const other = r.source_idea_id === idea.id ? r.target_idea_id : r.source_idea_id;
@@ -306,7 +306,7 @@ async function syncParent(ctx: StepContext, idea: PipelineIdea): Promise<void> {
   if (!parentLive) return;
   const sameDirection = (await ctx.relations.systemRelationsBetween(idea.id, parent)).find((r) => r.source_idea_id === idea.id);
   if (sameDirection) {
-    if (sameDirection.relation_type !== "parent") await ctx.relations.rescore(sameDirection.id, "parent", null);
+    if (sameDirection.relation_type !== "parent") await ctx.relations.updateSystemRelation(sameDirection.id, "parent", null);
   } else {
     await ctx.relations.insertSystemRelation(idea.user_id, idea.id, parent, "parent", null, ctx.now);
   }

@@ -114,7 +114,7 @@ export function createRelationsRepo(store: Store) {
      VALUES ($user_id, $source_idea_id, $target_idea_id, $relation_type, $score, $note, $created_by, $created_at, $imported)
      ON CONFLICT (source_idea_id, target_idea_id, created_by) DO NOTHING`,
   );
-  const rescore = store.query("UPDATE relations SET relation_type = ?, score = ? WHERE id = ?");
+  const updateSystem = store.query("UPDATE relations SET relation_type = ?, score = ? WHERE id = ?");
   const deleteById = store.query("DELETE FROM relations WHERE id = ?");
   const deleteForUser = store.query("DELETE FROM relations WHERE id = ? AND user_id = ?");
   const rejectPair = store.query("INSERT INTO rejected_pairs (user_id, pair_lo, pair_hi, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING");
@@ -217,7 +217,7 @@ export function createRelationsRepo(store: Store) {
         created_by: "system", created_at: now, imported: 0,
       })).changes > 0,
     /** Sets a system relation's type and score (a `related` pair upgraded to `parent`, a refreshed similarity). */
-    rescore: async (id: number, type: string, score: number | null) => void (await rescore.run(type, score, id)),
+    updateSystemRelation: async (id: number, type: string, score: number | null) => void (await updateSystem.run(type, score, id)),
     deleteById: async (id: number) => void (await deleteById.run(id)),
     /** Removes the pair's unannotated system `related` suggestion (the user related the pair: it adds nothing). */
     dropSystemRelatedBetween: async (a: number, b: number) => (await dropSystemRelated.run(a, b)).changes > 0,
