@@ -1,6 +1,6 @@
 // Search latency at 10k and 100k ideas, each figure beside its raw baseline measured in the same run:
 //   semantic GET /ideas/search end to end (query embedded by USE-lite); the vector index's exact and quantized
-//   (binary codes + exact rescoring) KNN, p50/p95 and recall@20 against exact cosine KNN, beside the bare sqlite-vec
+//   (binary codes + exact pass) KNN, p50/p95 and recall@20 against exact cosine KNN, beside the bare sqlite-vec
 //   vec0 query over the same vectors (the index this product used before), runs alternating; memory and disk per
 //   idea; keyword GET /ideas/search vs the bare FTS5 query.
 //
@@ -26,7 +26,7 @@ import type { UserRow } from "../../src/modules/users/repo";
 import { planGenerations, vectorId } from "../../src/vectors/generations";
 import { ideaTable } from "../../src/vectors/tables";
 import { PREFILTER_MIN } from "../../src/vectors/codes";
-import { RESCORE_SHARE, rescoreCount, vectorStore } from "../../src/vectors/store";
+import { EXACT_POOL_SHARE, exactPoolSize, vectorStore } from "../../src/vectors/store";
 import { embedCached, realSentences } from "./real-vectors";
 import { parseSts } from "./stsb";
 import { benchApp, benchUser, flag, ms, percentile, request, requestText, timeEach } from "./search-lib";
@@ -252,7 +252,7 @@ for (const size of sizes) {
 
 console.log(`\nVector index (model ${model.embedModelId}; ${QUERIES} real held-out queries; k=${candidateCount(LIMIT)} timed, k=20 for recall; ` +
   `quantized = Hamming prefilter of max(${PREFILTER_MIN}, 8r) codes, the float query against those codes keeps r = ` +
-  `max(${rescoreCount(candidateCount(LIMIT))}, ${RESCORE_SHARE * 100}% of the account), exact cosine on those r)`);
+  `max(${exactPoolSize(candidateCount(LIMIT))}, ${EXACT_POOL_SHARE * 100}% of the account), exact cosine on those r)`);
 console.log("| ideas in the database | exact p50 / p95 | quantized (product) p50 / p95 | bare vec0 p50 / p95 | recall@20 quantized | recall@20 vec0 | disk per idea | memory per idea (codes) |");
 console.log("|---|---|---|---|---|---|---|---|");
 for (const r of knnRows) console.log(r);

@@ -132,7 +132,7 @@ export class AccountCodes {
     if (codes) this.words.set(codes);
   }
 
-  /** Every id, for accounts small enough to rescore whole. */
+  /** Every id, for accounts small enough to score exactly whole. */
   allIds(): number[] {
     return Array.from(this.ids.subarray(0, this.size));
   }
@@ -218,7 +218,7 @@ export class AccountCodes {
  * importing or reindexing while the server runs) commits behind our back: PRAGMA data_version changes then
  * (`dataVersion`), and every account is reloaded on its next query. PostgreSQL has no such counter (`dataVersion`
  * null): an account loaded here follows this process's writes. A stale code can only cost recall, never a wrong
- * result: candidates are rescored against the stored vectors, which also drop ids that no longer exist or belong to
+ * result: candidates are scored exactly against the stored vectors, which also drop ids that no longer exist or belong to
  * someone else.
  */
 export class CodeCache {

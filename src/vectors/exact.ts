@@ -30,11 +30,11 @@ export interface ExactScorer {
   /** Every idea of the account by distance to `query` (ties by id), the best `k`. */
   ideas(query: Float32Array, userId: string, k: number): Promise<Distance[]>;
   /** The ideas among `ids` (the account's only) by distance, the best `k`. */
-  rescore(query: Float32Array, ids: number[], userId: string, k: number): Promise<Distance[]>;
+  nearestAmong(query: Float32Array, ids: number[], userId: string, k: number): Promise<Distance[]>;
   /** Every idea of the account by calibrated cosine, best first (ties by id), the best `k`. */
   calibrated(c: CalibratedQuery, userId: string, k: number): Promise<Cosine[]>;
   /** The ideas among `ids` by calibrated cosine, the best `k`. */
-  calibratedRescore(c: CalibratedQuery, ids: number[], userId: string, k: number): Promise<Cosine[]>;
+  calibratedNearestAmong(c: CalibratedQuery, ids: number[], userId: string, k: number): Promise<Cosine[]>;
   /** The account's tag vectors (every one up to 4,096; past that, the 4,096 nearest `near` by raw cosine). */
   accountTags(near: Float32Array, userId: string): Promise<Array<{ id: number; embedding: Uint8Array }>>;
   /** The account's `k` tags nearest `query`, by distance. */
@@ -98,7 +98,7 @@ function sqliteScorer(store: Store, ideas: string, tags: string): ExactScorer {
      ORDER BY distance, id LIMIT ?3`,
   );
   // CROSS JOIN: one primary-key lookup per candidate, never a walk of the account's rows.
-  const rescore = store.query<Distance, [Uint8Array, string, string, number]>(
+  const nearestAmong = store.query<Distance, [Uint8Array, string, string, number]>(
     `SELECT v.id, vec_distance_cosine(v.embedding, ?1) AS distance FROM json_each(?2) j CROSS JOIN ${ideas} v ON v.id = j.value
      WHERE v.user_id = ?3 ORDER BY distance, v.id LIMIT ?4`,
   );
@@ -107,7 +107,7 @@ function sqliteScorer(store: Store, ideas: string, tags: string): ExactScorer {
     `SELECT id, ((1 - vec_distance_cosine(embedding, ?1)) - ?3) / sqrt(max(1e-12, 1 - 2 * (1 - vec_distance_cosine(embedding, ?2)) * ?4 + ?5)) AS cos
      FROM ${ideas} WHERE user_id = ?6 ORDER BY cos DESC, id LIMIT ?7`,
   );
-  const calibratedRescore = store.query<Cosine, [Uint8Array, Uint8Array, number, number, number, string, string, number]>(
+  const calibratedNearestAmong = store.query<Cosine, [Uint8Array, Uint8Array, number, number, number, string, string, number]>(
     `SELECT v.id, ((1 - vec_distance_cosine(v.embedding, ?1)) - ?3) / sqrt(max(1e-12, 1 - 2 * (1 - vec_distance_cosine(v.embedding, ?2)) * ?4 + ?5)) AS cos
      FROM json_each(?6) j CROSS JOIN ${ideas} v ON v.id = j.value WHERE v.user_id = ?7 ORDER BY cos DESC, v.id LIMIT ?8`,
   );
@@ -126,9 +126,9 @@ function sqliteScorer(store: Store, ideas: string, tags: string): ExactScorer {
   return {
     vectors: (ids, userId) => vectors.all(JSON.stringify(ids), userId),
     ideas: (q, userId, k) => exact.all(vectorBytes(q), userId, k),
-    rescore: (q, ids, userId, k) => rescore.all(vectorBytes(q), JSON.stringify(ids), userId, k),
+    nearestAmong: (q, ids, userId, k) => nearestAmong.all(vectorBytes(q), JSON.stringify(ids), userId, k),
     calibrated: (c, userId, k) => calibrated.all(...args(c), userId, k),
-    calibratedRescore: (c, ids, userId, k) => calibratedRescore.all(...args(c), JSON.stringify(ids), userId, k),
+    calibratedNearestAmong: (c, ids, userId, k) => calibratedNearestAmong.all(...args(c), JSON.stringify(ids), userId, k),
     accountTags: (near, userId) => accountTags.all(vectorBytes(near), userId),
     tags: (q, userId, k) => knnTags.all(vectorBytes(q), clampK(k), userId),
   };
@@ -142,7 +142,7 @@ function jsScorer(store: Store, ideas: string, tags: string): ExactScorer {
   type Row = { id: number; embedding: Uint8Array };
   const account = store.query<Row, [string]>(`SELECT id, embedding FROM ${ideas} WHERE user_id = ?`);
   // PostgreSQL's own words (this scorer runs nowhere else): the ids as one bigint[] probe the primary key, where
-  // json_each's translation planned a hash join over every row of the account (on each rescoring and duplicate score).
+  // json_each's translation planned a hash join over every row of the account (on each exact pass and duplicate score).
   const some = store.query<Row, [string, string]>(`SELECT id, embedding FROM ${ideas} WHERE id = ANY(CAST(?1 AS bigint[])) AND user_id = ?2`);
   const idArray = (ids: number[]) => `{${ids.join(",")}}`;
   const accountTags = store.query<Row, [string]>(`SELECT ${tagIdColumn(store)} AS id, embedding FROM ${tags} WHERE user_id = ?`);
@@ -151,9 +151,9 @@ function jsScorer(store: Store, ideas: string, tags: string): ExactScorer {
   return {
     vectors: (ids, userId) => some.all(idArray(ids), userId),
     ideas: async (q, userId, k) => top(distances(await account.all(userId), q), byDistance, k),
-    rescore: async (q, ids, userId, k) => top(distances(await some.all(idArray(ids), userId), q), byDistance, k),
+    nearestAmong: async (q, ids, userId, k) => top(distances(await some.all(idArray(ids), userId), q), byDistance, k),
     calibrated: async (c, userId, k) => top(cosines(await account.all(userId), c), byCos, k),
-    calibratedRescore: async (c, ids, userId, k) => top(cosines(await some.all(idArray(ids), userId), c), byCos, k),
+    calibratedNearestAmong: async (c, ids, userId, k) => top(cosines(await some.all(idArray(ids), userId), c), byCos, k),
     accountTags: async (near, userId) => {
       const rows = await accountTags.all(userId);
       if (rows.length <= 4096) return rows;
@@ -196,9 +196,9 @@ export function memoryScorer(ideas: Map<number, Float32Array> | null, tags: Map<
   return {
     vectors: async (ids) => pick(ideas, ids).map((r) => ({ id: r.id, embedding: asBytes(r.v) })),
     ideas: async (q, _userId, k) => top(distances(every(ideas), q), byDistance, k),
-    rescore: async (q, ids, _userId, k) => top(distances(pick(ideas, ids), q), byDistance, k),
+    nearestAmong: async (q, ids, _userId, k) => top(distances(pick(ideas, ids), q), byDistance, k),
     calibrated: async (c, _userId, k) => top(cosines(every(ideas), c), byCos, k),
-    calibratedRescore: async (c, ids, _userId, k) => top(cosines(pick(ideas, ids), c), byCos, k),
+    calibratedNearestAmong: async (c, ids, _userId, k) => top(cosines(pick(ideas, ids), c), byCos, k),
     ...tagPart,
   };
 }

@@ -17,7 +17,7 @@ const CHUNK_SIZE = 128;
 
 /**
  * One row per idea: the float32 vector the exact cosine is computed from, and its binary code (one bit per
- * dimension) that the coarse pass scans. A plain table because rescoring reads a few hundred vectors by id: vec0
+ * dimension) that the coarse pass scans. A plain table because the exact pass reads a few hundred vectors by id: vec0
  * answers a point lookup in ~130 µs (a blob open per row), a plain row in ~6 µs. The (user_id, code) index lets an
  * account's codes be loaded without touching the vectors.
  */

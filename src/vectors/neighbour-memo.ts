@@ -3,7 +3,7 @@
 // that has it among its relation candidates; steps.ts candidatesOf), and nothing it does changes a vector.
 //
 // Why: profiled on a 2,000-idea re-scoring pass (scripts/bench/suggestions-scale.ts under `bun --cpu-prof-md`),
-// the query's SQL rescoring was over half of the pass's time. An answer is kept under the account's running sum and
+// the exact pass's SQL was over half of the pass's time. An answer is kept under the account's running sum and
 // count of vectors (store.ts's shared row): any write to the account's vectors moves them, a rolled-back one moves
 // them back, so a kept answer is one the query would give again. A commit by another process (PRAGMA data_version,
 // as codes.ts's cache) drops every answer: it may have changed vectors without this process's running sums. On

@@ -12,21 +12,21 @@ import { fitInWorker } from "./subjects-fitter";
 import { ideaTable, sharedTable, tagTable } from "./tables";
 
 /**
- * Candidates the coarse pass hands to the exact rescoring: at least RESCORE_MIN, 4 × k, and 0.5% of the account
- * (RESCORE_SHARE). On USE-lite vectors of 20,000 real sentences plus distinct mixtures of them up to 100,000, the
+ * Candidates the coarse pass hands to the exact pass: at least EXACT_POOL_MIN, 4 × k, and 0.5% of the account
+ * (EXACT_POOL_SHARE). On USE-lite vectors of 20,000 real sentences plus distinct mixtures of them up to 100,000, the
  * asymmetric coarse pass (codes.ts) holds the exact top 20 with recall 0.998–0.999 at 100k with 500 candidates
  * (Hamming alone needed 1,000–1,500 for that); docs/performance.md has the curve. An account with no more ideas
- * than this has every idea rescored: its result is exact, and costs no more than vec0's exact scan did (measured at
+ * than this has every idea scored exactly: its result is exact, and costs no more than vec0's exact scan did (measured at
  * 1,000 ideas), so small accounts need no separate exact path.
  */
-export const RESCORE_MIN = 400;
+export const EXACT_POOL_MIN = 400;
 /** Memory for the accounts' fitted subjects (see subjectsOf): ~2,000 accounts of 200 ideas, ~200 past 2,000 ideas. */
 export const SUBJECT_CACHE_BYTES = 64 * 1024 * 1024;
 /** Vectors read per slice for a fit in the worker (~2 MB, a few milliseconds), the event loop free between slices. */
 export const FIT_READ_SLICE = 1_000;
-export const RESCORE_SHARE = 0.005;
-export const rescoreCount = (k: number, accountSize = 0) =>
-  Math.max(RESCORE_MIN, 4 * k, Math.ceil(accountSize * RESCORE_SHARE));
+export const EXACT_POOL_SHARE = 0.005;
+export const exactPoolSize = (k: number, accountSize = 0) =>
+  Math.max(EXACT_POOL_MIN, 4 * k, Math.ceil(accountSize * EXACT_POOL_SHARE));
 
 /** "exact" scores every vector of the account exactly (slower: the reference the benchmark and tests compare with). */
 export type KnnMode = "quantized" | "exact";
@@ -219,7 +219,7 @@ function createStore(store: Store, g: Generation) {
 
   /**
    * Nearest ideas of one account, best first, scored by exact cosine: the account's binary codes are scanned in
-   * memory (Hamming, then the float query against the codes; codes.ts) and only the best rescoreCount(k)
+   * memory (Hamming, then the float query against the codes; codes.ts) and only the best exactPoolSize(k)
    * candidates get their exact cosine from the stored vectors. `mode` "exact" scores every vector instead (the
    * reference the benchmark and tests compare with). Semantic search and auto-tags use this raw cosine.
    */
@@ -228,8 +228,8 @@ function createStore(store: Store, g: Generation) {
     const view = await viewOf(userId);
     if (mode === "exact") return toNeighbours(await view.exact.ideas(vector, userId, want));
     const account = await view.codes();
-    const candidates = account.nearest(vector, rescoreCount(want, account.size));
-    return toNeighbours(await view.exact.rescore(vector, candidates, userId, want));
+    const candidates = account.nearest(vector, exactPoolSize(want, account.size));
+    return toNeighbours(await view.exact.nearestAmong(vector, candidates, userId, want));
   }
 
   return {
@@ -333,7 +333,7 @@ function createStore(store: Store, g: Generation) {
      * Nearest ideas of one account, best first, by calibrated cosine (the account's shared component removed;
      * calibration.ts): the pair score of duplicates and relations. The account's binary codes are scanned in memory
      * (Hamming on the raw query, then the calibrated query against the codes; codes.ts) and only the best
-     * rescoreCount(k) candidates are scored exactly from the stored vectors. `mode` "exact" scores every vector of the
+     * exactPoolSize(k) candidates are scored exactly from the stored vectors. `mode` "exact" scores every vector of the
      * account instead (the reference).
      */
     async nearestCalibrated(userId: string, vector: Float32Array, k: number, mode: KnnMode = "quantized"): Promise<Neighbour[]> {
@@ -353,8 +353,8 @@ function createStore(store: Store, g: Generation) {
       if (mode === "exact") rows = await view.exact.calibrated(c, userId, want);
       else {
         const account = await view.codes();
-        const ids = account.nearest(query, rescoreCount(want, account.size), vector);
-        rows = await view.exact.calibratedRescore(c, ids, userId, want);
+        const ids = account.nearest(query, exactPoolSize(want, account.size), vector);
+        rows = await view.exact.calibratedNearestAmong(c, ids, userId, want);
       }
       const out = rows.map((r) => ({ id: r.id, score: asScore(r.cos) }));
       if (memoKey !== null) neighbourMemo.put(memoKey, out);

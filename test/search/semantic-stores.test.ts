@@ -1,5 +1,5 @@
 // Semantic search means the same on both stores (issue 34): the same vectors in SQLite and in PostgreSQL give the
-// same neighbours (coarse pass and exact rescoring, raw and calibrated, ideas and tags) and the same top 10 through
+// same neighbours (coarse pass and exact pass, raw and calibrated, ideas and tags) and the same top 10 through
 // GET /ideas/search, the second stage included.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openDb } from "../../src/db/open";
@@ -9,7 +9,7 @@ import type { Store } from "../../src/db/store";
 import type { ModelClient } from "../../src/ml/client";
 import { createPipelineProcess, type PipelineProcess } from "../../src/pipeline/process";
 import { planGenerations, readState } from "../../src/vectors/generations";
-import { RESCORE_MIN, vectorStore, type VectorStore } from "../../src/vectors/store";
+import { EXACT_POOL_MIN, vectorStore, type VectorStore } from "../../src/vectors/store";
 import { makeRandom } from "../fixtures/random";
 import { makeUser, type TestApp, type TestUser } from "../helpers";
 import { capture, loadTestModel, search } from "../pipeline-helpers";
@@ -41,8 +41,8 @@ const close = (a: { id: number; score: number }[], b: { id: number; score: numbe
 describe.if(run)("the vector index on SQLite and PostgreSQL", () => {
   const stores: Store[] = [];
   const index: VectorStore[] = [];
-  // More ideas than RESCORE_MIN, so the coarse pass chooses which candidates are rescored.
-  const ideas = vectors(RESCORE_MIN + 300, 7);
+  // More ideas than EXACT_POOL_MIN, so the coarse pass chooses which candidates are scored exactly.
+  const ideas = vectors(EXACT_POOL_MIN + 300, 7);
   const queries = vectors(12, 99);
 
   beforeAll(async () => {

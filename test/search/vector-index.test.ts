@@ -1,4 +1,4 @@
-// The quantized vector index behind semantic search: an account larger than the rescoring pool gets the exact
+// The quantized vector index behind semantic search: an account larger than the exact pool gets the exact
 // cosine KNN answer (ids and scores) through GET /ideas/search; ideas captured, edited and archived after the
 // account's codes are in memory are seen at once; writes by another connection (the CLI beside the server) too;
 // and a database whose idea vectors were written by the previous build (vec0 tables) is upgraded and keeps working.
@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { cosine } from "../../src/ml/client";
 import { textHash } from "../../src/pipeline/embed";
 import { createPipelineProcess } from "../../src/pipeline/process";
-import { rescoreCount } from "../../src/vectors/store";
+import { exactPoolSize } from "../../src/vectors/store";
 import { tempDir } from "../cli";
 import { call, makeApp, makeUser, type TestUser } from "../helpers";
 import { capture, makePipelineApp, search, useModel, type PipelineApp } from "../pipeline-helpers";
@@ -17,7 +17,7 @@ import { capture, makePipelineApp, search, useModel, type PipelineApp } from "..
 const model = useModel();
 const dirs: string[] = [];
 
-// Distinct short ideas built from a few word lists: enough of them to exceed the rescoring pool several times over.
+// Distinct short ideas built from a few word lists: enough of them to exceed the exact pool several times over.
 const ADJ = ["cheap", "solar", "quiet", "modular", "portable", "smart", "shared", "local", "open", "tiny", "electric", "wooden"];
 const THING = ["bike rack", "garden shed", "coffee cart", "book swap", "tool library", "rain barrel", "kitchen timer", "dog walker app", "recipe planner", "bird feeder"];
 const FOR = ["for students", "for apartments", "for farmers", "for schools", "for night shifts", "for travellers", "for retirees", "for small shops"];
@@ -45,13 +45,13 @@ async function exactTop(titles: Map<number, string>, q: string, n: number): Prom
     .slice(0, n);
 }
 
-describe("an account larger than the rescoring pool", () => {
+describe("an account larger than the exact pool", () => {
   let t: PipelineApp;
   let me: TestUser;
   const titles = new Map<number, string>();
 
   beforeAll(async () => {
-    expect(TITLES.length).toBeGreaterThan(rescoreCount(50)); // so the coarse pass really leaves ideas out
+    expect(TITLES.length).toBeGreaterThan(exactPoolSize(50)); // so the coarse pass really leaves ideas out
     t = await makePipelineApp(model);
     me = await makeUser(t, { plan: "pro" });
     for (const title of TITLES) titles.set(await capture(t, me, { title }), title);
@@ -83,7 +83,7 @@ describe("an account larger than the rescoring pool", () => {
   });
 
   test("recall@20: with min_score at the exact 20th cosine, the answer is the exact top 20", async () => {
-    // The coarse pass keeps rescoreCount(50) = 400 of 720 codes: an idea of the exact top 20 it ranks below those is
+    // The coarse pass keeps exactPoolSize(50) = 400 of 720 codes: an idea of the exact top 20 it ranks below those is
     // missing here (the second stage only reorders, so the set shows what the index found).
     let found = 0;
     let wanted = 0;
