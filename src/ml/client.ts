@@ -39,7 +39,8 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** A request before the client numbers it. */
 type RequestBody = DistributiveOmit<Request, "id">;
 
-interface Job {
+/** A call waiting for the model worker (not a queued job: those are the pipeline's, jobs/queue.ts). */
+interface Call {
   body: RequestBody;
   resolve(value: unknown): void;
   reject(error: Error): void;
@@ -66,8 +67,8 @@ class WorkerModelClient implements ModelClient {
   hasReranker = false;
 
   private worker: Worker | null = null;
-  private queue = new Lanes<Job>();
-  private pending: { id: number; job: Job } | null = null;
+  private queue = new Lanes<Call>();
+  private pending: { id: number; call: Call } | null = null;
   private pumping = false;
   private closed = false;
   private closing: Promise<void> | null = null;
@@ -178,17 +179,17 @@ class WorkerModelClient implements ModelClient {
     this.pumping = true;
     try {
       while (this.queue.size > 0) {
-        const job = this.queue.shift()!;
-        if (job.body.type === "close" && !this.worker) {
-          job.resolve(null); // nothing loaded to free; don't start a worker just to stop it
+        const call = this.queue.shift()!;
+        if (call.body.type === "close" && !this.worker) {
+          call.resolve(null); // nothing loaded to free; don't start a worker just to stop it
           continue;
         }
         try {
           const worker = await this.ensureWorker();
           worker.ref(); // keep the process alive while a reply is owed
-          job.resolve(await this.send(worker, job));
+          call.resolve(await this.send(worker, call));
         } catch (error) {
-          job.reject(error instanceof Error ? error : new Error(String(error)));
+          call.reject(error instanceof Error ? error : new Error(String(error)));
         }
       }
     } finally {
@@ -198,11 +199,11 @@ class WorkerModelClient implements ModelClient {
     }
   }
 
-  private send(worker: Worker, job: Job): Promise<unknown> {
+  private send(worker: Worker, call: Call): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      this.pending = { id, job: { body: job.body, resolve, reject } };
-      worker.postMessage({ id, ...job.body } as Request);
+      this.pending = { id, call: { body: call.body, resolve, reject } };
+      worker.postMessage({ id, ...call.body } as Request);
     });
   }
 
@@ -222,7 +223,7 @@ class WorkerModelClient implements ModelClient {
     worker.addEventListener("close", () => this.onCrash(worker, "worker exited"));
     this.worker = worker;
     try {
-      const info = (await this.send(worker, { body: { type: "init", options: this.options, nativeDir: nativeDir() } } as Job)) as ModelInfo;
+      const info = (await this.send(worker, { body: { type: "init", options: this.options, nativeDir: nativeDir() } } as Call)) as ModelInfo;
       if (this.embedModelId && info.embedModelId !== this.embedModelId) {
         // Vectors already stored came from the old model; mixing them silently would corrupt search. A restart of the
         // server plans a re-embedding for the new model (src/vectors/generations.ts).
@@ -240,10 +241,10 @@ class WorkerModelClient implements ModelClient {
 
   private onReply(reply: Reply): void {
     if (!this.pending || this.pending.id !== reply.id) return;
-    const { job } = this.pending;
+    const { call } = this.pending;
     this.pending = null;
-    if (reply.ok) job.resolve(reply.result);
-    else job.reject(new Error(reply.error));
+    if (reply.ok) call.resolve(reply.result);
+    else call.reject(new Error(reply.error));
   }
 
   /** A dead worker fails what it owed and everything queued behind it; the next call starts a fresh one. */
@@ -252,9 +253,9 @@ class WorkerModelClient implements ModelClient {
     this.worker = null;
     worker.terminate();
     const error = new Error(`model worker crashed: ${reason}`);
-    const owed = [...(this.pending ? [this.pending.job] : []), ...this.queue.takeAll()];
+    const owed = [...(this.pending ? [this.pending.call] : []), ...this.queue.takeAll()];
     this.pending = null;
-    for (const job of owed) job.reject(error);
+    for (const call of owed) call.reject(error);
   }
 }
 
