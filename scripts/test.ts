@@ -84,7 +84,7 @@ const pgWeb = (f: string) =>
   /^test\/web\/(capture|ideas|search|history|wikilinks|idea|idea-layout|review|tags|folder|settings|shell|pickers|budget|focus|foundation|admin|ask|billing|capture-email|import|review-scale)\.test\.ts$/.test(f);
 /**
  * test/import on PostgreSQL runs after the browser tests there rather than in rest-pg: in CI rest-pg took 1,045 s
- * (test/import 122 s of it) beside web-pg's 707 s, so the four parts now end closer together.
+ * (test/import 122 s of it) beside web-pg's 707 s, so the two PostgreSQL parts now end closer together.
  */
 const isImport = (f: string) => f.startsWith("test/import/");
 const pgPending = (f: string) => /^test\/pipeline\/subjects-worker\.test\.ts$/.test(f);
