@@ -88,6 +88,15 @@ async function startServer(): Promise<{ proc: { pid: number; kill(signal?: NodeJ
   }
 }
 const serverErrors: string[] = [];
+/** The server this soak started: stopped with it when the soak is stopped (a test's time limit, Ctrl-C). */
+let serverProc: { kill(signal?: NodeJS.Signals): void } | null = null;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    serverProc?.kill("SIGTERM");
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
 
 function rssMb(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
@@ -236,6 +245,7 @@ async function main() {
   const expected = (FIXED_RATE || 600) * SECONDS + 30_000;
   const keys = await createUsers(Math.max(4, Math.ceil(expected / PER_USER_BUDGET)));
   const server = await startServer();
+  serverProc = server.proc;
   base = server.base;
   accounts = keys.map((key) => ({ key, ideas: [], used: 0 }));
   // Eight accounts at a time, each seeding its ideas in order.

@@ -8,12 +8,16 @@
 // Instrumented passes found nothing growing; the last stretch often holds the accounts' re-scoring passes (they grow
 // in step), which the backlog does not count, so each window also reports them (docs/performance.md, "What slows
 // the soak's last stretch"). The rest is the machine's CPU: the limit stays at 4×.
-import { expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { ROOT } from "../cli";
 
 const MAX_RSS_GROWTH = 0.25;
 const MAX_P99_RATIO = 4;
+
+/** The soak, stopped with its server if the test's time limit ends it (bun moves on without waiting for it). */
+let soak: { kill(): void } | null = null;
+afterAll(() => soak?.kill());
 
 test("60 s soak: no error, RSS within 25% after warm-up, p99 of the last stretch within 4× of the first", async () => {
   const proc = Bun.spawn([process.execPath, join(ROOT, "scripts/soak.ts"), "--seconds", "60", "--json",
@@ -22,6 +26,7 @@ test("60 s soak: no error, RSS within 25% after warm-up, p99 of the last stretch
     stdout: "pipe",
     stderr: "pipe",
   });
+  soak = proc;
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   const last = out.trim().split("\n").at(-1) ?? "";
   if (code !== 0) console.error(err);
