@@ -6,6 +6,7 @@ import { pgStore } from "../../src/db/pg/store";
 import type { Store } from "../../src/db/store";
 import { api, listAllIdeas, processScope, runCommand, type ServerProcess } from "../ops/harness";
 import { migratedDatabase, requirePostgres, testCluster } from "../support/postgres";
+import { expectQuickRefusals, summary, type Attempt as OutageAttempt } from "./pg-outage";
 
 const run = requirePostgres();
 const { newDir, serveWith } = processScope("idearepo-pg-nodes-");
@@ -27,7 +28,7 @@ async function cluster(leaseSeconds: number) {
   return { key: JSON.parse(created.stdout).api_key as string, db, node };
 }
 
-interface Attempt { node: number; client: number; title: string; status: number; ms: number; body: unknown; id: number | null; at: number }
+interface Attempt extends OutageAttempt { node: number; at: number }
 
 /** Captures from CLIENTS_PER_NODE clients on each node, each one after another, until `done()` holds. */
 async function burst(nodes: ServerProcess[], key: string, done: () => boolean): Promise<Attempt[]> {
@@ -52,26 +53,6 @@ async function burst(nodes: ServerProcess[], key: string, done: () => boolean): 
     ),
   );
   return attempts;
-}
-
-function summary(attempts: Attempt[]) {
-  const ms = attempts.map((a) => a.ms).sort((a, b) => a - b);
-  return {
-    sent: attempts.length,
-    acknowledged: attempts.filter((a) => a.status === 201).length,
-    refused: attempts.filter((a) => a.status !== 201).length,
-    p50_ms: Math.round(ms[Math.floor(ms.length / 2)]),
-    max_ms: Math.round(ms[ms.length - 1]),
-    max_refused_ms: Math.round(Math.max(0, ...attempts.filter((a) => a.status !== 201).map((a) => a.ms))),
-  };
-}
-
-/** A refusal is a quick 503 in the error shape; a dropped connection or another error is a failure. */
-function expectQuickRefusals(attempts: Attempt[]): void {
-  for (const a of attempts.filter((x) => x.status !== 201)) {
-    expect({ status: a.status, body: a.body }).toEqual({ status: 503, body: { error: "Database unavailable" } });
-    expect(a.ms).toBeLessThan(5_000);
-  }
 }
 
 /** Each client's last capture was acknowledged: every node works again without being restarted. */
