@@ -56,10 +56,10 @@ for (let r = 0; r < ROUNDS; r++) {
       await repo.deleteUser(victim);
     };
     const t0 = performance.now();
-    if (side === "product") await repo.scrubbing(remove);
+    if (side === "product") await repo.scrubbing(victim, remove);
     else if (side === "baseline") await store.tx(remove, { immediate: true });
     else {
-      await repo.scrubbing(async () => {
+      await repo.scrubbing(victim, async () => {
         for (const t of FTS) db.exec(`INSERT INTO ${t}(${t}, rank) VALUES ('secure-delete', 1)`);
         await remove();
         for (const t of FTS) db.exec(`INSERT INTO ${t}(${t}, rank) VALUES ('secure-delete', 0)`);

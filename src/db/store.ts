@@ -26,6 +26,15 @@ export interface TxOptions {
   /** Take the write lock at BEGIN (SQLite's BEGIN IMMEDIATE): for read-then-write transactions that must not be raced. */
   immediate?: boolean;
   /**
+   * With `immediate`: what the lock covers, when that is less than the whole instance. On PostgreSQL immediate
+   * transactions of one `lock` run one after another, those of different locks side by side, and one without a
+   * `lock` (the instance's) waits for every other immediate transaction and they for it. Use accountLock(userId) for
+   * a transaction whose rule reads and writes one account's rows only (its numbers, its Free cap, its tags), or a
+   * name of its own for a resource no account owns. SQLite has one writer and ignores it. A nested call runs under its
+   * outer transaction's lock.
+   */
+  lock?: string;
+  /**
    * May share one transaction with other grouped callers in flight (PostgreSQL: one commit, so one WAL flush, for
    * many; SQLite already shares its sync among answers, db/durable.ts, and ignores this). Each runs in a savepoint of
    * its own, one after another, so it sees what the ones before it wrote and its failure undoes only its own work;
@@ -43,6 +52,9 @@ export interface TxOptions {
    */
   interleave?: boolean;
 }
+
+/** The lock (TxOptions.lock) of one account's immediate transactions: other accounts' run beside them. */
+export const accountLock = (userId: string): string => `account:${userId}`;
 
 export interface Store {
   readonly dialect: "sqlite" | "postgres";

@@ -74,6 +74,8 @@ export async function planGenerations(store: Store, want: ModelIdentity, now: st
   for (const g of [before.active, before.building]) {
     if (g && (await upgradeIdeaTable(store, g.gen)) > 0) forgetStore(store, g.gen);
   }
+  // The instance's lock (no TxOptions.lock): it makes and drops every account's vector tables, so no account's
+  // immediate transaction (an account deletion clearing its rows from each of them) runs meanwhile.
   return store.tx(async () => {
     const s = await readState(store);
     // The live generations' tables, made again if missing (a table added since they were made: IF NOT EXISTS).
@@ -119,6 +121,7 @@ export async function countMissing(store: Store, gen: number): Promise<{ ideas: 
  * transaction: searches see either the old complete index or the new complete one, never a half-built one.
  */
 export async function switchIfComplete(store: Store, now: string): Promise<Generation | null> {
+  // The instance's lock, as planGenerations: the old generation's tables, every account's, are dropped here.
   return store.tx(async () => {
     const s = await readState(store);
     if (!s.building) return null;

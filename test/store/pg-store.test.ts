@@ -77,6 +77,85 @@ describe.skipIf(!run)("postgres store", () => {
     expect(rows[0].v).toBe(firstEnder);
   });
 
+  test("immediate transactions of two locks run side by side; of one lock, one after the other; the instance's waits for both and they for it", async () => {
+    // A transaction that holds its lock until released, and says when it holds it (its first statement has run).
+    const held = (lock?: string) => {
+      let release!: () => void;
+      let holding!: () => void;
+      const holds = new Promise<void>((r) => (holding = r));
+      const done = store.tx(async () => {
+        await store.query("SELECT 1").get();
+        holding();
+        await new Promise<void>((r) => (release = r));
+      }, { immediate: true, lock });
+      return { holds, release: () => release(), done };
+    };
+    const within = <T>(p: Promise<T>, ms: number) => Promise.race([p.then(() => true), Bun.sleep(ms).then(() => false)]);
+    const waiting = store.query<{ n: number }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
+    /** Until `n` advisory lock requests wait: each request below is made once the one before it is queued. */
+    const queued = async (n: number) => {
+      while ((await waiting.get())!.n < n) await Bun.sleep(10);
+    };
+
+    const a = held("account:a");
+    await a.holds;
+    // Another account's lock: taken while a's is held.
+    const b = held("account:b");
+    expect(await within(b.holds, 3_000)).toBe(true);
+    // The same account's lock waits for a; the instance's for a, b and that one; a third account's, queued behind the
+    // instance's, for the instance.
+    const a2 = held("account:a");
+    await queued(1);
+    const instance = held();
+    await queued(2);
+    const c = held("account:c");
+    await queued(3);
+    expect(await within(a2.holds, 100)).toBe(false);
+    a.release();
+    await a.done;
+    expect(await within(a2.holds, 3_000)).toBe(true);
+    expect(await within(instance.holds, 200)).toBe(false);
+    a2.release();
+    await a2.done;
+    expect(await within(instance.holds, 200)).toBe(false);
+    b.release();
+    await b.done;
+    expect(await within(instance.holds, 3_000)).toBe(true);
+    expect(await within(c.holds, 200)).toBe(false);
+    instance.release();
+    await instance.done;
+    expect(await within(c.holds, 3_000)).toBe(true);
+    c.release();
+    await c.done;
+  });
+
+  test("a group of captures of many accounts takes each one's lock: an account's own transaction waits for the group, another's does not", async () => {
+    await reset();
+    const insert = store.query("INSERT INTO t (v) VALUES (?)");
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // A lone caller first, so the rest arrive while it runs and form one group (of accounts 1 to 5).
+    const first = store.tx(async () => void (await insert.run("lone")), { immediate: true, lock: "account:0", group: true });
+    const members = Array.from({ length: 5 }, (_, i) =>
+      store.tx(async () => {
+        await insert.run(`member ${i + 1}`);
+        if (i === 4) await gate;
+      }, { immediate: true, lock: `account:${i + 1}`, group: true }));
+    await first;
+    // The group now waits on its last member, holding accounts 1 to 5.
+    while ((await store.query<{ n: number }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND classid = 7659").get())!.n < 5) await Bun.sleep(20);
+    const mine = store.tx(async () => void (await insert.run("account 3 alone")), { immediate: true, lock: "account:3" });
+    const other = store.tx(async () => void (await insert.run("account 9 alone")), { immediate: true, lock: "account:9" });
+    const settledIn = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => true), Bun.sleep(ms).then(() => false)]);
+    expect(await settledIn(other, 3_000)).toBe(true);
+    expect(await settledIn(mine, 300)).toBe(false);
+    release();
+    await Promise.all(members);
+    await mine;
+    const rows = await store.query<{ v: string }>("SELECT v FROM t ORDER BY id").all();
+    expect(rows.map((r) => r.v).indexOf("account 3 alone")).toBeGreaterThan(rows.map((r) => r.v).indexOf("member 5"));
+  });
+
   test("a nested transaction is a savepoint: its failure undoes only itself", async () => {
     await reset();
     const insert = store.query("INSERT INTO t (v) VALUES (?)");

@@ -28,6 +28,8 @@ export interface PgStoreOptions {
 interface GroupMember {
   fn: () => unknown;
   immediate: boolean;
+  /** Its TxOptions.lock; null: the instance's. */
+  lock: string | null;
   interleave: boolean;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
@@ -39,8 +41,29 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  */
 const MAX_GROUP = 48;
 
-/** The key of the advisory lock an `immediate` transaction takes: one writer at a time, as SQLite's BEGIN IMMEDIATE. */
+/**
+ * The instance's advisory lock (one key): an immediate transaction without TxOptions.lock takes it exclusively, so it
+ * runs alone among immediate transactions as on SQLite (BEGIN IMMEDIATE); one with a lock takes it shared, beside
+ * every other such one. A node of a build before TxOptions.lock took it exclusively for every immediate transaction,
+ * so old and new nodes stay exact side by side during a rolling upgrade.
+ */
 const IMMEDIATE_LOCK = 0x1dea;
+/** The first key of a TxOptions.lock's advisory lock (the second is its name's CRC-32): jobs/account-lock.ts uses 0x1de5. */
+const SCOPED_LOCK_CLASS = 0x1deb;
+
+/**
+ * The statements that take an immediate transaction's locks (null: the instance's), each awaited by the server before
+ * the next: the instance's first, then the named ones by key, an order every transaction keeps so none waits in a
+ * circle. Two names of one CRC-32 only share a lock (their transactions run one after another).
+ */
+function lockStatements(locks: ReadonlyArray<string | null>): string[] {
+  if (locks.length === 0 || locks.includes(null)) return [`SELECT pg_advisory_xact_lock(${IMMEDIATE_LOCK})`];
+  const keys = [...new Set(locks.map((l) => Bun.hash.crc32(l!) | 0))].sort((a, b) => a - b);
+  return [`SELECT pg_advisory_xact_lock_shared(${IMMEDIATE_LOCK})`, ...keys.map((k) => `SELECT pg_advisory_xact_lock(${SCOPED_LOCK_CLASS}, ${k})`)];
+}
+
+/** What single() takes beyond TxOptions: a group's locks, every immediate member's. */
+type SingleOptions = TxOptions & { locks?: Array<string | null> };
 
 /** An interleaved member of a group failed: the group's transaction is rolled back and runs again member by member. */
 class InterleavedFailure extends Error {}
@@ -276,8 +299,9 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
 
   /**
    * A connection of the transaction's own: other callers' statements run beside it on other connections and see
-   * only what it has committed. `immediate` takes one advisory lock for the transaction's length, so immediate
-   * transactions run one after another as on SQLite (read-then-write rules: the Free cap, a claim).
+   * only what it has committed. `immediate` takes advisory locks for the transaction's length (lockStatements), so
+   * immediate transactions of one TxOptions.lock (an account's: its Free cap, its numbers) run one after another, as
+   * every one does on SQLite, and those of different locks side by side.
    */
   async function tx<T>(fn: () => Promise<T> | T, txOpts: TxOptions = {}): Promise<T> {
     const frame = frames.getStore();
@@ -300,7 +324,7 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
 
   function grouped<T>(fn: () => Promise<T> | T, txOpts: TxOptions): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      waiting.push({ fn, immediate: txOpts.immediate === true, interleave: txOpts.interleave === true, resolve: resolve as (v: unknown) => void, reject });
+      waiting.push({ fn, immediate: txOpts.immediate === true, lock: txOpts.lock ?? null, interleave: txOpts.interleave === true, resolve: resolve as (v: unknown) => void, reject });
       if (!grouping) void drain();
     });
   }
@@ -321,7 +345,7 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
         const group = waiting.splice(0, MAX_GROUP);
         if (group.length === 1) {
           const [m] = group;
-          await single(m.fn, { immediate: m.immediate }).then(m.resolve, m.reject);
+          await single(m.fn, { immediate: m.immediate, locks: [m.lock] }).then(m.resolve, m.reject);
           continue;
         }
         let outcomes: Map<GroupMember, Outcome>;
@@ -368,7 +392,7 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
       const released: Promise<unknown>[] = [];
       for (const m of group) if (!outcomes.has(m)) outcomes.set(m, await member(frame, m.fn, released));
       await Promise.all(released);
-    }, { immediate: group.some((m) => m.immediate) });
+    }, { immediate: group.some((m) => m.immediate), locks: group.filter((m) => m.immediate).map((m) => m.lock) });
     return outcomes;
   }
 
@@ -398,7 +422,8 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
     }
   }
 
-  async function single<T>(fn: () => Promise<T> | T, txOpts: TxOptions): Promise<T> {
+  async function single<T>(fn: () => Promise<T> | T, txOpts: SingleOptions): Promise<T> {
+    const locks = txOpts.immediate ? lockStatements(txOpts.locks ?? [txOpts.lock ?? null]) : [];
     for (let attempt = 0; ; attempt++) {
       const pool = sql;
       let conn: Awaited<ReturnType<SQL["reserve"]>>;
@@ -406,8 +431,8 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
       try {
         conn = await pool.reserve({ signal: AbortSignal.timeout(connectSeconds * 1000) });
         const began = watched(conn.unsafe("BEGIN"));
-        // The lock goes out right behind BEGIN, in the same round trip; it is awaited below, inside the transaction.
-        if (txOpts.immediate) locked = handled(watched(conn.unsafe(`SELECT pg_advisory_xact_lock(${IMMEDIATE_LOCK})`)));
+        // The locks go out right behind BEGIN, in the same round trip; they are awaited below, inside the transaction.
+        if (locks.length > 0) locked = handled(Promise.all(locks.map((q) => handled(watched(conn.unsafe(q))))));
         await began.catch((e: unknown) => {
           void conn.release().catch(() => {});
           throw e;

@@ -67,6 +67,7 @@ export async function rotateMasterKey(deps: Deps, opts: { newKey?: Buffer; dropU
   let reencrypted = 0;
   let dropped = 0;
   try {
+    // The instance's lock (no TxOptions.lock): it re-seals every account's values at once.
     await deps.store.tx(async () => {
       const unreadable: string[] = [];
       for (const row of await repo.listAllSealed()) {

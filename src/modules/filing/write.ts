@@ -7,7 +7,7 @@ import type { Deps } from "../../deps";
 import type { Plan } from "../../auth/plans";
 import { fieldError } from "../../errors";
 import { toStamp } from "../../lib/time";
-import { together } from "../../db/store";
+import { accountLock, together } from "../../db/store";
 import { createIdeasRepo } from "../ideas/repo";
 import { createLinksRepo } from "../links/repo";
 import { checkFreeCap } from "./cap";
@@ -115,7 +115,8 @@ export function createFiling(deps: Deps) {
     async fileIdea(filer: Filer, idea: NewIdea): Promise<number> {
       const userId = filer.user.id;
       const now = toStamp(deps.clock());
-      // Immediate: the Free cap's count and the number reservation must not be raced by another writer. Grouped:
+      // Immediate under the account's lock: the Free cap's count and the number reservation must not be raced by
+      // another writer of the account (other accounts' captures run beside it on PostgreSQL). Grouped:
       // captures in flight together share one commit on PostgreSQL (store.ts, TxOptions.group), each in its savepoint.
       // Interleaved with the group's others (all at once, their statements pipelined) when no rule reads what another
       // capture of the group writes: no Free cap to count, and no [[link]] in the body to resolve against titles being
@@ -131,7 +132,7 @@ export function createFiling(deps: Deps) {
           user_id: userId, number, title: idea.title, body: idea.body, status: idea.status, source: idea.source, source_url: idea.source_url,
           source_summary: null, parent_id: idea.parent_id, created_at: now, updated_at: now,
         }, tagIds, [], false, now, (id) => linkSync.textWritten(userId, { id, number, title: idea.title, body: idea.body }, "created"));
-      }, { immediate: true, group: true, interleave });
+      }, { immediate: true, lock: accountLock(userId), group: true, interleave });
       wakeWorker(deps);
       return id;
     },

@@ -1,4 +1,5 @@
 // Capture-by-e-mail rules: each account's address, and one received message filed as ideas (or refused, with why).
+import { accountLock } from "../../db/store";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { toStamp } from "../../lib/time";
@@ -92,7 +93,8 @@ export function createMailCaptureService(deps: Deps) {
       if (refusal !== null) return { kind: "refused", reason: refusal, userId, mail };
       const filer = { plan: owner.plan, user: { id: userId } };
       try {
-        // Immediate: the duplicate check and the hourly limit are read, then written, and must not be raced.
+        // Immediate under the account's lock: the duplicate check and the hourly limit are read, then written, and
+        // must not be raced (the message key and the hourly count are the account's; the capture inside is too).
         const outcome = await deps.store.tx(async (): Promise<FileOutcome> => {
           const seen = await repo.capturedIdea(userId, mail.messageKey);
           if (seen !== undefined) return { kind: "duplicate", userId, ideaId: seen };
@@ -114,7 +116,7 @@ export function createMailCaptureService(deps: Deps) {
           }
           await repo.recordCapture(userId, mail.messageKey, made[0].id, stamp);
           return { kind: "captured", userId, ideas: made, mail };
-        }, { immediate: true });
+        }, { immediate: true, lock: accountLock(userId) });
         // fileIdea woke the worker inside this transaction; once more now that the jobs are committed.
         if (outcome.kind === "captured") filing.wake();
         return outcome;

@@ -172,7 +172,8 @@ export function createOAuthService(deps: Deps) {
         const minted = await keys.mint(row.user_id, `MCP (${client.client_name})`, row.scopes, "mcp");
         await repo.setToken(hash, minted.id);
         return { token: { access_token: minted.key, token_type: "Bearer" as const, scope: row.scopes } };
-      }, { immediate: true });
+        // Under the code's own lock: a second exchange of it waits, then finds it used (a replay), on any node.
+      }, { immediate: true, lock: `oauth-code:${hash}` });
 
       if ("token" in outcome) return outcome.token;
       if ("replayOf" in outcome) {

@@ -1,4 +1,5 @@
 // Relation rules: ownership, the archive rule, uniqueness per creator, the cycle walk, note truncation, bulk creation.
+import { accountLock } from "../../db/store";
 import type { Deps } from "../../deps";
 import { AppError, badRequest, conflict, fieldError, notFound } from "../../errors";
 import { toStamp } from "../../lib/time";
@@ -77,7 +78,7 @@ export function createRelationsService(deps: Deps) {
         relation_type: body.relation_type ?? "related",
         note: body.note ?? null,
       };
-      return { relation: await deps.store.tx(() => createOne(userId, link, force), { immediate: true }) };
+      return { relation: await deps.store.tx(() => createOne(userId, link, force), { immediate: true, lock: accountLock(userId) }) };
     },
 
     /** Each link succeeds or fails on its own; later links see the ones created before them (cycles included). */
@@ -96,7 +97,7 @@ export function createRelationsService(deps: Deps) {
         const out: Array<Awaited<ReturnType<typeof one>>> = [];
         for (const l of links) out.push(await one(l)); // in order: later links see the earlier ones
         return out;
-      }, { immediate: true });
+      }, { immediate: true, lock: accountLock(userId) });
       const linked = results.filter((r) => r.status === "created").length;
       return { linked, errors: results.length - linked, results };
     },
@@ -117,7 +118,7 @@ export function createRelationsService(deps: Deps) {
         if (body.note !== undefined) fields.note = truncateNote(body.note);
         await repo.update(id, fields);
         return { relation: toRelation((await repo.findForUser(userId, id))!) };
-      }, { immediate: true });
+      }, { immediate: true, lock: accountLock(userId) });
     },
 
     async remove(userId: string, rawId: string) {
@@ -129,7 +130,7 @@ export function createRelationsService(deps: Deps) {
           await repo.rejectPair(userId, rel.source_idea_id, rel.target_idea_id, toStamp(deps.clock()));
         }
         await repo.deleteForUser(userId, id);
-      }, { immediate: true });
+      }, { immediate: true, lock: accountLock(userId) });
       return { success: true as const };
     },
   };

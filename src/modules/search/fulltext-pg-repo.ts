@@ -10,8 +10,14 @@ import { unicode61Tokens } from "./unicode61";
 import { COLUMN_WEIGHTS } from "./weights";
 
 const IX: Record<IndexName, number> = { main: 0, cjk: 1 };
-/** Queued ideas indexed per transaction (a backfill of many does not hold the write lock long). */
+/** Queued ideas indexed per transaction (a backfill of many does not hold the index's lock long). */
 const DRAIN_BATCH = 500;
+/**
+ * The lock (TxOptions.lock) of the transactions that write the instance-wide figures, keyword_terms and
+ * keyword_totals: indexers one after another (two would add to the same rows in different orders). Not the
+ * instance's: writers of ideas only queue them (the triggers), so captures and edits of every account run beside it.
+ */
+const INDEX_LOCK = "keyword-index";
 
 /** A phrase's tokens: FTS5's unicode61 on the main index; on the bigram one its tokens are already cut (segment.ts). */
 const phraseTokens = (ix: number, phrase: string): string[] => (ix === 0 ? unicode61Tokens(phrase) : phrase.split(" ").filter((t) => t !== ""));
@@ -308,7 +314,7 @@ export function createPgIndex(store: Store): FullTextIndex {
   const scoresAmong = async (ix: number, q: TextQuery, among: number[]) =>
     new Map((await bm25Best(ix, q, { among }, among.length)).map((r) => [r.id, -r.bm25]));
 
-  /** Indexes up to DRAIN_BATCH queued ideas in one immediate transaction; how many it took. */
+  /** Indexes up to DRAIN_BATCH queued ideas in one immediate transaction (INDEX_LOCK); how many it took. */
   const drainBatch = () =>
     store.tx(async () => {
       const claimed = (await claim.all(DRAIN_BATCH)).map((r) => r.id);
@@ -337,7 +343,7 @@ export function createPgIndex(store: Store): FullTextIndex {
         }
       }
       return claimed.length;
-    }, { immediate: true });
+    }, { immediate: true, lock: INDEX_LOCK });
 
   return {
     ranksInIndex: true,
@@ -417,6 +423,6 @@ export async function rebuildKeywordIndex(store: Store): Promise<void> {
   await store.tx(async () => {
     await store.exec("DELETE FROM keyword_postings; DELETE FROM keyword_docs; DELETE FROM keyword_terms; UPDATE keyword_totals SET docs = 0, tokens = 0");
     await store.exec("INSERT INTO keyword_pending (idea_id, user_id) SELECT id, user_id FROM ideas ON CONFLICT (idea_id) DO NOTHING");
-  }, { immediate: true });
+  }, { immediate: true, lock: INDEX_LOCK });
   await indexKeywordQueue(store);
 }

@@ -1,5 +1,5 @@
 // SQL for search: result rows by id and the monthly semantic-search counter, beside the store's keyword index (fulltext.ts).
-import type { Store } from "../../db/store";
+import { accountLock, type Store } from "../../db/store";
 import { createFts5Index } from "./fulltext-sqlite-repo";
 import type { FullTextIndex, SearchRow } from "./fulltext";
 import { createPgIndex } from "./fulltext-pg-repo";
@@ -39,8 +39,8 @@ export function createSearchRepo(store: Store) {
     /** The first `limit` of `ids` that are the caller's live ideas, in the order of `ids`. */
     firstRowsInOrder: async (userId: string, ids: number[], limit: number): Promise<SearchRow[]> =>
       ids.length === 0 ? [] : firstRows.all(userId, JSON.stringify(ids), limit),
-    /** Runs `fn` in one IMMEDIATE transaction (reads and writes that must see the same rows). */
-    immediate: <T>(fn: () => Promise<T>): Promise<T> => store.tx(fn, { immediate: true }),
+    /** Runs `fn` in one IMMEDIATE transaction under the account's lock (its reads and writes must see the same rows). */
+    immediate: <T>(userId: string, fn: () => Promise<T>): Promise<T> => store.tx(fn, { immediate: true, lock: accountLock(userId) }),
     usageCount: async (userId: string, kind: string, period: string) => (await usage.get(userId, kind, period))?.count ?? 0,
     bumpUsage: async (userId: string, kind: string, period: string) => void (await bump.run(userId, kind, period)),
   };

@@ -58,7 +58,7 @@ export function createSearchService(deps: Deps) {
 
   /** Counts one semantic search for a Free account; false once this month's allowance is spent (nothing counted). */
   const takeSemanticQuota = (userId: string): Promise<boolean> =>
-    repo.immediate(async () => {
+    repo.immediate(userId, async () => {
       const period = utcMonth(deps.clock());
       if ((await repo.usageCount(userId, SEMANTIC_USAGE_KIND, period)) >= FREE_SEMANTIC_MONTHLY) return false;
       await repo.bumpUsage(userId, SEMANTIC_USAGE_KIND, period);

@@ -21,7 +21,10 @@ export function memoryFailureCounts(): FailureCounts {
   };
 }
 
-/** Nodes on one PostgreSQL database: the count and the insert in one immediate transaction, so guesses spread over nodes are counted once. */
+/**
+ * Nodes on one PostgreSQL database: the count and the insert in one immediate transaction under the address's own lock,
+ * so guesses spread over nodes are counted once, and guesses at other addresses are counted beside them.
+ */
 export function sharedFailureCounts(store: Store): FailureCounts {
   const prune = store.query("DELETE FROM sign_in_failures WHERE email = ? AND failed_at <= ?");
   const count = store.query<{ n: number }, [string]>("SELECT count(*) AS n FROM sign_in_failures WHERE email = ?");
@@ -34,7 +37,7 @@ export function sharedFailureCounts(store: Store): FailureCounts {
         if ((await count.get(email))!.n >= max) return false;
         await insert.run(email, nowMs);
         return true;
-      }, { immediate: true }),
+      }, { immediate: true, lock: `sign-in:${email}` }),
     clear: async (email) => void (await clear.run(email)),
   };
 }

@@ -1,5 +1,5 @@
 // SQL of account deletion: what the foreign keys do not cascade (jobs, vectors), then the account row itself.
-import type { Store } from "../../db/store";
+import { accountLock, type Store } from "../../db/store";
 import { deleteAccountJobs } from "../../jobs/queue";
 import { tagIdColumn, vectorTables } from "../../vectors/layout";
 
@@ -34,11 +34,13 @@ export function createDeletionRepo(store: Store) {
      * ideas, scripts/bench/account-deletion.ts: a write lock the server's captures would time out behind), so the
      * keyword indexes keep the words beside tombstones until their segments merge (docs/auth.md). The pragma is
      * SQLite's; on PostgreSQL the rows are deleted alike and the freed space is the server's to reclaim (VACUUM).
+     * Under the account's lock: its captures wait and find it gone; other accounts' run beside it. A new generation's
+     * tables (the instance's lock) are not made while it runs, so it deletes from every one there is.
      */
-    async scrubbing<T>(remove: () => Promise<T>): Promise<T> {
+    async scrubbing<T>(userId: string, remove: () => Promise<T>): Promise<T> {
       db?.exec("PRAGMA secure_delete = ON");
       try {
-        return await store.tx(remove, { immediate: true });
+        return await store.tx(remove, { immediate: true, lock: accountLock(userId) });
       } finally {
         db?.exec("PRAGMA secure_delete = OFF");
       }

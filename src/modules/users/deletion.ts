@@ -28,7 +28,7 @@ export function createAccountDeletion(deps: Deps) {
    * keys: they go first, in the same IMMEDIATE transaction, so a crash leaves all of the account or none of it.
    */
   async function deleteAccount(userId: string, by: "cli" | "self" | "operator"): Promise<Deleted> {
-    const counts = await repo.scrubbing(async () => {
+    const counts = await repo.scrubbing(userId, async () => {
       const counts = await repo.counts(userId);
       await repo.deleteVectors(userId);
       await repo.deleteJobs(userId);

@@ -2,6 +2,7 @@
 // captured, updated, retitled or archived; ideas changed anywhere else are written to their files. Every write to an
 // idea goes through the ideas service (the one write path); when both sides changed, a three-way merge with the last
 // synced version as its base decides, and what it cannot keep in the idea goes into a conflict file.
+import { accountLock } from "../../db/store";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { effectivePlan } from "../../auth/plans";
@@ -294,7 +295,7 @@ export function createVaultSync(deps: Deps) {
         const idea = (await repo.idea(userId, made.id))!;
         await repo.putFile({ user_id: userId, idea_id: idea.id, path: seen.path, version: idea.version, idea_updated_at: idea.updated_at, meta: JSON.stringify(await metaOf(idea)), hash: "", size: -1, mtime_ms: -1, synced_at: stamp() });
         return made;
-      }, { immediate: true });
+      }, { immediate: true, lock: accountLock(userId) });
     } catch (e) {
       return skip(userId, seen.path, `not captured: ${why(e)}`, report);
     }
