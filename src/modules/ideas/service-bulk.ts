@@ -1,4 +1,5 @@
 // PATCH /ideas/bulk: one status/tag change over up to 50 ideas, reported per id instead of failing the request.
+import { accountLock } from "../../db/store";
 import type { Deps } from "../../deps";
 import { badRequest } from "../../errors";
 import { toStamp } from "../../lib/time";
@@ -54,11 +55,12 @@ export function createBulkIdeasService(deps: Deps) {
         return { id, status: "updated" };
       };
 
+      // Under the account's lock: tag names are looked up, then created (the account's tag set).
       const results = await store.tx(async () => {
         const out: BulkResult[] = [];
         for (const id of ids) out.push(await updateOne(id));
         return out;
-      });
+      }, { immediate: true, lock: accountLock(userId) });
       if (queued) wakeWorker(deps);
       const updated = results.filter((r) => r.status === "updated").length;
       return { updated, errors: results.length - updated, results };

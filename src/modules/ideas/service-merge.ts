@@ -1,4 +1,5 @@
 // Folding one idea into another: POST /ideas/:id/merge, and the shared fold the duplicate merge reuses.
+import { accountLock } from "../../db/store";
 import type { Deps } from "../../deps";
 import { badRequest } from "../../errors";
 import { toStamp } from "../../lib/time";
@@ -88,7 +89,7 @@ export function createIdeaMerger(deps: Deps) {
       if (!kept || !absorbed) throw ideaNotFound();
       if (kept.is_archived || absorbed.is_archived) throw badRequest("Cannot merge an archived idea");
       const p = await this.plan(kept, absorbed);
-      await store.tx(() => this.apply(p, userId, toStamp(deps.clock()), true));
+      await store.tx(() => this.apply(p, userId, toStamp(deps.clock()), true), { immediate: true, lock: accountLock(userId) });
       await this.finish(p);
       return toIdea((await repo.findOwned(userId, keptId))!, await tags.namesFor(keptId));
     },

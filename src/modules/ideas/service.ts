@@ -2,7 +2,7 @@
 import type { Deps } from "../../deps";
 import { fieldError, notFound } from "../../errors";
 import { toStamp } from "../../lib/time";
-import { together } from "../../db/store";
+import { accountLock, together } from "../../db/store";
 import { createFiling, type Filer } from "../filing/write";
 import { createTagAttacher, normalizeTagNames } from "../filing/tags";
 import { createLinksRepo } from "../links/repo";
@@ -133,6 +133,7 @@ export function createIdeasService(deps: Deps) {
       if ("title" in changes || "body" in changes) changes.last_writer = writer;
       const reembed = "title" in changes || "body" in changes || "parent_id" in changes;
       const now = stamp();
+      // Under the account's lock: its tag set (a name found, else created) and its titles ([[links]]) are read, then written.
       await store.tx(async () => {
         await edits.update(id, { ...changes, updated_at: now });
         if (newTags !== null) await tags.replace(userId, id, newTags, now);
@@ -144,7 +145,7 @@ export function createIdeasService(deps: Deps) {
         }
         // Archived ideas keep their edits but never go back into the pipeline (that would re-index them).
         if (!row.is_archived) await filing.jobs.ideaEdited(id, reembed, now);
-      });
+      }, { immediate: true, lock: accountLock(userId) });
       if (!row.is_archived) filing.wake();
       return view(await mustOwn(userId, id));
     },

@@ -1,6 +1,7 @@
 // Imports notes from another app: a planning pass (the dry run's report, the Free cap), then writes in batches.
 // Each batch is one transaction and records each note's origin with its idea, so an interrupted import leaves whole
 // notes only and running it again resumes: notes already written are "unchanged", relations are completed at the end.
+import { accountLock } from "../../db/store";
 import type { Deps } from "../../deps";
 import type { Plan } from "../../auth/plans";
 import { toStamp } from "../../lib/time";
@@ -116,8 +117,8 @@ export function createNotesImporter(deps: Deps) {
 
   /**
    * One batch in one transaction. `tagIds` caches names → ids for the whole import; `fresh` collects created ideas.
-   * Immediate: origins and the Free cap are read-then-write, so two imports of one file (or a capture) must not
-   * interleave with it on PostgreSQL.
+   * Immediate under the account's lock: origins, the tag set and the Free cap are read-then-write, so two imports of
+   * one file (or a capture) must not interleave with it on PostgreSQL.
    */
   async function write(userId: string, store: string, batch: Draft[], plan: Plan, arrival: Arrival, report: NotesReport, ids: Map<string, number>, archived: Set<number>, tagIds: Map<string, number>, fresh: Set<number>) {
     const { now } = arrival;
@@ -181,7 +182,7 @@ export function createNotesImporter(deps: Deps) {
         await notes.rememberOrigin(userId, store, d.origin, id, d.hash, now);
         ids.set(d.origin, id);
       }
-    }, { immediate: true });
+    }, { immediate: true, lock: accountLock(userId) });
   }
 
   return {

@@ -1,5 +1,6 @@
 // Import rules: pick the source (named or detected), then either our own export (one transaction, appended as is) or
 // notes from another app (idempotent by origin, see notes-import.ts). Inputs are files on disk, read lazily.
+import { accountLock } from "../../db/store";
 import type { Deps } from "../../deps";
 import { AppError, badRequest } from "../../errors";
 import type { Plan } from "../../auth/plans";
@@ -97,8 +98,9 @@ export function createImportService(deps: Deps) {
 
   /**
    * Everything in one transaction, through the write path (filing/write.ts): a failure leaves the account exactly as it was.
-   * Immediate, as a capture's is: the Free cap is read-then-write, and on PostgreSQL two imports (the settings page's
-   * dry run and its real import) or a capture beside one would otherwise interleave their writes to the account.
+   * Immediate under the account's lock, as a capture's is: the Free cap is read-then-write, and on PostgreSQL two
+   * imports (the settings page's dry run and its real import) or a capture beside one would otherwise interleave their
+   * writes to the account.
    */
   async function write(userId: string, plan: Plan, file: WriteSource, onProgress?: Progress, dryRun = false): Promise<ImportResult> {
     const arrival = await filing.arrival(userId);
@@ -182,7 +184,7 @@ export function createImportService(deps: Deps) {
           else result.skipped.relations++;
         }
       }
-    }, { immediate: true });
+    }, { immediate: true, lock: accountLock(userId) });
     if (!dryRun) filing.wake();
     return result;
   }
@@ -195,7 +197,7 @@ export function createImportService(deps: Deps) {
       await deps.store.tx(async () => {
         result = await write(userId, plan, file, undefined, true);
         throw new DryRunRollback();
-      }, { immediate: true });
+      }, { immediate: true, lock: accountLock(userId) });
     } catch (e) {
       if (!(e instanceof DryRunRollback)) throw e;
     }

@@ -1,4 +1,5 @@
 // Tag rules: the counted list, explicit create, rename/recolour, delete (detaching from ideas), similar tags.
+import { accountLock } from "../../db/store";
 import type { Deps } from "../../deps";
 import { badRequest, conflict, fieldError, internal, notFound } from "../../errors";
 import { toStamp } from "../../lib/time";
@@ -43,7 +44,7 @@ export function createTagsService(deps: Deps) {
       const now = stamp();
       let id: number;
       try {
-        id = await store.tx(() => attacher.create(userId, name, body.color ?? null, now, now));
+        id = await store.tx(() => attacher.create(userId, name, body.color ?? null, now, now), { immediate: true, lock: accountLock(userId) });
       } catch (e) {
         if (isUniqueViolation(e)) throw conflict("Tag name already exists"); // lost a race with a concurrent create
         throw e;
@@ -61,6 +62,8 @@ export function createTagsService(deps: Deps) {
       if (Object.keys(fields).length === 0) return { tag };
       let queued = false;
       try {
+        // Under the account's lock, as every writer of its tag set: a capture naming the old or the new name runs
+        // wholly before or after the rename (its list entry then says the tag's name), never half across it.
         await store.tx(async () => {
           await repo.update(userId, id, fields);
           // A rename changes the tag lists of ideas; the embedding catches up in the background (old one used until then).
@@ -68,7 +71,7 @@ export function createTagsService(deps: Deps) {
             queued = await queueLightUpdates(id, stamp());
             await jobs.tagEmbedding(id, stamp());
           }
-        });
+        }, { immediate: true, lock: accountLock(userId) });
       } catch (e) {
         // The spec keeps a rename onto an existing name as a 500 (not a 409); answer it without logging a crash.
         if (isUniqueViolation(e)) throw internal();
@@ -85,7 +88,7 @@ export function createTagsService(deps: Deps) {
         const queued = await queueLightUpdates(id, stamp());
         await repo.delete(userId, id); // idea_tags rows go with it (ON DELETE CASCADE)
         return queued;
-      });
+      }, { immediate: true, lock: accountLock(userId) });
       if (queued) wakeWorker(deps);
       return { success: true as const };
     },
