@@ -49,8 +49,11 @@ describe("one relation-type vocabulary", () => {
   });
 });
 
-/** SQL that writes `table`: an INSERT (any conflict clause), UPDATE or DELETE naming it. */
-const writes = (table: string) => new RegExp(`\\b(INSERT\\s+(OR\\s+\\w+\\s+)?INTO|UPDATE|DELETE\\s+FROM)\\s+${table}\\b`);
+/**
+ * SQL that writes `table`: an INSERT (any conflict clause), UPDATE or DELETE naming it, in any case (`flags` "i") or
+ * in the upper case every statement here is written in (for a pattern of table names, where prose would match).
+ */
+const writes = (table: string, flags = "i") => new RegExp(`\\b(INSERT\\s+(OR\\s+\\w+\\s+)?INTO|UPDATE|DELETE\\s+FROM)\\s+${table}\\b`, flags);
 
 /**
  * The queue's functions that add rows to `jobs` (read from its source, so a new one is found): each exported function
@@ -105,7 +108,7 @@ describe("one write path (src/modules/filing/)", () => {
 describe("the pipeline writes through the features' repos", () => {
   test("no SQL under src/pipeline/ writes a table", () => {
     const pipeline = files.filter((f) => f.path.startsWith("src/pipeline/"));
-    expect(pipeline.filter((f) => writes("\\w+").test(f.text)).map((f) => f.path)).toEqual([]);
+    expect(pipeline.filter((f) => writes("\\w+", "").test(f.text)).map((f) => f.path)).toEqual([]);
   });
 
   test("auto-tags, tag vectors and duplicate detections are written by their features' repos only", () => {
