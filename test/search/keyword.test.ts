@@ -48,6 +48,22 @@ describe("keyword search: response", () => {
     expect(r.body.semantic_limit_reached).toBeUndefined();
   });
 
+  test("each result's tags are the idea's, in the order GET /ideas/:id gives them (code point order)", async () => {
+    // PostgreSQL reads them in the search's own statement once nothing is queued for its index (the second search
+    // here), in a second read otherwise, as SQLite does: the same answer every way.
+    const id = await capture(t, me, { title: "Quince marmalade", tags: ["zeta", "Alpha", "émile", 'say "hi"', "beta"] });
+    await capture(t, me, { title: "Quince paste, untagged" });
+    const expected = ["Alpha", "beta", 'say "hi"', "zeta", "émile"];
+    expect((await call(t, "GET", `/ideas/${id}`, { key: me.key })).body.tags).toEqual(expected);
+    for (const _ of [1, 2]) {
+      const r = await kw({ q: "quince" });
+      expect(r.status).toBe(200);
+      const byTitle = new Map((r.body.results as Array<{ title: string; tags: string[] }>).map((x) => [x.title, x.tags]));
+      expect(byTitle.get("Quince marmalade")).toEqual(expected);
+      expect(byTitle.get("Quince paste, untagged")).toEqual([]);
+    }
+  });
+
   test("orders by BM25: the idea that says it most, in the title, comes first", async () => {
     const r = await kw({ q: "bike" });
     expect(titles(r)[0]).toBe("Bike repair cafe");

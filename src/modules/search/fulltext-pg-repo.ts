@@ -2,6 +2,7 @@
 // ideas the triggers queue, with FTS5's tokens (unicode61.ts, segment.ts) and read with FTS5's BM25 (bm25.ts), summed
 // in SQL for phrases one posting answers (a token, or two as a pair) and here from positions for longer ones.
 import type { Store } from "../../db/store";
+import { compareCodePoints } from "../../lib/code-point-order";
 import { B, bm25Scores, K1, type IndexTotals, type TermHit } from "./bm25";
 import type { FullTextIndex, IndexName, SearchRow } from "./fulltext";
 import { inBigramIndex, segmentTokens } from "./segment";
@@ -208,14 +209,15 @@ export function createPgIndex(store: Store): FullTextIndex {
    * statement (one snapshot: when nothing is queued, the index it read holds every idea). The flag's one row comes
    * back even when nothing matches.
    */
-  const rowsStmts = new Map<string, ReturnType<typeof store.query<SearchRow & { queued: number; id: number | null }, [number, string, number, string]>>>();
+  const rowsStmts = new Map<string, ReturnType<typeof store.query<Omit<SearchRow, "tags"> & { queued: number; id: number | null; tag_names: string | null }, [number, string, number, string]>>>();
   const rowsIndexed = (and: boolean, n: number) => {
     const key = `${and} ${n}`;
     let stmt = rowsStmts.get(key);
     if (!stmt) {
       rowsStmts.set(key, (stmt = store.query(
         `WITH top AS (${scoredSql("own", and, n)})
-         SELECT f.queued, i.id, i.number, i.title, i.body, i.status, i.source, i.source_url, i.is_archived, i.created_at, i.updated_at
+         SELECT f.queued, i.id, i.number, i.title, i.body, i.status, i.source, i.source_url, i.is_archived, i.created_at, i.updated_at,
+           (SELECT json_group_array(t.name) FROM idea_tags it JOIN tags t ON t.id = it.tag_id WHERE it.idea_id = i.id) AS tag_names
          FROM (SELECT EXISTS (SELECT 1 FROM keyword_pending) AS queued) f
            LEFT JOIN (top JOIN ideas i ON i.id = top.id AND i.user_id = ?4 AND i.is_archived = 0) ON true
          ORDER BY top.bm25, top.id`,
@@ -354,7 +356,9 @@ export function createPgIndex(store: Store): FullTextIndex {
       if (list.length === 0 || (q.op === "and" && list.length < keyed.length)) return null;
       const found = await rowsIndexed(q.op === "and", list.length).all(0, terms(list), limit, userId);
       if (found.length === 0 || found[0].queued) return null;
-      return found.flatMap(({ queued: _, ...row }) => (row.id === null ? [] : [row as SearchRow]));
+      // The tags in the order the tags repo gives them (namesForIdeas): code point order.
+      return found.flatMap(({ queued: _, tag_names, ...row }) =>
+        row.id === null ? [] : [{ ...(row as Omit<SearchRow, "tags">), tags: (JSON.parse(tag_names ?? "[]") as string[]).sort(compareCodePoints) }]);
     },
     keywordIds: async (q, userId, limit) => (await scoredOwn(0, q, userId, limit)).map((r) => r.id),
     async ownMatchIds(q, userId, limit) {

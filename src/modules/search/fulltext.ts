@@ -4,8 +4,13 @@ import type { IdeaRow } from "../ideas/repo";
 import type { IndexTotals } from "./bm25";
 import type { TextQuery } from "./tokenize";
 
-/** An idea as search reads it (repo.ts). */
-export type SearchRow = Pick<IdeaRow, "id" | "number" | "title" | "body" | "status" | "source" | "source_url" | "is_archived" | "created_at" | "updated_at">;
+/**
+ * An idea as search reads it (repo.ts). `tags`: its tag names in code point order, when the statement that read the
+ * row also read them (PostgreSQL's keywordRowsIndexed: no second round trip for them); otherwise the service reads them.
+ */
+export type SearchRow = Pick<IdeaRow, "id" | "number" | "title" | "body" | "status" | "source" | "source_url" | "is_archived" | "created_at" | "updated_at"> & {
+  tags?: string[];
+};
 
 /** Which index: the main one (unicode61 tokens of title and body, plus the owner), or the bigram one (segment.ts). */
 export type IndexName = "main" | "cjk";
@@ -25,7 +30,7 @@ export interface FullTextIndex {
   /**
    * An index that ranks in one statement (PostgreSQL's) may answer a whole keyword query there: whether any idea is
    * queued for the index, and if none the caller's best live ideas on the main index with their rows, best first, at
-   * most `limit` (one round trip for what is otherwise three). Null when it cannot (ideas queued: keyword.ts indexes
+   * most `limit`, each with its tags (one round trip for what is otherwise four). Null when it cannot (ideas queued: keyword.ts indexes
    * them and asks again the usual way; a phrase that needs positions). Absent on SQLite.
    */
   keywordRowsIndexed?(q: TextQuery, userId: string, limit: number): Promise<SearchRow[] | null>;

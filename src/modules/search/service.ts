@@ -34,7 +34,8 @@ export function createSearchService(deps: Deps) {
   const keywordSearch = createKeywordSearch(repo);
 
   const shape = async (rows: SearchRow[], scores: Map<number, number> | null) => {
-    const names = await tags.namesForIdeas(rows.map((r) => r.id));
+    // Rows read with their tags (PostgreSQL's one-statement keyword search) need no second read.
+    const names = rows.every((r) => r.tags) ? new Map(rows.map((r) => [r.id, r.tags!])) : await tags.namesForIdeas(rows.map((r) => r.id));
     return rows.map((r) => ({
       id: r.id,
       number: r.number,
