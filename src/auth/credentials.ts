@@ -5,7 +5,7 @@ import { addDays, toStamp } from "../lib/time";
 import { createUnchangedMemo } from "../db/unchanged-memo";
 import { createApiKeysRepo } from "../modules/api-keys/repo";
 import type { UserRow } from "../modules/users/repo";
-import { createCredentialRepo, type CredentialRow } from "./credential-repo";
+import { createCredentialRepo, type CredentialRow, type Ride } from "./credential-repo";
 import type { RateLimiter } from "./rate-limiter";
 import { effectivePlan, type Plan } from "./plans";
 import { createSessionsRepo } from "./sessions-repo";
@@ -27,6 +27,11 @@ export interface AuthContext {
    * `count`): the account's count after it, or null when it was not counted (rate-limiter.ts decides with it).
    */
   counted?: number | null;
+  /**
+   * A route's Ride read in the credential's statement (PostgreSQL, `resolve` with `count` and `ride`): its key and the
+   * columns it answered for this account. Absent when it did not run (SQLite, a session cookie, no ride asked).
+   */
+  ride?: { key: string; row: Record<string, unknown> };
 }
 
 export function readCookie(header: string | null, name: string): string | null {
@@ -70,7 +75,9 @@ export function createCredentialResolver(deps: Deps, limiter: RateLimiter) {
   };
 
   /** The first of `found` that lets the caller in now: a live session or a key, of an account not disabled. */
-  async function credentialAccepted(hash: string, found: CredentialRow[], now: Date, via: { session: AuthContext["via"]; key: AuthContext["via"] }): Promise<AuthContext | null> {
+  async function credentialAccepted(
+    hash: string, found: CredentialRow[], now: Date, via: { session: AuthContext["via"]; key: AuthContext["via"] }, ride?: Ride,
+  ): Promise<AuthContext | null> {
     for (const cred of found) {
       const { user } = cred;
       if (user.disabled_at !== null) continue;
@@ -78,15 +85,19 @@ export function createCredentialResolver(deps: Deps, limiter: RateLimiter) {
         // Same comparison as SQL's `expires_at > ?` on the stored text: both are "YYYY-MM-DD HH:MM:SS".
         if (!(cred.expires_at > toStamp(now))) continue;
         if (due(hash, now.getTime())) await sessions.slide(hash, toStamp(addDays(now, SESSION_DAYS)), toStamp(now));
-        return { user, plan: effectivePlan(user, now), scopes: null, via: via.session, sessionHash: hash, ...countOf(cred) };
+        return { user, plan: effectivePlan(user, now), scopes: null, via: via.session, sessionHash: hash, ...countOf(cred, ride) };
       }
       if (due(hash, now.getTime())) await keys.touch(cred.id, toStamp(now));
-      return { user, plan: effectivePlan(user, now), scopes: cred.scopes, via: via.key, sessionHash: null, ...countOf(cred) };
+      return { user, plan: effectivePlan(user, now), scopes: cred.scopes, via: via.key, sessionHash: null, ...countOf(cred, ride) };
     }
     return null;
   }
 
-  const countOf = (cred: CredentialRow) => (cred.counted === undefined ? {} : { counted: cred.counted });
+  /** What the credential's statement read beside it: the count it took, the ride it carried. */
+  const countOf = (cred: CredentialRow, ride?: Ride) => ({
+    ...(cred.counted === undefined ? {} : { counted: cred.counted }),
+    ...(ride && cred.ride ? { ride: { key: ride.key, row: cred.ride } } : {}),
+  });
 
   /** Counts a counting read took for accounts other than the accepted one's (or when none was accepted) go back. */
   async function refundUnused(found: CredentialRow[], hit: AuthContext | null, now: Date): Promise<void> {
@@ -99,17 +110,19 @@ export function createCredentialResolver(deps: Deps, limiter: RateLimiter) {
     /**
      * The caller, or null. With `count` a Bearer token or an X-API-Key is counted against the daily quota by the very
      * statement that reads it where the store allows (PostgreSQL: one round trip, not two); `counted` then says so and
-     * the limiter's `hit` decides with it. A session cookie is never counted.
+     * the limiter's `hit` decides with it. A session cookie is never counted. `ride` (with `count`, where the store
+     * counts in the credential's statement) is read in that statement too and handed back as `ride`.
      */
-    async resolve(headers: Headers, now: Date, opts: { count?: boolean } = {}): Promise<AuthContext | null> {
+    async resolve(headers: Headers, now: Date, opts: { count?: boolean; ride?: Ride | null } = {}): Promise<AuthContext | null> {
       const counting = opts.count ? limiter.counting(now) : null;
+      const ride = counting && opts.ride ? opts.ride : undefined;
       const authz = headers.get("authorization");
       if (authz) {
         const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
         if (m) {
           const hash = sha256Hex(m[1]);
-          const found = counting ? await credentials.bearerCounting(hash, counting) : await bearerRows(hash);
-          const hit = await credentialAccepted(hash, found, now, { session: "session-bearer", key: "api-key-bearer" });
+          const found = counting ? await credentials.bearerCounting(hash, counting, ride) : await bearerRows(hash);
+          const hit = await credentialAccepted(hash, found, now, { session: "session-bearer", key: "api-key-bearer" }, ride);
           if (counting) await refundUnused(found, hit, now);
           if (hit) return hit;
         }
@@ -117,8 +130,8 @@ export function createCredentialResolver(deps: Deps, limiter: RateLimiter) {
       const apiKey = headers.get("x-api-key");
       if (apiKey && apiKey.startsWith("svc_")) {
         const hash = sha256Hex(apiKey);
-        const found = counting ? [await credentials.keyCounting(hash, counting)].filter((r) => r !== null) : await keyRows(hash);
-        const hit = await credentialAccepted(hash, found, now, { session: "api-key-header", key: "api-key-header" });
+        const found = counting ? [await credentials.keyCounting(hash, counting, ride)].filter((r) => r !== null) : await keyRows(hash);
+        const hit = await credentialAccepted(hash, found, now, { session: "api-key-header", key: "api-key-header" }, ride);
         if (counting) await refundUnused(found, hit, now);
         if (hit) return hit;
       }

@@ -4,6 +4,7 @@ import type { Deps } from "../deps";
 import { rateLimited, unauthorized } from "../errors";
 import { checkAccess, type Access } from "./access";
 import { createCredentialResolver, type AuthContext } from "./credentials";
+import type { Ride } from "./credential-repo";
 import { DAILY_REQUEST_LIMIT } from "./plans";
 import { createRateLimiter, type RateLimiter } from "./rate-limiter";
 import { ACCOUNT } from "./scopes";
@@ -13,6 +14,16 @@ export const API_PREFIX = "/api/v1";
 
 /** Where a route's `access` option is kept in its entry of the route table (`app.routes[i].hooks.detail`). */
 export const ACCESS_DETAIL = "x-access";
+/** Where its `ride` option is kept, beside it. */
+const RIDE_DETAIL = "x-ride";
+
+/**
+ * A route's `ride` option: its first read as a Ride (auth/credential-repo.ts) made from the request as it came, before
+ * the route's schema has checked it, or null when it cannot be (an unusual request reads the usual way). Where the
+ * store counts in the credential's statement (PostgreSQL) the read runs there and the handler finds it in
+ * `auth.ride`; the handler uses it only when its key is the one the checked request gives.
+ */
+export type RideOf = (request: Request) => Ride | null;
 
 /** Fail closed: a route that declares nothing is out of every scoped token's reach and never silently open. */
 const UNDECLARED: Access = { scope: ACCOUNT };
@@ -31,10 +42,11 @@ export function createAuthKit(deps: Deps): AuthKit {
 export type Admit = (auth: AuthContext) => void;
 
 /** Runs the whole credential pipeline for one request; throws the spec's error bodies. */
-export async function authenticate(deps: Deps, kit: AuthKit, request: Request, access: Access, admit?: Admit): Promise<AuthContext> {
+export async function authenticate(deps: Deps, kit: AuthKit, request: Request, access: Access, admit?: Admit, ride?: RideOf): Promise<AuthContext> {
   const now = deps.clock();
-  // Counted by the credential's own statement where the store allows (PostgreSQL): one round trip for both.
-  const auth = await kit.resolver.resolve(request.headers, now, { count: true });
+  // Counted by the credential's own statement where the store allows (PostgreSQL): one round trip for both, and for
+  // the route's first read when it declared one.
+  const auth = await kit.resolver.resolve(request.headers, now, { count: true, ride: ride && kit.limiter.counting(now) ? ride(request) : null });
   if (!auth) throw unauthorized();
   try {
     admit?.(auth);
@@ -52,18 +64,21 @@ export async function authenticate(deps: Deps, kit: AuthKit, request: Request, a
   return auth;
 }
 
-/** The access each route of `app` declared, by "METHOD /path" as the module registered it (without API_PREFIX). */
-function declaredAccess(app: AnyElysia): Map<string, Access> {
-  const table = new Map<string, Access>();
+interface Declared { access: Access; ride?: RideOf }
+
+/** What each route of `app` declared, by "METHOD /path" as the module registered it (without API_PREFIX). */
+function declaredAccess(app: AnyElysia): Map<string, Declared> {
+  const table = new Map<string, Declared>();
   for (const route of app.routes) {
-    const access = (route.hooks?.detail as Record<string, unknown> | undefined)?.[ACCESS_DETAIL] as Access | undefined;
-    if (access) table.set(`${route.method} ${route.path}`, access);
+    const detail = route.hooks?.detail as Record<string, unknown> | undefined;
+    const access = detail?.[ACCESS_DETAIL] as Access | undefined;
+    if (access) table.set(`${route.method} ${route.path}`, { access, ride: detail?.[RIDE_DETAIL] as RideOf | undefined });
   }
   return table;
 }
 
-/** The declaration as an extension field of the route's document decoration, which Elysia keeps in the route table. */
-const recorded = (access: Access) => ({ [ACCESS_DETAIL]: access }) as DocumentDecoration;
+/** A declaration as an extension field of the route's document decoration, which Elysia keeps in the route table. */
+const recorded = (field: string, value: unknown) => ({ [field]: value }) as DocumentDecoration;
 
 /**
  * Authenticates every route of the module that uses it, and gives those routes the `access` option:
@@ -77,16 +92,22 @@ const recorded = (access: Access) => ({ [ACCESS_DETAIL]: access }) as DocumentDe
 export function authPlugin(deps: Deps, kit: AuthKit, admit?: Admit) {
   return (module: Elysia) => {
     // Built on the first request, when the module's route table is complete.
-    let table: Map<string, Access> | null = null;
-    const accessOf = (method: string, route: string): Access => {
+    let table: Map<string, Declared> | null = null;
+    const declaredOf = (method: string, route: string): Declared => {
       table ??= declaredAccess(module);
       const path = route.startsWith(API_PREFIX) ? route.slice(API_PREFIX.length) : route;
       // A HEAD request is answered by the GET route.
-      return table.get(`${method === "HEAD" ? "GET" : method} ${path}`) ?? table.get(`ALL ${path}`) ?? UNDECLARED;
+      return table.get(`${method === "HEAD" ? "GET" : method} ${path}`) ?? table.get(`ALL ${path}`) ?? { access: UNDECLARED };
     };
     const plugin = new Elysia()
-      .macro({ access: (access: Access) => ({ detail: recorded(access) }) })
-      .derive({ as: "scoped" }, async ({ request, route }) => ({ auth: await authenticate(deps, kit, request, accessOf(request.method, route), admit) }));
+      .macro({
+        access: (access: Access) => ({ detail: recorded(ACCESS_DETAIL, access) }),
+        ride: (ride: RideOf) => ({ detail: recorded(RIDE_DETAIL, ride) }),
+      })
+      .derive({ as: "scoped" }, async ({ request, route }) => {
+        const { access, ride } = declaredOf(request.method, route);
+        return { auth: await authenticate(deps, kit, request, access, admit, ride) };
+      });
     return module.use(plugin);
   };
 }

@@ -46,6 +46,60 @@ describe.skipIf(!run)("two nodes on one PostgreSQL database", () => {
     expect((await me(b, { "x-api-key": u.key })).status).toBe(200);
   });
 
+  test("GET /ideas, its page read in the credential's own statement, answers as the usual read and applies A's changes on B's next request", async () => {
+    const u = await user({ plan: "pro", password: "list password" });
+    const titles = ["first", "second", "third", "fourth", "fifth"];
+    const ids: number[] = [];
+    for (const title of titles) ids.push((await call(a, "POST", "/ideas", { key: u.key, body: { title, status: title === "third" ? "shipped" : "captured" } })).body.id);
+    expect((await call(a, "DELETE", `/ideas/${ids[1]}`, { key: u.key })).status).toBe(200);
+    // A session cookie is never counted, so its list is read the usual way, after the credential: the reference.
+    const login = await call(b, "POST", "/auth/login", { body: { email: u.email, password: "list password" } });
+    const cookie = { cookie: `svc_session=${login.body.token}` };
+    const bearer = { authorization: `Bearer ${login.body.token}` };
+    for (const query of ["", "?limit=2", "?limit=2&offset=2", "?limit=3&offset=1", "?status=shipped", "?status=building", "?offset=99", "?limit=500"]) {
+      const usual = await call(b, "GET", `/ideas${query}`, { headers: cookie });
+      expect(usual.status).toBe(200);
+      for (const headers of [{ "x-api-key": u.key }, bearer]) {
+        const rode = await call(b, "GET", `/ideas${query}`, { headers });
+        expect(rode.status).toBe(200);
+        expect(rode.headers.get("content-type")).toBe("application/json");
+        expect(rode.text).toBe(usual.text);
+      }
+    }
+    // Same clock, so newest first means the highest id first; the archived idea is left out.
+    expect((await call(b, "GET", "/ideas?limit=2", { key: u.key })).body).toMatchObject({ ideas: [{ title: "fifth" }, { title: "fourth" }], has_more: true });
+    expect((await call(b, "GET", "/ideas?status=shipped", { key: u.key })).body.ideas.map((i: { id: number }) => i.id)).toEqual([ids[2]]);
+    // A query the schema refuses is refused as before, after the credential; an unknown credential still hears 401.
+    const refused = await call(b, "GET", "/ideas?status=sideways", { key: u.key });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual((await call(b, "GET", "/ideas?status=sideways", { headers: cookie })).body);
+    expect((await call(b, "GET", "/ideas?status=%00", { key: u.key })).status).toBe(400);
+    expect((await call(b, "GET", "/ideas?status=sideways", { key: "svc_not-a-key" })).status).toBe(401);
+
+    // A key revoked, an account disabled on A: B refuses the list on its next request, and lists again once enabled.
+    const spare = await call(a, "POST", "/user/api-keys", { key: u.key, body: { label: "spare" } });
+    expect((await call(b, "GET", "/ideas", { key: spare.body.key })).status).toBe(200);
+    expect((await call(a, "DELETE", `/user/api-keys/${spare.body.id}`, { key: u.key })).status).toBe(200);
+    expect((await call(b, "GET", "/ideas", { key: spare.body.key })).status).toBe(401);
+    const op = await user({ plan: "pro", operator: true });
+    expect((await call(a, "PATCH", `/admin/users/${u.id}`, { key: op.key, body: { disabled: true } })).status).toBe(200);
+    expect((await call(b, "GET", "/ideas", { key: u.key })).status).toBe(401);
+    expect((await call(b, "GET", "/ideas", { headers: bearer })).status).toBe(401);
+    expect((await call(a, "PATCH", `/admin/users/${u.id}`, { key: op.key, body: { disabled: false } })).status).toBe(200);
+    expect((await call(b, "GET", "/ideas", { key: u.key })).status).toBe(200);
+
+    // Each list is counted once against the Free day's quota, across both nodes, and the 101st is refused as any route's.
+    const f = await user();
+    const stored = a.deps.store.query<{ count: number }, [string]>("SELECT count FROM usage_counters WHERE user_id = ? AND kind = 'requests'");
+    const statuses = await Promise.all(Array.from({ length: 100 }, (_, i) => call(i % 2 ? a : b, "GET", "/ideas?limit=1", { key: f.key }).then((r) => r.status)));
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect((await stored.get(f.id))!.count).toBe(100);
+    const over = await call(b, "GET", "/ideas", { key: f.key });
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual((await call(a, "GET", "/user/me", { key: f.key })).body);
+    expect((await stored.get(f.id))!.count).toBe(100);
+  });
+
   test("a password changed, an account disabled and a plan changed on A are applied by B at once", async () => {
     const op = await user({ plan: "pro", operator: true });
     const u = await user({ password: "first password" });

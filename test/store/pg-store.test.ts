@@ -312,6 +312,9 @@ describe.skipIf(!run)("postgres store", () => {
     expect(agg!.g).toBe("Apple|banana");
     expect(JSON.parse(agg!.j)).toEqual([1, 2]);
     expect(agg!.e).toBe("[]");
+    // group_concat with an ORDER BY of its own (SQLite 3.44), with and without a separator.
+    const sorted = await store.query<{ g: string; h: string }>("SELECT group_concat(v, '|' ORDER BY n DESC, id DESC) AS g, group_concat(v ORDER BY id DESC) AS h FROM t").get();
+    expect(sorted).toEqual({ g: "banana|Apple", h: "banana,Apple" });
     // SQLite's IS with a value, `IN name`, and max/min of parameters alone (a pair's ids, as the detections store them).
     const is = await store.query<{ v: string }>("SELECT v FROM t WHERE n IS ? AND id IS NOT ? ORDER BY id").all(3, 1);
     expect(is).toEqual([{ v: "banana" }]);

@@ -164,10 +164,19 @@ function rewriteCalls(toks: Tok[]): void {
         break;
       }
       case "GROUP_CONCAT": {
-        const a = args(toks, open);
+        // An ORDER BY inside the call (SQLite 3.44's, which string_agg reads as it is) ends the arguments.
         const close = closing(toks, open);
+        let order = close;
+        for (let k = open + 1, depth = 0; k < close && order === close; k++) {
+          const t = toks[k].text;
+          if (t === "(") depth++;
+          else if (t === ")") depth--;
+          else if (depth === 0 && t.toUpperCase() === "ORDER" && toks[k].kind === "word") order = k;
+        }
+        const a = args(toks, open).filter(([from]) => from < order).map(([from, to]): [number, number] => [from, Math.min(to, order)]);
         const sep = a.length > 1 ? text(toks, a[1][0], a[1][1]) : "','";
-        splice(toks, i, close + 1, `string_agg(CAST(${text(toks, a[0][0], a[0][1])} AS text), ${sep})`);
+        const by = order < close ? ` ${text(toks, order, close)}` : "";
+        splice(toks, i, close + 1, `string_agg(CAST(${text(toks, a[0][0], a[0][1])} AS text), ${sep}${by})`);
         break;
       }
       case "JSON_OBJECT": {

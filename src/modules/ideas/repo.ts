@@ -1,6 +1,7 @@
 // SQL that reads ideas: ownership-scoped lookups, the filtered list, the parent chain (every write is filing/repo.ts's).
 import type { Store } from "../../db/store";
 import type { IdeaStatus } from "../../contract";
+import type { Ride } from "../../auth/credential-repo";
 
 export interface IdeaRow {
   id: number;
@@ -29,6 +30,9 @@ export interface IdeaFilter {
   offset: number;
 }
 
+/** What a page of the list is read from, beside the account: a ride's key (plainPageRide). */
+export const pageKey = (f: Omit<IdeaFilter, "userId">) => `ideas.list ${JSON.stringify([f.status, f.tag, f.types, f.limit, f.offset])}`;
+
 export function createIdeasRepo(store: Store) {
   const owned = store.query<IdeaRow, [string, number]>(
     `SELECT id, user_id, number, title, body, status, source, source_url, source_summary, parent_id, vectorize_id,
@@ -43,9 +47,10 @@ export function createIdeasRepo(store: Store) {
   // a tag filter). The plus hides the values from the planner only: same plans, same indexes, same results.
   // (Joining the entries in SQL with group_concat was no faster, and keeps their order only with an ORDER BY of its
   // own, which sorts again: 51 vs 26 µs.)
-  const page = (where: string) =>
-    `SELECT i.list_json AS entry FROM ideas i WHERE ${where}
+  const page = (where: string, columns = "i.list_json AS entry") =>
+    `SELECT ${columns} FROM ideas i WHERE ${where}
      ORDER BY i.created_at DESC, i.id DESC LIMIT +$limit OFFSET +$offset`;
+  const plainWhere = (user: string) => `i.user_id = ${user} AND i.is_archived = 0 AND ($status IS NULL OR i.status = $status)`;
   // One statement for every filter combination; a NULL parameter switches its filter off.
   const list = store.query<{ entry: string }, [Record<string, string | number | null>]>(
     page(`i.user_id = +$user AND i.is_archived = 0
@@ -61,9 +66,14 @@ export function createIdeasRepo(store: Store) {
   );
   // The unfiltered page (the common case) has its own statement: the catch-all form above costs ~3× as much per
   // page even when $tag and $types are null (measured 82 µs vs 24 µs for 20 of 10,000 ideas).
-  const listPlain = store.query<{ entry: string }, [Record<string, string | number | null>]>(
-    page("i.user_id = +$user AND i.is_archived = 0 AND ($status IS NULL OR i.status = $status)"),
-  );
+  const listPlain = store.query<{ entry: string }, [Record<string, string | number | null>]>(page(plainWhere("+$user")));
+  // The same page as a ride in the credential's statement (PostgreSQL, auth/credential-repo.ts): one row, its entries
+  // joined in the page's order and counted. `user` is the credential row's account.
+  const plainRideSql = (user: string) =>
+    `SELECT group_concat(p.entry, ',' ORDER BY p.created_at DESC, p.id DESC) AS ride_entries, count(*) AS ride_rows
+     FROM (${page(plainWhere(user), "i.list_json AS entry, i.created_at, i.id")}) p`;
+  // has_more is true on a full page, even the last one (the spec's rule).
+  const answer = (entries: string, rows: number, limit: number) => `{"ideas":[${entries}],"has_more":${rows === limit}}`;
   // UNION (not UNION ALL) keeps the walk finite even if a cycle already exists in stored data. The cast gives the
   // first row a type, which PostgreSQL needs (a bare parameter would be text).
   const ancestorHit = store.query<{ hit: number }, [number, number]>(
@@ -87,9 +97,19 @@ export function createIdeasRepo(store: Store) {
               limit: f.limit,
               offset: f.offset,
             });
-      // has_more is true on a full page, even the last one (the spec's rule).
-      return `{"ideas":[${rows.map((r) => r.entry).join(",")}],"has_more":${rows.length === f.limit}}`;
+      return answer(rows.map((r) => r.entry).join(","), rows.length, f.limit);
     },
+    /**
+     * The unfiltered page (status aside) of `f` as a Ride for GET /ideas's credential statement, or null for a filter
+     * it does not carry (a tag or connection types: those read the usual way). Its key is `pageKey(f)`.
+     */
+    plainPageRide(f: Omit<IdeaFilter, "userId">): Ride | null {
+      if (f.tag !== null || f.types !== null) return null;
+      return { name: "ideas.list", sql: plainRideSql, params: { status: f.status, limit: f.limit, offset: f.offset }, key: pageKey(f) };
+    },
+    /** The page a ride of `pageKey(f)` read, as listPage answers it. */
+    pageFromRide: (row: Record<string, unknown>, f: Omit<IdeaFilter, "userId">): string =>
+      answer((row.ride_entries as string | null) ?? "", Number(row.ride_rows), f.limit),
     /** True when `candidate` is `id` itself or one of its ancestors through parent_id. */
     isSelfOrAncestor: async (id: number, candidate: number) => (await ancestorHit.get(id, candidate)) !== null,
   };

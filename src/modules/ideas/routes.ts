@@ -28,8 +28,14 @@ export function ideasRoutes(deps: Deps, kit: AuthKit) {
     .get("/", ({ auth, query, set }) => {
       // Already JSON (SQLite wrote it, see ideas.listJson): sent as it is, not parsed and encoded again.
       set.headers["content-type"] = "application/json";
-      return ideas.listJson(auth.user.id, query);
-    }, { access: { scope: "ideas:read" }, query: ListIdeasQuery, response: responses({ 200: IdeaListText, ...refused }) })
+      return ideas.listJson(auth.user.id, query, auth.ride);
+    }, {
+      access: { scope: "ideas:read" },
+      // On PostgreSQL the page is read in the credential's statement: one round trip for the request.
+      ride: ideas.listRide,
+      query: ListIdeasQuery,
+      response: responses({ 200: IdeaListText, ...refused }),
+    })
     .post("/", async ({ auth, body, set }) => {
       const out = await ideas.create(auth, body);
       set.status = 201;

@@ -6,10 +6,12 @@ import { accountLock, together } from "../../db/store";
 import { createFiling, type Filer } from "../filing/write";
 import { createTagAttacher, normalizeTagNames } from "../filing/tags";
 import { createLinksRepo } from "../links/repo";
-import { createIdeasRepo, type IdeaRow } from "./repo";
+import { createIdeasRepo, pageKey, type IdeaFilter, type IdeaRow } from "./repo";
 import { createIdeaEdits, type IdeaChanges } from "../filing/repo";
+import type { AuthContext } from "../../auth/credentials";
+import type { Ride } from "../../auth/credential-repo";
 import { createRelationsRepo } from "../relations/repo";
-import { LIMITS, RELATION_TYPES } from "../../contract";
+import { IDEA_STATUSES, LIMITS, RELATION_TYPES } from "../../contract";
 import { type CreateIdeaBody, type ListIdeasQuery, type UpdateIdeaBody } from "./model";
 import { clampLimit, parseOffset } from "../../http/params";
 import { toCreatedIdea, toIdea, type IdeaView } from "./views";
@@ -66,13 +68,36 @@ export function createIdeasService(deps: Deps) {
   }
 
   /** The list's answer as JSON text, written by SQLite from each idea's kept entry (see repo.listPage). */
-  function listJson(userId: string, q: ListIdeasQuery): Promise<string> {
+  function listFilter(q: ListIdeasQuery): Omit<IdeaFilter, "userId"> {
     const limit = clampLimit(q.limit, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT);
     const tag = q.tag !== undefined && q.tag !== "" ? q.tag : null;
     // tag and connection_types do not combine: tag wins, so the types are not even parsed then.
     const types = tag === null ? parseTypes(q.connection_types) : null;
     const status = q.status ?? null;
-    return repo.listPage({ userId, status, tag, types, limit, offset: parseOffset(q.offset) });
+    return { status, tag, types, limit, offset: parseOffset(q.offset) };
+  }
+
+  /** The page, or what the credential's statement already read for it (`ride`, listRide's) when it read this one. */
+  async function listJson(userId: string, q: ListIdeasQuery, ride?: AuthContext["ride"]): Promise<string> {
+    const f = listFilter(q);
+    if (ride && ride.key === pageKey(f)) return repo.pageFromRide(ride.row, f);
+    return repo.listPage({ userId, ...f });
+  }
+
+  /**
+   * GET /ideas's page as a ride (auth/plugin.ts) from the request's query as sent, before its schema checked it: what
+   * listJson will ask for when the query is valid (it compares the keys); null when it cannot tell, or for a filter
+   * the ride does not carry.
+   */
+  function listRide(request: Request): Ride | null {
+    try {
+      const q = Object.fromEntries(new URL(request.url).searchParams) as ListIdeasQuery;
+      // Only values the schema accepts are sent: a refused one (a NUL byte) must not fail the credential's statement.
+      if (q.status !== undefined && !(IDEA_STATUSES as readonly string[]).includes(q.status)) return null;
+      return repo.plainPageRide(listFilter(q));
+    } catch {
+      return null; // an invalid query: refused after authentication, as always
+    }
   }
 
   return {
@@ -101,6 +126,7 @@ export function createIdeasService(deps: Deps) {
     },
 
     listJson,
+    listRide,
 
     /** The same answer as objects (the MCP tool). */
     list: async (userId: string, q: ListIdeasQuery): Promise<{ ideas: IdeaView[]; has_more: boolean }> => JSON.parse(await listJson(userId, q)),
