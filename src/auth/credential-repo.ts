@@ -12,8 +12,8 @@ export type CredentialRow = (
    * this request was counted, or null when it was not (the account disabled, or the count already at `cap`).
    */
   counted?: number | null;
-  /** The columns of a Ride read in the same statement for this credential's account (`ride_…`), when one was asked. */
-  ride?: Record<string, unknown>;
+  /** What a Ride read in the same statement for this credential's account, when one was asked. */
+  ride?: unknown;
 };
 
 /** What a counting read counts: the day's period and the highest quota of any plan (the caller compares its own). */
@@ -29,8 +29,8 @@ export interface Ride {
   /** The statement's name: one statement is made per name and credential statement, on first use. */
   name: string;
   /**
-   * One SELECT answering exactly one row (an aggregate), in SQLite's dialect, for the account whose id is the SQL
-   * expression `user`; its columns named `ride_…`, its parameters `$name`s (not `$cred_…`), bound from `params`.
+   * One SELECT answering exactly one row (an aggregate) of one column named `ride`, in SQLite's dialect, for the
+   * account whose id is the SQL expression `user`; its parameters are `$name`s (not `$cred_…`), bound from `params`.
    */
   sql(user: string): string;
   params: Record<string, SqlValue>;
@@ -38,7 +38,7 @@ export interface Ride {
   key: string;
 }
 
-// The credential's own fields carry a `cred_` prefix (a ride's `ride_`) so they cannot collide with a users column.
+// The credential's own fields carry a `cred_` prefix so they cannot collide with a users column.
 // `hash`: the token hash's parameter (?1 alone, $cred_hash beside a ride's named ones).
 const SESSION = (hash: string) => `SELECT 'session' AS cred_kind, s.expires_at AS cred_expires_at, NULL AS cred_id, NULL AS cred_scopes, u.*
   FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ${hash}`;
@@ -46,15 +46,14 @@ const KEY = (hash: string) => `SELECT 'key' AS cred_kind, NULL AS cred_expires_a
   FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ${hash}`;
 const EITHER = (hash: string) => `${SESSION(hash)} UNION ALL ${KEY(hash)}`;
 
-type Joined = UserRow & { cred_kind: "session" | "key"; cred_expires_at: string | null; cred_id: string | null; cred_scopes: string | null; cred_counted?: number | null };
+type Joined = UserRow & {
+  cred_kind: "session" | "key"; cred_expires_at: string | null; cred_id: string | null; cred_scopes: string | null; cred_counted?: number | null; cred_ride?: unknown;
+};
 
 function split(row: Joined): CredentialRow {
-  const { cred_kind, cred_expires_at, cred_id, cred_scopes, cred_counted, ...rest } = row;
+  const { cred_kind, cred_expires_at, cred_id, cred_scopes, cred_counted, cred_ride, ...user } = row;
   const counted = cred_counted === undefined ? {} : { counted: cred_counted };
-  const ride = Object.keys(rest).some((k) => k.startsWith("ride_"))
-    ? { ride: Object.fromEntries(Object.entries(rest).filter(([k]) => k.startsWith("ride_"))) }
-    : {};
-  const user = (ride.ride ? Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith("ride_"))) : rest) as UserRow;
+  const ride = cred_ride === undefined ? {} : { ride: cred_ride };
   return cred_kind === "session"
     ? { kind: "session", expires_at: cred_expires_at!, user, ...counted, ...ride }
     : { kind: "key", id: cred_id!, scopes: cred_scopes, user, ...counted, ...ride };
@@ -76,8 +75,8 @@ function counting(credential: (hash: string) => string, ride?: Ride): string {
       SELECT DISTINCT id, 'requests', ${day}, 1 FROM cred WHERE disabled_at IS NULL AND set_config('synchronous_commit', 'off', true) = 'off'
       ON CONFLICT (user_id, kind, period) DO UPDATE SET count = usage_counters.count + 1 WHERE usage_counters.count < ${cap}
       RETURNING user_id, count)
-    SELECT cred.*, counted.count AS cred_counted${ride ? ", ride.*" : ""} FROM cred LEFT JOIN counted ON counted.user_id = cred.id${
-      ride ? ` CROSS JOIN LATERAL (${ride.sql("cred.id")}) ride` : ""}`;
+    SELECT cred.*, counted.count AS cred_counted${ride ? ", r.ride AS cred_ride" : ""} FROM cred LEFT JOIN counted ON counted.user_id = cred.id${
+      ride ? ` CROSS JOIN LATERAL (${ride.sql("cred.id")}) r` : ""}`;
 }
 
 type Counted = Stmt<Joined, [string, string, number]>;

@@ -28,10 +28,10 @@ export interface AuthContext {
    */
   counted?: number | null;
   /**
-   * A route's Ride read in the credential's statement (PostgreSQL, `resolve` with `count` and `ride`): its key and the
-   * columns it answered for this account. Absent when it did not run (SQLite, a session cookie, no ride asked).
+   * A route's Ride read in the credential's statement (PostgreSQL, `resolve` with `count` and `ride`): its key and
+   * what it answered for this account. Absent when it did not run (SQLite, a session cookie, no ride asked).
    */
-  ride?: { key: string; row: Record<string, unknown> };
+  ride?: { key: string; value: unknown };
 }
 
 export function readCookie(header: string | null, name: string): string | null {
@@ -96,7 +96,7 @@ export function createCredentialResolver(deps: Deps, limiter: RateLimiter) {
   /** What the credential's statement read beside it: the count it took, the ride it carried. */
   const countOf = (cred: CredentialRow, ride?: Ride) => ({
     ...(cred.counted === undefined ? {} : { counted: cred.counted }),
-    ...(ride && cred.ride ? { ride: { key: ride.key, row: cred.ride } } : {}),
+    ...(ride && cred.ride !== undefined ? { ride: { key: ride.key, value: cred.ride } } : {}),
   });
 
   /** Counts a counting read took for accounts other than the accepted one's (or when none was accepted) go back. */

@@ -80,7 +80,7 @@ export function createIdeasService(deps: Deps) {
   /** The page, or what the credential's statement already read for it (`ride`, listRide's) when it read this one. */
   async function listJson(userId: string, q: ListIdeasQuery, ride?: AuthContext["ride"]): Promise<string> {
     const f = listFilter(q);
-    if (ride && ride.key === pageKey(f)) return repo.pageFromRide(ride.row, f);
+    if (ride && ride.key === pageKey(f)) return repo.pageFromRide(ride.value, f);
     return repo.listPage({ userId, ...f });
   }
 
