@@ -70,6 +70,11 @@ export interface Store {
   tx<T>(fn: () => Promise<T> | T, opts?: TxOptions): Promise<T>;
   /** True inside a tx() of this call chain. */
   inTx(): boolean;
+  /**
+   * The current transaction as an identity, null outside one: every call of one transaction gets the same object,
+   * the members of an interleaved group (TxOptions.interleave) included, so work they ask for at once can be merged.
+   */
+  txScope(): object | null;
   /** The SQLite handle, for what only exists there (backup, checkpoints, sqlite-vec); null on PostgreSQL. */
   readonly sqlite: Database | null;
   close(): Promise<void>;

@@ -14,6 +14,7 @@ import p0011 from "../../../migrations/pg/0011_node_shared_state.sql" with { typ
 import p0012 from "../../../migrations/pg/0012_keyword_pairs.sql" with { type: "text" };
 import p0013 from "../../../migrations/pg/0013_leases_for_old_claims.sql" with { type: "text" };
 import p0014 from "../../../migrations/pg/0014_vault_progress.sql" with { type: "text" };
+import p0015 from "../../../migrations/pg/0015_list_json_before_insert.sql" with { type: "text" };
 
 export const PG_MIGRATIONS: Migration[] = [
   { version: 1, name: "0001_init", sql: p0001 },
@@ -30,4 +31,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 12, name: "0012_keyword_pairs", sql: p0012 },
   { version: 13, name: "0013_leases_for_old_claims", sql: p0013 },
   { version: 14, name: "0014_vault_progress", sql: p0014 },
+  { version: 15, name: "0015_list_json_before_insert", sql: p0015 },
 ];

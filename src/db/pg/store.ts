@@ -476,6 +476,8 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
     exec,
     tx,
     inTx: () => frames.getStore() !== undefined,
+    // The transaction's connection: an interleaved member's frame is its own, its connection the group's.
+    txScope: () => frames.getStore()?.conn ?? null,
     close: () => sql.close({ timeout: 5 }),
   };
 }

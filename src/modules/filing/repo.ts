@@ -44,10 +44,48 @@ export function createFilingRepo(store: Store) {
      VALUES ($user_id, $number, $title, $body, $status, $source, $source_url, $source_summary, $parent_id, $created_at, $updated_at)
      RETURNING id`,
   );
+  const reserveNow = async (userId: string, n: number) => (await reserve.get(n, userId))!.idea_seq - n + 1;
+
+  /**
+   * Reservations asked for at once in one PostgreSQL transaction (the members of an interleaved capture group) are
+   * taken by one UPDATE per account, handed out in the order asked. One UPDATE each made a new version of the account's
+   * row per capture, and every later statement of the group that reads or locks that row (the reservations, the
+   * foreign-key checks of each insert naming the account) walked all of the transaction's versions before it: a
+   * group of 48 paid for it quadratically (issue 34). SQLite runs each call when made and has no such cost.
+   */
+  const asked = new Map<object, Map<string, Array<{ n: number; resolve: (first: number) => void; reject: (e: unknown) => void }>>>();
+  function reserveMerged(scope: object, userId: string, n: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      let byUser = asked.get(scope);
+      if (!byUser) {
+        asked.set(scope, (byUser = new Map()));
+        // Every member of a group asks within the turn that started them: the next turn sends one UPDATE per account.
+        setImmediate(() => {
+          asked.delete(scope);
+          for (const [user, wants] of byUser!) {
+            const total = wants.reduce((sum, w) => sum + w.n, 0);
+            reserveNow(user, total).then((first) => {
+              for (const w of wants) {
+                w.resolve(first);
+                first += w.n;
+              }
+            }, (e: unknown) => wants.forEach((w) => w.reject(e)));
+          }
+        });
+      }
+      const wants = byUser.get(userId) ?? [];
+      byUser.set(userId, wants);
+      wants.push({ n, resolve, reject });
+    });
+  }
+
   return {
     countActive: async (userId: string) => (await active.get(userId))!.n,
     /** Reserves `n` consecutive display numbers after the account's last one; returns the first. Same transaction as the inserts. */
-    reserveNumbers: async (userId: string, n: number) => (await reserve.get(n, userId))!.idea_seq - n + 1,
+    reserveNumbers: (userId: string, n: number): Promise<number> => {
+      const scope = store.dialect === "postgres" ? store.txScope() : null;
+      return scope === null ? reserveNow(userId, n) : reserveMerged(scope, userId, n);
+    },
     insert: async (row: NewIdeaRow) => (await insert.get({ ...row }))!.id,
   };
 }
