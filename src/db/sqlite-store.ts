@@ -73,7 +73,7 @@ export function sqliteStore(db: Database): Store {
     exec: (sql) => call(() => void db.run(sql)),
     tx,
     inTx: () => frames.getStore() !== undefined,
-    txScope: () => frames.getStore() ?? null,
+    groupScope: () => null,
     close: async () => db.close(),
   };
 }

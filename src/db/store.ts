@@ -71,10 +71,11 @@ export interface Store {
   /** True inside a tx() of this call chain. */
   inTx(): boolean;
   /**
-   * The current transaction as an identity, null outside one: every call of one transaction gets the same object,
-   * the members of an interleaved group (TxOptions.interleave) included, so work they ask for at once can be merged.
+   * The interleaved group (TxOptions.interleave) this call runs in, as an identity every member of it gets, so work
+   * they ask for at once can be merged into one statement; null anywhere else (always on SQLite, which runs each call
+   * when made).
    */
-  txScope(): object | null;
+  groupScope(): object | null;
   /** The SQLite handle, for what only exists there (backup, checkpoints, sqlite-vec); null on PostgreSQL. */
   readonly sqlite: Database | null;
   close(): Promise<void>;

@@ -476,8 +476,11 @@ export function pgStore(url: string, opts: PgStoreOptions = {}): Store {
     exec,
     tx,
     inTx: () => frames.getStore() !== undefined,
-    // The transaction's connection: an interleaved member's frame is its own, its connection the group's.
-    txScope: () => frames.getStore()?.conn ?? null,
+    // The group's connection: an interleaved member's frame is its own, its connection the group's.
+    groupScope: () => {
+      const frame = frames.getStore();
+      return frame?.interleaved ? frame.conn : null;
+    },
     close: () => sql.close({ timeout: 5 }),
   };
 }

@@ -47,8 +47,8 @@ export function createFilingRepo(store: Store) {
   const reserveNow = async (userId: string, n: number) => (await reserve.get(n, userId))!.idea_seq - n + 1;
 
   /**
-   * Reservations asked for at once in one PostgreSQL transaction (the members of an interleaved capture group) are
-   * taken by one UPDATE per account, handed out in the order asked. One UPDATE each made a new version of the account's
+   * Reservations asked for at once by the members of an interleaved capture group (PostgreSQL) are taken by one
+   * UPDATE per account, handed out in the order asked. One UPDATE each made a new version of the account's
    * row per capture, and every later statement of the group that reads or locks that row (the reservations, the
    * foreign-key checks of each insert naming the account) walked all of the transaction's versions before it: a
    * group of 48 paid for it quadratically (issue 34). SQLite runs each call when made and has no such cost.
@@ -83,7 +83,7 @@ export function createFilingRepo(store: Store) {
     countActive: async (userId: string) => (await active.get(userId))!.n,
     /** Reserves `n` consecutive display numbers after the account's last one; returns the first. Same transaction as the inserts. */
     reserveNumbers: (userId: string, n: number): Promise<number> => {
-      const scope = store.dialect === "postgres" ? store.txScope() : null;
+      const scope = store.groupScope();
       return scope === null ? reserveNow(userId, n) : reserveMerged(scope, userId, n);
     },
     insert: async (row: NewIdeaRow) => (await insert.get({ ...row }))!.id,
