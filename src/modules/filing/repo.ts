@@ -39,10 +39,12 @@ export function createFilingRepo(store: Store) {
     "UPDATE users SET idea_seq = idea_seq + ? WHERE id = ? RETURNING idea_seq",
   );
   const active = store.query<{ n: number }, [string]>("SELECT count(*) AS n FROM ideas WHERE user_id = ? AND is_archived = 0");
-  const insert = store.query<{ id: number }, [Record<string, string | number | null>]>(
+  // The new row comes back whole (the columns ideas/repo.ts reads), so a capture's answer needs no read after it.
+  const insert = store.query<IdeaRow, [Record<string, string | number | null>]>(
     `INSERT INTO ideas (user_id, number, title, body, status, source, source_url, source_summary, parent_id, created_at, updated_at)
      VALUES ($user_id, $number, $title, $body, $status, $source, $source_url, $source_summary, $parent_id, $created_at, $updated_at)
-     RETURNING id`,
+     RETURNING id, user_id, number, title, body, status, source, source_url, source_summary, parent_id, vectorize_id,
+       is_archived, created_at, updated_at`,
   );
   const reserveNow = async (userId: string, n: number) => (await reserve.get(n, userId))!.idea_seq - n + 1;
 
@@ -86,7 +88,8 @@ export function createFilingRepo(store: Store) {
       const scope = store.groupScope();
       return scope === null ? reserveNow(userId, n) : reserveMerged(scope, userId, n);
     },
-    insert: async (row: NewIdeaRow) => (await insert.get({ ...row }))!.id,
+    /** The inserted row, as ideas/repo.ts reads one. */
+    insert: async (row: NewIdeaRow) => (await insert.get({ ...row }))!,
   };
 }
 export type FilingRepo = ReturnType<typeof createFilingRepo>;

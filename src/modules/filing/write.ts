@@ -8,7 +8,8 @@ import type { Plan } from "../../auth/plans";
 import { fieldError } from "../../errors";
 import { toStamp } from "../../lib/time";
 import { accountLock, together } from "../../db/store";
-import { createIdeasRepo } from "../ideas/repo";
+import { createIdeasRepo, type IdeaRow } from "../ideas/repo";
+import { compareCodePoints } from "../../lib/code-point-order";
 import { createLinksRepo } from "../links/repo";
 import { checkFreeCap } from "./cap";
 import { createJobs, wakeWorker } from "./jobs";
@@ -88,12 +89,13 @@ export function createFiling(deps: Deps) {
   async function insertRow(
     row: NewIdeaRow, tagIds: Iterable<number>, ideaLinks: readonly NewLink[], archived: boolean, now: string,
     alongside: (id: number) => Promise<void> = async () => {},
-  ): Promise<number> {
-    const id = await repo.insert(row);
+  ): Promise<IdeaRow> {
+    const inserted = await repo.insert(row);
+    const id = inserted.id;
     if (archived) await edits.archive(id, row.updated_at); // its own date stays: archived as its app had it
     // Writes to different rows, sent together (one round trip on PostgreSQL).
     await together(addToIdea(id, tagIds, ideaLinks), archived ? Promise.resolve() : jobs.fullPass(id, now), alongside(id));
-    return id;
+    return archived ? { ...inserted, is_archived: 1 } : inserted;
   }
 
   /** An importer's idea: its own dates (or the import's moment), its status (or captured / shelved by age), then inserted. */
@@ -102,7 +104,7 @@ export function createFiling(deps: Deps) {
     const dates = arrivingDates(created_at, updated_at, arrival.now);
     const linksDated = ideaLinks.map((l) => ({ ...l, created_at: l.created_at ?? dates.updated_at }));
     const full = { ...row, ...dates, status: arrivingStatus(status, dates.updated_at, arrival), user_id: userId };
-    const id = await insertRow(full, tagIds, linksDated, archived === true, arrival.now);
+    const { id } = await insertRow(full, tagIds, linksDated, archived === true, arrival.now);
     await linkSync.recordLinks(userId, id, row.body); // the importer makes the relations; the index learns the targets
     return id;
   }
@@ -110,9 +112,10 @@ export function createFiling(deps: Deps) {
   return {
     /**
      * Files one idea: the Free cap, a live parent, the next display number, the row, its tags, its full pass and the
-     * relations of its [[wikilinks]] in one transaction; then wakes the worker. Returns the new idea's id.
+     * relations of its [[wikilinks]] in one transaction; then wakes the worker. Returns the new idea as its transaction
+     * wrote it (the row and its tag names in code-point order, as a read would give them), once that has committed.
      */
-    async fileIdea(filer: Filer, idea: NewIdea): Promise<number> {
+    async fileIdea(filer: Filer, idea: NewIdea): Promise<{ row: IdeaRow; tags: string[] }> {
       const userId = filer.user.id;
       const now = toStamp(deps.clock());
       // Immediate under the account's lock: the Free cap's count and the number reservation must not be raced by
@@ -122,7 +125,7 @@ export function createFiling(deps: Deps) {
       // capture of the group writes: no Free cap to count, and no [[link]] in the body to resolve against titles being
       // written beside it (a body without links only finds its linkers among bodies already written or run after it).
       const interleave = filer.plan === "pro" && !idea.body.includes("[[");
-      const id = await store.tx(async () => {
+      const row = await store.tx(async () => {
         await checkFreeCap(deps, repo, filer.plan, userId, { capture: true });
         if (idea.parent_id !== null) await checkParent(userId, idea.parent_id, null);
         // Sent together: on PostgreSQL one round trip for both.
@@ -134,7 +137,8 @@ export function createFiling(deps: Deps) {
         }, tagIds, [], false, now, (id) => linkSync.textWritten(userId, { id, number, title: idea.title, body: idea.body }, "created"));
       }, { immediate: true, lock: accountLock(userId), group: true, interleave });
       wakeWorker(deps);
-      return id;
+      // Tags are found or made by exactly these names (tags.ensure), so these are the names the idea carries.
+      return { row, tags: [...idea.tags].sort(compareCodePoints) };
     },
 
     /** The capture's Free cap alone: POST /ideas and the MCP tool report it before validating the payload. */

@@ -2,7 +2,7 @@
 import type { Deps } from "../../deps";
 import { fieldError, notFound } from "../../errors";
 import { toStamp } from "../../lib/time";
-import { accountLock, together } from "../../db/store";
+import { accountLock } from "../../db/store";
 import { createFiling, type Filer } from "../filing/write";
 import { createTagAttacher, normalizeTagNames } from "../filing/tags";
 import { createLinksRepo } from "../links/repo";
@@ -120,9 +120,8 @@ export function createIdeasService(deps: Deps) {
         tags: normalizeTagNames(body.tags ?? [], "tags"),
       };
       if (sourceUrl !== null) checkSourceUrl(sourceUrl);
-      const id = await filing.fileIdea(auth, idea);
-      const [row, names] = await together(repo.findOwned(auth.user.id, id), tags.namesFor(id));
-      return toCreatedIdea(row!, names);
+      const { row, tags: names } = await filing.fileIdea(auth, idea);
+      return toCreatedIdea(row, names);
     },
 
     listJson,

@@ -4,7 +4,6 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { toStamp } from "../../lib/time";
 import { createFiling } from "../filing/write";
-import { createIdeasRepo } from "../ideas/repo";
 import { createRelationsService } from "../relations/service";
 import { draftsOf } from "../import/shape";
 import { captureAddress, newToken, tokensIn } from "./address";
@@ -31,7 +30,6 @@ const errorText = (e: AppError): string => {
 export function createMailCaptureService(deps: Deps) {
   const repo = createMailCaptureRepo(deps.store);
   const filing = createFiling(deps);
-  const ideas = createIdeasRepo(deps.store);
   const relations = createRelationsService(deps);
   const mailbox = () => (deps.config.imap.host && deps.config.imap.address ? deps.config.imap.address : null);
 
@@ -108,10 +106,11 @@ export function createMailCaptureService(deps: Deps) {
           const stamp = toStamp(now);
           for (const d of drafts) {
             // The write path (filing/write.ts): Free cap, number, row, tags, jobs; a savepoint inside this transaction.
-            const id = await filing.fileIdea(filer, { title: d.title, body: d.body, status: "captured", source: "email", source_url: null, parent_id: null, tags: d.tags });
+            const { row } = await filing.fileIdea(filer, { title: d.title, body: d.body, status: "captured", source: "email", source_url: null, parent_id: null, tags: d.tags });
+            const id = row.id;
             const links = d.links.slice(0, MAX_LINKS_PER_MESSAGE).map((l) => ({ url: l.url, title: l.title, link_type: "url", created_at: stamp }));
             await filing.addToIdea(id, [], links);
-            made.push({ id, number: (await ideas.findOwned(userId, id))!.number, title: d.title });
+            made.push({ id, number: row.number, title: d.title });
             if (made.length > 1) await relations.create(userId, { source_idea_id: id, target_idea_id: made[0].id, relation_type: "related" }, false);
           }
           await repo.recordCapture(userId, mail.messageKey, made[0].id, stamp);
