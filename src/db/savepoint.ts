@@ -10,12 +10,19 @@ export interface SavepointFrame {
  */
 export async function inSavepoint<T>(frame: SavepointFrame, raw: (sql: string) => unknown, fn: () => Promise<T> | T): Promise<T> {
   const name = `sp${++frame.depth}`;
-  await raw(`SAVEPOINT ${name}`);
+  // Sent, not awaited before fn: on PostgreSQL fn's statements follow it on the connection (one round trip less);
+  // SQLite has run it already (and a failure there throws now). Its failure is awaited below, before any release.
+  const opened = Promise.resolve(raw(`SAVEPOINT ${name}`));
+  opened.catch(() => {});
   try {
     const out = await fn();
+    await opened;
     await raw(`RELEASE SAVEPOINT ${name}`);
     return out;
   } catch (e) {
+    // No savepoint was made: its own failure is the one to report (fn's statements failed behind it).
+    const unopened = await opened.then(() => null, (err: unknown) => ({ err }));
+    if (unopened) throw unopened.err;
     await raw(`ROLLBACK TO SAVEPOINT ${name}`);
     await raw(`RELEASE SAVEPOINT ${name}`);
     throw e;

@@ -21,7 +21,7 @@ import { removeIdeaVectors } from "./archive";
 import { runIdeaSteps } from "./steps";
 import { modelScripts } from "../ml/languages";
 import { isStorageFault } from "../db/storage";
-import { StoreUnavailableError } from "../db/store";
+import { StoreUnavailableError, together } from "../db/store";
 import { recordPipelineJob } from "../metrics/registry";
 import { deferSteps, queueRescores } from "./rescore";
 import { lockAccountOfIdea } from "../jobs/account-lock";
@@ -114,34 +114,40 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     return { idea, serving: { gen: serving.gen, model: serving.model, store: vectors, deferred: accounts.get(idea.user_id)! } };
   }
 
+  /** A job's work and its completion, in one transaction: the job is gone exactly when its work is committed. */
   async function applyJob(batch: Batch, job: JobRow, now: string, accounts: Map<string, boolean>, added: Map<string, number>): Promise<void> {
-    const items = batch.items.get(job.id) ?? [];
     await deps.store.tx(async () => {
-      if (job.kind !== "full" || job.idea_id === null) {
-        for (const item of items) if (item.kind !== "tag" || (await repo.tag(item.id))) await storeItem(store, batch, item);
-        return;
-      }
-      await lockAccountOfIdea(deps.store, job.idea_id);
-      const pass = await fullPass(batch, job.idea_id, accounts, added);
-      if (!pass) return;
-      const { idea, serving } = pass;
-      if (idea.is_archived) {
-        await removeIdeaVectors(deps.store, job.idea_id);
-        return;
-      }
-      const item = items.find((i) => i.kind === "idea");
-      if (item) await storeItem(store, batch, item);
-      if (!serving) return;
-      const vector = (item && freshVector(batch, serving.gen, item)) ?? (await serving.store.ideaVector(idea.id));
-      if (!vector) return;
-      if (serving.deferred) {
-        await serving.store.markDirty(idea.user_id);
-        return;
-      }
-      const settings = parseSettings(idea.settings_json);
-      const scripts = modelScripts(serving.model, deps.config.models_dir);
-      await runIdeaSteps({ repo, relations, tags, duplicates, store: serving.store, now, plan: effectivePlan(idea, deps.clock()), settings, scripts, similarText }, idea, vector);
+      await applyInTx(batch, job, now, accounts, added);
+      await queue.complete(job.id);
     });
+  }
+
+  async function applyInTx(batch: Batch, job: JobRow, now: string, accounts: Map<string, boolean>, added: Map<string, number>): Promise<void> {
+    const items = batch.items.get(job.id) ?? [];
+    if (job.kind !== "full" || job.idea_id === null) {
+      for (const item of items) if (item.kind !== "tag" || (await repo.tag(item.id))) await storeItem(store, batch, item);
+      return;
+    }
+    // The account's lock, then the idea read under it: sent together (on PostgreSQL one round trip for both).
+    const [, pass] = await together(lockAccountOfIdea(deps.store, job.idea_id), fullPass(batch, job.idea_id, accounts, added));
+    if (!pass) return;
+    const { idea, serving } = pass;
+    if (idea.is_archived) {
+      await removeIdeaVectors(deps.store, job.idea_id);
+      return;
+    }
+    const item = items.find((i) => i.kind === "idea");
+    if (item) await storeItem(store, batch, item);
+    if (!serving) return;
+    const vector = (item && freshVector(batch, serving.gen, item)) ?? (await serving.store.ideaVector(idea.id));
+    if (!vector) return;
+    if (serving.deferred) {
+      await serving.store.markDirty(idea.user_id);
+      return;
+    }
+    const settings = parseSettings(idea.settings_json);
+    const scripts = modelScripts(serving.model, deps.config.models_dir);
+    await runIdeaSteps({ repo, relations, tags, duplicates, store: serving.store, now, plan: effectivePlan(idea, deps.clock()), settings, scripts, similarText }, idea, vector);
   }
 
   /**
@@ -171,7 +177,6 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
         if (failure) throw new Error(failure);
         await prepareJob(batch, job, accounts, added);
         await applyJob(batch, job, stamp(), accounts, added);
-        await queue.complete(job.id);
         processed++;
         recordPipelineJob(job.kind, "done", (deps.clock().getTime() - fromStamp(job.created_at).getTime()) / 1000);
       } catch (e) {
@@ -198,12 +203,12 @@ export function createRunner(deps: Deps, models: ModelSet, opts: RunnerOptions =
     const serving = servingGeneration(batch.state, models);
     if (!serving) return out;
     const vectors = vectorStore(store, serving);
-    for (const items of batch.items.values()) {
-      for (const item of items) {
-        if (item.kind !== "idea" || !freshVector(batch, serving.gen, item) || (await vectors.ideaHash(item.id)) !== null) continue;
-        out.set(item.userId, (out.get(item.userId) ?? 0) + 1);
-      }
-    }
+    const fresh = [...batch.items.values()].flat().filter((item) => item.kind === "idea" && freshVector(batch, serving.gen, item));
+    // Asked all at once (on PostgreSQL side by side on the pool, not one round trip after another).
+    const hashes = await Promise.all(fresh.map((item) => vectors.ideaHash(item.id)));
+    fresh.forEach((item, i) => {
+      if (hashes[i] === null) out.set(item.userId, (out.get(item.userId) ?? 0) + 1);
+    });
     return out;
   }
 

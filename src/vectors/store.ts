@@ -281,8 +281,16 @@ function createStore(store: Store, g: Generation) {
     },
     /** Records that every idea of the account was queued for re-scoring at its current size. */
     markScored: (userId: string) => markScoredAt(userId, (s) => s.n),
-    /** Records that the account's pairs wait for a re-scoring pass (some ideas were stored without their steps). */
-    markDirty: (userId: string) => markScoredAt(userId, () => -1),
+    /**
+     * Records that the account's pairs wait for a re-scoring pass (some ideas were stored without their steps). Under
+     * the account's lock (account-lock.ts), as the runner calls it: then nobody can mark it scored between the read
+     * and the write, and an account already waiting (each idea of an import after the first) costs one read, not a
+     * stamped write of the same value.
+     */
+    markDirty: async (userId: string): Promise<void> => {
+      if ((await q.sharedGet.get(userId))?.scored_n === -1) return;
+      await markScoredAt(userId, () => -1);
+    },
     /**
      * Embedded ideas of accounts whose re-scoring pass is not queued yet: an import's, stored without their steps,
      * between their vectors and the pass queued when the last of them is done (GET /health counts them as
