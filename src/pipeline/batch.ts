@@ -1,6 +1,6 @@
 // One unit of background work: claimed jobs (or a slice of the reindex backlog), their texts, the new vectors and
 // how they are stored; also the pipeline's view of the job queue (its kinds).
-import type { Store } from "../db/store";
+import { together, type Store } from "../db/store";
 import { createQueue, type JobKind, type JobRow, type TagEmbedPayload } from "../jobs/queue";
 import type { Logger } from "../lib/log";
 import { targetGeneration, vectorId, type EmbeddingState, type Generation } from "../vectors/generations";
@@ -35,11 +35,13 @@ export function writableGenerations(state: EmbeddingState, models: ModelSet): Ge
 
 const tagItem = (t: { id: number; user_id: string; name: string }): EmbedItem => ({ kind: "tag", id: t.id, userId: t.user_id, text: t.name });
 
-/** What each claimed job needs embedded: a full pass its idea, a light pass its tags that lack a current vector. */
+/**
+ * What each claimed job needs embedded: a full pass its idea, a light pass its tags that lack a current vector. The
+ * jobs are read side by side (on PostgreSQL over the pool, not one round trip after another); nothing is written.
+ */
 export async function itemsForJobs(store: Store, repo: PipelineRepo, state: EmbeddingState, jobs: JobRow[]): Promise<Map<number, EmbedItem[]>> {
   const target = targetGeneration(state)!;
-  const out = new Map<number, EmbedItem[]>();
-  for (const job of jobs) {
+  const itemsOf = async (job: JobRow): Promise<EmbedItem[]> => {
     const items: EmbedItem[] = [];
     if (job.kind === "full" && job.idea_id !== null) {
       const idea = await repo.idea(job.idea_id);
@@ -54,9 +56,10 @@ export async function itemsForJobs(store: Store, repo: PipelineRepo, state: Embe
       const tag = tagId === null ? null : await repo.tag(tagId);
       if (tag) items.push(tagItem(tag));
     }
-    out.set(job.id, items);
-  }
-  return out;
+    return items;
+  };
+  const all = await together(...jobs.map(itemsOf));
+  return new Map(jobs.map((job, i) => [job.id, all[i]]));
 }
 
 function parseTagId(payload: string | null): number | null {
