@@ -61,8 +61,8 @@ const first: Part[] = [
  * What has been run and passes on PostgreSQL so far (issue 34): the browser tests of capture, the list, search,
  * history, wikilinks, the idea page (its possible-duplicate notes wait on the pipeline) and its layout, the review
  * queue, tags, settings, the shell, the pickers, the bundle budget, focus, the foundation (setup, sign-in and out), the
- * operator page, Ask, billing, capture by e-mail, import and the review queue at scale, and every HTTP/MCP/agent suite
- * but the one pipeline file below. The focus suite once failed there in CI (after Sign out the capture page came back):
+ * operator page, Ask, billing, capture by e-mail, import and the review queue at scale, and every HTTP/MCP/agent suite.
+ * The focus suite once failed there in CI (after Sign out the capture page came back):
  * the shell's GET /user/me, sent at sign-in and slow on a loaded PostgreSQL, answered after the sign-out and put the
  * account back; the web app now drops an account's answer that arrives after a sign-out (src/web/api/client.ts). The
  * settings suite once got a 500 from its dry-run import there: the page's dry run and the real import (clicked while
@@ -71,9 +71,9 @@ const first: Part[] = [
  * (test/ops/harness.ts, waitForQuiescence, now waits for a second of quiet). The pipeline's neighbour
  * queries now score from vectors held in memory (src/vectors/account-vectors.ts; docs/performance.md, "The pipeline
  * on PostgreSQL"), so the rest of test/pipeline runs there; restart and recovery's dead-process claim too, since a
- * restarted node takes the claims of the process of its host it replaces at once (src/jobs/queue.ts). Still pending:
- * - subjects-worker: 1,000 imported ideas embedded and then re-scored outlast its 120 s on PostgreSQL's round trips
- *   (~50 statements an idea, 1–2 ms each on a loaded machine, against microseconds in SQLite).
+ * restarted node takes the claims of the process of its host it replaces at once (src/jobs/queue.ts). The subjects
+ * worker's file (1,000 imported ideas embedded, then re-scored) outlasted its 120 s there until an idea's pass took
+ * fewer round trips (docs/performance.md, "Capture and the pipeline's round trips").
  * The browser tests of the map (map, map-edges, map-first-view, map-handover, map-positions), develop, capture-options,
  * focus-removal and load pass on PostgreSQL too (run one by one) but stay out of CI's PostgreSQL run for its time: a
  * browser file takes ~1.6× its SQLite time there, and these would add ~7 minutes to a part that runs beside the others
@@ -87,11 +87,10 @@ const pgWeb = (f: string) =>
  * (test/import 122 s of it) beside web-pg's 707 s, so the two PostgreSQL parts now end closer together.
  */
 const isImport = (f: string) => f.startsWith("test/import/");
-const pgPending = (f: string) => /^test\/pipeline\/subjects-worker\.test\.ts$/.test(f);
 if (process.env.CI && store === "sqlite") {
   first.push(
-    { name: "web+import-pg", files: files.filter((f) => (isWeb(f) && pgWeb(f)) || (isImport(f) && !pgPending(f))), store: "postgres" },
-    { name: "rest-pg", files: files.filter((f) => !isWeb(f) && !isImport(f) && !storeFree(f) && !pgPending(f)), store: "postgres" },
+    { name: "web+import-pg", files: files.filter((f) => (isWeb(f) && pgWeb(f)) || isImport(f)), store: "postgres" },
+    { name: "rest-pg", files: files.filter((f) => !isWeb(f) && !isImport(f) && !storeFree(f)), store: "postgres" },
   );
 }
 const phases: Part[][] = [first, [{ name: "quiet", files: files.filter(isQuiet), store: "sqlite" }]];
