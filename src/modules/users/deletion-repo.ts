@@ -1,5 +1,6 @@
 // SQL of account deletion: what the foreign keys do not cascade (jobs, vectors), then the account row itself.
 import { accountLock, type Store } from "../../db/store";
+import { lockAccount } from "../../jobs/account-lock";
 import { deleteAccountJobs } from "../../jobs/queue";
 import { tagIdColumn, vectorTables } from "../../vectors/layout";
 
@@ -35,12 +36,18 @@ export function createDeletionRepo(store: Store) {
      * keyword indexes keep the words beside tombstones until their segments merge (docs/auth.md). The pragma is
      * SQLite's; on PostgreSQL the rows are deleted alike and the freed space is the server's to reclaim (VACUUM).
      * Under the account's lock: its captures wait and find it gone; other accounts' run beside it. A new generation's
-     * tables (the instance's lock) are not made while it runs, so it deletes from every one there is.
+     * tables (the instance's lock) are not made while it runs, so it deletes from every one there is. And under the
+     * pipeline's lock of the account (jobs/account-lock.ts): a pass over one of its ideas writes the idea, then its
+     * vectors and the account's sums, where the deletion goes the other way (vectors, then the cascade over the
+     * ideas), so on PostgreSQL the two would deadlock rather than take turns.
      */
     async scrubbing<T>(userId: string, remove: () => Promise<T>): Promise<T> {
       db?.exec("PRAGMA secure_delete = ON");
       try {
-        return await store.tx(remove, { immediate: true, lock: accountLock(userId) });
+        return await store.tx(async () => {
+          await lockAccount(store, userId);
+          return remove();
+        }, { immediate: true, lock: accountLock(userId) });
       } finally {
         db?.exec("PRAGMA secure_delete = OFF");
       }
