@@ -88,13 +88,18 @@ export function createMailCaptureReader(deps: Deps): BackgroundProcess {
       const outcome = m.size > MAX_MESSAGE_BYTES
         ? { kind: "refused" as const, reason: `message larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`, userId: null, mail: null }
         : await capture.fileMessage(await s.source(m.uid), m.size);
+      // The reply is decided by the settings of the moment the message was filed, and sent once it is acknowledged.
+      const reply = replier.decide(outcome).catch((e: unknown) => {
+        log.warn("capture reply failed", { user_id: outcome.userId ?? undefined, error: (e as Error).message });
+        return null;
+      });
       // Power-safe group commit: the move is the acknowledgement, so the filed idea is synced first; a failed sync
       // throws, and the message stays for the next pass (which finds it filed, or files it again).
       await deps.engines.durable?.wait(began);
       const folder = outcome.kind === "refused" ? unmatched : done;
       const moved = await s.move(m.uid, folder);
       report(m.uid, outcome, moved, folder);
-      void replier.reply(outcome);
+      void reply.then(replier.send);
     }
     health = { state: "connected", last_read_at: deps.clock().toISOString() };
   }

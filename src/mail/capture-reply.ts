@@ -25,30 +25,43 @@ export function createCaptureReplier(deps: Deps) {
   /** Per account, when its replies of the last hour went out (memory only: a restart forgets, a loop still cannot run). */
   const sent = new Map<string, number[]>();
 
+  /** What decide() settled on: the reply's recipient, subject and text. */
+  interface Reply { userId: string; to: string; subject: string; text: string }
+
   return {
-    async reply(outcome: FileOutcome): Promise<void> {
-      if (outcome.kind === "duplicate" || outcome.userId === null || !outcome.mail) return;
+    /**
+     * Whether this outcome gets a reply, by the account's settings as they are when the message was filed (read here,
+     * before the message is synced and moved: a reply turned on just after must not answer mail filed before it).
+     */
+    async decide(outcome: FileOutcome): Promise<Reply | null> {
+      if (outcome.kind === "duplicate" || outcome.userId === null || !outcome.mail) return null;
       const { mail, userId } = outcome;
       const text = replyText(outcome);
-      if (text === null || mail.automated || mail.from === null) return;
+      if (text === null || mail.automated || mail.from === null) return null;
       const user = await users.findById(userId);
       const settings = parseCaptureSettings(user?.settings_json);
-      if (!user || !settings.email_capture_reply) return;
-      if (smtpUnavailableReason(deps.config)) return;
+      if (!user || !settings.email_capture_reply) return null;
+      if (smtpUnavailableReason(deps.config)) return null;
       const to = replyRecipient(mail, user.email, settings);
       if (to === null) {
         deps.log.info("capture reply skipped", { user_id: userId, reason: "the sender is not authenticated, nor the account's own or an allow-listed address" });
-        return;
+        return null;
       }
       const now = deps.clock().getTime();
       const recent = (sent.get(userId) ?? []).filter((t) => now - t < 3_600_000);
       if (recent.length >= REPLIES_PER_HOUR) {
         deps.log.info("capture reply skipped", { user_id: userId, reason: `more than ${REPLIES_PER_HOUR} replies in the last hour` });
-        return;
+        return null;
       }
       recent.push(now);
       sent.set(userId, recent);
-      const subject = `Re: ${mail.subject || mail.title}`.slice(0, 250);
+      return { userId, to, subject: `Re: ${mail.subject || mail.title}`.slice(0, 250), text };
+    },
+
+    /** Sends a reply decide() settled on; a failure is logged, never thrown. */
+    async send(reply: Reply | null): Promise<void> {
+      if (!reply) return;
+      const { userId, to, subject, text } = reply;
       try {
         await mailerFor(deps).send({ to, subject, text, html: `<p>${escapeHtml(text).replace(/\n/g, "<br>")}</p>` });
       } catch (e) {
