@@ -25,16 +25,21 @@ export async function embeddingsHealth(store: Store, modelsDir = "") {
   const target = targetGeneration(s);
   const repo = repoOf(store);
   const total = await repo.countLiveIdeas();
+  // Read in the order an idea moves (no vector → awaiting its account's re-scoring pass → that pass queued), each a
+  // statement of its own: an idea that moves between two reads is counted twice for a moment, never missed.
+  const pending = target ? await repo.countLiveIdeasOutsideGen(target.gen) : total;
+  const awaiting = target ? await vectorStore(store, target).awaitingRescore() : 0;
+  const queued = target ? await repo.countRescoring(target.gen) : 0;
   return {
     embeddings: {
       model: target?.model_id ?? null,
       search_model: s.active?.model_id ?? null,
       reindexing: s.building !== null,
-      pending: target ? await repo.countLiveIdeasOutsideGen(target.gen) : total,
+      pending,
       total,
       // Ideas whose pairs are being judged again after their account's calibration moved (rescore.ts), or wait to be
       // (an import's ideas, stored without their steps, until their account's pass is queued).
-      rescoring: target ? (await repo.countRescoring(target.gen)) + (await vectorStore(store, target).awaitingRescore()) : 0,
+      rescoring: awaiting + queued,
       // Ideas whose account's subjects (the duplicate score's, src/vectors/subjects.ts) are being fitted in the
       // subjects worker now; that account's steps wait for the fit, requests do not.
       subjects_fitting: fittingIdeas(),
