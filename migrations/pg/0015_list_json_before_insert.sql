@@ -28,7 +28,7 @@ BEGIN
   NEW.list_json := idea_list_entry(NEW);
   RETURN NEW;
 END $$;
-DROP TRIGGER ideas_list_json_insert ON ideas;
+DROP TRIGGER IF EXISTS ideas_list_json_insert ON ideas;
 CREATE TRIGGER ideas_list_json_insert BEFORE INSERT ON ideas FOR EACH ROW EXECUTE FUNCTION ideas_list_json_new();
 
 CREATE OR REPLACE FUNCTION tags_list_json_rename() RETURNS trigger LANGUAGE plpgsql AS $$
