@@ -111,7 +111,12 @@ async function pipeLines(stream: ReadableStream<Uint8Array>, prefix: string, out
     pending = lines.pop()!;
     for (const line of lines) {
       out(`${prefix}${line}\n`);
-      if (line.startsWith("(fail) ")) failed.set(`${prefix}${line.replace(/ \[[\d.]+m?s\]$/, "")}`, recent.splice(0));
+      if (line.startsWith("(fail) ")) {
+        // bun names every failure again in its own summary: the lines before the first naming are the ones that say why.
+        const name = `${prefix}${line.replace(/ \[[\d.]+m?s\]$/, "")}`;
+        const before = recent.splice(0);
+        if (!failed.has(name)) failed.set(name, before);
+      }
       else if (/^\((pass|skip|todo)\) /.test(line)) recent.length = 0;
       else {
         recent.push(line);
