@@ -238,7 +238,15 @@ async function jobsQuiet(dataDir: string, timeoutMs: number): Promise<boolean> {
       // given up on after 6 s, since on a loaded machine the worker can take seconds to claim the next one.
       await Bun.sleep(100);
     }
-    throw new Error(`background jobs did not settle within ${timeoutMs} ms (${last})`);
+    // What was left, by kind and holder: whether a live node's batch was waiting (on the subjects worker, a lock) or
+    // a gone node's claims were never handed back.
+    const left = await db
+      .query<{ kind: string; locked_by: string | null; lease_until: string | null; n: number }, []>(
+        "SELECT kind, locked_by, max(lease_until) AS lease_until, count(*) AS n FROM jobs GROUP BY kind, locked_by ORDER BY kind, locked_by",
+      )
+      .all();
+    const by = left.map((r) => `${r.n} ${r.kind} held by ${r.locked_by ?? "nobody"}${r.lease_until ? ` until ${r.lease_until}` : ""}`).join("; ");
+    throw new Error(`background jobs did not settle within ${timeoutMs} ms (${last}: ${by})`);
   } finally {
     await db.close();
   }

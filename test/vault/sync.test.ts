@@ -94,7 +94,8 @@ describe("changes made elsewhere", () => {
   test("a PATCH of the title renames the file; tags go into the front matter", async () => {
     const id = await withIdea("Leaf mould", "Bag the leaves.");
     await call(k.t, "PATCH", `/ideas/${id}`, { key: k.user.key, body: { title: "Leaf mold: bags", tags: ["soil"] } });
-    await until("the renamed file", () => existsSync(join(k.dir, "Leaf mold bags.md")));
+    // The file is moved, then written: the new name may show the old text for a moment.
+    await until("the renamed file", () => existsSync(join(k.dir, "Leaf mold bags.md")) && read(k.dir, "Leaf mold bags.md").includes("title:"));
     expect(existsSync(join(k.dir, "Leaf mould.md"))).toBe(false);
     const text = read(k.dir, "Leaf mold bags.md");
     expect(text).toContain('title: "Leaf mold: bags"');

@@ -222,10 +222,12 @@ export function createVaultSync(deps: Deps) {
 
   /** Writes the idea's file at `path` (moving it from `from` first), keeping the person's own front matter keys. */
   async function writeIdeaFile(userId: string, root: string, idea: SyncIdea, path: string, extra: string, from: string | null): Promise<void> {
-    // A rename that fails throws (moveNote): the new name is never written beside the old file, which would read as a second note.
-    if (from !== null && from !== path) moveNote(root, from, path);
+    // The text is made before the move, so the moved file holds its old text only between two system calls (a
+    // watcher, Obsidian's or a test's, sees the new name with the old text for that long, not for a database read).
     const meta = await metaOf(idea);
     const text = renderFile({ ...idea, tags: meta.tags, relations: meta.relations }, stemOf(path), extra);
+    // A rename that fails throws (moveNote): the new name is never written beside the old file, which would read as a second note.
+    if (from !== null && from !== path) moveNote(root, from, path);
     const seen = writeAtomic(root, path, text);
     await remember(userId, idea, seen, hashOf(text), meta);
     await repo.clearProblems(userId, path);
