@@ -77,6 +77,11 @@ function ensureWorker(): Worker {
     }
   });
   w.addEventListener("error", (e) => failAll(`subjects worker failed: ${e.message}`));
+  // A worker that ends without an error event (killed, out of memory) would leave its fits waiting for ever: they fail
+  // instead, and are fitted on this thread. Its own terminate() (idle, failAll) has cleared `worker` first.
+  w.addEventListener("close", () => {
+    if (worker === w) failAll("subjects worker exited");
+  });
   w.unref();
   return (worker = w);
 }
