@@ -1,10 +1,12 @@
 // Fuzzes every operation of the app's own OpenAPI document against a real server; prints what broke the contract.
 //
-//   npx bun scripts/fuzz.ts [--budget <seconds>] [--seed <n>] [--json]
+//   npx bun scripts/fuzz.ts [--budget <seconds>] [--rounds <n>] [--seed <n>] [--json]
 //
 // A temp data dir with a Pro account (API key and a session), every documented operation in turn with valid and hostile
 // input; checks documented statuses, JSON errors in the spec's shape, no internals in bodies, bodies that match the
 // document, nothing over a limit accepted, and a healthy server at the end. Exit code 1 when anything was found.
+// --rounds stops after that many rounds over every operation (or the budget, whichever comes first): with a seed, the
+// same requests on any machine, however loaded (npm test's pass), where a budget alone sends fewer the busier it is.
 import { buildCase, type Built } from "./fuzz/cases";
 import { checkAnswer, type Finding, type Operation } from "./fuzz/checks";
 import { createRng } from "./fuzz/rng";
@@ -12,18 +14,19 @@ import { regressionCases } from "./fuzz/regressions";
 import { ROOT, startFuzzServer, type FuzzServer } from "./fuzz/server";
 import type { Pools } from "./fuzz/values";
 
-interface Options { budget: number; seed: number; json: boolean }
+interface Options { budget: number; rounds: number; seed: number; json: boolean }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { budget: 60, seed: 1, json: false };
+  const opts: Options = { budget: 60, rounds: Number.POSITIVE_INFINITY, seed: 1, json: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--budget") opts.budget = Number(argv[++i]);
     else if (a === "--seed") opts.seed = Number(argv[++i]);
+    else if (a === "--rounds") opts.rounds = Number(argv[++i]);
     else if (a === "--json") opts.json = true;
-    else throw new Error(`unknown argument ${a} (use --budget <seconds>, --seed <n>, --json)`);
+    else throw new Error(`unknown argument ${a} (use --budget <seconds>, --rounds <n>, --seed <n>, --json)`);
   }
-  if (!(opts.budget > 0) || !Number.isInteger(opts.seed)) throw new Error("--budget must be positive and --seed an integer");
+  if (!(opts.budget > 0) || !Number.isInteger(opts.seed) || !(opts.rounds > 0)) throw new Error("--budget and --rounds must be positive and --seed an integer");
   return opts;
 }
 
@@ -115,7 +118,8 @@ export async function main(argv: string[]) {
 
     const rng = createRng(opts.seed);
     const deadline = started + opts.budget * 1000 - 3_000;
-    for (let round = 0; Date.now() < deadline; round++) {
+    let round = 0;
+    for (; round < opts.rounds && Date.now() < deadline; round++) {
       for (const o of operations) {
         if (Date.now() >= deadline) break;
         const built = buildCase(o, rng, pools);
@@ -136,6 +140,7 @@ export async function main(argv: string[]) {
     const summary = {
       seed: opts.seed,
       budget_s: opts.budget,
+      rounds: round,
       seconds: Math.round((Date.now() - started) / 100) / 10,
       operations: operations.length,
       operations_exercised: touched.size,
