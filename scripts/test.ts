@@ -1,4 +1,4 @@
-// `npm test`: the whole suite in parts run beside each other (in CI the same on PostgreSQL beside them), then the
+// `npm test`: the whole suite in chunks run beside each other (in CI the same on PostgreSQL beside them), then the
 // fault tests that measure latency alone; or, given arguments, one `bun test` with them (`npm test -- test/ideas`).
 //
 // Half the suite's time is the browser tests, which wait on Chromium and the server far more than they compute, so
@@ -7,7 +7,7 @@
 // within 5 s while PostgreSQL's network is silent, bounded waits on a silent SMTP server or a trickling provider)
 // and the two that timed out beside other suites at load 17–21 (kill -9 under load, the model worker's crash) run
 // with the machine to themselves; the other fault tests assert what survives or what is answered, and run in the
-// first phase. Each part prints its lines with its name in front; the run fails if any part fails.
+// first phase. Each chunk prints its lines with its name in front; the run fails if any chunk fails.
 import { Glob } from "bun";
 import { resolve } from "node:path";
 
@@ -46,23 +46,6 @@ const isQuiet = (f: string) =>
 interface Part { name: string; files: string[]; store: "sqlite" | "postgres" }
 /** The store the suites run on (IDEAREPO_TEST_STORE, test/support/postgres.ts); the fault tests keep their own. */
 const store = process.env.IDEAREPO_TEST_STORE === "postgres" ? "postgres" : "sqlite";
-/** The mind map's browser tests: 165 s of the browser part's 765 s of tests in CI, and not in CI's PostgreSQL run. */
-const isMapWeb = (f: string) => /^test\/web\/map(-[a-z-]+)?\.test\.ts$/.test(f);
-/**
- * A third part beside web and rest, always on SQLite: what runs the same whichever store the suites are on (the
- * fault tests but the quiet ones, the store's own tests, the binary, the container image, the model runtime, the
- * source checks) and, when the run is on SQLite, the mind map's browser tests. In CI rest took 1,057 s with the first
- * of these and web 867 s with the map; the three parts now hold about 690, 600 and 580 s of CI's test time.
- */
-const isSide = (f: string) => (storeFree(f) && !isQuiet(f)) || (store === "sqlite" && isMapWeb(f));
-const first: Part[] = [
-  { name: "web", files: files.filter((f) => isWeb(f) && !isSide(f)), store },
-  { name: "rest", files: files.filter((f) => !isWeb(f) && !storeFree(f)), store },
-  { name: "side", files: files.filter(isSide), store: "sqlite" },
-];
-// CI runs the suites that go through HTTP, MCP, the agent socket and the browser on PostgreSQL too, beside the SQLite
-// run: five bun test processes in the first phase, whose browser halves mostly wait (docs/performance.md, "The test
-// suite's time").
 /**
  * What has been run and passes on PostgreSQL so far (issue 34): the browser tests of capture, the list, search,
  * history, wikilinks, the idea page (its possible-duplicate notes wait on the pipeline) and its layout, the review
@@ -82,24 +65,98 @@ const first: Part[] = [
  * fewer round trips (docs/performance.md, "Capture and the pipeline's round trips").
  * The browser tests of the map (map, map-edges, map-first-view, map-handover, map-positions), develop, capture-options,
  * focus-removal and load pass on PostgreSQL too (run one by one) but stay out of CI's PostgreSQL run for its time: a
- * browser file takes ~1.6× its SQLite time there, and these would add ~7 minutes to a part that runs beside the others
- * (`IDEAREPO_PG_WEB=all` puts every browser test in it).
+ * browser file takes ~1.6× its SQLite time there (`IDEAREPO_PG_WEB=all` puts every browser test in it).
  */
 const pgWeb = (f: string) =>
   process.env.IDEAREPO_PG_WEB === "all" ||
   /^test\/web\/(capture|ideas|search|history|wikilinks|idea|idea-layout|review|tags|folder|settings|shell|pickers|budget|focus|foundation|admin|ask|billing|capture-email|import|review-scale)\.test\.ts$/.test(f);
+
 /**
- * test/import on PostgreSQL runs after the browser tests there rather than in rest-pg: in CI rest-pg took 1,045 s
- * (test/import 122 s of it) beside web-pg's 707 s, so the two PostgreSQL parts now end closer together.
+ * The first phase's files, by store: every file but the quiet ones on the run's store (the store-free ones on SQLite),
+ * and in CI the suites that go through HTTP, MCP, the agent socket and the browser on PostgreSQL too.
  */
-const isImport = (f: string) => f.startsWith("test/import/");
+const queues: Array<{ name: string; store: "sqlite" | "postgres"; web: boolean; files: string[] }> = [
+  { name: "web", store, web: true, files: files.filter((f) => isWeb(f) && !isQuiet(f)) },
+  { name: "rest", store, web: false, files: files.filter((f) => !isWeb(f) && !storeFree(f)) },
+  { name: "free", store: "sqlite", web: false, files: files.filter((f) => storeFree(f) && !isQuiet(f)) },
+];
 if (process.env.CI && store === "sqlite") {
-  first.push(
-    { name: "web+import-pg", files: files.filter((f) => (isWeb(f) && pgWeb(f)) || (isImport(f) && !storeFree(f))), store: "postgres" },
-    { name: "rest-pg", files: files.filter((f) => !isWeb(f) && !isImport(f) && !storeFree(f)), store: "postgres" },
+  queues.push(
+    { name: "web-pg", store: "postgres", web: true, files: files.filter((f) => isWeb(f) && pgWeb(f)) },
+    { name: "rest-pg", store: "postgres", web: false, files: files.filter((f) => !isWeb(f) && !storeFree(f)) },
   );
 }
-const phases: Part[][] = [first, [{ name: "quiet", files: files.filter(isQuiet), store: "sqlite" }]];
+
+/**
+ * How the first phase is run: SLOTS bun test processes at once, each given a chunk of one queue's files. The longest
+ * files go first, and each chunk holds a share of what is left of the whole run (guided scheduling), so the chunks
+ * shrink as the run nears its end and the processes finish together instead of one fixed part running on alone (in CI
+ * five fixed parts ended 1,368 to 1,639 s, the last ~4 minutes with the machine part idle). A file's weight is its
+ * seconds in an earlier run (scripts/test/times.json, made by scripts/test/times.ts from a CI log); a file not there
+ * weighs the median. Browser chunks are at most WEB_SLOTS at once: more Chromiums beside each other time out.
+ */
+const SLOTS = 5;
+const WEB_SLOTS = 3;
+/** A chunk is at least this many seconds of weight: each process loads the app, and on PostgreSQL starts a cluster. */
+const MIN_CHUNK = { sqlite: 40, postgres: 80 };
+const times = (await Bun.file(resolve(import.meta.dir, "test/times.json")).json()) as Record<"sqlite" | "postgres", Record<string, number>>;
+function weigher(s: "sqlite" | "postgres") {
+  const known = Object.values(times[s]).sort((a, b) => a - b);
+  const median = known[Math.floor(known.length / 2)] ?? 5;
+  return (f: string) => times[s][f] ?? median;
+}
+const queued = queues.map((q) => {
+  const weight = weigher(q.store);
+  return { ...q, weight, left: q.files.map((f) => ({ f, w: weight(f) })).sort((a, b) => b.w - a.w || a.f.localeCompare(b.f)) };
+});
+const leftOf = (q: (typeof queued)[number]) => q.left.reduce((n, x) => n + x.w, 0);
+let chunks = 0;
+const runningWeb = { n: 0 };
+
+/** The next chunk for a free slot: from the eligible queue with the most weight left, a share of the whole run's. */
+function nextChunk(): (Part & { web: boolean }) | null {
+  const eligible = queued.filter((q) => q.left.length > 0 && (!q.web || runningWeb.n < WEB_SLOTS));
+  if (eligible.length === 0) return null;
+  const q = eligible.reduce((a, b) => (leftOf(b) > leftOf(a) ? b : a));
+  const share = Math.max(MIN_CHUNK[q.store], queued.reduce((n, x) => n + leftOf(x), 0) / (2 * SLOTS));
+  const take: string[] = [];
+  let w = 0;
+  while (q.left.length > 0 && (take.length === 0 || w + q.left[0].w <= share * 1.1)) {
+    const x = q.left.shift()!;
+    take.push(x.f);
+    w += x.w;
+  }
+  // What is left of the queue when it is small goes too: a last chunk of a few seconds would cost a process for it.
+  if (leftOf(q) < MIN_CHUNK[q.store] / 2) take.push(...q.left.splice(0).map((x) => x.f));
+  return { name: `${q.name} ${++chunks}`, files: take, store: q.store, web: q.web };
+}
+
+/** The first phase: SLOTS workers, each running chunks until none is left for it. */
+async function firstPhase(): Promise<Awaited<ReturnType<typeof runPart>>[]> {
+  const done: Awaited<ReturnType<typeof runPart>>[] = [];
+  const worker = async () => {
+    for (;;) {
+      const chunk = nextChunk();
+      if (!chunk) {
+        // Browser chunks may still wait for a browser slot: look again when one frees.
+        if (queued.some((q) => q.left.length > 0)) {
+          await Bun.sleep(500);
+          continue;
+        }
+        return;
+      }
+      if (chunk.web) runningWeb.n++;
+      try {
+        done.push(await runPart(chunk));
+      } finally {
+        if (chunk.web) runningWeb.n--;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: SLOTS }, worker));
+  return done;
+}
+const quiet: Part = { name: "quiet", files: files.filter(isQuiet), store: "sqlite" };
 
 async function pipeLines(stream: ReadableStream<Uint8Array>, prefix: string, out: (s: string) => void, recent: string[]): Promise<string> {
   const decoder = new TextDecoder();
@@ -153,9 +210,10 @@ async function runPart(p: Part) {
 }
 
 const started = Date.now();
-const results = [];
-for (const phase of phases) results.push(...(await Promise.all(phase.map(runPart))));
-console.error(`\nnpm test: ${((Date.now() - started) / 1000).toFixed(0)} s (${first.map((p) => p.name).join(" beside ")}, then quiet)`);
+const results = await firstPhase();
+const firstSeconds = Math.round((Date.now() - started) / 1000);
+results.push(await runPart(quiet));
+console.error(`\nnpm test: ${((Date.now() - started) / 1000).toFixed(0)} s (${results.length - 1} chunks, ${SLOTS} at a time, in ${firstSeconds} s; then quiet)`);
 for (const r of results) console.error(`  ${r.name}: ${r.code === 0 ? "passed" : `FAILED (exit ${r.code})`} in ${r.seconds} s — ${r.summary}`);
 if (failed.size > 0) {
   const lines = [...failed].map(([name, before]) => [`  ${name}`, ...before.map((l) => `      ${l.slice(0, 300)}`)].join("\n"));
