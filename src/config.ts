@@ -56,6 +56,11 @@ export const ConfigSchema = T.Object({
   public_base_url: nullable(T.String()),
   /** A fixed quick-capture URL for GET /user/shortcuts; null: this instance's own capture page (<base>/capture). */
   quick_capture_url: nullable(T.String()),
+  /**
+   * argon2id's memory for a password hash, in KiB: 64 MiB by default (Bun's); as low as OWASP's minimum, 19 MiB, for a
+   * small board where each sign-in's ~200 ms and 64 MB are felt. Hashes made before a change keep their own cost.
+   */
+  password_memory_kib: T.Integer({ minimum: 19_456, maximum: 4_194_304, default: 65_536 }),
   /** true lets anyone who reaches the sign-in page create a Free account; otherwise accounts are an operator action. */
   registration_open: T.Boolean({ default: false }),
   support_url: nullable(T.String()),

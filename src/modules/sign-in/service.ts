@@ -5,6 +5,7 @@ import { newSessionToken, sha256Hex } from "../../lib/crypto";
 import { addDays, toStamp } from "../../lib/time";
 import { onePer } from "../../lib/one-per";
 import { SESSION_DAYS } from "../../auth/credentials";
+import { hashPassword } from "../../auth/passwords";
 import { createSessionsRepo } from "../../auth/sessions-repo";
 import { createUsersRepo, type UserRow } from "../users/repo";
 import { createUsersService } from "../users/service";
@@ -13,9 +14,6 @@ import { memoryFailureCounts, sharedFailureCounts } from "./failures-repo";
 
 const MAX_FAILURES = 10;
 const FAILURE_WINDOW_MS = 15 * 60_000;
-// Verifying against a fixed hash when the e-mail is unknown keeps response time from revealing which accounts exist.
-// Hashed off the main thread: a synchronous argon2 hash here added ~140 ms to every start-up.
-const DUMMY_HASH = Bun.password.hash("idearepo-dummy-password");
 
 // One instance per app, so every sign-in form (API login, MCP consent page) shares one failure count per e-mail.
 export const createSignInService = onePer(build);
@@ -26,6 +24,12 @@ function build(deps: Deps) {
   const usersService = createUsersService(deps);
   // One process owns a SQLite file; nodes on one PostgreSQL database must count each other's failures (failures-repo.ts).
   const failures = deps.store.dialect === "postgres" ? sharedFailureCounts(deps.store) : memoryFailureCounts();
+  // Verifying against a fixed hash when the e-mail is unknown keeps response time from revealing which accounts exist.
+  // Made at the first sign-in, not at start-up: a server no one signs in to (a worker node, a CLI, most test servers)
+  // never spends the ~200 ms of argon2 on it. Every sign-in waits for it first, so the first one costs the same
+  // whether its e-mail is known or not.
+  let dummy: Promise<string> | null = null;
+  const dummyHash = () => (dummy ??= hashPassword(deps.config, "idearepo-dummy-password"));
 
   /** Mints a session for an account that has just proven who it is; the token is shown once and stored hashed. */
   async function openSession(user: UserRow) {
@@ -54,8 +58,9 @@ function build(deps: Deps) {
     async login(body: LoginBody) {
       let user: UserRow | null = null;
       const ok = await braked(body.email, async () => {
+        const fallback = await dummyHash();
         user = await users.findByEmail(body.email.trim());
-        const matches = await Bun.password.verify(body.password, user?.password_hash ?? (await DUMMY_HASH));
+        const matches = await Bun.password.verify(body.password, user?.password_hash ?? fallback);
         return matches && !!user?.password_hash && user.disabled_at === null;
       });
       if (!ok || !user) throw unauthorized();

@@ -1,4 +1,5 @@
 // Account rules: creating users (operator CLI), the User object the spec shows, profile and settings edits, plans.
+import { hashPassword } from "../../auth/passwords";
 import type { Deps } from "../../deps";
 import { fieldError, notFound, OperatorError } from "../../errors";
 import { isTrialing, effectivePlan } from "../../auth/plans";
@@ -69,7 +70,7 @@ export function createUsersService(deps: Deps) {
       email,
       display_name: name,
       plan: plan as UserRow["plan"],
-      password_hash: input.password ? await Bun.password.hash(input.password) : null,
+      password_hash: input.password ? await hashPassword(deps.config, input.password) : null,
       is_operator: input.operator ? 1 : 0,
       trial_ends_at: null,
       trial_used: 0,
@@ -168,7 +169,7 @@ export function createUsersService(deps: Deps) {
      */
     setPassword: async (userId: string, password: string) => {
       if (codePoints(password) < 8) throw new OperatorError("Password must be at least 8 characters", { field: "password" });
-      const hash = await Bun.password.hash(password);
+      const hash = await hashPassword(deps.config, password);
       await deps.store.tx(async () => {
         await repo.update(userId, { password_hash: hash, updated_at: toStamp(deps.clock()) });
         await sessions.deleteForUser(userId);
