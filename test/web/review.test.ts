@@ -14,6 +14,18 @@ const badgeName = (n: number) => new RegExp(`^Review\\s*, ${n} to review$`);
 
 /** The text of the review item that has keyboard focus. */
 const focusedItem = (page: Page) => page.evaluate(() => (globalThis as any).document.activeElement?.closest?.("[data-key]")?.textContent ?? "");
+/**
+ * j until the focused item holds `text`, waiting after each press for the focus to move: pressed again before the
+ * page has moved it (a loaded machine), j would be read twice and go past the item.
+ */
+async function jUntil(page: Page, text: string): Promise<void> {
+  for (let i = 0; i < 10; i++) {
+    const now = await focusedItem(page);
+    if (now.includes(text)) return;
+    await page.keyboard.press("j");
+    await page.waitForFunction((was) => ((globalThis as any).document.activeElement?.closest?.("[data-key]")?.textContent ?? "") !== was, now, { timeout: 5_000 }).catch(() => {}); // the end of the list: the caller's expect says what was focused
+  }
+}
 
 describeBrowser("review queue", () => {
   const web = webScope("idearepo-web-review-");
@@ -134,7 +146,7 @@ describeBrowser("review queue", () => {
     expect((await api(server.base, key, "GET", `/ideas/${ids.archive}`)).body.is_archived).toBe(1);
 
     // Connections: j until the chess/bike connection has focus, r rejects it after a confirmation.
-    for (let i = 0; i < 10 && !(await focusedItem(page)).includes("Chess opening flashcards"); i++) await page.keyboard.press("j");
+    await jUntil(page, "Chess opening flashcards");
     expect(await focusedItem(page)).toContain("Mountain bike trail map");
     await page.keyboard.press("r");
     await page.getByRole("dialog", { name: "Reject this connection?" }).waitFor();
@@ -144,7 +156,7 @@ describeBrowser("review queue", () => {
     expect([...rels.outgoing, ...rels.incoming].map((r: any) => r.id)).not.toContain(ids.relation);
 
     // Duplicates: j to the pair, m merges into the newer after a confirmation; the older is archived.
-    for (let i = 0; i < 10 && !(await focusedItem(page)).includes("look alike"); i++) await page.keyboard.press("j");
+    await jUntil(page, "look alike");
     expect(await focusedItem(page)).toContain("look alike");
     await page.keyboard.press("m");
     await page.getByRole("dialog", { name: /Merge #\d+ into #\d+\?/ }).waitFor();
