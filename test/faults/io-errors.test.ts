@@ -149,8 +149,10 @@ describe.if(!problem || !!process.env.CI)("I/O errors (libfiu)", () => {
       { fault: `enable name=posix/io/rw/pwrite,failinfo=${ENOSPC}`, expectHealth: /disk full/ },
       // Only the shared sync fails: its answers are errors, the recovery checkpoint repairs at once, writes go on.
       { fault: `enable_random name=posix/io/sync/fdatasync,probability=0.5,failinfo=${EIO}`, expectRefusal: /failed to sync/ },
-      // Nothing syncs: the recovery checkpoint cannot run either, so writes are refused before they commit.
-      { fault: `enable name=posix/io/sync/*,failinfo=${EIO}`, expectHealth: /I\/O error .*(EIO|SQLITE_IOERR)/, expectRefusal: /failed to write; nothing was saved/ },
+      // Nothing syncs: the recovery checkpoint cannot run either, so writes are refused before they commit. Health names
+      // the last refusal: the sync's I/O error, or SQLITE_READONLY from a write that met the refusal while the failed
+      // sync awaits its repair (query_only, src/db/durable.ts; seen once in CI at load ~13). Writes resume after (below).
+      { fault: `enable name=posix/io/sync/*,failinfo=${EIO}`, expectHealth: /I\/O error .*(EIO|SQLITE_IOERR|SQLITE_READONLY)/, expectRefusal: /failed to write; nothing was saved/ },
       {
         // Nothing the server holds open is touched; a new file (the backup's copy) cannot be created.
         fault: `enable name=posix/io/oc/open,failinfo=${EIO}`,
