@@ -122,6 +122,8 @@ describeBrowser("web app foundation", () => {
     // Signed in again, the account's reads go out again: the page shows its data.
     await signIn(page, "cli@example.com", "cli password 1");
     await page.getByRole("heading", { level: 1, name: "Tags" }).waitFor();
+    // The heading is the page's own; its read follows (in CI on a loaded PostgreSQL run, after the heading was seen).
+    for (const until = Date.now() + 10_000; !sentAfter.some((r) => r.startsWith("GET /api/v1/tags")) && Date.now() < until; ) await page.waitForTimeout(100);
     expect(sentAfter.some((r) => r.startsWith("GET /api/v1/tags"))).toBe(true);
     expectClean(o);
   });
