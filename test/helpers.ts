@@ -69,9 +69,9 @@ function testAppStore(db: Db, dbFile: string | undefined, which = testStore(), p
 
 export function makeApp(opts: MakeAppOptions = {}): TestApp {
   const dataDir = opts.dbFile ? dirname(opts.dbFile) : "/tmp/idearepo-test-unused";
-  // Password hashes at the suite's cost (test/preload.ts), as in the servers and CLIs the tests start.
-  const passwordKib = Number(process.env.IDEAREPO_PASSWORD_MEMORY_KIB ?? 65_536);
-  const config = loadConfig({ IDEAREPO_DATA_DIR: dataDir, IDEAREPO_ENV: "test" }, { log_level: "silent", password_memory_kib: passwordKib, ...opts.config });
+  // Password hashes at the suite's cost (test/preload.ts), read as the servers and CLIs the tests start read it.
+  const env = { IDEAREPO_DATA_DIR: dataDir, IDEAREPO_ENV: "test", IDEAREPO_PASSWORD_MEMORY_KIB: process.env.IDEAREPO_PASSWORD_MEMORY_KIB };
+  const config = loadConfig(env, { log_level: "silent", ...opts.config });
   const clock = opts.clock ?? makeClock(opts.now);
   const db = openDb(opts.dbFile ?? ":memory:", config.durability);
   // IDEAREPO_TEST_LOG=error (or warn, info, debug) shows an app's log on stderr: what a 500 hid, say.
