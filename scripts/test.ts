@@ -107,15 +107,15 @@ function weigher(s: "sqlite" | "postgres") {
 }
 const queued = queues.map((q) => {
   const weight = weigher(q.store);
-  return { ...q, weight, left: q.files.map((f) => ({ f, w: weight(f) })).sort((a, b) => b.w - a.w || a.f.localeCompare(b.f)) };
+  return { ...q, left: q.files.map((f) => ({ f, w: weight(f) })).sort((a, b) => b.w - a.w || a.f.localeCompare(b.f)) };
 });
 const leftOf = (q: (typeof queued)[number]) => q.left.reduce((n, x) => n + x.w, 0);
 let chunks = 0;
-const runningWeb = { n: 0 };
+let runningWeb = 0;
 
 /** The next chunk for a free slot: from the eligible queue with the most weight left, a share of the whole run's. */
 function nextChunk(): (Part & { web: boolean }) | null {
-  const eligible = queued.filter((q) => q.left.length > 0 && (!q.web || runningWeb.n < WEB_SLOTS));
+  const eligible = queued.filter((q) => q.left.length > 0 && (!q.web || runningWeb < WEB_SLOTS));
   if (eligible.length === 0) return null;
   const q = eligible.reduce((a, b) => (leftOf(b) > leftOf(a) ? b : a));
   const share = Math.max(MIN_CHUNK[q.store], queued.reduce((n, x) => n + leftOf(x), 0) / (2 * SLOTS));
@@ -145,11 +145,11 @@ async function firstPhase(): Promise<Awaited<ReturnType<typeof runPart>>[]> {
         }
         return;
       }
-      if (chunk.web) runningWeb.n++;
+      if (chunk.web) runningWeb++;
       try {
         done.push(await runPart(chunk));
       } finally {
-        if (chunk.web) runningWeb.n--;
+        if (chunk.web) runningWeb--;
       }
     }
   };
