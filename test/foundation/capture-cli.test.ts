@@ -24,7 +24,7 @@ describe("idearepo capture", () => {
   beforeAll(async () => {
     server = await startServer({ dataDir });
     key = createUser(dataDir, "cli@example.com", "pro");
-  });
+  }, 60_000); // a server and a CLI process started: seconds on a loaded machine
   afterAll(async () => {
     await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });

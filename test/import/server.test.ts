@@ -13,7 +13,7 @@ let key: string;
 beforeAll(async () => {
   key = createUser(dataDir, "server-import@example.com");
   server = await startServer({ dataDir, env: { IDEAREPO_IMPORT_BODY_LIMIT_BYTES: String(8 * 1024 * 1024) } });
-});
+}, 90_000);
 afterAll(async () => {
   await server?.stop();
   rmSync(dataDir, { recursive: true, force: true });

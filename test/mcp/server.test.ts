@@ -13,7 +13,7 @@ beforeAll(async () => {
   const config = loadConfig({ IDEAREPO_DATA_DIR: tempDir() }, { port: 0, log_level: "silent", trusted_proxies: ["127.0.0.1"] });
   server = await startServer(config);
   base = `http://127.0.0.1:${server.port}`;
-});
+}, 90_000);
 afterAll(async () => {
   await server.stop();
 });

@@ -17,7 +17,7 @@ let server: ServerProcess;
 beforeAll(async () => {
   key = createUser(dataDir, email, "pro");
   server = await startServer({ dataDir, timeoutMs: 60_000 });
-});
+}, 90_000);
 afterAll(async () => {
   await server?.stop();
   rmSync(dataDir, { recursive: true, force: true });
