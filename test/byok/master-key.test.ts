@@ -164,6 +164,76 @@ describe("master key file and rotation", () => {
     expect(existsSync(join(dir, "master.key"))).toBe(false);
   });
 
+  test("a server running through a rotation: on its key file it saves and reads under the new key; with the old key from configuration it refuses to save", async () => {
+    const dir = tempDir("idearepo-mk-live-");
+    const key = JSON.parse(runCli(["users", "create", "--email", "live@example.com", "--plan", "pro"], { dataDir: dir }).stdout).api_key;
+    const app = fileApp(dir); // stays open through the rotation, holding the key it read first
+    try {
+      expect((await app.req("PUT", "/user/byok/provider_a", key, { api_key: providerKeys.a })).status).toBe(200);
+      const rotated = runCli(["master-key", "rotate"], { dataDir: dir });
+      expect(rotated.code).toBe(0);
+      const newKid = json(rotated.stdout).key_id;
+      // The value the rotation re-sealed opens, and a new save is sealed under the new key, not the retired one.
+      expect((await app.req("POST", "/user/byok/provider_a/test", key)).body).toEqual({ ok: true });
+      expect((await app.req("PUT", "/user/byok/provider_b", key, { api_key: providerKeys.b })).status).toBe(200);
+      const [sealed] = await sealedValues(dir);
+      expect([sealed.a!.split(":")[1], sealed.b!.split(":")[1]]).toEqual([newKid, newKid]);
+    } finally {
+      await app.close();
+    }
+    // Every value opens for a process started afresh on the new key.
+    const fresh = fileApp(dir);
+    try {
+      expect((await fresh.req("POST", "/user/byok/provider_b/test", key)).body).toEqual({ ok: true });
+    } finally {
+      await fresh.close();
+    }
+
+    // A key from configuration: the rotation cannot change what a running process was given.
+    const cfgDir = tempDir("idearepo-mk-live-cfg-");
+    const oldKey = randomBytes(32).toString("hex");
+    const newKey = randomBytes(32).toString("hex");
+    const cfgUser = JSON.parse(runCli(["users", "create", "--email", "cfg@example.com", "--plan", "pro"], { dataDir: cfgDir }).stdout).api_key;
+    const cfgApp = makeApp({ dbFile: join(cfgDir, "idearepo.db"), config: { master_key: oldKey, providers: providersConfig(fakes), provider_timeout_ms: 1000 } });
+    const logged: string[] = [];
+    const error = cfgApp.deps.log.error.bind(cfgApp.deps.log);
+    cfgApp.deps.log.error = (msg: string, fields?: Record<string, unknown>) => void (logged.push(msg + JSON.stringify(fields ?? {})), error(msg, fields));
+    const put = async (provider: string, apiKey: string) => {
+      const res = await cfgApp.handle(new Request(`http://localhost/api/v1/user/byok/${provider}`, {
+        method: "PUT", headers: { "x-api-key": cfgUser, "content-type": "application/json" }, body: JSON.stringify({ api_key: apiKey }),
+      }));
+      return { status: res.status, body: await res.json() };
+    };
+    try {
+      expect((await put("provider_a", providerKeys.a)).status).toBe(200);
+      const rotated = runCli(["master-key", "rotate", "--new-key-stdin"], { dataDir: cfgDir, env: { IDEAREPO_MASTER_KEY: oldKey }, stdin: newKey });
+      expect(rotated.code).toBe(0);
+      const before = await sealedValues(cfgDir);
+      const refused = await put("provider_b", providerKeys.b);
+      expect(refused).toEqual({ status: 500, body: { error: "Internal server error" } });
+      expect(await sealedValues(cfgDir)).toEqual(before); // nothing sealed under the retired key
+      expect(logged.join("\n")).toContain("restart it");
+      expect(logged.join("\n")).not.toContain(oldKey);
+      expect(logged.join("\n")).not.toContain(providerKeys.b);
+    } finally {
+      await cfgApp.close();
+    }
+    // Restarted with the new key, the same save goes through and both values open.
+    const restarted = makeApp({ dbFile: join(cfgDir, "idearepo.db"), config: { master_key: newKey, providers: providersConfig(fakes), provider_timeout_ms: 1000 } });
+    try {
+      const res = await restarted.handle(new Request("http://localhost/api/v1/user/byok/provider_b", {
+        method: "PUT", headers: { "x-api-key": cfgUser, "content-type": "application/json" }, body: JSON.stringify({ api_key: providerKeys.b }),
+      }));
+      expect(res.status).toBe(200);
+      for (const p of ["provider_a", "provider_b"]) {
+        const test = await restarted.handle(new Request(`http://localhost/api/v1/user/byok/${p}/test`, { method: "POST", headers: { "x-api-key": cfgUser } }));
+        expect(await test.json()).toEqual({ ok: true });
+      }
+    } finally {
+      await restarted.close();
+    }
+  }, 60_000);
+
   test("a data dir restored without its key file: a new key is made, the orphaned values are reported, not destroyed", async () => {
     const dir = tempDir("idearepo-mk-lost-");
     const key = JSON.parse(runCli(["users", "create", "--email", "lost@example.com", "--plan", "pro"], { dataDir: dir }).stdout).api_key;

@@ -124,6 +124,11 @@ export function secretBoxFor(deps: Deps): Promise<SecretBox> {
   return box;
 }
 
+/** Forgets this process's key, so the next secretBoxFor reads it again (a rotation by another process replaced it). */
+export function forgetSecretBox(deps: Deps): void {
+  boxes.delete(deps);
+}
+
 /** Resolves the key when the server starts, so a bad key or key file stops the boot instead of a later request. */
 export function createMasterKeyCheck(deps: Deps): BackgroundProcess {
   return { name: "master-key", start: async () => void (await secretBoxFor(deps)), stop: () => {} };

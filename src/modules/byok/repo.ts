@@ -31,8 +31,17 @@ export function createByokRepo(store: Store) {
     `SELECT id, provider_a_key_enc, provider_b_key_enc, provider_c_key_enc FROM users
      WHERE provider_a_key_enc IS NOT NULL OR provider_b_key_enc IS NOT NULL OR provider_c_key_enc IS NOT NULL`,
   );
+  // The id of the master key a rotation last sealed every value under (rotate.ts); absent until the first rotation.
+  const rotatedTo = store.query<{ value: string }, []>("SELECT value FROM app_state WHERE key = 'master_key_id'");
+  const setRotatedTo = store.query<unknown, [string, string]>(
+    `INSERT INTO app_state (key, value, updated_at) VALUES ('master_key_id', ?1, ?2)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  );
   return {
     findKeys: (userId: string) => keysOf.get(userId),
+    /** The key id the last rotation moved every value to, or null when the instance was never rotated. */
+    rotatedKeyId: async () => (await rotatedTo.get())?.value ?? null,
+    setRotatedKeyId: (kid: string, now: string) => setRotatedTo.run(kid, now),
     setKey: async (userId: string, provider: ProviderName, sealed: string | null, now: string) =>
       (await setKey[provider].run(sealed, now, userId)).changes > 0,
     /** Every user holding at least one sealed key (rotation, recovery checks). */

@@ -46,6 +46,9 @@ export async function inspectSealedKeys(deps: Deps) {
  * PostgreSQL as on SQLite: the rows are read inside it, so no key saved meanwhile is left under the old key);
  * 3. the new key replaces master.key atomically and .next is removed. A crash between 2 and 3 is finished on the
  * next start by recoverInterruptedRotation (the database names the key it uses); before 2 it is simply undone.
+ * The transaction also records the new key's id (app_state): a save made meanwhile waits for it (saveKey takes the
+ * same lock) and a process still holding the old key re-reads its key or refuses, instead of sealing a value under a
+ * key the database no longer uses (byok/service.ts).
  */
 export async function rotateMasterKey(deps: Deps, opts: { newKey?: Buffer; dropUnreadable?: boolean } = {}): Promise<RotationResult> {
   const current = await resolveMasterKey(deps);
@@ -90,6 +93,8 @@ export async function rotateMasterKey(deps: Deps, opts: { newKey?: Buffer; dropU
           reencrypted++;
         }
       }
+      // Processes still holding the old key (a running server, other nodes) read this before sealing anything new.
+      await repo.setRotatedKeyId(newBox.kid, toStamp(deps.clock()));
       if (unreadable.length > 0 && !opts.dropUnreadable) {
         throw new RotationError(
           `${unreadable.length} stored provider key(s) cannot be decrypted with the current master key (${unreadable.slice(0, 5).join(", ")}` +

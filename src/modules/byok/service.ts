@@ -1,14 +1,15 @@
 // Provider-key rules: seal on save, never return, pick the active provider, test a key with a minimal live call.
 import type { Deps } from "../../deps";
-import { allFields, fieldError, notFound } from "../../errors";
+import { allFields, fieldError, internal, notFound } from "../../errors";
+import { accountLock } from "../../db/store";
 import { toStamp } from "../../lib/time";
-import { SecretBoxError } from "../../lib/secret-box";
+import { SecretBoxError, sealedKeyId, type SecretBox } from "../../lib/secret-box";
 import { complete } from "../../ai/client";
 import { isProviderName, PROVIDERS, ProviderError, type ProviderEndpoint, type ProviderName } from "../../ai/types";
 import { parseSettings } from "../../contract";
 import { API_KEY_MAX, API_KEY_MIN, type SaveKeyBody } from "./model";
 import { createByokRepo, sealedColumn, type SealedKeysRow } from "./repo";
-import { keyContext, secretBoxFor } from "./master-key";
+import { forgetSecretBox, keyContext, secretBoxFor } from "./master-key";
 import { recordProviderError } from "../../metrics/registry";
 
 /** A usable key for one provider slot: what develop and test need to make a call. */
@@ -61,10 +62,26 @@ export function createByokService(deps: Deps) {
     return row;
   }
 
+  /**
+   * This process's secret box, made again from its source when the database was rotated to another key since it was
+   * read (`master-key rotate` run beside a running server on its key file); null when the source still gives the old
+   * key (a key from configuration, or another node's rotation: this process needs the new key and a restart).
+   */
+  async function currentBox(): Promise<{ box: SecretBox; rotatedTo: string | null } | null> {
+    const rotatedTo = await repo.rotatedKeyId();
+    let box = await secretBoxFor(deps);
+    if (rotatedTo === null || box.kid === rotatedTo) return { box, rotatedTo };
+    forgetSecretBox(deps);
+    box = await secretBoxFor(deps);
+    return box.kid === rotatedTo ? { box, rotatedTo } : null;
+  }
+
   async function credentialFor(row: SealedKeysRow, provider: ProviderName): Promise<ProviderCredential | null> {
     const sealed = sealedColumn(row, provider);
     if (!sealed) return null;
-    const box = await secretBoxFor(deps);
+    let box = await secretBoxFor(deps);
+    // Sealed under another key than this process's: re-read the key once, in case a rotation replaced it.
+    if (sealedKeyId(sealed) !== box.kid) box = (await currentBox())?.box ?? box;
     let apiKey: string;
     try {
       apiKey = box.open(sealed, keyContext(row.id, provider));
@@ -79,8 +96,21 @@ export function createByokService(deps: Deps) {
   return {
     async saveKey(userId: string, rawProvider: string, body: SaveKeyBody | null | undefined) {
       const [provider, apiKey] = allFields(() => parseProvider(rawProvider), () => parseApiKey(body));
-      const sealed = (await secretBoxFor(deps)).seal(apiKey, keyContext(userId, provider));
-      if (!(await repo.setKey(userId, provider, sealed, toStamp(deps.clock())))) throw notFound("User not found");
+      // Under the account's lock, which a rotation's instance lock excludes: a save waits for a rotation in progress
+      // and is then sealed under the key it moved to, never overwritten by it nor left under the key it retired.
+      await deps.store.tx(async () => {
+        const current = await currentBox();
+        if (!current) {
+          deps.log.error(
+            "provider key not saved: the stored provider keys were rotated to another master key than this process's; " +
+              "give it the new master key (master_key / IDEAREPO_MASTER_KEY) and restart it, or run `idearepo master-key rotate --drop-unreadable` to move the database to this key",
+            { user_id: userId, provider, key_id: (await secretBoxFor(deps)).kid, database_key_id: await repo.rotatedKeyId() },
+          );
+          throw internal();
+        }
+        const sealed = current.box.seal(apiKey, keyContext(userId, provider));
+        if (!(await repo.setKey(userId, provider, sealed, toStamp(deps.clock())))) throw notFound("User not found");
+      }, { immediate: true, lock: accountLock(userId) });
       return { success: true as const, provider };
     },
 
