@@ -3,8 +3,9 @@
 // falls on both). p50 / p99 per request and CPU per request (this process plus, on PostgreSQL, the server's processes).
 //
 //   bun scripts/bench/stores.ts [--sizes 10000,100000] [--requests 200] [--rounds 3] [--captures 2000] [--real 3000]
-//                               [--kinds list,keyword,semantic,capture]   (a subset, to time only those; without
-//                               semantic the seeded ideas get no vectors, which the others never read)
+//                               [--kinds list,keyword,semantic,capture,roundtrip]   (a subset, to time only those; without
+//                               semantic the seeded ideas get no vectors, which the others never read; roundtrip,
+//                               not in the default, is the floor: a bare SELECT 1 through each store, no app)
 //                               [--keep <dir>]
 //
 // --keep <dir>: seeding 100,000 ideas takes about a quarter of an hour on PostgreSQL, so the seeded databases are kept
@@ -224,13 +225,18 @@ async function seed(side: Side, from: number, to: number): Promise<void> {
   }
 }
 
-interface Result { times: number[]; cpuUs: number; wallS: number; failures: string[] }
+/** serverUs: of cpuUs, PostgreSQL's server processes' share (absent on SQLite, where all of it is this process's). */
+interface Result { times: number[]; cpuUs: number; wallS: number; failures: string[]; serverUs?: number }
+const serverCpu = (side: Side) => (side.name === "PostgreSQL" ? pgCpuSeconds() : 0);
+const serverShare = (side: Side, server0: number, n: number) =>
+  side.name === "PostgreSQL" ? { serverUs: ((pgCpuSeconds() - server0) * 1e6) / n } : {};
 
 /** `paths` one after another (one client); latency of each and CPU per request. */
 async function sequential(side: Side, paths: string[]): Promise<Result> {
   const times: number[] = [];
   const failures: string[] = [];
   const cpu0 = side.cpu();
+  const server0 = serverCpu(side);
   const t0 = performance.now();
   for (const path of paths) {
     const t = performance.now();
@@ -240,7 +246,7 @@ async function sequential(side: Side, paths: string[]): Promise<Result> {
     if (res.status !== 200 && failures.length < 3) failures.push(`${res.status} ${text.slice(0, 200)}`);
   }
   const wallS = (performance.now() - t0) / 1000;
-  return { times, cpuUs: ((side.cpu() - cpu0) * 1e6) / paths.length, wallS, failures };
+  return { times, cpuUs: ((side.cpu() - cpu0) * 1e6) / paths.length, wallS, failures, ...serverShare(side, server0, paths.length) };
 }
 
 let captured = 0;
@@ -250,6 +256,7 @@ async function captures(side: Side): Promise<Result> {
   const times: number[] = [];
   const failures: string[] = [];
   const cpu0 = side.cpu();
+  const server0 = serverCpu(side);
   const t0 = performance.now();
   let next = 0;
   await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
@@ -266,7 +273,24 @@ async function captures(side: Side): Promise<Result> {
     }
   }));
   const wallS = (performance.now() - t0) / 1000;
-  return { times, cpuUs: ((side.cpu() - cpu0) * 1e6) / CAPTURES, wallS, failures };
+  return { times, cpuUs: ((side.cpu() - cpu0) * 1e6) / CAPTURES, wallS, failures, ...serverShare(side, server0, CAPTURES) };
+}
+
+/**
+ * The raw floor: REQUESTS bare `SELECT 1` through the store the app holds (on PostgreSQL a round trip to the server
+ * over the product's own client and pool, on SQLite a call into the library), one at a time, no HTTP, no app.
+ */
+async function roundTrips(side: Side): Promise<Result> {
+  const one = side.app.deps.store.query<{ one: number }, []>("SELECT 1 AS one");
+  const times: number[] = [];
+  const cpu0 = side.cpu();
+  const t0 = performance.now();
+  for (let i = 0; i < REQUESTS; i++) {
+    const t = performance.now();
+    await one.get();
+    times.push(performance.now() - t);
+  }
+  return { times, cpuUs: ((side.cpu() - cpu0) * 1e6) / REQUESTS, wallS: (performance.now() - t0) / 1000, failures: [] };
 }
 
 const list = () => Array.from({ length: REQUESTS }, () => "/ideas?limit=20");
@@ -274,6 +298,7 @@ const keyword = () => Array.from({ length: REQUESTS }, (_, i) => `/ideas/search?
 const semantic = () => Array.from({ length: REQUESTS }, (_, i) => `/ideas/search?mode=semantic&limit=20&q=${encodeURIComponent(semanticQueries[i % QUERIES])}`);
 
 const kinds = ([
+  ["roundtrip", "bare SELECT 1 through the store (no app)", roundTrips],
   ["list", "list GET /ideas?limit=20", (s: Side) => sequential(s, list())],
   ["keyword", "keyword GET /ideas/search", (s: Side) => sequential(s, keyword())],
   ["semantic", "semantic GET /ideas/search", (s: Side) => sequential(s, semantic())],
@@ -283,9 +308,10 @@ const kinds = ([
 const cell = (rs: Result[], capture: boolean) => {
   const all = rs.flatMap((r) => r.times);
   const cpu = percentile(rs.map((r) => r.cpuUs), 50);
+  const server = rs[0]?.serverUs === undefined ? "" : ` (server ${Math.round(percentile(rs.map((r) => r.serverUs!), 50))})`;
   const rate = capture ? ` · ${Math.round(percentile(rs.map((r) => CAPTURES / r.wallS), 50))}/s` : "";
   const failed = rs.flatMap((r) => r.failures);
-  return `${percentile(all, 50).toFixed(2)} / ${percentile(all, 99).toFixed(1)} ms · ${Math.round(cpu)} µs CPU${rate}${failed.length ? ` · FAILED: ${failed[0]}` : ""}`;
+  return `${percentile(all, 50).toFixed(2)} / ${percentile(all, 99).toFixed(1)} ms · ${Math.round(cpu)} µs CPU${server}${rate}${failed.length ? ` · FAILED: ${failed[0]}` : ""}`;
 };
 
 const lines: string[] = [];
