@@ -41,7 +41,7 @@ describe("kill -9 during a burst of captures", () => {
     }
     expect(pending).toBe(0);
     expect(await second.stop()).toBe(0);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("SIGTERM", () => {
@@ -66,7 +66,7 @@ describe("SIGTERM", () => {
     const ideas = new Map((await listAllIdeas(again.base, key)).map((i) => [i.id, i.title]));
     expect(load.acked.filter((a) => ideas.get(a.id) !== a.title)).toEqual([]);
     await again.stop();
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("one server per data dir", () => {

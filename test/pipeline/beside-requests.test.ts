@@ -52,7 +52,7 @@ describe("a large batch of captures beside requests", () => {
     const during = new Set(seen.filter((n) => n > 0 && n < TITLES.length));
     // At least ten different points inside the batch saw an answer: requests were not held until it ended.
     expect(during.size, `answers arrived at processed counts ${[...new Set(seen)].join(", ")} of ${total}`).toBeGreaterThanOrEqual(10);
-  });
+  }, 120_000);
 
   test("after the batch every idea has its vector, and any auto-tag is of the account's own vocabulary", async () => {
     await t.drain();

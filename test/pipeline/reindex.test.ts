@@ -104,7 +104,7 @@ describe("CLI reindex", () => {
     expect(forced.stderr).toContain("Re-embedding 150 ideas and tags");
     expect(JSON.parse((await cli(["reindex", "--status"], dataDir, tinyEnv)).stdout)).toMatchObject({ reindexing: false, pending: 0 });
     // Six commands and two re-embeddings of 150 ideas: ~40 s on PostgreSQL in CI, and over 60 s there once at load ~15.
-  }, 150_000);
+  }, 300_000);
 
   test("unknown options are a usage error", async () => {
     const dataDir = tempDir("idearepo-reindex-");

@@ -43,5 +43,5 @@ describe.skipIf(missing)("suggestions on a real single-subject vault (Git's manu
     expect({ atLeast40: f.related > 0 && f.agreeing >= 0.4 * f.related, agreeing: f.agreeing, related: f.related }).toMatchObject({ atLeast40: true });
     // Nothing is left queued: the re-scoring pass after the import ran to the end.
     expect((await call(t, "GET", "/health")).body.embeddings).toMatchObject({ pending: 0, rescoring: 0 });
-  }, 120_000);
+  }, 240_000);
 });

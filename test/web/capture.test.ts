@@ -301,5 +301,5 @@ describeBrowser("capture page", () => {
     await page.getByRole("region", { name: "Latest ideas" }).getByRole("link", { name: "#3 Third, while down" }).waitFor();
 
     expectClean(o);
-  }, 60_000);
+  }, 120_000);
 });
