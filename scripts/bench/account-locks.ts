@@ -118,6 +118,9 @@ try {
     }
   }
   console.log(`\nload average at end ${loadavg().map((x) => x.toFixed(2)).join(" / ")}; cluster port ${cluster.port}`);
-} finally {
   process.exit(0);
+} catch (e) {
+  // Said, not swallowed: a run that stops half way must not look like one that finished.
+  console.error(e);
+  process.exit(1);
 }
