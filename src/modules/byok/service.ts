@@ -103,7 +103,8 @@ export function createByokService(deps: Deps) {
         if (!current) {
           deps.log.error(
             "provider key not saved: the stored provider keys were rotated to another master key than this process's; " +
-              "give it the new master key (master_key / IDEAREPO_MASTER_KEY) and restart it, or run `idearepo master-key rotate --drop-unreadable` to move the database to this key",
+              "give it that key (database_key_id; master_key / IDEAREPO_MASTER_KEY) and restart it. If that key is lost, " +
+              "`idearepo master-key rotate --drop-unreadable` moves the database to a new one (the stored provider keys are cleared)",
             { user_id: userId, provider, key_id: (await secretBoxFor(deps)).kid, database_key_id: await repo.rotatedKeyId() },
           );
           throw internal();
