@@ -30,6 +30,22 @@ async function cluster() {
   return { url, env, key: JSON.parse(created.stdout).api_key as string, db, node };
 }
 
+/**
+ * Waits until both nodes' /health say nothing is pending, re-scoring or fitting, and then that the queue is empty: the
+ * pipeline's end state, after the re-scoring passes an account's calibration queues (settled alone can read the state
+ * before them).
+ */
+async function quiet(db: Store, nodes: ServerProcess[], timeoutMs: number): Promise<void> {
+  const began = Date.now();
+  for (;;) {
+    const states = await Promise.all(nodes.map(async (n) => (await api(n.base, null, "GET", "/health")).body.embeddings));
+    const busy = states.filter((e) => e.pending !== 0 || e.rescoring !== 0 || e.subjects_fitting !== 0);
+    if (busy.length === 0 && (await count(db, "SELECT count(*) AS n FROM jobs")) === 0) return;
+    if (Date.now() - began > timeoutMs) throw new Error(`not quiet after ${timeoutMs} ms: ${JSON.stringify(states)}`);
+    await Bun.sleep(200);
+  }
+}
+
 const count = async (db: Store, sql: string) => (await db.query<{ n: number }>(sql).get())!.n;
 
 /** Waits until every live idea has a vector and no job is left (or fails with what is left). */
@@ -78,9 +94,15 @@ describe.skipIf(!run)("nodes on one PostgreSQL", () => {
     expect(titles(await listAllIdeas(a.base, key))).toEqual(expected);
     expect(titles(await listAllIdeas(b.base, key))).toEqual(expected);
     await settled(db, 180_000);
+    await quiet(db, [a, b], 120_000);
     expect(await duplicatedRows(db)).toEqual({ relations: 0, detections: 0, tags: 0 });
-    // Both nodes ran the pipeline (their claims were spread), and the pipeline found relations to keep unique.
-    expect(await count(db, "SELECT count(*) AS n FROM relations WHERE created_by = 'system'")).toBeGreaterThan(0);
+    // Both nodes ran the pipeline (their claims were spread), and it found pairs to keep unique. Whether twenty
+    // near-copies a subject end as relations (each idea's best mutual candidates above the calibrated threshold, pruned
+    // as later ideas arrive) or as detections only depends on what the account held as each was scored: one CI run
+    // ended with no relation at all. So either counts.
+    const system = await count(db, "SELECT count(*) AS n FROM relations WHERE created_by = 'system'");
+    const detections = await count(db, "SELECT count(*) AS n FROM duplicate_detections");
+    expect(system + detections, `${system} relations, ${detections} detections`).toBeGreaterThan(0);
     // Ideas captured on A are found by meaning on B: the best answers are the solar ones, some of them A's.
     const solarOnA = new Set(made.filter((r, i) => i % 2 === 0 && r.body.title.startsWith("solar")).map((r) => r.body.id));
     const found = await api(b.base, key, "GET", "/ideas/search?q=photovoltaic%20energy%20at%20home&mode=semantic&limit=20");
