@@ -96,13 +96,8 @@ describe.skipIf(!run)("nodes on one PostgreSQL", () => {
     await settled(db, 180_000);
     await quiet(db, [a, b], 120_000);
     expect(await duplicatedRows(db)).toEqual({ relations: 0, detections: 0, tags: 0 });
-    // Both nodes ran the pipeline (their claims were spread), and it found pairs to keep unique. Whether twenty
-    // near-copies a subject end as relations (each idea's best mutual candidates above the calibrated threshold, pruned
-    // as later ideas arrive) or as detections only depends on what the account held as each was scored: one CI run
-    // ended with no relation at all. So either counts.
-    const system = await count(db, "SELECT count(*) AS n FROM relations WHERE created_by = 'system'");
-    const detections = await count(db, "SELECT count(*) AS n FROM duplicate_detections");
-    expect(system + detections, `${system} relations, ${detections} detections`).toBeGreaterThan(0);
+    // Both nodes ran the pipeline (their claims were spread), and the pipeline found relations to keep unique.
+    expect(await count(db, "SELECT count(*) AS n FROM relations WHERE created_by = 'system'")).toBeGreaterThan(0);
     // Ideas captured on A are found by meaning on B: the best answers are the solar ones, some of them A's.
     const solarOnA = new Set(made.filter((r, i) => i % 2 === 0 && r.body.title.startsWith("solar")).map((r) => r.body.id));
     const found = await api(b.base, key, "GET", "/ideas/search?q=photovoltaic%20energy%20at%20home&mode=semantic&limit=20");
