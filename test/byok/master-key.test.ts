@@ -16,10 +16,10 @@ afterAll(() => fakes.stop());
 
 /**
  * The app in-process on a real data dir (file database, key from <data_dir>/master.key unless a host process injects
- * `masterKey` through deps.engines), requests through HTTP handling.
+ * `masterKey` through deps.engines or `config.master_key` gives one), requests through HTTP handling.
  */
-function fileApp(dataDir: string, masterKey: Uint8Array | null = null) {
-  const t = makeApp({ dbFile: join(dataDir, "idearepo.db"), config: { providers: providersConfig(fakes), provider_timeout_ms: 1000 } });
+function fileApp(dataDir: string, masterKey: Uint8Array | null = null, config: { master_key?: string } = {}) {
+  const t = makeApp({ dbFile: join(dataDir, "idearepo.db"), config: { ...config, providers: providersConfig(fakes), provider_timeout_ms: 1000 } });
   t.deps.engines.masterKey = masterKey;
   const req = async (method: string, path: string, key: string, body?: unknown) => {
     const res = await t.handle(new Request(`http://localhost/api/v1${path}`, {
@@ -194,16 +194,11 @@ describe("master key file and rotation", () => {
     const oldKey = randomBytes(32).toString("hex");
     const newKey = randomBytes(32).toString("hex");
     const cfgUser = JSON.parse(runCli(["users", "create", "--email", "cfg@example.com", "--plan", "pro"], { dataDir: cfgDir }).stdout).api_key;
-    const cfgApp = makeApp({ dbFile: join(cfgDir, "idearepo.db"), config: { master_key: oldKey, providers: providersConfig(fakes), provider_timeout_ms: 1000 } });
+    const cfgApp = fileApp(cfgDir, null, { master_key: oldKey });
     const logged: string[] = [];
     const error = cfgApp.deps.log.error.bind(cfgApp.deps.log);
     cfgApp.deps.log.error = (msg: string, fields?: Record<string, unknown>) => void (logged.push(msg + JSON.stringify(fields ?? {})), error(msg, fields));
-    const put = async (provider: string, apiKey: string) => {
-      const res = await cfgApp.handle(new Request(`http://localhost/api/v1/user/byok/${provider}`, {
-        method: "PUT", headers: { "x-api-key": cfgUser, "content-type": "application/json" }, body: JSON.stringify({ api_key: apiKey }),
-      }));
-      return { status: res.status, body: await res.json() };
-    };
+    const put = (provider: string, apiKey: string) => cfgApp.req("PUT", `/user/byok/${provider}`, cfgUser, { api_key: apiKey });
     try {
       expect((await put("provider_a", providerKeys.a)).status).toBe(200);
       const rotated = runCli(["master-key", "rotate", "--new-key-stdin"], { dataDir: cfgDir, env: { IDEAREPO_MASTER_KEY: oldKey }, stdin: newKey });
@@ -219,15 +214,11 @@ describe("master key file and rotation", () => {
       await cfgApp.close();
     }
     // Restarted with the new key, the same save goes through and both values open.
-    const restarted = makeApp({ dbFile: join(cfgDir, "idearepo.db"), config: { master_key: newKey, providers: providersConfig(fakes), provider_timeout_ms: 1000 } });
+    const restarted = fileApp(cfgDir, null, { master_key: newKey });
     try {
-      const res = await restarted.handle(new Request("http://localhost/api/v1/user/byok/provider_b", {
-        method: "PUT", headers: { "x-api-key": cfgUser, "content-type": "application/json" }, body: JSON.stringify({ api_key: providerKeys.b }),
-      }));
-      expect(res.status).toBe(200);
+      expect((await restarted.req("PUT", "/user/byok/provider_b", cfgUser, { api_key: providerKeys.b })).status).toBe(200);
       for (const p of ["provider_a", "provider_b"]) {
-        const test = await restarted.handle(new Request(`http://localhost/api/v1/user/byok/${p}/test`, { method: "POST", headers: { "x-api-key": cfgUser } }));
-        expect(await test.json()).toEqual({ ok: true });
+        expect((await restarted.req("POST", `/user/byok/${p}/test`, cfgUser)).body).toEqual({ ok: true });
       }
     } finally {
       await restarted.close();

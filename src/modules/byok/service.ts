@@ -64,16 +64,16 @@ export function createByokService(deps: Deps) {
 
   /**
    * This process's secret box, made again from its source when the database was rotated to another key since it was
-   * read (`master-key rotate` run beside a running server on its key file); null when the source still gives the old
-   * key (a key from configuration, or another node's rotation: this process needs the new key and a restart).
+   * read (`master-key rotate` run beside a running server on its key file), with the key id the database was rotated
+   * to (null: never rotated). Still behind when the source gives the old key (a key from configuration, or another
+   * node's rotation): this process then needs the new key and a restart.
    */
-  async function currentBox(): Promise<{ box: SecretBox; rotatedTo: string | null } | null> {
+  async function currentBox(): Promise<{ box: SecretBox; rotatedTo: string | null }> {
     const rotatedTo = await repo.rotatedKeyId();
-    let box = await secretBoxFor(deps);
+    const box = await secretBoxFor(deps);
     if (rotatedTo === null || box.kid === rotatedTo) return { box, rotatedTo };
     forgetSecretBox(deps);
-    box = await secretBoxFor(deps);
-    return box.kid === rotatedTo ? { box, rotatedTo } : null;
+    return { box: await secretBoxFor(deps), rotatedTo };
   }
 
   async function credentialFor(row: SealedKeysRow, provider: ProviderName): Promise<ProviderCredential | null> {
@@ -81,7 +81,7 @@ export function createByokService(deps: Deps) {
     if (!sealed) return null;
     let box = await secretBoxFor(deps);
     // Sealed under another key than this process's: re-read the key once, in case a rotation replaced it.
-    if (sealedKeyId(sealed) !== box.kid) box = (await currentBox())?.box ?? box;
+    if (sealedKeyId(sealed) !== box.kid) box = (await currentBox()).box;
     let apiKey: string;
     try {
       apiKey = box.open(sealed, keyContext(row.id, provider));
@@ -99,17 +99,17 @@ export function createByokService(deps: Deps) {
       // Under the account's lock, which a rotation's instance lock excludes: a save waits for a rotation in progress
       // and is then sealed under the key it moved to, never overwritten by it nor left under the key it retired.
       await deps.store.tx(async () => {
-        const current = await currentBox();
-        if (!current) {
+        const { box, rotatedTo } = await currentBox();
+        if (rotatedTo !== null && box.kid !== rotatedTo) {
           deps.log.error(
             "provider key not saved: the stored provider keys were rotated to another master key than this process's; " +
               "give it that key (database_key_id; master_key / IDEAREPO_MASTER_KEY) and restart it. If that key is lost, " +
               "`idearepo master-key rotate --drop-unreadable` moves the database to a new one (the stored provider keys are cleared)",
-            { user_id: userId, provider, key_id: (await secretBoxFor(deps)).kid, database_key_id: await repo.rotatedKeyId() },
+            { user_id: userId, provider, key_id: box.kid, database_key_id: rotatedTo },
           );
           throw internal();
         }
-        const sealed = current.box.seal(apiKey, keyContext(userId, provider));
+        const sealed = box.seal(apiKey, keyContext(userId, provider));
         if (!(await repo.setKey(userId, provider, sealed, toStamp(deps.clock())))) throw notFound("User not found");
       }, { immediate: true, lock: accountLock(userId) });
       return { success: true as const, provider };
